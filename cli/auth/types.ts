@@ -1,0 +1,41 @@
+/**
+ * The shapes every layer uses to ask "who am I and what may I send": the account a credential provider
+ * resolved, the access token for an identity, and the chain that answers both. Implementations live beside
+ * this file (`chain.ts`, providers); commands and the HTTP client see only these interfaces.
+ */
+import type { Endpoints, Brand } from "../config/endpoints.ts";
+import type { Identity } from "../output/envelope.ts";
+
+export type { Identity };
+export type AsFlag = Identity | "auto";
+export type StrictMode = "bot" | "user" | "off";
+
+export interface Account {
+  /** Where the account came from: "config", "env", or "extension:<name>". */
+  source: string;
+  profile?: string;
+  appId?: string;
+  brand: Brand;
+  endpoints: Endpoints;
+  defaultAs?: AsFlag;
+  strictMode: StrictMode;
+  /** The logged-in user, when there is one. */
+  user?: { openId: string; name?: string };
+}
+
+export interface AccessToken {
+  identity: Identity;
+  token: string;
+  /** Granted scopes when the source knows them (user tokens); undefined means unknown, not none. */
+  scopes?: string[];
+  expiresAt?: number;
+}
+
+export interface CredentialChain {
+  /** The account of the first provider that answers; a `config` error when none does. */
+  account(): Promise<Account>;
+  /** A valid token for the identity, refreshed or minted as needed; an `auth` error whose hint is the fix. */
+  token(identity: Identity, signal?: AbortSignal): Promise<AccessToken>;
+  /** Identities for which credentials exist now (feeds auto identity and strict mode). */
+  identities(): Promise<Identity[]>;
+}

@@ -1,0 +1,38 @@
+/**
+ * What the tree knows about each command beyond commander's own fields: its layer, the identities it supports,
+ * its risk and scopes. Strict-mode pruning, the `commands` catalogue and approvals all read it from here, so
+ * they cannot disagree with the declarations that built the tree.
+ */
+import type { Command } from "commander";
+import type { Identity } from "./output/envelope.ts";
+import type { Risk } from "./provider.ts";
+
+export type Layer = "shortcut" | "api" | "builtin";
+
+export interface CommandMeta {
+  layer: Layer;
+  /** Identities the command can run as; absent = identity-agnostic (config, schema, …). */
+  identities?: Identity[];
+  risk?: Risk;
+  scopes?: Partial<Record<Identity, string[]>>;
+  dryRun?: boolean;
+  pagination?: boolean;
+}
+
+const META = new WeakMap<Command, CommandMeta>();
+
+export function setMeta(cmd: Command, meta: CommandMeta): Command {
+  META.set(cmd, meta);
+  return cmd;
+}
+
+export function metaOf(cmd: Command): CommandMeta | undefined {
+  return META.get(cmd);
+}
+
+/** The command's path from the root, without the program name: ["calendar", "+agenda"]. */
+export function commandPath(cmd: Command): string[] {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names;
+}

@@ -1,0 +1,48 @@
+/**
+ * Per-run context handed to every command: the provider, the global flags, diagnostics, and the lazily built
+ * services (credential chain, HTTP client) — built once per run, only when a command needs them.
+ */
+import { createCredentialChain } from "./auth/chain.ts";
+import type { CredentialChain } from "./auth/types.ts";
+import { createHttpClient, type HttpClient } from "./http/client.ts";
+import { type Diagnostics, diagnostics } from "./output/diagnostics.ts";
+import type { Identity } from "./output/envelope.ts";
+import type { Provider } from "./provider.ts";
+
+export interface Globals {
+  profile?: string;
+  debug: boolean;
+  color: boolean;
+  offline: boolean;
+}
+
+export interface RunState {
+  /** The identity the command resolved; echoed in the envelope, success or error. */
+  identity?: Identity;
+  /** Set by commands that already wrote their result but must still exit non-zero (doctor, auth check). */
+  exitCode?: number;
+}
+
+export interface RunContext {
+  p: Provider;
+  globals: Globals;
+  diag: Diagnostics;
+  state: RunState;
+  credentials(): CredentialChain;
+  http(): HttpClient;
+}
+
+export function createRunContext(p: Provider, globals: Globals): RunContext {
+  const diag = diagnostics(p.stderr, { debug: globals.debug, color: globals.color });
+  let chain: CredentialChain | undefined;
+  let http: HttpClient | undefined;
+  const ctx: RunContext = {
+    p,
+    globals,
+    diag,
+    state: {},
+    credentials: () => chain ??= createCredentialChain(p, { profile: globals.profile, diag }),
+    http: () => http ??= createHttpClient({ p, credentials: ctx.credentials(), diag }),
+  };
+  return ctx;
+}

@@ -1,0 +1,75 @@
+/**
+ * Suite business codes → larkit error types (lark-cli's classification, so agents that know it feel at home).
+ * Pure: takes what the suite said, returns the error value.
+ */
+import { type ErrorType, larkitError, type LarkitError } from "../output/errors.ts";
+
+const AUTH_CODES = new Set([99991661, 99991671, 99991668, 99991663, 99991677]);
+const PERMISSION_CODES = new Set([99991672, 99991676, 99991679, 230027]);
+const APP_STATUS_CODES = new Set([99991662, 99991673]);
+
+export interface SuiteFailure {
+  code: number;
+  msg: string;
+  status: number;
+  logId?: string;
+  /** The response's `error` object: log_id, permission_violations, troubleshooter. */
+  error?: unknown;
+  identity?: "user" | "bot";
+}
+
+function violatedScopes(error: unknown): string[] {
+  const v = (error as { permission_violations?: { subject?: unknown }[] } | undefined)?.permission_violations;
+  return Array.isArray(v) ? v.map((x) => x.subject).filter((s): s is string => typeof s === "string") : [];
+}
+
+function classify(code: number, status: number): ErrorType {
+  if (AUTH_CODES.has(code)) return "auth";
+  if (PERMISSION_CODES.has(code)) return "permission";
+  if (APP_STATUS_CODES.has(code)) return "app_status";
+  if (code === 99991543 || code === 10014) return "config";
+  if (code === 99991400 || status === 429) return "rate_limit";
+  if (code === 1061045) return "conflict";
+  if (status === 404) return "not_found";
+  return "api_error";
+}
+
+export function loginCommand(scopes: string[] = []): string {
+  return scopes.length ? `larkit auth login --scope "${scopes.join(" ")}"` : "larkit auth login";
+}
+
+export function suiteError(f: SuiteFailure): LarkitError {
+  const type = classify(f.code, f.status);
+  const scopes = violatedScopes(f.error);
+  const extra = { code: f.code, log_id: f.logId, detail: f.error };
+  switch (type) {
+    case "auth":
+      return larkitError(type, `access token rejected: [${f.code}] ${f.msg}`, {
+        ...extra,
+        hint: f.identity === "bot"
+          ? "check the app credentials: larkit config show; then retry"
+          : `log in again: ${loginCommand()}`,
+      });
+    case "permission": {
+      const which = scopes.length ? `required scope ${scopes.join(", ")}` : "a required scope is not granted";
+      const hint = f.identity === "user"
+        ? `grant it by logging in again: ${loginCommand(scopes)}; or run the command --as bot`
+        : `ask the app admin to enable ${scopes.join(", ") || "the scope"} in the developer console, or run --as user`;
+      return larkitError(type, `permission denied: ${which} [${f.code}]`, { ...extra, hint });
+    }
+    case "rate_limit":
+      return larkitError(type, `rate limited: [${f.code}] ${f.msg}`, { ...extra, hint: "wait and retry later" });
+    case "config":
+      return larkitError(type, `app credentials rejected: [${f.code}] ${f.msg}`, {
+        ...extra,
+        hint: "check app id and secret: larkit config show",
+      });
+    case "app_status":
+      return larkitError(type, `app unavailable: [${f.code}] ${f.msg}`, {
+        ...extra,
+        hint: "the app is disabled or not installed in this tenant; check the developer console",
+      });
+    default:
+      return larkitError(type, `API error: [${f.code}] ${f.msg}`, extra);
+  }
+}

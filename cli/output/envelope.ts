@@ -1,0 +1,65 @@
+/**
+ * The output contract. A successful command writes exactly one result document to stdout; a failed one writes
+ * nothing to stdout and one error envelope (JSON) to stderr. Agents parse these, so the shapes are an API.
+ */
+import type { ErrorBody, LarkitError } from "./errors.ts";
+
+export type Identity = "user" | "bot";
+
+export interface Meta {
+  count?: number;
+  [key: string]: unknown;
+}
+
+export interface SuccessEnvelope {
+  ok: true;
+  identity?: Identity;
+  data?: unknown;
+  meta?: Meta;
+  _notice?: Record<string, unknown>;
+}
+
+export interface ErrorEnvelope {
+  ok: false;
+  identity?: Identity;
+  error: ErrorBody;
+  _notice?: Record<string, unknown>;
+}
+
+function nonEmptyObject<T extends object>(value: T | undefined): T | undefined {
+  return value && Object.keys(value).length > 0 ? value : undefined;
+}
+
+/** Builds the success envelope in field order, omitting empty fields (an empty list as `data` is a result). */
+export function successEnvelope(
+  parts: { identity?: Identity; data?: unknown; meta?: Meta; notice?: Record<string, unknown> },
+): SuccessEnvelope {
+  const env: SuccessEnvelope = { ok: true };
+  if (parts.identity) env.identity = parts.identity;
+  if (parts.data !== undefined && parts.data !== null) env.data = parts.data;
+  const meta = nonEmptyObject(parts.meta);
+  if (meta) env.meta = meta;
+  const notice = nonEmptyObject(parts.notice);
+  if (notice) env._notice = notice;
+  return env;
+}
+
+export function errorEnvelope(
+  err: LarkitError,
+  parts: { identity?: Identity; notice?: Record<string, unknown> } = {},
+): ErrorEnvelope {
+  const body: ErrorBody = { type: err.body.type, message: err.body.message };
+  if (err.body.hint) body.hint = err.body.hint;
+  if (err.body.code !== undefined) body.code = err.body.code;
+  if (err.body.log_id) body.log_id = err.body.log_id;
+  if (err.body.detail !== undefined) body.detail = err.body.detail;
+  const env: ErrorEnvelope = parts.identity ? { ok: false, identity: parts.identity, error: body } : { ok: false, error: body };
+  const notice = nonEmptyObject(parts.notice);
+  if (notice) env._notice = notice;
+  return env;
+}
+
+/** Two-space indented JSON with a trailing newline: the `json` rendering of any document. */
+export function toJsonDocument(value: unknown): string {
+  return JSON.stringify(value, null, 2) + "\n";
+}

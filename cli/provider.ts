@@ -1,0 +1,239 @@
+/**
+ * The shared dependency provider. `main.ts` builds the real one once from the process; tests build one with
+ * fakes (`testProvider`). Nothing below `main.ts` touches `Deno.env`, `Deno.args`, global `fetch` or
+ * `Date.now`: it asks the provider, so a test can swap any edge and a remote turn can run with its own
+ * stdout/stderr/abort signal (`withIO`).
+ *
+ * Higher-level services (config store, HTTP client, credential chain) are built lazily from these edges
+ * by `cli/services.ts`, once per provider.
+ */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Writer {
+  write(chunk: string | Uint8Array): Promise<void>;
+  readonly isTTY: boolean;
+  /** Terminal width when known (table rendering). */
+  readonly columns?: number;
+}
+
+export interface Reader {
+  /** Reads stdin to the end. Only one consumer may call this per run; later calls get the same bytes. */
+  readAll(): Promise<Uint8Array>;
+  /** One line typed at a terminal prompt (TTY confirmations); null at end of input. */
+  readLine(): Promise<string | null>;
+  readonly isTTY: boolean;
+}
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface Env {
+  get(name: string): string | undefined;
+}
+
+export type FetchFn = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+export interface Random {
+  uuid(): string;
+  bytes(n: number): Uint8Array;
+}
+
+export interface Paths {
+  /** Config files, profiles, secrets, tokens, locks. `LARKIT_CONFIG_DIR` overrides. */
+  configDir: string;
+  /** Registry overlay and other re-fetchable data. */
+  cacheDir: string;
+  /** The state database (threads, enrollments). */
+  stateDir: string;
+}
+
+export interface System {
+  hostname: string;
+  os: string;
+  arch: string;
+  /** Absolute path of the program to re-run larkit as a child process (daemon, concurrency tests). */
+  selfCommand: string[];
+}
+
+export type Risk = "read" | "write" | "high-risk-write";
+
+/** What an in-process host (the agent server) is asked before a command changes data. */
+export interface ApprovalRequest {
+  /** The argv being run, e.g. ["im", "+messages-send", "--chat-id", "oc_1", "--text", "hi"]. */
+  argv: string[];
+  /** The command path without flags, e.g. ["im", "+messages-send"] or ["api", "POST"]. */
+  command: string[];
+  service?: string;
+  risk: Risk;
+  /** What would be done: the dry-run description (requests or MCP tool call). */
+  summary: unknown;
+}
+export type ApprovalDecision = "accept" | "decline" | "cancel";
+export type Approver = (req: ApprovalRequest) => Promise<ApprovalDecision>;
+
+export interface Provider {
+  readonly version: string;
+  readonly env: Env;
+  readonly clock: Clock;
+  readonly stdout: Writer;
+  readonly stderr: Writer;
+  readonly stdin: Reader;
+  readonly fetch: FetchFn;
+  readonly random: Random;
+  readonly paths: Paths;
+  readonly system: System;
+  /** Working directory for relative paths (`@file`, `--output`). */
+  readonly cwd: string;
+  /** Aborted when the run must stop (turn/interrupt, Ctrl-C). */
+  readonly signal: AbortSignal;
+  /**
+   * Set by an in-process host (rpc turns): asked before every write; high-risk writes always ask. Absent in a
+   * terminal run, where high-risk writes need `--yes` (or a TTY answer).
+   */
+  readonly approver?: Approver;
+  /** Same machine, other streams: an in-process run (rpc turn) writes to its own sinks. */
+  withIO(io: IO): Provider;
+}
+
+export interface IO {
+  stdout?: Writer;
+  stderr?: Writer;
+  stdin?: Reader;
+  signal?: AbortSignal;
+  approver?: Approver;
+}
+
+export const VERSION = "0.1.0";
+
+/** Resolves the three directories from the environment, following the XDG layout. */
+export function resolvePaths(env: Env, home: string): Paths {
+  const configDir = env.get("LARKIT_CONFIG_DIR") ??
+    join(env.get("XDG_CONFIG_HOME") ?? join(home, ".config"), "larkit");
+  const cacheDir = env.get("LARKIT_CACHE_DIR") ??
+    (env.get("LARKIT_CONFIG_DIR") ? join(configDir, "cache") : join(env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "larkit"));
+  const stateDir = env.get("LARKIT_STATE_DIR") ??
+    (env.get("LARKIT_CONFIG_DIR") ? join(configDir, "state") : join(env.get("XDG_STATE_HOME") ?? join(home, ".local", "state"), "larkit"));
+  return { configDir, cacheDir, stateDir };
+}
+
+export function mapEnv(values: Record<string, string | undefined>): Env {
+  return { get: (name) => values[name] };
+}
+
+/** A Writer that keeps everything written, for tests and in-process runs. */
+export class BufferWriter implements Writer {
+  readonly chunks: Uint8Array[] = [];
+  readonly isTTY: boolean;
+  readonly columns?: number;
+  constructor(opts: { isTTY?: boolean; columns?: number; onWrite?: (text: string) => void } = {}) {
+    this.isTTY = opts.isTTY ?? false;
+    this.columns = opts.columns;
+    this.#onWrite = opts.onWrite;
+  }
+  #onWrite?: (text: string) => void;
+  write(chunk: string | Uint8Array): Promise<void> {
+    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+    this.chunks.push(bytes);
+    this.#onWrite?.(new TextDecoder().decode(bytes));
+    return Promise.resolve();
+  }
+  text(): string {
+    const total = this.chunks.reduce((n, c) => n + c.length, 0);
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const c of this.chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return new TextDecoder().decode(all);
+  }
+}
+
+/** A Reader over fixed bytes (tests, in-process runs with no stdin). */
+export function bytesReader(data: string | Uint8Array = "", isTTY = false): Reader {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  let line = 0;
+  return {
+    isTTY,
+    readAll: () => Promise.resolve(bytes),
+    readLine: () => Promise.resolve(line < lines.length ? lines[line++] : null),
+  };
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new DOMException("aborted", "AbortError"));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new DOMException("aborted", "AbortError"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export interface TestProviderOptions {
+  env?: Record<string, string | undefined>;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  stdin?: string | Uint8Array;
+  stdinIsTTY?: boolean;
+  stdoutIsTTY?: boolean;
+  fetch?: FetchFn;
+  cwd?: string;
+  /** Root for config/cache/state; a fresh temp dir by default. */
+  home?: string;
+  uuids?: () => string;
+  signal?: AbortSignal;
+}
+
+/** The test variant: every edge is a fake unless a test passes its own. */
+export function testProvider(opts: TestProviderOptions = {}): Provider & { out: BufferWriter; err: BufferWriter } {
+  const home = opts.home ?? Deno.makeTempDirSync({ prefix: "larkit-test-" });
+  const env = mapEnv({ LARKIT_CONFIG_DIR: join(home, "config"), ...opts.env });
+  const out = new BufferWriter({ isTTY: opts.stdoutIsTTY });
+  const err = new BufferWriter();
+  let counter = 0;
+  const base: Omit<Provider, "withIO"> = {
+    version: VERSION,
+    env,
+    clock: { now: opts.now ?? (() => Date.now()), sleep: opts.sleep ?? ((ms, s) => abortableSleep(ms, s)) },
+    stdout: out,
+    stderr: err,
+    stdin: bytesReader(opts.stdin ?? "", opts.stdinIsTTY ?? false),
+    fetch: opts.fetch ?? (() => Promise.reject(new TypeError("network disabled in tests"))),
+    random: {
+      uuid: opts.uuids ?? (() => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`),
+      bytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
+    },
+    paths: resolvePaths(env, home),
+    system: { hostname: "test-host", os: "linux", arch: "x86_64", selfCommand: [] },
+    cwd: opts.cwd ?? tmpdir(),
+    signal: opts.signal ?? new AbortController().signal,
+  };
+  return { ...withIOFrom(base), out, err };
+}
+
+export function withIOFrom(base: Omit<Provider, "withIO">): Provider {
+  const p: Provider = {
+    ...base,
+    withIO: (io) =>
+      withIOFrom({
+        ...base,
+        stdout: io.stdout ?? base.stdout,
+        stderr: io.stderr ?? base.stderr,
+        stdin: io.stdin ?? base.stdin,
+        signal: io.signal ?? base.signal,
+        approver: io.approver ?? base.approver,
+      }),
+  };
+  return p;
+}

@@ -1,0 +1,139 @@
+/**
+ * Assembles the command tree in the seed's order: fixed commands → generated API commands → shortcuts →
+ * strict-mode pruning. Only the service named on the command line is built in full; every other service is a
+ * described stub, so help and completion list all services while start-up cost stays flat as the registry grows.
+ */
+import { Command } from "commander";
+import { type CommandMeta, metaOf, setMeta } from "./command_meta.ts";
+import { FIXED_COMMANDS } from "./commands/index.ts";
+import type { RunContext } from "./context.ts";
+import type { StrictMode } from "./auth/types.ts";
+import { errors } from "./output/errors.ts";
+import type { Identity } from "./output/envelope.ts";
+import { SERVICE_SOURCES } from "./sources.ts";
+
+export interface ServiceSummary {
+  name: string;
+  description: string;
+  /** Union of the identities its commands support (for strict-mode pruning of unbuilt services). */
+  identities: Identity[];
+}
+
+/** A provider of service subtrees: the registry's generated API commands, the shortcut declarations. */
+export interface ServiceSource {
+  list(ctx: RunContext): ServiceSummary[] | Promise<ServiceSummary[]>;
+  register(serviceCmd: Command, service: string, ctx: RunContext): void | Promise<void>;
+}
+
+/** Options every level understands; parsed before the tree exists so the right profile and service load. */
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .option("--profile <name>", "config profile to use for this command (env LARKIT_PROFILE)")
+    .option("--debug", "log requests and responses on stderr, secrets redacted")
+    .option("--no-color", "no ANSI colours on stderr (also NO_COLOR)")
+    .option("--offline", "never fetch remote registry metadata (env LARKIT_REMOTE_META=off)");
+}
+
+/** Every command, at every depth, reports errors through the run instead of printing and exiting. */
+export function configureAll(cmd: Command, sink: (text: string) => void): void {
+  cmd.exitOverride()
+    .configureOutput({ writeOut: sink, writeErr: sink, outputError: () => {} })
+    .showSuggestionAfterError(true);
+  for (const sub of cmd.commands) configureAll(sub as Command, sink);
+}
+
+const GLOBAL_VALUE_FLAGS = new Set(["--profile"]);
+
+/** The positional words of argv, skipping global flags' values: ["calendar", "+agenda"]. */
+export function positionalWords(argv: string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") break;
+    if (GLOBAL_VALUE_FLAGS.has(a)) i++;
+    else if (!a.startsWith("-")) words.push(a);
+    else if (words.length > 0) break;
+  }
+  return words;
+}
+
+async function strictModeOf(ctx: RunContext): Promise<StrictMode> {
+  try {
+    return (await ctx.credentials().account()).strictMode;
+  } catch {
+    // Not configured: nothing to restrict yet; the command itself reports the missing config.
+    return "off";
+  }
+}
+
+function strictStub(name: string, mode: StrictMode): Command {
+  return new Command(name)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .helpOption(false)
+    .action(() => {
+      throw errors.strictMode(`strict mode is "${mode}": only the ${mode} identity is allowed`, {
+        hint: "this setting is managed by the administrator (larkit config strict-mode); do not change it as an agent",
+      });
+    });
+}
+
+function allows(meta: CommandMeta | undefined, mode: StrictMode): boolean {
+  return mode === "off" || !meta?.identities || meta.identities.includes(mode);
+}
+
+/** Removes what strict mode forbids; a forbidden leaf stays as a hidden stub that explains the refusal. */
+export function pruneForStrictMode(cmd: Command, mode: StrictMode): void {
+  if (mode === "off") return;
+  const children = cmd.commands as Command[];
+  for (let i = children.length - 1; i >= 0; i--) {
+    const child = children[i];
+    if (child.commands.length > 0) {
+      pruneForStrictMode(child, mode);
+      if (child.commands.every((c) => (c as unknown as { _hidden: boolean })._hidden)) {
+        (child as unknown as { _hidden: boolean })._hidden = true;
+      }
+    } else if (!allows(metaOf(child), mode)) {
+      const stub = strictStub(child.name(), mode);
+      (stub as unknown as { _hidden: boolean })._hidden = true;
+      stub.parent = cmd;
+      children[i] = stub;
+    }
+  }
+}
+
+export async function buildTree(argv: string[], ctx: RunContext): Promise<Command> {
+  const program = addGlobalOptions(new Command("larkit"))
+    .description("One command line to the Lark/Feishu suite for humans, scripts and AI agents")
+    .version(`larkit version ${ctx.p.version}`, "-V, --version", "print the version")
+    .helpCommand(true);
+  setMeta(program, { layer: "builtin" });
+
+  for (const register of FIXED_COMMANDS) register(program, ctx);
+
+  const mode = await strictModeOf(ctx);
+  const words = positionalWords(argv);
+  const target = words[0] === "help" ? words[1] : words[0];
+  const summaries = new Map<string, ServiceSummary>();
+  for (const source of SERVICE_SOURCES) {
+    for (const s of await source.list(ctx)) {
+      const prev = summaries.get(s.name);
+      summaries.set(s.name, {
+        name: s.name,
+        description: prev?.description || s.description,
+        identities: [...new Set([...(prev?.identities ?? []), ...s.identities])],
+      });
+    }
+  }
+  for (const s of [...summaries.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (program.commands.some((c) => c.name() === s.name)) continue;
+    if (mode !== "off" && !s.identities.includes(mode)) continue;
+    const serviceCmd = program.command(s.name).description(s.description);
+    setMeta(serviceCmd, { layer: "api", identities: s.identities });
+    if (s.name === target) {
+      for (const source of SERVICE_SOURCES) await source.register(serviceCmd, s.name, ctx);
+    }
+  }
+  pruneForStrictMode(program, mode);
+  return program;
+}

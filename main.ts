@@ -1,0 +1,72 @@
+/**
+ * The entry point: builds the real provider from this process (the only place that touches Deno.args,
+ * Deno.env, stdio, the clock and fetch), runs the CLI, and exits with its code.
+ */
+import { hostname } from "node:os";
+import { runCli } from "./cli/run.ts";
+import { abortableSleep, resolvePaths, VERSION, withIOFrom, type Reader, type Writer } from "./cli/provider.ts";
+
+function writerOf(file: typeof Deno.stdout | typeof Deno.stderr): Writer {
+  const isTTY = file.isTerminal();
+  return {
+    isTTY,
+    columns: isTTY ? Deno.consoleSize().columns : undefined,
+    async write(chunk) {
+      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+    },
+  };
+}
+
+function stdinReader(): Reader {
+  let all: Promise<Uint8Array> | undefined;
+  const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  return {
+    isTTY: Deno.stdin.isTerminal(),
+    readAll: () => all ??= new Response(Deno.stdin.readable).bytes(),
+    async readLine() {
+      while (!pending.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) {
+          const last = pending;
+          pending = "";
+          return last.length ? last : null;
+        }
+        pending += value;
+      }
+      const at = pending.indexOf("\n");
+      const line = pending.slice(0, at);
+      pending = pending.slice(at + 1);
+      return line;
+    },
+  };
+}
+
+const interrupt = new AbortController();
+Deno.addSignalListener("SIGINT", () => interrupt.abort(new DOMException("interrupted", "AbortError")));
+
+const env = { get: (name: string) => Deno.env.get(name) };
+const provider = withIOFrom({
+  version: VERSION,
+  env,
+  clock: { now: () => Date.now(), sleep: abortableSleep },
+  stdout: writerOf(Deno.stdout),
+  stderr: writerOf(Deno.stderr),
+  stdin: stdinReader(),
+  fetch: (input, init) => fetch(input, init),
+  random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+  paths: resolvePaths(env, Deno.env.get("HOME") ?? Deno.cwd()),
+  system: {
+    hostname: hostname(),
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    selfCommand: Deno.execPath().endsWith("larkit")
+      ? [Deno.execPath()]
+      : [Deno.execPath(), "run", "-A", new URL(import.meta.url).pathname],
+  },
+  cwd: Deno.cwd(),
+  signal: interrupt.signal,
+});
+
+Deno.exit(await runCli(Deno.args, provider));

@@ -1,0 +1,48 @@
+/**
+ * The output contract through the real entry point, as an agent sees it: stdout holds only results, errors
+ * are one JSON envelope on stderr, exit codes are stable per error type.
+ */
+import assert from "node:assert/strict";
+import { EXIT_CODES } from "../cli/output/errors.ts";
+import { runMain } from "./helpers/run_main.ts";
+
+Deno.test("--version prints the version on stdout and exits 0", async () => {
+  const r = await runMain(["--version"]);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^larkit version \d+\.\d+\.\d+\n$/);
+  assert.equal(r.stderr, "");
+});
+
+Deno.test("--help prints usage on stdout and exits 0", async () => {
+  const r = await runMain(["--help"]);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^Usage: larkit/);
+  assert.match(r.stdout, /--profile <name>/);
+  assert.equal(r.stderr, "");
+});
+
+Deno.test("an unknown flag is a usage error envelope on stderr with an empty stdout", async () => {
+  const r = await runMain(["--no-such-flag"]);
+  assert.equal(r.stdout, "");
+  assert.equal(r.code, EXIT_CODES.usage.exit);
+  const env = r.errorJson();
+  assert.equal(env.ok, false);
+  assert.equal(env.error.type, "usage");
+  assert.match(env.error.message, /unknown option '--no-such-flag'/);
+  assert.match(env.error.hint ?? "", /larkit --help/);
+});
+
+Deno.test("an unknown command is a usage error naming it", async () => {
+  const r = await runMain(["frobnicate"]);
+  assert.equal(r.stdout, "");
+  assert.equal(r.code, EXIT_CODES.usage.exit);
+  const env = r.errorJson();
+  assert.equal(env.error.type, "usage");
+  assert.match(env.error.message, /frobnicate/);
+});
+
+Deno.test("stderr holds exactly one JSON document on failure", async () => {
+  const r = await runMain(["--no-such-flag"]);
+  assert.doesNotThrow(() => JSON.parse(r.stderr));
+  assert.equal(r.stderr.trim().split("\n").filter((l) => l.startsWith("{")).length, 1);
+});

@@ -1,0 +1,74 @@
+/**
+ * Runs larkit the way an agent does: `main.ts` as a subprocess, stdout and stderr captured apart, exit code
+ * kept. Each call gets its own config dir unless the test passes one.
+ */
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+export const MAIN = fromFileUrl(new URL("../../main.ts", import.meta.url));
+export const REPO = fromFileUrl(new URL("../../", import.meta.url));
+
+export interface RunOptions {
+  env?: Record<string, string>;
+  stdin?: string | Uint8Array;
+  cwd?: string;
+  /** Defaults to a fresh temp dir per call. */
+  configDir?: string;
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as one JSON document. */
+  json<T = Record<string, unknown>>(): T;
+  /** stderr parsed as the one JSON error envelope. */
+  errorJson(): { ok: false; identity?: string; error: { type: string; message: string; hint?: string; [k: string]: unknown } };
+}
+
+/** Only what deno itself needs from the parent; nothing that could leak the developer's own larkit setup. */
+function inherited(): Record<string, string> {
+  const keep: Record<string, string> = {};
+  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR", "NPM_CONFIG_REGISTRY"]) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) keep[k] = v;
+  }
+  return keep;
+}
+
+export async function runMain(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const configDir = opts.configDir ?? await Deno.makeTempDir({ prefix: "larkit-e2e-" });
+  const cmd = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    cwd: opts.cwd ?? REPO,
+    env: {
+      ...inherited(),
+      NO_COLOR: "1",
+      RUST_BACKTRACE: "0",
+      LARKIT_CONFIG_DIR: configDir,
+      LARKIT_REMOTE_META: "off",
+      ...opts.env,
+    },
+    clearEnv: true,
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    signal: opts.signal,
+  });
+  const child = cmd.spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin);
+    await w.close();
+  }
+  const out = await child.output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  return {
+    code: out.code,
+    stdout,
+    stderr,
+    json: <T>() => JSON.parse(stdout) as T,
+    errorJson: () => JSON.parse(stderr),
+  };
+}
