@@ -4,7 +4,14 @@
  */
 import { hostname } from "node:os";
 import { runCli } from "./cli/run.ts";
-import { abortableSleep, resolvePaths, VERSION, withIOFrom, type Reader, type Writer } from "./cli/provider.ts";
+import {
+  abortableSleep,
+  type Reader,
+  resolvePaths,
+  VERSION,
+  withIOFrom,
+  type Writer,
+} from "./cli/provider.ts";
 
 function writerOf(file: typeof Deno.stdout | typeof Deno.stderr): Writer {
   const isTTY = file.isTerminal();

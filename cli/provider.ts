@@ -114,9 +114,13 @@ export function resolvePaths(env: Env, home: string): Paths {
   const configDir = env.get("LARKIT_CONFIG_DIR") ??
     join(env.get("XDG_CONFIG_HOME") ?? join(home, ".config"), "larkit");
   const cacheDir = env.get("LARKIT_CACHE_DIR") ??
-    (env.get("LARKIT_CONFIG_DIR") ? join(configDir, "cache") : join(env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "larkit"));
+    (env.get("LARKIT_CONFIG_DIR")
+      ? join(configDir, "cache")
+      : join(env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "larkit"));
   const stateDir = env.get("LARKIT_STATE_DIR") ??
-    (env.get("LARKIT_CONFIG_DIR") ? join(configDir, "state") : join(env.get("XDG_STATE_HOME") ?? join(home, ".local", "state"), "larkit"));
+    (env.get("LARKIT_CONFIG_DIR")
+      ? join(configDir, "state")
+      : join(env.get("XDG_STATE_HOME") ?? join(home, ".local", "state"), "larkit"));
   return { configDir, cacheDir, stateDir };
 }
 
@@ -196,7 +200,9 @@ export interface TestProviderOptions {
 }
 
 /** The test variant: every edge is a fake unless a test passes its own. */
-export function testProvider(opts: TestProviderOptions = {}): Provider & { out: BufferWriter; err: BufferWriter } {
+export function testProvider(
+  opts: TestProviderOptions = {},
+): Provider & { out: BufferWriter; err: BufferWriter } {
   const home = opts.home ?? Deno.makeTempDirSync({ prefix: "larkit-test-" });
   const env = mapEnv({ LARKIT_CONFIG_DIR: join(home, "config"), ...opts.env });
   const out = new BufferWriter({ isTTY: opts.stdoutIsTTY });

@@ -42,7 +42,9 @@ export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<vo
     await p.stderr.write(`larkit ${name} is a high-risk write. Proceed? [y/N] `);
     const answer = (await p.stdin.readLine())?.trim().toLowerCase();
     if (answer === "y" || answer === "yes") return;
-    throw errors.confirmationRequired(`\`larkit ${name}\` was not confirmed`, { hint: "re-run and answer y, or add --yes" });
+    throw errors.confirmationRequired(`\`larkit ${name}\` was not confirmed`, {
+      hint: "re-run and answer y, or add --yes",
+    });
   }
   throw errors.confirmationRequired(`\`larkit ${name}\` is a high-risk write and needs confirmation`, {
     hint: `add --yes to confirm: larkit ${[...check.command, "--yes"].join(" ")} …`,

@@ -73,7 +73,8 @@ function strictStub(name: string, mode: StrictMode): Command {
     .helpOption(false)
     .action(() => {
       throw errors.strictMode(`strict mode is "${mode}": only the ${mode} identity is allowed`, {
-        hint: "this setting is managed by the administrator (larkit config strict-mode); do not change it as an agent",
+        hint:
+          "this setting is managed by the administrator (larkit config strict-mode); do not change it as an agent",
       });
     });
 }

@@ -3,7 +3,7 @@
  * resolved, the access token for an identity, and the chain that answers both. Implementations live beside
  * this file (`chain.ts`, providers); commands and the HTTP client see only these interfaces.
  */
-import type { Endpoints, Brand } from "../config/endpoints.ts";
+import type { Brand, Endpoints } from "../config/endpoints.ts";
 import type { Identity } from "../output/envelope.ts";
 
 export type { Identity };

@@ -16,7 +16,11 @@ export interface Endpoints {
 }
 
 const BRANDS: Record<Exclude<Brand, "custom">, Endpoints> = {
-  feishu: { open: "https://open.feishu.cn", accounts: "https://accounts.feishu.cn", mcp: "https://mcp.feishu.cn/mcp" },
+  feishu: {
+    open: "https://open.feishu.cn",
+    accounts: "https://accounts.feishu.cn",
+    mcp: "https://mcp.feishu.cn/mcp",
+  },
   lark: {
     open: "https://open.larksuite.com",
     accounts: "https://accounts.larksuite.com",
@@ -35,9 +39,13 @@ export function parseBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw errors.validation(`invalid base URL: ${raw}`, { hint: "use a full URL such as https://open.example.com" });
+    throw errors.validation(`invalid base URL: ${raw}`, {
+      hint: "use a full URL such as https://open.example.com",
+    });
   }
-  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname))) return url.origin;
+  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+    return url.origin;
+  }
   throw errors.validation(`base URL must use https (http is allowed only on loopback): ${raw}`, {
     hint: "use https://..., or http://127.0.0.1:PORT for the suite emulator",
   });
@@ -45,7 +53,11 @@ export function parseBaseUrl(raw: string): string {
 
 export function endpointsFor(brand: Brand, baseUrl?: string): Endpoints {
   if (brand !== "custom") return BRANDS[brand];
-  if (!baseUrl) throw errors.config("brand is custom but no base URL is configured", { hint: "larkit config set base-url <url>" });
+  if (!baseUrl) {
+    throw errors.config("brand is custom but no base URL is configured", {
+      hint: "larkit config set base-url <url>",
+    });
+  }
   const origin = parseBaseUrl(baseUrl);
   return { open: origin, accounts: origin, mcp: `${origin}/mcp` };
 }

@@ -103,7 +103,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
 
   async function url(path: string, query?: Query): Promise<string> {
     if (!path.startsWith("/open-apis/")) {
-      throw errors.validation(`API paths start with /open-apis/: ${path}`, { hint: "e.g. /open-apis/calendar/v4/calendars" });
+      throw errors.validation(`API paths start with /open-apis/: ${path}`, {
+        hint: "e.g. /open-apis/calendar/v4/calendars",
+      });
     }
     const account = await credentials.account();
     return appendQuery(new URL(path, account.endpoints.open), query).toString();
@@ -119,11 +121,16 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     } catch (e) {
       if (signal.aborted) throw e;
       const message = e instanceof Error ? e.message : String(e);
-      throw errors.network(`request failed: ${init.method ?? "GET"} ${new URL(target).pathname}: ${message}`, {
-        hint: "check the network and the configured brand / base URL (larkit config show)",
-      });
+      throw errors.network(
+        `request failed: ${init.method ?? "GET"} ${new URL(target).pathname}: ${message}`,
+        {
+          hint: "check the network and the configured brand / base URL (larkit config show)",
+        },
+      );
     }
-    await diag.debug(`← ${res.status} in ${p.clock.now() - started} ms (log_id ${res.headers.get("x-tt-logid") ?? "-"})`);
+    await diag.debug(
+      `← ${res.status} in ${p.clock.now() - started} ms (log_id ${res.headers.get("x-tt-logid") ?? "-"})`,
+    );
     return res;
   }
 
@@ -144,7 +151,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     return { target, init: { method: req.method.toUpperCase(), headers, body } };
   }
 
-  async function checked(req: ApiRequest, res: Response): Promise<Response> {
+  async function checked(res: Response): Promise<Response> {
     const type = res.headers.get("content-type") ?? "";
     if (res.ok && !type.includes("application/json")) return res;
     if (!type.includes("application/json")) {
@@ -161,7 +168,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
 
   async function call<T>(req: ApiRequest): Promise<ApiResult<T>> {
     const { target, init } = await build(req);
-    const res = await checked(req, await send(target, init, { signal: req.signal, label: req.path }));
+    const res = await checked(await send(target, init, { signal: req.signal, label: req.path }));
     const logId = logIdOf(res);
     const body = await parseSuiteBody(res, logId);
     if ((body.code ?? 0) !== 0 || res.status >= 400) {
@@ -179,7 +186,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
 
   async function raw(req: ApiRequest): Promise<Response> {
     const { target, init } = await build(req);
-    const res = await checked(req, await send(target, init, { signal: req.signal, label: req.path }));
+    const res = await checked(await send(target, init, { signal: req.signal, label: req.path }));
     const type = res.headers.get("content-type") ?? "";
     if (!type.includes("application/json")) return res;
     const body = await parseSuiteBody(res.clone(), logIdOf(res));

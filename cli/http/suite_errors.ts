@@ -2,7 +2,7 @@
  * Suite business codes → larkit error types (lark-cli's classification, so agents that know it feel at home).
  * Pure: takes what the suite said, returns the error value.
  */
-import { type ErrorType, larkitError, type LarkitError } from "../output/errors.ts";
+import { type ErrorType, type LarkitError, larkitError } from "../output/errors.ts";
 
 const AUTH_CODES = new Set([99991661, 99991671, 99991668, 99991663, 99991677]);
 const PERMISSION_CODES = new Set([99991672, 99991676, 99991679, 230027]);
@@ -54,11 +54,16 @@ export function suiteError(f: SuiteFailure): LarkitError {
       const which = scopes.length ? `required scope ${scopes.join(", ")}` : "a required scope is not granted";
       const hint = f.identity === "user"
         ? `grant it by logging in again: ${loginCommand(scopes)}; or run the command --as bot`
-        : `ask the app admin to enable ${scopes.join(", ") || "the scope"} in the developer console, or run --as user`;
+        : `ask the app admin to enable ${
+          scopes.join(", ") || "the scope"
+        } in the developer console, or run --as user`;
       return larkitError(type, `permission denied: ${which} [${f.code}]`, { ...extra, hint });
     }
     case "rate_limit":
-      return larkitError(type, `rate limited: [${f.code}] ${f.msg}`, { ...extra, hint: "wait and retry later" });
+      return larkitError(type, `rate limited: [${f.code}] ${f.msg}`, {
+        ...extra,
+        hint: "wait and retry later",
+      });
     case "config":
       return larkitError(type, `app credentials rejected: [${f.code}] ${f.msg}`, {
         ...extra,

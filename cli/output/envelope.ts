@@ -53,7 +53,9 @@ export function errorEnvelope(
   if (err.body.code !== undefined) body.code = err.body.code;
   if (err.body.log_id) body.log_id = err.body.log_id;
   if (err.body.detail !== undefined) body.detail = err.body.detail;
-  const env: ErrorEnvelope = parts.identity ? { ok: false, identity: parts.identity, error: body } : { ok: false, error: body };
+  const env: ErrorEnvelope = parts.identity
+    ? { ok: false, identity: parts.identity, error: body }
+    : { ok: false, error: body };
   const notice = nonEmptyObject(parts.notice);
   if (notice) env._notice = notice;
   return env;

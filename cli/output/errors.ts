@@ -106,7 +106,8 @@ export const errors = {
   jq: (message: string, extra?: Extra) => larkitError("jq_error", message, extra),
   network: (message: string, extra?: Extra) => larkitError("network", message, extra),
   timeout: (message: string, extra?: Extra) => larkitError("timeout", message, extra),
-  confirmationRequired: (message: string, extra?: Extra) => larkitError("confirmation_required", message, extra),
+  confirmationRequired: (message: string, extra?: Extra) =>
+    larkitError("confirmation_required", message, extra),
   strictMode: (message: string, extra?: Extra) => larkitError("strict_mode", message, extra),
   outcomeUnknown: (message: string, extra?: Extra) => larkitError("outcome_unknown", message, extra),
   replayMismatch: (message: string, extra?: Extra) => larkitError("replay_mismatch", message, extra),

@@ -23,7 +23,11 @@ export interface RunResult {
   /** stdout parsed as one JSON document. */
   json<T = Record<string, unknown>>(): T;
   /** stderr parsed as the one JSON error envelope. */
-  errorJson(): { ok: false; identity?: string; error: { type: string; message: string; hint?: string; [k: string]: unknown } };
+  errorJson(): {
+    ok: false;
+    identity?: string;
+    error: { type: string; message: string; hint?: string; [k: string]: unknown };
+  };
 }
 
 /** Only what deno itself needs from the parent; nothing that could leak the developer's own larkit setup. */
