@@ -3,6 +3,7 @@
  * Deno.env, stdio, the clock and fetch), runs the CLI, and exits with its code.
  */
 import { hostname } from "node:os";
+import { denoFiles } from "./cli/files.ts";
 import { runCli } from "./cli/run.ts";
 import {
   abortableSleep,
@@ -63,6 +64,7 @@ const provider = withIOFrom({
   stdin: stdinReader(),
   fetch: (input, init) => fetch(input, init),
   random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+  files: denoFiles(),
   paths: resolvePaths(env, Deno.env.get("HOME") ?? Deno.cwd()),
   system: {
     hostname: hostname(),

@@ -14,6 +14,10 @@ export interface Globals {
   debug: boolean;
   color: boolean;
   offline: boolean;
+  /** `--record <dir>` / LARKIT_RECORD: append every exchange of this run there. */
+  record?: string;
+  /** `--replay <dir>` / LARKIT_REPLAY: serve responses from that recording, no network. */
+  replay?: string;
 }
 
 export interface RunState {

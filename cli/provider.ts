@@ -9,6 +9,7 @@
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { denoFiles, type Files } from "./files.ts";
 
 export interface Writer {
   write(chunk: string | Uint8Array): Promise<void>;
@@ -84,6 +85,7 @@ export interface Provider {
   readonly stdin: Reader;
   readonly fetch: FetchFn;
   readonly random: Random;
+  readonly files: Files;
   readonly paths: Paths;
   readonly system: System;
   /** Working directory for relative paths (`@file`, `--output`). */
@@ -196,6 +198,7 @@ export interface TestProviderOptions {
   /** Root for config/cache/state; a fresh temp dir by default. */
   home?: string;
   uuids?: () => string;
+  files?: Files;
   signal?: AbortSignal;
 }
 
@@ -220,6 +223,7 @@ export function testProvider(
       uuid: opts.uuids ?? (() => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`),
       bytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
     },
+    files: opts.files ?? denoFiles(),
     paths: resolvePaths(env, home),
     system: { hostname: "test-host", os: "linux", arch: "x86_64", selfCommand: [] },
     cwd: opts.cwd ?? tmpdir(),

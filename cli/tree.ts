@@ -31,7 +31,12 @@ export function addGlobalOptions(program: Command): Command {
     .option("--profile <name>", "config profile to use for this command (env LARKIT_PROFILE)")
     .option("--debug", "log requests and responses on stderr, secrets redacted")
     .option("--no-color", "no ANSI colours on stderr (also NO_COLOR)")
-    .option("--offline", "never fetch remote registry metadata (env LARKIT_REMOTE_META=off)");
+    .option("--offline", "never fetch remote registry metadata (env LARKIT_REMOTE_META=off)")
+    .option(
+      "--record <dir>",
+      "append every HTTP/MCP exchange, secrets redacted, to <dir> (env LARKIT_RECORD)",
+    )
+    .option("--replay <dir>", "answer requests from a recording in <dir>, no network (env LARKIT_REPLAY)");
 }
 
 /** Every command, at every depth, reports errors through the run instead of printing and exiting. */
@@ -42,7 +47,7 @@ export function configureAll(cmd: Command, sink: (text: string) => void): void {
   for (const sub of cmd.commands) configureAll(sub as Command, sink);
 }
 
-const GLOBAL_VALUE_FLAGS = new Set(["--profile"]);
+const GLOBAL_VALUE_FLAGS = new Set(["--profile", "--record", "--replay"]);
 
 /** The positional words of argv, skipping global flags' values: ["calendar", "+agenda"]. */
 export function positionalWords(argv: string[]): string[] {

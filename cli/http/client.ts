@@ -119,7 +119,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     try {
       res = await p.fetch(target, { ...init, signal });
     } catch (e) {
-      if (signal.aborted) throw e;
+      if (signal.aborted || e instanceof LarkitError) throw e;
       const message = e instanceof Error ? e.message : String(e);
       throw errors.network(
         `request failed: ${init.method ?? "GET"} ${new URL(target).pathname}: ${message}`,

@@ -1,0 +1,60 @@
+/**
+ * File access as the provider hands it out. The real implementation is Deno's file system; writes are
+ * atomic (temp file + rename) because half-written config or token files would lock a user out.
+ */
+import { dirname } from "node:path";
+
+export interface FileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+  mtimeMs?: number;
+}
+
+export interface Files {
+  readFile(path: string): Promise<Uint8Array>;
+  readTextFile(path: string): Promise<string>;
+  /** Writes via a temp file in the same directory and renames it into place; creates parent dirs (0700). */
+  writeFileAtomic(path: string, data: string | Uint8Array, opts?: { mode?: number }): Promise<void>;
+  appendTextFile(path: string, text: string): Promise<void>;
+  /** null when the path does not exist. */
+  stat(path: string): Promise<FileInfo | null>;
+  mkdir(path: string, opts?: { mode?: number }): Promise<void>;
+  remove(path: string): Promise<void>;
+  realPath(path: string): Promise<string>;
+}
+
+export function denoFiles(): Files {
+  return {
+    readFile: (path) => Deno.readFile(path),
+    readTextFile: (path) => Deno.readTextFile(path),
+    async writeFileAtomic(path, data, opts = {}) {
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+      try {
+        if (typeof data === "string") await Deno.writeTextFile(tmp, data, { mode: opts.mode ?? 0o600 });
+        else await Deno.writeFile(tmp, data, { mode: opts.mode ?? 0o600 });
+        await Deno.rename(tmp, path);
+      } catch (e) {
+        await Deno.remove(tmp).catch(() => {});
+        throw e;
+      }
+    },
+    async appendTextFile(path, text) {
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await Deno.writeTextFile(path, text, { append: true, mode: 0o600 });
+    },
+    async stat(path) {
+      try {
+        const s = await Deno.stat(path);
+        return { isFile: s.isFile, isDirectory: s.isDirectory, size: s.size, mtimeMs: s.mtime?.getTime() };
+      } catch (e) {
+        if (e instanceof Deno.errors.NotFound) return null;
+        throw e;
+      }
+    },
+    mkdir: (path, opts = {}) => Deno.mkdir(path, { recursive: true, mode: opts.mode ?? 0o700 }),
+    remove: (path) => Deno.remove(path, { recursive: true }),
+    realPath: (path) => Deno.realPath(path),
+  };
+}
