@@ -9,6 +9,12 @@ import type { Risk } from "./provider.ts";
 
 export type Layer = "shortcut" | "api" | "builtin";
 
+export interface FlagMeta {
+  type: "string" | "boolean" | "integer" | "string[]" | "json";
+  /** Where the value may come from besides the command line: `@file`, `-` (stdin). */
+  input?: ("file" | "stdin")[];
+}
+
 export interface CommandMeta {
   layer: Layer;
   /** Identities the command can run as; absent = identity-agnostic (config, schema, …). */
@@ -17,6 +23,8 @@ export interface CommandMeta {
   scopes?: Partial<Record<Identity, string[]>>;
   dryRun?: boolean;
   pagination?: boolean;
+  /** Per long flag name without dashes, e.g. `{ "text": { type: "string", input: ["file", "stdin"] } }`. */
+  flags?: Record<string, FlagMeta>;
 }
 
 const META = new WeakMap<Command, CommandMeta>();

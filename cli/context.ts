@@ -28,6 +28,8 @@ export interface RunState {
 }
 
 export interface RunContext {
+  /** The argv of this run, as given (after the program name). */
+  argv: string[];
   p: Provider;
   globals: Globals;
   diag: Diagnostics;
@@ -36,11 +38,12 @@ export interface RunContext {
   http(): HttpClient;
 }
 
-export function createRunContext(p: Provider, globals: Globals): RunContext {
+export function createRunContext(p: Provider, globals: Globals, argv: string[] = []): RunContext {
   const diag = diagnostics(p.stderr, { debug: globals.debug, color: globals.color });
   let chain: CredentialChain | undefined;
   let http: HttpClient | undefined;
   const ctx: RunContext = {
+    argv,
     p,
     globals,
     diag,

@@ -56,10 +56,10 @@ async function withRecordReplay(p: Provider, globals: Globals): Promise<Provider
 
 export async function runCli(argv: string[], original: Provider): Promise<number> {
   const globals = prescanGlobals(argv, original.env);
-  let ctx = createRunContext(original, globals);
+  let ctx = createRunContext(original, globals, argv);
   let captured = "";
   try {
-    ctx = createRunContext(await withRecordReplay(original, globals), globals);
+    ctx = createRunContext(await withRecordReplay(original, globals), globals, argv);
     const program = await buildTree(argv, ctx);
     configureAll(program, (text) => captured += text);
     await program.parseAsync(argv, { from: "user" });
