@@ -1,0 +1,69 @@
+/**
+ * The registry loader: the embedded baseline with the cached remote overlay on top (whole services replace
+ * baseline services by name). `listServices` is cheap (summaries only, for help and completion);
+ * `loadService` reads one service; `findMethod` one method.
+ */
+import { baselineIndex, loadBaselineService } from "./baseline_data.js";
+import { type ApiMethod, methodsOf, toApiMethod } from "./method.ts";
+import { type OverlayDeps, type OverlayIndex, readOverlayIndex, readOverlayService } from "./overlay.ts";
+import type { ServiceSpec, ServiceSummary } from "./schema.ts";
+
+export type { ApiMethod } from "./method.ts";
+export type { ServiceSpec, ServiceSummary } from "./schema.ts";
+
+export interface Registry {
+  /** Baseline version, plus the overlay's when one is in force: `0.5.1-abc+overlay:2026.04.18`. */
+  readonly version: string;
+  listServices(): ServiceSummary[];
+  loadService(name: string): Promise<ServiceSpec | undefined>;
+  findMethod(service: string, resource: string, method: string): Promise<ApiMethod | undefined>;
+  /** Every method of a service, in name order. */
+  methods(service: string): Promise<ApiMethod[]>;
+}
+
+/** The registry as this run sees it. Without `overlay` deps (or offline), the baseline alone. */
+export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
+  const remote: OverlayIndex | undefined = overlay ? await readOverlayIndex(overlay) : undefined;
+  const summaries = new Map(baselineIndex.services.map((s) => [s.name, s]));
+  const overlaid = new Set<string>();
+  for (const s of remote?.services ?? []) {
+    summaries.set(s.name, s);
+    overlaid.add(s.name);
+  }
+  const baselineNames = new Set(baselineIndex.services.map((s) => s.name));
+  const cache = new Map<string, Promise<ServiceSpec | undefined>>();
+
+  async function fromSources(name: string): Promise<ServiceSpec | undefined> {
+    if (overlay && overlaid.has(name)) {
+      const spec = await readOverlayService(overlay, name);
+      if (spec) return spec;
+    }
+    return baselineNames.has(name) ? await loadBaselineService(name) : undefined;
+  }
+
+  function loadService(name: string): Promise<ServiceSpec | undefined> {
+    if (!summaries.has(name)) return Promise.resolve(undefined);
+    let p = cache.get(name);
+    if (!p) cache.set(name, p = fromSources(name));
+    return p;
+  }
+
+  return {
+    version: remote ? `${baselineIndex.version}+overlay:${remote.version}` : baselineIndex.version,
+    listServices: () =>
+      [...summaries.values()].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    loadService,
+    async findMethod(service, resource, method) {
+      const spec = await loadService(service);
+      const m = spec && Object.hasOwn(spec.resources, resource) &&
+          Object.hasOwn(spec.resources[resource].methods, method)
+        ? spec.resources[resource].methods[method]
+        : undefined;
+      return spec && m ? toApiMethod(spec, resource, method, m) : undefined;
+    },
+    async methods(service) {
+      const spec = await loadService(service);
+      return spec ? methodsOf(spec) : [];
+    },
+  };
+}

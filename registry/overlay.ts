@@ -1,0 +1,168 @@
+/**
+ * The remote metadata overlay (seed §9): newer metadata fetched from the suite's `api_definition` endpoint, at
+ * most once per TTL, in the background of a command, stored in the cache directory for the NEXT run. Whole
+ * services replace baseline services by name. Anything wrong with the overlay (network, size, JSON, shape,
+ * hostile names or paths) is a warning on stderr and the baseline stays in force; it never fails a command.
+ *
+ * Cache layout under `<cacheDir>/registry/`: `check.json` (when we last asked), `overlay.json` (version +
+ * service summaries, written last), `services/<name>.json` (one validated service each, read only on demand).
+ */
+import { join } from "node:path";
+import { identitiesOf } from "./method.ts";
+import {
+  OverlayResponseSchema,
+  RegistryIndexSchema,
+  type ServiceSpec,
+  ServiceSpecSchema,
+  type ServiceSummary,
+} from "./schema.ts";
+import { z } from "zod";
+
+export const DEFAULT_TTL_MS = 24 * 3600 * 1000;
+/** Larger responses are refused before parsing: a hostile endpoint must not exhaust memory. */
+export const MAX_OVERLAY_BYTES = 10 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 5000;
+
+/** The file operations the overlay needs (the provider's `files` fits). */
+export interface OverlayFiles {
+  readTextFile(path: string): Promise<string>;
+  writeFileAtomic(path: string, data: string): Promise<void>;
+  stat(path: string): Promise<unknown | null>;
+}
+
+export interface OverlayDeps {
+  files: OverlayFiles;
+  cacheDir: string;
+  now(): number;
+  warn(message: string): Promise<void>;
+}
+
+export interface OverlayIndex {
+  version: string;
+  services: ServiceSummary[];
+}
+
+const CheckSchema = z.object({ lastCheckAt: z.number(), url: z.string().optional() });
+
+const dir = (d: OverlayDeps) => join(d.cacheDir, "registry");
+
+/** The cached overlay's index, or undefined (none yet, or unreadable: then a warning, and the baseline wins). */
+export async function readOverlayIndex(d: OverlayDeps): Promise<OverlayIndex | undefined> {
+  const path = join(dir(d), "overlay.json");
+  if (!await d.files.stat(path)) return undefined;
+  try {
+    return RegistryIndexSchema.parse(JSON.parse(await d.files.readTextFile(path)));
+  } catch (e) {
+    await d.warn(`registry overlay cache ignored (${path}): ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+/** One cached overlay service, validated again (the cache is a file anyone may edit). */
+export async function readOverlayService(d: OverlayDeps, name: string): Promise<ServiceSpec | undefined> {
+  const path = join(dir(d), "services", `${name}.json`);
+  try {
+    const spec = ServiceSpecSchema.parse(JSON.parse(await d.files.readTextFile(path)));
+    return spec.name === name ? spec : undefined;
+  } catch (e) {
+    await d.warn(`registry overlay for "${name}" ignored: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+export function summarize(spec: ServiceSpec): ServiceSummary {
+  const methods = Object.values(spec.resources).flatMap((r) => Object.values(r.methods));
+  return {
+    name: spec.name,
+    title: spec.title ?? spec.name,
+    description: spec.description ?? spec.title ?? `${spec.name} operations`,
+    descriptionZh: spec.descriptionZh,
+    identities: [...new Set(methods.flatMap((m) => identitiesOf(m)))].sort(),
+    methods: methods.length,
+  };
+}
+
+/** Whether the TTL since the last check (successful or not) has run out. */
+export async function refreshDue(d: OverlayDeps, ttlMs: number): Promise<boolean> {
+  try {
+    const check = CheckSchema.parse(JSON.parse(await d.files.readTextFile(join(dir(d), "check.json"))));
+    return d.now() - check.lastCheckAt >= ttlMs;
+  } catch {
+    return true;
+  }
+}
+
+async function readCapped(res: Response): Promise<string> {
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > MAX_OVERLAY_BYTES) throw new Error(`response too large (${declared} bytes)`);
+  const reader = res.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > MAX_OVERLAY_BYTES) {
+      await reader.cancel();
+      throw new Error(`response larger than ${MAX_OVERLAY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+export type Fetcher = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * Asks the endpoint for newer metadata and stores what validates. Returns what happened, for logs and tests;
+ * never throws. `check.json` is bumped first, so a failing endpoint is asked at most once per TTL.
+ */
+export async function refreshOverlay(
+  d: OverlayDeps,
+  fetcher: Fetcher,
+  url: string,
+): Promise<"updated" | "not-modified" | "failed"> {
+  try {
+    await d.files.writeFileAtomic(join(dir(d), "check.json"), JSON.stringify({ lastCheckAt: d.now(), url }));
+    const current = await readOverlayIndex(d);
+    const target = new URL(url);
+    if (current) target.searchParams.set("data_version", current.version);
+    const res = await fetcher(target.toString(), {
+      method: "GET",
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new Error(`HTTP ${res.status}`);
+    }
+    const envelope = OverlayResponseSchema.parse(JSON.parse(await readCapped(res)));
+    const services = envelope.data.services;
+    if (!services) return "not-modified";
+    const valid: ServiceSpec[] = [];
+    for (const raw of services) {
+      const parsed = ServiceSpecSchema.safeParse(raw);
+      if (parsed.success) valid.push(parsed.data);
+      else {
+        const name = (raw as { name?: unknown } | null)?.name;
+        await d.warn(`registry overlay: service ${JSON.stringify(name ?? "?")} is invalid and was skipped`);
+      }
+    }
+    const unique = [...new Map(valid.map((s) => [s.name, s])).values()];
+    for (const s of unique) {
+      await d.files.writeFileAtomic(join(dir(d), "services", `${s.name}.json`), JSON.stringify(s));
+    }
+    const index: OverlayIndex = { version: envelope.data.version, services: unique.map(summarize) };
+    await d.files.writeFileAtomic(join(dir(d), "overlay.json"), JSON.stringify(index));
+    return "updated";
+  } catch (e) {
+    await d.warn(`registry overlay not updated from ${url}: ${e instanceof Error ? e.message : String(e)}`);
+    return "failed";
+  }
+}
