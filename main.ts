@@ -28,14 +28,16 @@ function writerOf(file: typeof Deno.stdout | typeof Deno.stderr): Writer {
 
 function stdinReader(): Reader {
   let all: Promise<Uint8Array> | undefined;
-  const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
+  // Created on first readLine only: piping locks stdin, and readAll needs it unlocked.
+  let linesReader: ReadableStreamDefaultReader<string> | undefined;
+  const lines = () => linesReader ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
   let pending = "";
   return {
     isTTY: Deno.stdin.isTerminal(),
     readAll: () => all ??= new Response(Deno.stdin.readable).bytes(),
     async readLine() {
       while (!pending.includes("\n")) {
-        const { value, done } = await lines.read();
+        const { value, done } = await lines().read();
         if (done) {
           const last = pending;
           pending = "";

@@ -25,6 +25,8 @@ export interface RunState {
   identity?: Identity;
   /** Set by commands that already wrote their result but must still exit non-zero (doctor, auth check). */
   exitCode?: number;
+  /** Work that must not delay the result (registry overlay refresh); awaited after the command finished. */
+  background?: Promise<void>[];
 }
 
 export interface RunContext {
@@ -48,7 +50,12 @@ export function createRunContext(p: Provider, globals: Globals, argv: string[] =
     globals,
     diag,
     state: {},
-    credentials: () => chain ??= createCredentialChain(p, { profile: globals.profile, diag }),
+    credentials: () =>
+      chain ??= createCredentialChain(p, {
+        profile: globals.profile,
+        diag,
+        send: (url, init, opts) => ctx.http().send(url, init, opts),
+      }),
     http: () => http ??= createHttpClient({ p, credentials: ctx.credentials(), diag }),
   };
   return ctx;

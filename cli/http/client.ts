@@ -1,11 +1,13 @@
 /**
  * The one HTTP client of larkit. Every layer (shortcuts, generated commands, raw `api`, auth flows, MCP) sends
- * through `send`, so retries, logging, redaction and error mapping happen in one place.
+ * through it, so retries (`retry.ts`), timeouts, `--debug` logging with redaction, `log_id` capture and suite
+ * error mapping (`suite_errors.ts`) happen in one place.
  */
 import type { CredentialChain, Identity } from "../auth/types.ts";
-import type { Diagnostics } from "../output/diagnostics.ts";
+import { type Diagnostics, redact } from "../output/diagnostics.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
+import { decideRetry, DEFAULT_RETRY, isIdempotentMethod, type RetryPolicy, wasSent } from "./retry.ts";
 import { suiteError } from "./suite_errors.ts";
 
 export type QueryValue = string | number | boolean | (string | number | boolean)[] | undefined | null;
@@ -23,6 +25,11 @@ export interface ApiRequest {
   identity?: Identity;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Repeating the request cannot do the work twice (it carries a de-duplication key). Defaults to true for
+   * GET/HEAD/PUT/DELETE. Decides whether a lost response or a 5xx may be retried.
+   */
+  idempotent?: boolean;
 }
 
 export interface ApiResult<T = unknown> {
@@ -36,10 +43,12 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Shown in debug logs instead of the URL's secrets. */
   label?: string;
+  /** See `ApiRequest.idempotent`. */
+  idempotent?: boolean;
 }
 
 export interface HttpClient {
-  /** Low level: one request, transport errors mapped to `network`/`timeout`. */
+  /** Low level: one request (retried per `retry.ts`), transport errors mapped to `network`/`timeout`. */
   send(url: string, init: RequestInit, opts?: SendOptions): Promise<Response>;
   /** An OpenAPI call returning the parsed `{code, msg, data}`'s `data`; a non-zero code is an error value. */
   call<T = unknown>(req: ApiRequest): Promise<ApiResult<T>>;
@@ -53,7 +62,12 @@ export interface HttpClientDeps {
   p: Provider;
   credentials: CredentialChain;
   diag: Diagnostics;
+  retry?: RetryPolicy;
+  /** Per attempt; a write that times out after sending has an unknown outcome. */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 export function appendQuery(url: URL, query: Query = {}): URL {
   for (const [k, v] of Object.entries(query)) {
@@ -76,8 +90,7 @@ interface SuiteBody {
   error?: unknown;
 }
 
-async function parseSuiteBody(res: Response, logId: string | undefined): Promise<SuiteBody> {
-  const text = await res.text();
+function parseSuiteBody(res: Response, text: string, logId: string | undefined): SuiteBody {
   if (!text.trim()) {
     throw errors.api(`HTTP ${res.status}: the suite returned an empty body`, {
       code: res.status,
@@ -98,8 +111,40 @@ async function parseSuiteBody(res: Response, logId: string | undefined): Promise
   }
 }
 
+const isJson = (res: Response) => (res.headers.get("content-type") ?? "").includes("application/json");
+
+/** Headers for a debug log line: credentials masked, the rest as sent. */
+export function redactedHeaders(headers: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(headers).forEach((v, k) => {
+    out[k] = /^(authorization|cookie|x-lark-mcp-(uat|tat))$/i.test(k) ? v.replace(/\s\S+$/, " ***") : v;
+  });
+  return redact(out) as Record<string, string>;
+}
+
+/** A URL for logs: secret-looking query values masked. */
+export function redactedUrl(target: string): string {
+  const url = new URL(target);
+  for (const k of [...url.searchParams.keys()]) {
+    if (/secret|token|password|code/i.test(k) && !/page_token|_type$/.test(k)) url.searchParams.set(k, "***");
+  }
+  return url.toString();
+}
+
+function bodyForLog(body: BodyInit | null | undefined): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body !== "string") return body instanceof FormData ? "<multipart form>" : "<binary>";
+  try {
+    return JSON.stringify(redact(JSON.parse(body))).slice(0, 2000);
+  } catch {
+    return `<${body.length} bytes>`;
+  }
+}
+
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { p, credentials, diag } = deps;
+  const policy = deps.retry ?? DEFAULT_RETRY;
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   async function url(path: string, query?: Query): Promise<string> {
     if (!path.startsWith("/open-apis/")) {
@@ -111,30 +156,102 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     return appendQuery(new URL(path, account.endpoints.open), query).toString();
   }
 
-  async function send(target: string, init: RequestInit, opts: SendOptions = {}): Promise<Response> {
-    const signal = opts.signal ?? p.signal;
-    const started = p.clock.now();
-    await diag.debug(`→ ${init.method ?? "GET"} ${opts.label ?? target}`);
-    let res: Response;
-    try {
-      res = await p.fetch(target, { ...init, signal });
-    } catch (e) {
-      if (signal.aborted || e instanceof LarkitError) throw e;
-      const message = e instanceof Error ? e.message : String(e);
-      throw errors.network(
-        `request failed: ${init.method ?? "GET"} ${new URL(target).pathname}: ${message}`,
+  function transportError(e: unknown, method: string, target: string, sent: boolean, idempotent: boolean) {
+    const where = `${method} ${new URL(target).pathname}`;
+    const timedOut = e instanceof DOMException && e.name === "TimeoutError";
+    if (sent && !idempotent) {
+      return errors.outcomeUnknown(
+        `${where}: the request was sent but ${timedOut ? "timed out" : "its response was lost"}; ` +
+          "it may or may not have taken effect",
         {
-          hint: "check the network and the configured brand / base URL (larkit config show)",
+          hint:
+            "check the result (e.g. list or get the resource) before retrying; larkit does not resend writes",
         },
       );
     }
-    await diag.debug(
-      `← ${res.status} in ${p.clock.now() - started} ms (log_id ${res.headers.get("x-tt-logid") ?? "-"})`,
-    );
-    return res;
+    if (timedOut) {
+      return errors.timeout(`${where}: no response within ${timeoutMs} ms`, { hint: "retry later" });
+    }
+    const message = e instanceof Error ? e.message : String(e);
+    return errors.network(`request failed: ${where}: ${message}`, {
+      hint: "check the network and the configured brand / base URL (larkit config show)",
+    });
   }
 
-  async function build(req: ApiRequest): Promise<{ target: string; init: RequestInit }> {
+  /**
+   * One logical request: attempts until success, a non-retryable answer, or the retry budget is spent.
+   * With `readBody`, the body is read inside the attempt, so a response lost mid-body counts as a network
+   * failure of that attempt (and is retried only when that is safe).
+   */
+  async function exchange(
+    target: string,
+    init: RequestInit,
+    opts: SendOptions,
+    readBody: boolean,
+  ): Promise<{ res: Response; text?: string }> {
+    const signal = opts.signal ?? p.signal;
+    const method = (init.method ?? "GET").toUpperCase();
+    const idempotent = opts.idempotent ?? isIdempotentMethod(method);
+    const shown = opts.label ?? redactedUrl(target);
+    for (let attempt = 0;; attempt++) {
+      const started = p.clock.now();
+      if (diag.debugEnabled) {
+        await diag.debug(`→ ${method} ${shown}${attempt ? ` (retry ${attempt})` : ""}`);
+        await diag.debug(`  headers ${JSON.stringify(redactedHeaders(init.headers))}`);
+        const body = bodyForLog(init.body);
+        if (body) await diag.debug(`  body ${body}`);
+      }
+      let res: Response | undefined;
+      let text: string | undefined;
+      try {
+        res = await p.fetch(target, {
+          ...init,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        });
+        if (readBody) text = await res.text();
+      } catch (e) {
+        if (signal.aborted || e instanceof LarkitError) throw e;
+        const sent = res !== undefined || wasSent(e);
+        const decision = decideRetry({ kind: "network", sent }, {
+          attempt,
+          idempotent,
+          policy,
+          now: p.clock.now(),
+          random01: p.random.bytes(1)[0] / 256,
+        });
+        if (!decision.retry) throw transportError(e, method, target, sent, idempotent);
+        await diag.debug(
+          `  ${decision.reason} (${e instanceof Error ? e.message : e}); retry in ${decision.delayMs} ms`,
+        );
+        await p.clock.sleep(decision.delayMs, signal);
+        continue;
+      }
+      const logId = res.headers.get("x-tt-logid") ?? "-";
+      await diag.debug(`← ${res.status} in ${p.clock.now() - started} ms (log_id ${logId})`);
+      if (diag.debugEnabled && text !== undefined) {
+        await diag.debug(`  response ${bodyForLog(text)}`);
+      }
+      const decision = decideRetry({ kind: "response", status: res.status, headers: res.headers }, {
+        attempt,
+        idempotent,
+        policy,
+        now: p.clock.now(),
+        random01: p.random.bytes(1)[0] / 256,
+      });
+      if (!decision.retry) return { res, text };
+      if (text === undefined) await res.body?.cancel();
+      await diag.progress(
+        `${decision.reason} from the suite (log_id ${logId}); retrying in ${decision.delayMs} ms`,
+      );
+      await p.clock.sleep(decision.delayMs, signal);
+    }
+  }
+
+  async function send(target: string, init: RequestInit, opts: SendOptions = {}): Promise<Response> {
+    return (await exchange(target, init, opts, false)).res;
+  }
+
+  async function build(req: ApiRequest): Promise<{ target: string; init: RequestInit; opts: SendOptions }> {
     const target = await url(req.path, req.query);
     const headers = new Headers(req.headers);
     headers.set("User-Agent", `larkit/${p.version}`);
@@ -148,58 +265,61 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       headers.set("Content-Type", "application/json; charset=utf-8");
       body = JSON.stringify(req.body);
     }
-    return { target, init: { method: req.method.toUpperCase(), headers, body } };
+    return {
+      target,
+      init: { method: req.method.toUpperCase(), headers, body },
+      opts: { signal: req.signal, label: req.path, idempotent: req.idempotent },
+    };
   }
 
-  async function checked(res: Response): Promise<Response> {
-    const type = res.headers.get("content-type") ?? "";
-    if (res.ok && !type.includes("application/json")) return res;
-    if (!type.includes("application/json")) {
-      const text = await res.text();
-      throw new LarkitError({
-        type: res.status >= 500 ? "network" : "api_error",
+  function failure(res: Response, text: string, identity?: Identity): LarkitError | undefined {
+    if (!isJson(res)) {
+      if (res.ok) return undefined;
+      return new LarkitError({
+        type: res.status === 429 ? "rate_limit" : res.status >= 500 ? "network" : "api_error",
         message: `HTTP ${res.status}: ${text.slice(0, 300)}`,
         code: res.status,
         log_id: logIdOf(res),
       });
     }
-    return res;
+    const body = parseSuiteBody(res, text, logIdOf(res));
+    if ((body.code ?? 0) === 0 && res.status < 400) return undefined;
+    return suiteError({
+      code: body.code ?? res.status,
+      msg: body.msg ?? res.statusText,
+      status: res.status,
+      logId: logIdOf(res, body),
+      error: body.error,
+      identity,
+    });
   }
 
   async function call<T>(req: ApiRequest): Promise<ApiResult<T>> {
-    const { target, init } = await build(req);
-    const res = await checked(await send(target, init, { signal: req.signal, label: req.path }));
+    const { target, init, opts } = await build(req);
+    const { res, text = "" } = await exchange(target, init, opts, true);
+    const err = failure(res, text, req.identity);
+    if (err) throw err;
     const logId = logIdOf(res);
-    const body = await parseSuiteBody(res, logId);
-    if ((body.code ?? 0) !== 0 || res.status >= 400) {
-      throw suiteError({
-        code: body.code ?? res.status,
-        msg: body.msg ?? res.statusText,
-        status: res.status,
-        logId: logIdOf(res, body),
-        error: body.error,
-        identity: req.identity,
-      });
+    if (!isJson(res)) {
+      throw errors.api(
+        `HTTP ${res.status}: expected JSON, got ${res.headers.get("content-type") ?? "no type"}`,
+        {
+          log_id: logId,
+          hint: "the endpoint returns a file: rerun with --output <path>",
+        },
+      );
     }
+    const body = parseSuiteBody(res, text, logId);
     return { data: body.data as T, status: res.status, logId, headers: res.headers };
   }
 
   async function raw(req: ApiRequest): Promise<Response> {
-    const { target, init } = await build(req);
-    const res = await checked(await send(target, init, { signal: req.signal, label: req.path }));
-    const type = res.headers.get("content-type") ?? "";
-    if (!type.includes("application/json")) return res;
-    const body = await parseSuiteBody(res.clone(), logIdOf(res));
-    if ((body.code ?? 0) !== 0 || res.status >= 400) {
-      throw suiteError({
-        code: body.code ?? res.status,
-        msg: body.msg ?? res.statusText,
-        status: res.status,
-        logId: logIdOf(res, body),
-        error: body.error,
-        identity: req.identity,
-      });
-    }
+    const { target, init, opts } = await build(req);
+    const { res } = await exchange(target, init, opts, false);
+    if (res.ok && !isJson(res)) return res;
+    const text = await res.clone().text();
+    const err = failure(res, text, req.identity);
+    if (err) throw err;
     return res;
   }
 

@@ -1,0 +1,78 @@
+/**
+ * Generated API commands: `larkit <service> <resource> <method>`, one per registry method. Only the service
+ * named on the command line is built (`register`); `list` gives every service's summary for help/completion.
+ */
+import { Command } from "commander";
+import { setMeta } from "../command_meta.ts";
+import type { RunContext } from "../context.ts";
+import type { ServiceSource } from "../tree.ts";
+import type { ApiMethod } from "../../registry/index.ts";
+import { type ApiCall, runApiCall } from "./execute.ts";
+import { addApiFlags } from "./flags.ts";
+import { registryOf } from "./registry_of.ts";
+import { buildRequest } from "./request.ts";
+
+export function apiCallOf(ctx: RunContext, m: ApiMethod): ApiCall {
+  return {
+    command: [m.service, m.resource, m.name],
+    service: m.service,
+    identities: m.identities,
+    risk: m.risk,
+    scopes: m.scopes,
+    requiredScopes: m.requiredScopes,
+    fileField: m.fileFields.length === 1 ? m.fileFields[0] : "file",
+    build: (params, data, opts) =>
+      buildRequest(m, params, data, { ...opts, uuid: () => ctx.p.random.uuid() }),
+  };
+}
+
+export function methodCommand(ctx: RunContext, m: ApiMethod): Command {
+  const cmd = new Command(m.name)
+    .summary(m.summary)
+    .description(`${m.description}\n\nView parameter definitions before calling:\n  larkit schema ${m.id}`);
+  const flags = addApiFlags(cmd, {
+    body: m.httpMethod !== "GET",
+    file: m.fileFields.length > 0,
+    yes: m.risk === "high-risk-write",
+  });
+  cmd.action(async (opts: Record<string, unknown>) => await runApiCall(ctx, apiCallOf(ctx, m), opts));
+  setMeta(cmd, {
+    layer: "api",
+    identities: m.identities,
+    risk: m.risk,
+    scopes: Object.fromEntries(m.identities.map((i) => [i, m.scopes])),
+    dryRun: true,
+    pagination: Object.hasOwn(m.parameters, "page_token"),
+    flags,
+  });
+  return cmd;
+}
+
+export const registrySource: ServiceSource = {
+  async list(ctx) {
+    return (await registryOf(ctx)).listServices().map((s) => ({
+      name: s.name,
+      description: s.description,
+      identities: s.identities,
+    }));
+  },
+  async register(serviceCmd, service, ctx) {
+    const methods = await (await registryOf(ctx)).methods(service);
+    const resources = new Map<string, { cmd: Command; identities: Set<string> }>();
+    for (const m of methods) {
+      let resource = resources.get(m.resource);
+      if (!resource) {
+        resource = {
+          cmd: serviceCmd.command(m.resource).description(`${m.resource} operations`),
+          identities: new Set(),
+        };
+        resources.set(m.resource, resource);
+      }
+      resource.cmd.addCommand(methodCommand(ctx, m));
+      for (const i of m.identities) resource.identities.add(i);
+    }
+    for (const { cmd, identities } of resources.values()) {
+      setMeta(cmd, { layer: "api", identities: [...identities].sort() as ("user" | "bot")[] });
+    }
+  },
+};

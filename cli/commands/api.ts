@@ -1,0 +1,91 @@
+/**
+ * `larkit api <METHOD> </open-apis/...>`: the raw API layer, for paths no generated command or shortcut covers.
+ * Same flags, envelope, retries and errors as generated commands; no registry metadata (so no parameter
+ * validation and no scope pre-check): the suite is the judge.
+ */
+import type { Command } from "commander";
+import { addApiFlags } from "../api_commands/flags.ts";
+import { runApiCall } from "../api_commands/execute.ts";
+import { setMeta } from "../command_meta.ts";
+import type { RunContext } from "../context.ts";
+import type { Query } from "../http/client.ts";
+import { errors } from "../output/errors.ts";
+import type { Risk } from "../provider.ts";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+export function rawRisk(method: string): Risk {
+  if (method === "GET") return "read";
+  return method === "DELETE" ? "high-risk-write" : "write";
+}
+
+/** `/open-apis/...` only; a full suite URL is reduced to its path; query strings belong in --params. */
+export function normalizeRawPath(raw: string): string {
+  let path = raw;
+  if (/^https?:\/\//i.test(raw)) path = new URL(raw).pathname;
+  if (!path.startsWith("/open-apis/")) {
+    throw errors.validation(`API paths start with /open-apis/: ${raw}`, {
+      hint: "e.g. larkit api GET /open-apis/calendar/v4/calendars",
+    });
+  }
+  if (/[?#]/.test(path)) {
+    throw errors.validation("put query parameters in --params, not in the path", {
+      hint: `larkit api GET ${path.replace(/[?#].*$/, "")} --params '{"key":"value"}'`,
+    });
+  }
+  if (path.split("/").some((s) => s === ".." || s === ".")) {
+    throw errors.validation(`API path must not contain . or .. segments: ${raw}`);
+  }
+  return path;
+}
+
+function scalarQuery(params: Record<string, unknown>): Query {
+  const out: Query = {};
+  for (const [k, v] of Object.entries(params)) {
+    const ok = (x: unknown) => ["string", "number", "boolean"].includes(typeof x);
+    if (!(ok(v) || (Array.isArray(v) && v.every(ok)))) {
+      throw errors.validation(`--params ${k} must be a string, number, boolean or a list of them`);
+    }
+    out[k] = v as Query[string];
+  }
+  return out;
+}
+
+export function registerApi(program: Command, ctx: RunContext): void {
+  const cmd = program.command("api")
+    .description("call any suite OpenAPI path directly: larkit api GET /open-apis/...")
+    .argument("<method>", `HTTP method: ${METHODS.join(", ")}`)
+    .argument("<path>", "API path starting with /open-apis/");
+  const flags = addApiFlags(cmd, { body: true, file: true, yes: true });
+  cmd.action(async (methodArg: string, pathArg: string, opts: Record<string, unknown>) => {
+    const method = methodArg.toUpperCase();
+    if (!METHODS.includes(method)) {
+      throw errors.validation(`unknown HTTP method: ${methodArg}`, {
+        hint: `use one of: ${METHODS.join(", ")}`,
+      });
+    }
+    const path = normalizeRawPath(pathArg);
+    await runApiCall(ctx, {
+      command: ["api", method],
+      identities: ["user", "bot"],
+      risk: rawRisk(method),
+      scopes: [],
+      requiredScopes: [],
+      fileField: "file",
+      build: (params, data) => {
+        if (method === "GET" && data !== undefined) {
+          throw errors.validation("GET requests take no --data", { hint: "put parameters in --params" });
+        }
+        return { method, path, query: scalarQuery(params), body: data };
+      },
+    }, opts);
+  });
+  setMeta(cmd, {
+    layer: "api",
+    identities: ["user", "bot"],
+    risk: "write",
+    dryRun: true,
+    pagination: true,
+    flags,
+  });
+}

@@ -1,0 +1,226 @@
+/**
+ * Generated API commands, raw `api` and the registry overlay, end to end: `main.ts` as a subprocess against
+ * the suite emulator.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { runMain } from "./helpers/run_main.ts";
+
+const { CALENDARS, CHATS } = fixtures;
+
+Deno.test("generated GET with a path parameter returns the suite's data in the envelope", async () => {
+  const emu = await startEmulator({});
+  try {
+    const r = await runMain([
+      "calendar",
+      "events",
+      "list",
+      "--params",
+      JSON.stringify({ calendar_id: CALENDARS.bot }),
+    ], {
+      env: emulatorEnv(emu),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.json<{ ok: boolean; identity: string; data: { items: unknown[] } }>();
+    assert.equal(out.ok, true);
+    assert.equal(out.identity, "bot");
+    assert.ok(Array.isArray(out.data.items));
+    const path = emu.requests().at(-1)?.path ?? "";
+    assert.ok(path.includes(encodeURIComponent(CALENDARS.bot)), path);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("POST with --data @file and with --data - (stdin)", async () => {
+  const emu = await startEmulator({});
+  const dir = await Deno.makeTempDir();
+  try {
+    const body = { receive_id: CHATS.engineering, msg_type: "text", content: JSON.stringify({ text: "hi" }) };
+    await Deno.writeTextFile(join(dir, "msg.json"), JSON.stringify(body));
+    const args = ["im", "messages", "create", "--params", '{"receive_id_type":"chat_id"}'];
+    const fromFile = await runMain([...args, "--data", "@msg.json"], { env: emulatorEnv(emu), cwd: dir });
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    const fromStdin = await runMain([...args, "--data", "-"], {
+      env: emulatorEnv(emu),
+      stdin: JSON.stringify(body),
+    });
+    assert.equal(fromStdin.code, 0, fromStdin.stderr);
+    const ids = [fromFile, fromStdin].map((r) => r.json<{ data: { message_id: string } }>().data.message_id);
+    assert.notEqual(ids[0], ids[1]);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("dry-run prints method, URL, params, redacted auth and body, and sends nothing", async () => {
+  const emu = await startEmulator({});
+  try {
+    emu.clearRequests();
+    const r = await runMain([
+      "im",
+      "messages",
+      "create",
+      "--params",
+      '{"receive_id_type":"chat_id"}',
+      "--data",
+      '{"receive_id":"oc_1","msg_type":"text","content":"{}"}',
+      "--dry-run",
+    ], { env: emulatorEnv(emu) });
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.json<{ data: { api: Record<string, unknown>[] }; meta: { dry_run: boolean } }>();
+    assert.equal(out.meta.dry_run, true);
+    const [api] = out.data.api;
+    assert.equal(api.method, "POST");
+    assert.equal(api.url, `${emu.url}/open-apis/im/v1/messages?receive_id_type=chat_id`);
+    assert.deepEqual(api.headers, { Authorization: "Bearer ***" });
+    assert.equal((api.body as Record<string, unknown>).receive_id, "oc_1");
+    assert.deepEqual(emu.requests().filter((q) => q.path.startsWith("/open-apis/im")), []);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => {
+  const emu = await startEmulator({});
+  try {
+    const path = `/open-apis/calendar/v4/calendars/${encodeURIComponent(CALENDARS.bot)}/events`;
+    emu.faults.rateLimit({ path: "/open-apis/calendar", times: 1, retryAfterSeconds: 1 });
+    emu.faults.serverError({ path: "/open-apis/calendar", times: 1, status: 503, retryAfterSeconds: 1 });
+    emu.clearRequests();
+    const r = await runMain([
+      "calendar",
+      "events",
+      "list",
+      "--params",
+      JSON.stringify({ calendar_id: CALENDARS.bot }),
+    ], {
+      env: emulatorEnv(emu),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(emu.requests().filter((q) => q.path === path).length, 3);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("a POST whose response is lost is not resent: outcome_unknown", async () => {
+  const emu = await startEmulator({});
+  try {
+    emu.faults.dropConnection({ path: "/open-apis/im/v1/messages", times: 1, after: "after-handling" });
+    emu.clearRequests();
+    const r = await runMain([
+      "api",
+      "POST",
+      "/open-apis/im/v1/messages",
+      "--params",
+      '{"receive_id_type":"chat_id"}',
+      "--data",
+      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"once"}' }),
+    ], { env: emulatorEnv(emu) });
+    assert.equal(r.code, 6, r.stderr);
+    assert.equal(r.errorJson().error.type, "outcome_unknown");
+    assert.equal(emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length, 1);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("a missing scope is a permission error whose hint names the scope", async () => {
+  const emu = await startEmulator({});
+  try {
+    emu.revokeScopes("tenant", ["im:message", "im:message:send_as_bot", "im:message:send"]);
+    const r = await runMain([
+      "im",
+      "messages",
+      "create",
+      "--params",
+      '{"receive_id_type":"chat_id"}',
+      "--data",
+      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"x"}' }),
+    ], { env: emulatorEnv(emu) });
+    assert.notEqual(r.code, 0);
+    const err = r.errorJson().error;
+    assert.ok(["permission", "missing_scope"].includes(err.type), JSON.stringify(err));
+    assert.match(err.hint ?? "", /im:message/);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("--page-all --format ndjson streams 10,000 items", async () => {
+  const emu = await startEmulator({});
+  try {
+    const insert = emu.db.prepare(
+      "INSERT INTO messages (message_id, chat_id, msg_type, content, sender_id, sender_type, create_time) VALUES (?, ?, 'text', ?, 'cli_bot', 'app', ?)",
+    );
+    emu.db.exec("BEGIN");
+    for (let i = 0; i < 10_000; i++) {
+      insert.run(
+        `om_bulk_${String(i).padStart(5, "0")}`,
+        CHATS.random,
+        JSON.stringify({ text: `m${i}` }),
+        1_600_000_000_000 + i,
+      );
+    }
+    emu.db.exec("COMMIT");
+    const before = emu.db.prepare("SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?").get(
+      CHATS.random,
+    ) as { n: number };
+    const r = await runMain([
+      "im",
+      "messages",
+      "list",
+      "--params",
+      JSON.stringify({ container_id_type: "chat", container_id: CHATS.random }),
+      "--page-all",
+      "--page-limit",
+      "0",
+      "--page-size",
+      "50",
+      "--format",
+      "ndjson",
+    ], { env: emulatorEnv(emu) });
+    assert.equal(r.code, 0, r.stderr.slice(0, 2000));
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, before.n);
+    assert.ok(lines.every((l) => JSON.parse(l).message_id));
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("the remote overlay is fetched in the background and serves new methods on the next run", async () => {
+  const emu = await startEmulator({});
+  const configDir = await Deno.makeTempDir();
+  try {
+    emu.setOverlay({
+      version: "2026.05.01",
+      services: [{
+        name: "newsvc",
+        servicePath: "/open-apis/newsvc/v1",
+        description: "A service from the overlay",
+        resources: {
+          widgets: { methods: { list: { path: "widgets", httpMethod: "GET", accessTokens: ["tenant"] } } },
+        },
+      }, { name: "../evil", servicePath: "/etc", resources: {} }],
+    });
+    const env = { ...emulatorEnv(emu), LARKIT_REMOTE_META: "on" };
+    const first = await runMain(["schema"], { env, configDir });
+    assert.equal(first.code, 0, first.stderr);
+    assert.ok(!first.stdout.includes("newsvc"));
+    assert.match(first.stderr, /invalid and was skipped/);
+    const second = await runMain(["newsvc", "widgets", "list", "--dry-run"], { env, configDir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /\/open-apis\/newsvc\/v1\/widgets/);
+    emu.setOverlay("corrupt");
+    const third = await runMain(["schema", "calendar.calendars.list"], {
+      env: { ...env, LARKIT_META_TTL: "1" },
+      configDir,
+    });
+    assert.equal(third.code, 0, third.stderr);
+  } finally {
+    await emu.stop();
+  }
+});
