@@ -1,0 +1,111 @@
+/**
+ * `larkit relay dev --listen 127.0.0.1:PORT` runs the dev relay until interrupted; `larkit relay client`
+ * is the by-hand remote client: JSON-RPC messages in on stdin (one per line), every server message out on
+ * stdout as NDJSON, through a stream of the dev relay.
+ */
+import type { Command } from "commander";
+import { z } from "zod";
+import { setMeta } from "../command_meta.ts";
+import type { RunContext } from "../context.ts";
+import { emitText } from "../output/emit.ts";
+import { errors } from "../output/errors.ts";
+import { DevRelay } from "../../relay/dev_relay.ts";
+import { RemoteClient } from "../../relay/remote_client.ts";
+
+const listenSchema = z.string().regex(/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost):\d{1,5}$/);
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+export function registerRelayDev(program: Command, ctx: RunContext): void {
+  const relay = program.command("relay").description("the development relay for remote control");
+  setMeta(relay, { layer: "builtin" });
+
+  const dev = relay.command("dev")
+    .description(
+      "run a loopback relay (enroll, server and client WebSockets, fault injection at POST /dev/faults)",
+    )
+    .option("--listen <host:port>", "loopback address to listen on", "127.0.0.1:0")
+    .action(async (opts: { listen: string }) => {
+      const listen = listenSchema.safeParse(opts.listen);
+      if (!listen.success) {
+        throw errors.validation(`--listen must be a loopback host:port, got "${opts.listen}"`, {
+          hint: "use --listen 127.0.0.1:8787",
+        });
+      }
+      const at = listen.data.lastIndexOf(":");
+      const server = DevRelay.start({
+        hostname: listen.data.slice(0, at),
+        port: Number(listen.data.slice(at + 1)),
+        clock: ctx.p.clock,
+        log: (line) => void ctx.p.stderr.write(line + "\n"),
+      });
+      await emitText(
+        ctx,
+        JSON.stringify({ base_url: server.baseUrl, client_url: server.clientUrl("<client_id>") }),
+      );
+      await untilAborted(ctx.p.signal);
+      await server.close();
+    });
+  setMeta(dev, { layer: "builtin" });
+
+  const client = relay.command("client")
+    .description(
+      "drive a remote stream by hand: JSON-RPC lines on stdin, server messages as NDJSON on stdout",
+    )
+    .requiredOption("--relay <base_url>", "the dev relay's base URL, e.g. http://127.0.0.1:8787/")
+    .option("--client-id <id>", "remote client id", "cli")
+    .option("--stream-id <id>", "stream id", "s1")
+    .action(async (opts: { relay: string; clientId: string; streamId: string }) => {
+      let base: URL;
+      try {
+        base = new URL(opts.relay);
+      } catch {
+        throw errors.validation(`--relay is not a URL: ${opts.relay}`, {
+          hint: "use http://127.0.0.1:PORT/",
+        });
+      }
+      base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
+      base.pathname = "/dev/client";
+      base.search = `?client_id=${encodeURIComponent(opts.clientId)}`;
+      const remote = await RemoteClient.connect(base.href, opts.clientId).catch((e) => {
+        throw errors.network(
+          `cannot reach the dev relay at ${opts.relay}: ${e instanceof Error ? e.message : e}`,
+        );
+      });
+      const stream = remote.stream(opts.streamId);
+      const awaited = new Set<string>();
+      let drained = () => {};
+      stream.onMessage((m) => {
+        void ctx.p.stdout.write(JSON.stringify(m) + "\n");
+        const id = (m as { id?: unknown }).id;
+        if (id !== undefined && ("result" in (m as object) || "error" in (m as object))) {
+          awaited.delete(String(id));
+        }
+        if (awaited.size === 0) drained();
+      });
+      for (let line = await ctx.p.stdin.readLine(); line !== null; line = await ctx.p.stdin.readLine()) {
+        if (line.trim() === "") continue;
+        let message: unknown;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          throw errors.validation(`stdin line is not JSON: ${line.slice(0, 80)}`);
+        }
+        const id = (message as { id?: unknown; method?: unknown }).id;
+        if (id !== undefined && (message as { method?: unknown }).method !== undefined) {
+          awaited.add(String(id));
+        }
+        stream.send(message);
+      }
+      if (awaited.size > 0) {
+        await Promise.race([new Promise<void>((r) => drained = r), untilAborted(ctx.p.signal)]);
+      }
+      remote.close();
+    });
+  setMeta(client, { layer: "builtin" });
+}

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { errors, LarkitError } from "../cli/output/errors.ts";
+import { OutboundBuffer } from "./buffer.ts";
+import type { WireFrame } from "./segments.ts";
+
+const s1 = { clientId: "c1", streamId: "s1" };
+const s2 = { clientId: "c1", streamId: "s2" };
+const one = (seq: number): WireFrame[] => [{ seqId: seq, text: `m${seq}` }];
+const segmented = (seq: number): WireFrame[] =>
+  [0, 1, 2].map((i) => ({ seqId: seq, segmentId: i, text: `m${seq}.${i}` }));
+
+Deno.test("seq_ids start at 1 per stream and frames go to the sink in order", async () => {
+  const sent: string[] = [];
+  const buf = new OutboundBuffer((f) => sent.push(...f.map((x) => x.text)));
+  await buf.enqueue(s1, one);
+  await buf.enqueue(s1, one);
+  await buf.enqueue(s2, one);
+  assert.deepEqual(sent, ["m1", "m2", "m1"]);
+  assert.deepEqual([...buf.unacked()].map((f) => f.text), ["m1", "m2", "m1"]);
+});
+
+Deno.test("acks remove frames up to the cursor on their stream only", async () => {
+  const buf = new OutboundBuffer(() => {});
+  for (let i = 0; i < 3; i++) await buf.enqueue(s1, one);
+  await buf.enqueue(s2, one);
+  assert.equal(buf.ack(s1, 2), 2);
+  assert.equal(buf.pending(s1), 1);
+  assert.equal(buf.pending(s2), 1);
+  assert.equal(buf.ack({ clientId: "c2", streamId: "s1" }, 9), 0);
+});
+
+Deno.test("segment-level acks keep later segments; seq-level acks cover all segments", async () => {
+  const buf = new OutboundBuffer(() => {});
+  await buf.enqueue(s1, segmented);
+  await buf.enqueue(s1, segmented);
+  assert.equal(buf.ack(s1, 1, 1), 2);
+  assert.deepEqual([...buf.unacked()].map((f) => f.text), ["m1.2", "m2.0", "m2.1", "m2.2"]);
+  assert.equal(buf.ack(s1, 2), 4);
+});
+
+Deno.test("a full stream makes producers wait in order until acked; other streams flow", async () => {
+  const buf = new OutboundBuffer(() => {}, 2);
+  await buf.enqueue(s1, one);
+  await buf.enqueue(s1, one);
+  const order: number[] = [];
+  const third = buf.enqueue(s1, (seq) => (order.push(seq), one(seq)));
+  const fourth = buf.enqueue(s1, (seq) => (order.push(seq), one(seq)));
+  await buf.enqueue(s2, one);
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(order, [], "blocked while full");
+  buf.ack(s1, 1);
+  await third;
+  assert.deepEqual(order, [3]);
+  buf.ack(s1, 3);
+  await fourth;
+  assert.deepEqual(order, [3, 4]);
+});
+
+Deno.test("a framing error consumes no seq_id; close fails waiting producers", async () => {
+  const buf = new OutboundBuffer(() => {}, 1);
+  await assert.rejects(buf.enqueue(s1, () => errors.validation("too big")), LarkitError);
+  await buf.enqueue(s1, one);
+  assert.equal([...buf.unacked()][0].seqId, 1);
+  const waiting = buf.enqueue(s1, one);
+  buf.close(errors.network("closed"));
+  await assert.rejects(waiting, /closed/);
+});

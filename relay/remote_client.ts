@@ -1,0 +1,147 @@
+/**
+ * A remote client of the dev relay (the phone's side): it opens streams, numbers and segments what it sends,
+ * reassembles and de-duplicates what the local server sends, and acks every envelope so the server can free
+ * its buffer. Used by the end-to-end tests, the benchmark and `larkit relay client`.
+ */
+import { z } from "zod";
+import { LarkitError } from "../cli/output/errors.ts";
+import { parseServerEnvelope } from "./envelopes.ts";
+import { frameMessage, Reassembler } from "./segments.ts";
+
+export type MessageListener = (message: unknown, seqId: number) => void;
+
+const responseSchema = z.object({
+  id: z.union([z.number(), z.string()]),
+  result: z.unknown().optional(),
+  error: z.object({ code: z.number(), message: z.string() }).loose().optional(),
+});
+
+export class RemoteClient {
+  readonly clientId: string;
+  readonly #ws: WebSocket;
+  readonly #streams = new Map<string, RemoteStream>();
+  readonly #reassembler = new Reassembler();
+  readonly #decoder = new TextDecoder();
+
+  private constructor(ws: WebSocket, clientId: string) {
+    this.#ws = ws;
+    this.clientId = clientId;
+    ws.onmessage = (ev) => {
+      if (typeof ev.data === "string") this.#onFrame(ev.data);
+    };
+  }
+
+  static connect(url: string, clientId: string): Promise<RemoteClient> {
+    const ws = new WebSocket(url);
+    return new Promise((resolve, reject) => {
+      ws.onopen = () => resolve(new RemoteClient(ws, clientId));
+      ws.onerror = (ev) =>
+        reject(new Error(ev instanceof ErrorEvent ? ev.message : "remote client connect failed"));
+    });
+  }
+
+  stream(streamId: string): RemoteStream {
+    let s = this.#streams.get(streamId);
+    if (!s) {
+      s = new RemoteStream(streamId, (text) => this.#ws.send(text), this.clientId);
+      this.#streams.set(streamId, s);
+    }
+    return s;
+  }
+
+  /** Sends a raw envelope (tests of malformed or hand-made frames). */
+  sendRaw(envelope: Record<string, unknown>): void {
+    this.#ws.send(JSON.stringify(envelope));
+  }
+
+  close(): void {
+    this.#ws.close();
+  }
+
+  #onFrame(text: string): void {
+    const env = parseServerEnvelope(text);
+    if (!env) return;
+    const stream = this.#streams.get(env.stream_id);
+    if (!stream) return;
+    if (env.type === "server_message_chunk") {
+      const seen = this.#reassembler.observe(env.stream_id, env, text.length);
+      if (seen.kind !== "complete") return;
+      stream.accept(env.seq_id, JSON.parse(this.#decoder.decode(seen.bytes)));
+    } else if (env.type === "server_message") {
+      stream.accept(env.seq_id, env.message);
+    } else {
+      stream.accept(env.seq_id, { pong: env.status });
+    }
+  }
+}
+
+export class RemoteStream {
+  readonly streamId: string;
+  readonly #send: (text: string) => void;
+  readonly #clientId: string;
+  #nextSeq = 1;
+  #nextId = 1;
+  #lastSeq = 0;
+  readonly #listeners = new Set<MessageListener>();
+  readonly #pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+
+  constructor(streamId: string, send: (text: string) => void, clientId: string) {
+    this.streamId = streamId;
+    this.#send = send;
+    this.#clientId = clientId;
+  }
+
+  /** Sends one JSON-RPC message, segmented when large. */
+  send(message: unknown): void {
+    const frames = frameMessage("client", JSON.stringify(message), {
+      client_id: this.#clientId,
+      stream_id: this.streamId,
+      seq_id: this.#nextSeq++,
+    });
+    if (frames instanceof LarkitError) throw frames;
+    for (const f of frames) this.#send(f.text);
+  }
+
+  /** Sends a request and resolves with its result (rejects with the JSON-RPC error). */
+  request(method: string, params?: unknown): Promise<unknown> {
+    const id = this.#nextId++;
+    const done = new Promise<unknown>((resolve, reject) =>
+      this.#pending.set(String(id), { resolve, reject })
+    );
+    this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    return done;
+  }
+
+  ping(): void {
+    this.#send(JSON.stringify({ type: "ping", client_id: this.#clientId, stream_id: this.streamId }));
+  }
+
+  closeStream(): void {
+    this.#send(
+      JSON.stringify({ type: "client_closed", client_id: this.#clientId, stream_id: this.streamId }),
+    );
+  }
+
+  /** Every new server message on this stream, in seq order, once each. Returns the unsubscribe function. */
+  onMessage(listener: MessageListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Called by the client for each complete server envelope: duplicates are acked again but not delivered. */
+  accept(seqId: number, message: unknown): void {
+    this.#send(
+      JSON.stringify({ type: "ack", client_id: this.#clientId, stream_id: this.streamId, seq_id: seqId }),
+    );
+    if (seqId <= this.#lastSeq) return;
+    this.#lastSeq = seqId;
+    const response = responseSchema.safeParse(message);
+    if (response.success && ("result" in (message as object) || response.data.error)) {
+      const waiter = this.#pending.get(String(response.data.id));
+      this.#pending.delete(String(response.data.id));
+      if (response.data.error) waiter?.reject(new Error(response.data.error.message));
+      else waiter?.resolve(response.data.result);
+    }
+    for (const l of this.#listeners) l(message, seqId);
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Segmentation (protocol v3): a message whose envelope would exceed 150 KiB on the wire travels as segments of
+ * about 100 KiB of raw JSON bytes, each base64-encoded, all sharing the message's `seq_id`. The receiver
+ * reassembles strictly in order and validates every limit; a violation drops the chunk and discards the
+ * partial assembly, never the socket or other streams.
+ */
+import { errors, type LarkitError } from "../cli/output/errors.ts";
+import type { ChunkFields } from "./envelopes.ts";
+
+export const SEGMENT_TARGET_BYTES = 100 * 1024;
+export const SEGMENT_MAX_BYTES = 150 * 1024;
+export const REASSEMBLED_MAX_BYTES = 100 * 1024 * 1024;
+export const SEGMENT_COUNT_MAX = 1024;
+/** Concurrent inbound assemblies kept; the least recently touched is evicted beyond this. */
+export const ASSEMBLY_MAX_COUNT = 128;
+
+/** One text frame ready for the socket, with the cursor an ack is matched against. */
+export interface WireFrame {
+  seqId: number;
+  /** Present on segments only; an ack without `segment_id` covers every segment of its `seq_id`. */
+  segmentId?: number;
+  text: string;
+}
+
+export type MessageKind = "server" | "client";
+
+const encoder = new TextEncoder();
+
+/** Address fields serialized after the variant fields (the order the reference emits). */
+export interface Address {
+  client_id: string;
+  stream_id: string;
+  seq_id: number;
+}
+
+function addressTail(address: Address): string {
+  return JSON.stringify(address).slice(1);
+}
+
+/**
+ * Wraps one JSON-RPC message (its JSON text, inserted verbatim so a 100 MB result is not parsed again) into
+ * the frames that carry it: one `*_message` frame when it fits, otherwise `*_message_chunk` frames.
+ * Messages over the reassembly limit or needing more than 1024 segments are an error value.
+ */
+export function frameMessage(
+  kind: MessageKind,
+  messageJson: string,
+  address: Address,
+): WireFrame[] | LarkitError {
+  const tail = addressTail(address);
+  const whole = `{"type":"${kind}_message","message":${messageJson},${tail}`;
+  // UTF-8 needs at most 3 bytes per UTF-16 unit, so short messages skip the byte count.
+  if (whole.length * 3 <= SEGMENT_MAX_BYTES || encoder.encode(whole).length <= SEGMENT_MAX_BYTES) {
+    return [{ seqId: address.seq_id, text: whole }];
+  }
+  const bytes = encoder.encode(messageJson);
+  const size = bytes.length;
+  if (size > REASSEMBLED_MAX_BYTES) {
+    return errors.validation(
+      `remote-control message of ${size} bytes exceeds the ${REASSEMBLED_MAX_BYTES}-byte reassembly limit`,
+    );
+  }
+  const overhead = encoder.encode(tail).length + 200;
+  let count = Math.max(2, Math.ceil(size / SEGMENT_TARGET_BYTES));
+  let chunk = Math.ceil(size / count);
+  while (overhead + 4 * Math.ceil(chunk / 3) > SEGMENT_MAX_BYTES) {
+    count++;
+    chunk = Math.ceil(size / count);
+  }
+  count = Math.ceil(size / chunk);
+  if (count > SEGMENT_COUNT_MAX) {
+    return errors.validation(`remote-control message of ${size} bytes needs ${count} segments (max 1024)`);
+  }
+  const frames: WireFrame[] = [];
+  for (let id = 0; id < count; id++) {
+    const fields: ChunkFields = {
+      segment_id: id,
+      segment_count: count,
+      message_size_bytes: size,
+      message_chunk_base64: bytes.subarray(id * chunk, Math.min(size, (id + 1) * chunk)).toBase64(),
+    };
+    const text = `{"type":"${kind}_message_chunk",${JSON.stringify(fields).slice(1, -1)},${tail}`;
+    frames.push({ seqId: address.seq_id, segmentId: id, text });
+  }
+  return frames;
+}
+
+export type ChunkObservation =
+  | { kind: "pending" }
+  | { kind: "complete"; seqId: number; bytes: Uint8Array }
+  | { kind: "ignored"; reason: string }
+  | { kind: "rejected"; reason: string };
+
+export interface ObservedChunk extends ChunkFields {
+  stream_id?: string;
+  seq_id?: number;
+}
+
+interface Assembly {
+  streamId: string;
+  seqId: number;
+  count: number;
+  size: number;
+  parts: Uint8Array[];
+  received: number;
+}
+
+/**
+ * Reassembles inbound chunks. One assembly per key (the relay client id on the local server: a chunk on a
+ * new stream of the same client resets it), at most `ASSEMBLY_MAX_COUNT` keys. Parts are kept as a list and
+ * copied once into the final buffer, so memory stays linear in the message size.
+ */
+export class Reassembler {
+  readonly #assemblies = new Map<string, Assembly>();
+  /** Last completed seq per key+stream: replays of completed messages are ignored. */
+  readonly #completed = new Map<string, number>();
+
+  observe(key: string, chunk: ObservedChunk, frameBytes: number): ChunkObservation {
+    const { stream_id: streamId, seq_id: seqId } = chunk;
+    if (streamId === undefined || seqId === undefined) {
+      return { kind: "rejected", reason: "missing stream_id or seq_id" };
+    }
+    const completedKey = `${key}\u0000${streamId}`;
+    const lastDone = this.#completed.get(completedKey);
+    if (lastDone !== undefined && seqId <= lastDone) {
+      return { kind: "ignored", reason: "replay of a completed message" };
+    }
+    let current = this.#assemblies.get(key);
+    if (current && current.streamId !== streamId) {
+      this.#assemblies.delete(key);
+      current = undefined;
+    }
+    const sameMessage = current !== undefined && current.seqId === seqId;
+    if (sameMessage && current && chunk.segment_id < current.parts.length) {
+      return { kind: "ignored", reason: "duplicate segment" };
+    }
+    const reject = (reason: string): ChunkObservation => {
+      if (sameMessage) this.#assemblies.delete(key);
+      return { kind: "rejected", reason };
+    };
+    if (frameBytes > SEGMENT_MAX_BYTES) {
+      return reject(`frame of ${frameBytes} bytes exceeds ${SEGMENT_MAX_BYTES}`);
+    }
+    if (chunk.segment_count === 0 || chunk.segment_count > SEGMENT_COUNT_MAX) {
+      return reject(`segment_count ${chunk.segment_count} out of range`);
+    }
+    if (chunk.segment_id >= chunk.segment_count) return reject("segment_id beyond segment_count");
+    if (chunk.message_size_bytes === 0 || chunk.message_size_bytes > REASSEMBLED_MAX_BYTES) {
+      return reject(`message_size_bytes ${chunk.message_size_bytes} out of range`);
+    }
+    if (chunk.message_chunk_base64 === "") return reject("empty segment");
+    if (current && sameMessage) {
+      if (current.count !== chunk.segment_count || current.size !== chunk.message_size_bytes) {
+        return reject("segment metadata differs from the assembly");
+      }
+      if (chunk.segment_id !== current.parts.length) return reject("segment out of order");
+    } else {
+      if (chunk.segment_id !== 0) return reject("segment out of order");
+      current = {
+        streamId,
+        seqId,
+        count: chunk.segment_count,
+        size: chunk.message_size_bytes,
+        parts: [],
+        received: 0,
+      };
+    }
+    let part: Uint8Array;
+    try {
+      part = Uint8Array.fromBase64(chunk.message_chunk_base64);
+    } catch {
+      this.#assemblies.delete(key);
+      return { kind: "rejected", reason: "invalid base64" };
+    }
+    if (current.received + part.length > current.size) {
+      this.#assemblies.delete(key);
+      return { kind: "rejected", reason: "segments exceed message_size_bytes" };
+    }
+    current.parts.push(part);
+    current.received += part.length;
+    this.#touch(key, current);
+    if (current.parts.length < current.count) return { kind: "pending" };
+    this.#assemblies.delete(key);
+    if (current.received !== current.size) {
+      return { kind: "rejected", reason: "reassembled size differs from message_size_bytes" };
+    }
+    const bytes = new Uint8Array(current.size);
+    let at = 0;
+    for (const p of current.parts) {
+      bytes.set(p, at);
+      at += p.length;
+    }
+    this.#completed.set(completedKey, seqId);
+    return { kind: "complete", seqId, bytes };
+  }
+
+  /** Forgets a stream's partial assembly and completion record (client closed, stream invalidated). */
+  invalidate(key: string, streamId: string): void {
+    if (this.#assemblies.get(key)?.streamId === streamId) this.#assemblies.delete(key);
+    this.#completed.delete(`${key}\u0000${streamId}`);
+  }
+
+  /** Bytes held by partial assemblies (tests and the benchmark check that memory is released). */
+  pendingBytes(): number {
+    let n = 0;
+    for (const a of this.#assemblies.values()) n += a.received;
+    return n;
+  }
+
+  #touch(key: string, assembly: Assembly): void {
+    this.#assemblies.delete(key);
+    this.#assemblies.set(key, assembly);
+    if (this.#assemblies.size > ASSEMBLY_MAX_COUNT) {
+      const oldest = this.#assemblies.keys().next().value;
+      if (oldest !== undefined) this.#assemblies.delete(oldest);
+    }
+  }
+}

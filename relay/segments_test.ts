@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { LarkitError } from "../cli/output/errors.ts";
+import { parseServerEnvelope, type ServerChunkEnvelope } from "./envelopes.ts";
+import {
+  type ChunkObservation,
+  frameMessage,
+  type ObservedChunk,
+  Reassembler,
+  SEGMENT_MAX_BYTES,
+} from "./segments.ts";
+
+const address = { client_id: "c1", stream_id: "s1", seq_id: 9 };
+
+function bigMessage(bytes: number): string {
+  return JSON.stringify({ id: 1, result: { data: "é".repeat(bytes / 2) } });
+}
+
+function chunksOf(json: string): { env: ServerChunkEnvelope; text: string }[] {
+  const frames = frameMessage("server", json, address);
+  if (frames instanceof LarkitError) throw frames;
+  return frames.map((f) => {
+    const env = parseServerEnvelope(f.text);
+    assert.equal(env?.type, "server_message_chunk");
+    return { env: env as ServerChunkEnvelope, text: f.text };
+  });
+}
+
+function feed(r: Reassembler, chunks: { env: ObservedChunk; text: string }[]): ChunkObservation[] {
+  return chunks.map((c) => r.observe("c1", c.env, new TextEncoder().encode(c.text).length));
+}
+
+Deno.test("a small message travels as one server_message frame", () => {
+  const frames = frameMessage("server", '{"id":1,"result":{}}', address);
+  assert.ok(!(frames instanceof LarkitError));
+  assert.deepEqual(frames, [{
+    seqId: 9,
+    text:
+      '{"type":"server_message","message":{"id":1,"result":{}},"client_id":"c1","stream_id":"s1","seq_id":9}',
+  }]);
+});
+
+Deno.test("a large message splits into ≤150 KiB frames sharing seq_id and reassembles byte for byte", () => {
+  const json = bigMessage(1_000_000);
+  const chunks = chunksOf(json);
+  const size = new TextEncoder().encode(json).length;
+  assert.equal(chunks.length, Math.ceil(size / 102400));
+  chunks.forEach((c, i) => {
+    assert.ok(new TextEncoder().encode(c.text).length <= SEGMENT_MAX_BYTES);
+    assert.equal(c.env.seq_id, 9);
+    assert.equal(c.env.segment_id, i);
+    assert.equal(c.env.message_size_bytes, size);
+  });
+  const r = new Reassembler();
+  const seen = feed(r, chunks);
+  const last = seen.at(-1);
+  assert.ok(seen.slice(0, -1).every((s) => s.kind === "pending"));
+  assert.ok(last?.kind === "complete");
+  assert.equal(new TextDecoder().decode(last.bytes), json);
+  assert.equal(r.pendingBytes(), 0);
+  assert.equal(feed(r, chunks.slice(0, 1))[0].kind, "ignored", "replay of a completed message");
+});
+
+Deno.test("messages over 100 MiB are refused before sending", () => {
+  const result = frameMessage("server", `"${"a".repeat(100 * 1024 * 1024 + 1)}"`, address);
+  assert.ok(result instanceof LarkitError);
+  assert.match(result.message, /reassembly limit/);
+});
+
+Deno.test("every malformed chunk is rejected and discards the partial assembly", () => {
+  const chunks = chunksOf(bigMessage(300_000));
+  const bad: Array<[string, Partial<ObservedChunk>, number?]> = [
+    ["segment_count 0", { segment_count: 0 }],
+    ["segment_count over 1024", { segment_count: 1025 }],
+    ["segment_id beyond count", { segment_id: 99 }],
+    ["size 0", { message_size_bytes: 0 }],
+    ["size over 100 MiB", { message_size_bytes: 100 * 1024 * 1024 + 1 }],
+    ["empty base64", { message_chunk_base64: "" }],
+    ["bad base64", { message_chunk_base64: "@@@" }],
+    ["metadata change", { message_size_bytes: 5 }],
+    ["out of order", { segment_id: 2 }],
+    ["missing stream", { stream_id: undefined }],
+    ["oversized frame", {}, SEGMENT_MAX_BYTES + 1],
+  ];
+  for (const [name, change, frameBytes] of bad) {
+    const r = new Reassembler();
+    assert.equal(feed(r, chunks.slice(0, 1))[0].kind, "pending");
+    const mutated = { ...chunks[1].env, ...change };
+    const seen = r.observe("c1", mutated, frameBytes ?? 1000);
+    assert.equal(seen.kind, "rejected", name);
+    if (change.stream_id === undefined && "stream_id" in change) continue;
+    assert.equal(r.pendingBytes(), 0, `${name}: partial assembly discarded`);
+  }
+});
+
+Deno.test("wrong total size and a decoded overflow are rejected", () => {
+  const r = new Reassembler();
+  const one = { stream_id: "s1", seq_id: 1, segment_id: 0, segment_count: 1 };
+  const short = r.observe("c1", { ...one, message_size_bytes: 10, message_chunk_base64: "YWJj" }, 100);
+  assert.deepEqual(short, { kind: "rejected", reason: "reassembled size differs from message_size_bytes" });
+  const over = r.observe(
+    "c1",
+    { ...one, seq_id: 2, message_size_bytes: 2, message_chunk_base64: "YWJj" },
+    100,
+  );
+  assert.deepEqual(over, { kind: "rejected", reason: "segments exceed message_size_bytes" });
+});
+
+Deno.test("duplicate segments are ignored without resetting; a new stream of the client resets", () => {
+  const chunks = chunksOf(bigMessage(300_000));
+  const r = new Reassembler();
+  feed(r, chunks.slice(0, 2));
+  assert.equal(feed(r, chunks.slice(1, 2))[0].kind, "ignored");
+  const done = feed(r, chunks.slice(2)).at(-1);
+  assert.equal(done?.kind, "complete");
+  const r2 = new Reassembler();
+  feed(r2, chunks.slice(0, 2));
+  assert.equal(r2.observe("c1", { ...chunks[0].env, stream_id: "s2" }, 1000).kind, "pending");
+  assert.equal(r2.observe("c1", chunks[2].env, 1000).kind, "rejected", "old stream's assembly is gone");
+});
+
+Deno.test("one client's bad chunk leaves another client's assembly intact", () => {
+  const chunks = chunksOf(bigMessage(300_000));
+  const r = new Reassembler();
+  feed(r, chunks.slice(0, 1));
+  assert.equal(r.observe("c2", { ...chunks[0].env, message_chunk_base64: "!!" }, 1000).kind, "rejected");
+  assert.equal(feed(r, chunks.slice(1)).at(-1)?.kind, "complete");
+});

@@ -1,0 +1,274 @@
+/**
+ * End-to-end on loopback: session ⇄ dev relay ⇄ remote client, with a scripted app server standing in for
+ * rpc/ (initialize → {}, echo → params, big → a string of the requested size).
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import type { LarkitError } from "../cli/output/errors.ts";
+import { abortableSleep } from "../cli/provider.ts";
+import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
+import { DevRelay } from "./dev_relay.ts";
+import type { RelayAccount } from "./enroll.ts";
+import { RemoteClient, type RemoteStream } from "./remote_client.ts";
+import { RemoteControlSession } from "./session.ts";
+import { EnrollmentStore } from "./store.ts";
+import { normalizeRelayBaseUrl } from "./url.ts";
+
+class ScriptedAppServer implements AppServer {
+  received = 0;
+  origins: Origin[] = [];
+  connect(origin: Origin, out: Outbound): Connection {
+    this.origins.push(origin);
+    const id = String(this.origins.length);
+    return {
+      id,
+      origin,
+      receive: async (text) => {
+        this.received++;
+        const msg = JSON.parse(text) as { id?: number; method?: string; params?: { size?: number } };
+        if (msg.id === undefined) return;
+        const result = msg.method === "big"
+          ? "x".repeat(msg.params?.size ?? 0)
+          : msg.method === "echo"
+          ? msg.params
+          : {};
+        await out.send(JSON.stringify({ id: msg.id, result }));
+      },
+      close: () => {},
+    };
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const FAST = { backoffBaseMs: 10, backoffCapMs: 40, stableMs: 1000, keepAliveMs: 200, deadPeerMs: 2000 };
+
+interface Harness {
+  relay: DevRelay;
+  session: RemoteControlSession;
+  store: EnrollmentStore;
+  app: ScriptedAppServer;
+  states: string[];
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+function harness(
+  opts: { account?: (o?: { refresh?: boolean }) => RelayAccount; acceptToken?: (t: string) => boolean } = {},
+): Harness {
+  const relay = DevRelay.start({ acceptToken: opts.acceptToken });
+  const store = new EnrollmentStore(new DatabaseSync(":memory:"));
+  const app = new ScriptedAppServer();
+  const account = opts.account ??
+    (() => ({ accountId: "acct-1", accessToken: "tok-1", kind: "user" as const }));
+  const session = new RemoteControlSession({
+    urls: normalizeRelayBaseUrl(relay.baseUrl),
+    appServer: app,
+    getAccount: (o) => Promise.resolve(account(o)),
+    store,
+    clock: { now: () => Date.now(), sleep: abortableSleep },
+    random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+    fetch: (input, init) => fetch(input, init),
+    server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
+    timing: FAST,
+  });
+  const states: string[] = [];
+  session.status.subscribe((s) => states.push(`${s.status}:${s.environmentId}`));
+  return {
+    relay,
+    session,
+    store,
+    app,
+    states,
+    async [Symbol.asyncDispose]() {
+      await session.close();
+      await relay.close();
+    },
+  };
+}
+
+async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function openStream(
+  h: Harness,
+  clientId: string,
+  streamId: string,
+): Promise<[RemoteClient, RemoteStream]> {
+  const client = await RemoteClient.connect(h.relay.clientUrl(clientId), clientId);
+  const stream = client.stream(streamId);
+  await stream.request("initialize", { clientInfo: { name: "phone", version: "1" } });
+  return [client, stream];
+}
+
+Deno.test("a remote stream opens a RemoteControl connection and round-trips through the relay", async () => {
+  await using h = harness();
+  assert.equal((await h.session.enable()).status, "connecting");
+  await until("connected", () => h.session.status.current.status === "connected");
+  const [client, stream] = await openStream(h, "c1", "s1");
+  assert.deepEqual(await stream.request("echo", { n: 1 }), { n: 1 });
+  assert.deepEqual(h.app.origins, ["RemoteControl"]);
+  const headers = h.relay.stats.handshakeHeaders[0];
+  assert.equal(headers["x-svc-server-id"], "srv_dev_1");
+  assert.equal(headers["x-svc-protocol-version"], "3");
+  assert.equal(headers["x-svc-name"], new TextEncoder().encode("test-host").toBase64());
+  assert.equal(headers["svc-account-id"], "acct-1");
+  assert.equal(headers["authorization"], "Bearer tok-1");
+  assert.ok(headers["x-svc-installation-id"]);
+  assert.equal(headers["x-svc-subscribe-cursor"], undefined);
+  await until("acks drain the buffer", () => h.session.pendingEnvelopes() === 0);
+  client.close();
+});
+
+Deno.test("a 5 MB result arrives segmented and intact", async () => {
+  await using h = harness();
+  await h.session.enable();
+  const [client, stream] = await openStream(h, "c1", "s1");
+  const result = await stream.request("big", { size: 5 * 1024 * 1024 });
+  assert.equal(result, "x".repeat(5 * 1024 * 1024));
+  assert.ok(h.relay.stats.chunkFramesForwarded >= 52, `${h.relay.stats.chunkFramesForwarded} chunk frames`);
+  client.close();
+});
+
+Deno.test("20 socket kills during a 1,000-message exchange: every message once, in order", async () => {
+  await using h = harness();
+  await h.session.enable();
+  const [client, stream] = await openStream(h, "c1", "s1");
+  const seen: number[] = [];
+  stream.onMessage((m) => {
+    const r = (m as { result?: { i?: number } }).result;
+    if (r?.i !== undefined) seen.push(r.i);
+  });
+  let drops = 0;
+  for (let i = 1; i <= 1000; i++) {
+    stream.send({ jsonrpc: "2.0", id: i + 1, method: "echo", params: { i } });
+    if (i % 50 === 25) {
+      await until("some replies", () => seen.length >= i - 40);
+      h.relay.faults.dropServerSocket();
+      drops++;
+      await new Promise((r) => setTimeout(r, 3));
+    }
+  }
+  await until("1000 replies", () => seen.length >= 1000, 30_000);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(drops, 20);
+  assert.deepEqual(seen, Array.from({ length: 1000 }, (_, k) => k + 1));
+  assert.equal(h.app.received, 1001, "each request reached the app server exactly once");
+  assert.ok(h.relay.stats.handshakes >= 21, `${h.relay.stats.handshakes} handshakes`);
+  assert.ok(
+    h.relay.stats.handshakeHeaders.slice(1).some((x) => x["x-svc-subscribe-cursor"] !== undefined),
+    "reconnects carry the subscribe cursor",
+  );
+  client.close();
+});
+
+Deno.test("a handshake 404 deletes the enrollment and enrolls again (the DB row changes)", async () => {
+  await using h = harness();
+  await h.session.enable();
+  await until("connected", () => h.session.status.current.status === "connected");
+  const key = {
+    websocketUrl: normalizeRelayBaseUrl(h.relay.baseUrl).websocket,
+    accountId: "acct-1",
+    clientName: "",
+  };
+  assert.equal(h.store.load(key)?.serverId, "srv_dev_1");
+  h.relay.faults.forgetServers();
+  h.relay.faults.dropServerSocket();
+  await until("re-enrolled", () => h.store.load(key)?.serverId === "srv_dev_2");
+  await until("reconnected", () => h.relay.serverConnected);
+  assert.equal(h.session.status.current.environmentId, "env_dev_2");
+  assert.equal(h.relay.stats.enrollments, 2);
+});
+
+Deno.test("app-only credentials are refused with the account-authentication error", async () => {
+  await using h = harness({ account: () => ({ accountId: "app", accessToken: "t", kind: "app" }) });
+  await assert.rejects(h.session.enable(), (e: LarkitError) => {
+    assert.equal(e.type, "auth");
+    assert.match(e.message, /remote control requires account authentication/);
+    assert.match(e.hint ?? "", /larkit auth login/);
+    return true;
+  });
+  assert.equal(h.session.status.current.status, "disabled");
+  assert.equal(h.relay.stats.enrollments, 0);
+});
+
+Deno.test("an auth failure refreshes the token once, then errors with a hint", async () => {
+  const refreshes: boolean[] = [];
+  {
+    await using h = harness({
+      account: (
+        o,
+      ) => (refreshes.push(!!o?.refresh),
+        { accountId: "a", accessToken: o?.refresh ? "good" : "stale", kind: "user" }),
+      acceptToken: (t) => t === "good",
+    });
+    await h.session.enable();
+    await until("connected after refresh", () => h.session.status.current.status === "connected");
+    assert.ok(refreshes.includes(true));
+  }
+  await using h = harness({ acceptToken: () => false });
+  await h.session.enable();
+  await until("errored", () => h.session.status.current.status === "errored");
+  assert.match(h.session.status.current.error?.hint ?? "", /larkit auth login/);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(h.relay.stats.enrollments, 0, "no retry storm after giving up");
+});
+
+Deno.test("oversized and corrupt segments are dropped while the socket and other streams keep working", async () => {
+  await using h = harness();
+  await h.session.enable();
+  const [c1, s1] = await openStream(h, "c1", "s1");
+  const [c2, s2] = await openStream(h, "c2", "s2");
+  const handshakes = h.relay.stats.handshakes;
+  h.relay.faults.sendOversizedSegment("c1", "s1", 50);
+  h.relay.faults.sendCorruptSegment("c1", "s1", 51);
+  h.relay.faults.sendCorruptSegment("c2", "s2", 52);
+  assert.deepEqual(await s1.request("echo", { still: 1 }), { still: 1 });
+  assert.deepEqual(await s2.request("echo", { still: 2 }), { still: 2 });
+  assert.equal(h.relay.stats.handshakes, handshakes, "the socket was not closed");
+  assert.equal(h.app.received, 4, "no garbage reached the app server");
+  c1.close();
+  c2.close();
+});
+
+Deno.test("status transitions: connecting → connected → connecting on a drop → connected → disabled", async () => {
+  await using h = harness();
+  await h.session.enable();
+  await until("connected", () => h.session.status.current.status === "connected");
+  h.relay.faults.dropServerSocket();
+  await until("reconnected", () => h.states.filter((s) => s.startsWith("connected")).length === 2);
+  await h.session.disable();
+  assert.deepEqual(h.states, [
+    "connecting:null",
+    "connecting:env_dev_1",
+    "connected:env_dev_1",
+    "connecting:env_dev_1",
+    "connected:env_dev_1",
+    "disabled:null",
+  ]);
+  assert.equal(h.session.status.current.environmentId, null);
+});
+
+Deno.test("pings are answered with pong; client_closed closes the stream; unknown streams get nothing", async () => {
+  await using h = harness();
+  await h.session.enable();
+  const [client, s1] = await openStream(h, "c1", "s1");
+  const pongs: unknown[] = [];
+  s1.onMessage((m) => (m as { pong?: string }).pong && pongs.push(m));
+  s1.ping();
+  await until("pong", () => pongs.length === 1);
+  assert.deepEqual(pongs, [{ pong: "active" }]);
+  s1.closeStream();
+  const stray = client.stream("s9");
+  stray.send({ jsonrpc: "2.0", id: 1, method: "echo", params: {} });
+  s1.ping();
+  await until("pong unknown", () => pongs.length === 2);
+  assert.deepEqual(pongs[1], { pong: "unknown" });
+  assert.equal(h.app.received, 1, "only the initialize reached the app server");
+  client.close();
+});

@@ -1,0 +1,46 @@
+/**
+ * The remote-control status model (disabled | connecting | connected | errored) with the identity fields the
+ * `remoteControl/status/*` surface reports. Listeners hear only real changes: duplicates are suppressed.
+ */
+export type RemoteControlState = "disabled" | "connecting" | "connected" | "errored";
+
+export interface RemoteControlStatus {
+  status: RemoteControlState;
+  serverName: string;
+  installationId: string;
+  /** Known once enrolled; null while disabled or without an enrollment. */
+  environmentId: string | null;
+  /** Why the status is `errored` (with the fix), absent otherwise. */
+  error?: { message: string; hint?: string };
+}
+
+export type StatusListener = (status: RemoteControlStatus) => void;
+
+export class StatusBoard {
+  #current: RemoteControlStatus;
+  readonly #listeners = new Set<StatusListener>();
+
+  constructor(initial: RemoteControlStatus) {
+    this.#current = initial;
+  }
+
+  get current(): RemoteControlStatus {
+    return this.#current;
+  }
+
+  /** Applies a change; `disabled` always clears the environment id. Notifies only when something differs. */
+  update(change: Partial<RemoteControlStatus>): void {
+    const next: RemoteControlStatus = { ...this.#current, ...change };
+    if (next.status !== "errored") delete next.error;
+    if (next.status === "disabled") next.environmentId = null;
+    if (JSON.stringify(next) === JSON.stringify(this.#current)) return;
+    this.#current = next;
+    for (const l of this.#listeners) l(next);
+  }
+
+  /** Returns the unsubscribe function. */
+  subscribe(listener: StatusListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}
