@@ -1,0 +1,155 @@
+/**
+ * Runs one larkit argv in-process the way a terminal would, but with the agent server's own sinks: output
+ * is streamed to a callback as it is written (each write awaited, so a slow client slows the command rather
+ * than the server buffering), the abort signal is the turn's, and the approver is the client's.
+ */
+import { emitError } from "../cli/output/emit.ts";
+import { errorEnvelope } from "../cli/output/envelope.ts";
+import { type LarkitError, toLarkitError } from "../cli/output/errors.ts";
+import { type Approver, bytesReader, type Provider, type Writer } from "../cli/provider.ts";
+
+export type Runner = (argv: string[], p: Provider) => Promise<number>;
+export type Stream = "stdout" | "stderr";
+
+export interface CommandRun {
+  argv: string[];
+  signal: AbortSignal;
+  approver: Approver;
+  onOutput(stream: Stream, delta: string): Promise<void>;
+}
+
+export interface CommandOutcome {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved as written, like a terminal shows them. */
+  aggregated: string;
+  interrupted: boolean;
+  /** stdout parsed as one JSON document (the success envelope), when it is JSON. */
+  result?: unknown;
+  /** stderr parsed as one JSON document (the error envelope), when it is JSON. */
+  error?: unknown;
+}
+
+export type RunStatus = "completed" | "failed" | "interrupted";
+
+export function statusOf(outcome: Pick<CommandOutcome, "exitCode" | "interrupted">): RunStatus {
+  if (outcome.interrupted) return "interrupted";
+  return outcome.exitCode === 0 ? "completed" : "failed";
+}
+
+/** The last JSON document in a stream, if the stream is exactly JSON (possibly with surrounding whitespace). */
+export function parseDocument(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
+}
+
+function streamingWriter(stream: Stream, sink: (stream: Stream, text: string) => Promise<void>): Writer {
+  // One decoder per stream: a multi-byte character split across two writes must not become two replacement marks.
+  const decoder = new TextDecoder();
+  return {
+    isTTY: false,
+    write: (chunk) =>
+      sink(stream, typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true })),
+  };
+}
+
+/** A refusal decided before the command starts, reported exactly as the command would report it. */
+export async function refusedOutcome(
+  p: Provider,
+  err: LarkitError,
+  run: CommandRun,
+): Promise<CommandOutcome> {
+  const text: string[] = [];
+  const sink = streamingWriter("stderr", async (s, t) => {
+    text.push(t);
+    await run.onOutput(s, t);
+  });
+  await emitError({ p: p.withIO({ stderr: sink }), state: {} }, err);
+  const stderr = text.join("");
+  return {
+    exitCode: err.exitCode,
+    stdout: "",
+    stderr,
+    aggregated: stderr,
+    interrupted: false,
+    error: errorEnvelope(err),
+  };
+}
+
+/** How long an interrupted command may take to notice its abort signal before the turn ends without it. */
+export const INTERRUPT_GRACE_MS = 2000;
+
+/**
+ * Settles only after an abort: with the command's own exit code if it stops within the grace period, else with
+ * the cancellation's exit code, so one command that ignores its signal cannot keep a turn open forever.
+ */
+async function abandonAfterAbort(
+  p: Provider,
+  signal: AbortSignal,
+  running: Promise<number>,
+): Promise<number> {
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  const stop = new AbortController();
+  const grace = p.clock.sleep(INTERRUPT_GRACE_MS, stop.signal).then(
+    () => "grace" as const,
+    () => "grace" as const,
+  );
+  const first = await Promise.race([running, grace]);
+  stop.abort();
+  return first === "grace" ? toLarkitError(signal.reason).exitCode : first;
+}
+
+export async function runCommand(p: Provider, runner: Runner, run: CommandRun): Promise<CommandOutcome> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const all: string[] = [];
+  let finished = false;
+  const sink = async (stream: Stream, text: string) => {
+    if (finished || text.length === 0) return;
+    (stream === "stdout" ? out : err).push(text);
+    all.push(text);
+    await run.onOutput(stream, text);
+  };
+  const io = p.withIO({
+    stdout: streamingWriter("stdout", sink),
+    stderr: streamingWriter("stderr", sink),
+    // A turn has no terminal: a command that reads stdin gets an empty one, never the server's own.
+    stdin: bytesReader(""),
+    signal: run.signal,
+    approver: run.approver,
+  });
+  const running = (async () => {
+    try {
+      return await runner(run.argv, io);
+    } catch (e) {
+      const larkitErr = toLarkitError(e);
+      await emitError({ p: io, state: {} }, larkitErr);
+      return larkitErr.exitCode;
+    }
+  })();
+  const exitCode = await Promise.race([running, abandonAfterAbort(p, run.signal, running)]);
+  finished = true;
+  const stdout = out.join("");
+  const stderr = err.join("");
+  const outcome: CommandOutcome = {
+    exitCode,
+    stdout,
+    stderr,
+    aggregated: all.join(""),
+    interrupted: run.signal.aborted,
+  };
+  const result = parseDocument(stdout);
+  if (result !== undefined) outcome.result = result;
+  const error = parseDocument(stderr);
+  if (error !== undefined) outcome.error = error;
+  return outcome;
+}

@@ -1,0 +1,96 @@
+/**
+ * The JSON-RPC 2.0 frame shapes, parsed with zod at the boundary. Input may omit `"jsonrpc"` (clients of the
+ * reference server do); output always carries `"jsonrpc": "2.0"`.
+ */
+import { z } from "zod";
+import type { RpcErrorBody } from "./errors.ts";
+
+export const RequestIdSchema = z.union([z.number().int(), z.string()]);
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+const Version = z.literal("2.0").optional();
+const Params = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional();
+
+export const RequestSchema = z.object({
+  jsonrpc: Version,
+  id: RequestIdSchema,
+  method: z.string().min(1),
+  params: Params,
+});
+export const NotificationSchema = z.object({
+  jsonrpc: Version,
+  method: z.string().min(1),
+  params: Params,
+});
+export const ErrorObjectSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export const ResponseSchema = z.union([
+  z.object({ jsonrpc: Version, id: RequestIdSchema, result: z.unknown() }).refine((r) => "result" in r),
+  z.object({ jsonrpc: Version, id: z.union([RequestIdSchema, z.null()]), error: ErrorObjectSchema }),
+]);
+
+export type Request = z.infer<typeof RequestSchema>;
+export type Notification = z.infer<typeof NotificationSchema>;
+export type Response = z.infer<typeof ResponseSchema>;
+
+/** One element of a frame, classified. `invalid` keeps whatever id could be salvaged for the error reply. */
+export type Incoming =
+  | { kind: "request"; msg: Request }
+  | { kind: "notification"; msg: Notification }
+  | { kind: "response"; msg: Response }
+  | { kind: "invalid"; id: RequestId | null; reason: string };
+
+function salvageId(value: unknown): RequestId | null {
+  if (typeof value !== "object" || value === null || !("id" in value)) return null;
+  const id = RequestIdSchema.safeParse((value as { id: unknown }).id);
+  return id.success ? id.data : null;
+}
+
+/** Classifies one parsed JSON value (not a batch array) as request, notification, response or invalid. */
+export function classify(value: unknown): Incoming {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { kind: "invalid", id: null, reason: "a message must be a JSON object" };
+  }
+  if ("method" in value) {
+    const schema = "id" in value ? RequestSchema : NotificationSchema;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      return { kind: "invalid", id: salvageId(value), reason: z.prettifyError(parsed.error) };
+    }
+    return "id" in parsed.data
+      ? { kind: "request", msg: parsed.data as Request }
+      : { kind: "notification", msg: parsed.data };
+  }
+  if ("result" in value || "error" in value) {
+    const parsed = ResponseSchema.safeParse(value);
+    if (parsed.success) return { kind: "response", msg: parsed.data };
+    return { kind: "invalid", id: salvageId(value), reason: z.prettifyError(parsed.error) };
+  }
+  return {
+    kind: "invalid",
+    id: salvageId(value),
+    reason: "neither a request, a notification nor a response",
+  };
+}
+
+/** An outgoing message as a plain object; the session serialises it once, as a single message or in a batch. */
+export type OutMessage = Record<string, unknown>;
+
+export function resultObject(id: RequestId, result: unknown): OutMessage {
+  return { jsonrpc: "2.0", id, result: result ?? null };
+}
+
+export function errorObject(id: RequestId | null, error: RpcErrorBody): OutMessage {
+  return { jsonrpc: "2.0", id, error };
+}
+
+export function notificationObject(method: string, params?: unknown): OutMessage {
+  return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+}
+
+export function requestObject(id: RequestId, method: string, params?: unknown): OutMessage {
+  return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+}

@@ -1,0 +1,315 @@
+import assert from "node:assert/strict";
+import { errors } from "../cli/output/errors.ts";
+import { type Provider, testProvider } from "../cli/provider.ts";
+import type { Runner } from "./command_run.ts";
+import { RPC_CODES, RpcError } from "./errors.ts";
+import { DEFAULT_POLICY } from "./policy.ts";
+import { type AppServerOptions, createAppServer } from "./server.ts";
+import { InProcessClient, type ServerMessage } from "./transports/in-process.ts";
+
+/** A runner standing in for runCli: echoes argv as a success envelope, or acts on a few magic words. */
+const fakeRunner: Runner = async (argv, p) => {
+  if (argv[0] === "write") {
+    const decision = await p.approver?.({
+      argv,
+      command: argv.slice(0, 1),
+      service: "im",
+      risk: "write",
+      summary: {},
+    });
+    if (decision !== "accept") {
+      throw errors.confirmationRequired(`not approved (${decision})`);
+    }
+  }
+  if (argv[0] === "slow") {
+    await new Promise<void>((_, reject) => p.signal.addEventListener("abort", () => reject(p.signal.reason)));
+  }
+  if (argv[0] === "fail") {
+    await p.stderr.write(JSON.stringify({ ok: false, error: { type: "usage", message: "bad" } }) + "\n");
+    return 2;
+  }
+  await p.stdout.write(JSON.stringify({ ok: true, data: { argv } }) + "\n");
+  return 0;
+};
+
+function setup(extra: Partial<AppServerOptions> = {}, p: Provider = testProvider()) {
+  const server = createAppServer({ provider: p, runner: fakeRunner, ...extra });
+  return { server, p };
+}
+
+async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof RpcError) return e;
+    throw e;
+  }
+  assert.fail("expected an error response");
+}
+
+const methods = (msgs: ServerMessage[]) => msgs.filter((m) => m.id === undefined).map((m) => m.method);
+
+Deno.test("handshake: not initialized, initialize, already initialized; connection keeps working", async () => {
+  const { server } = setup();
+  const c = new InProcessClient(server);
+  assert.equal((await rpcError(c.request("thread/list", {}))).message, "Not initialized");
+  const init = await c.initialize("probe") as {
+    serverInfo: { name: string };
+    connection: { origin: string };
+  };
+  assert.equal(init.serverInfo.name, "larkit");
+  assert.equal(init.connection.origin, "InProcess");
+  const again = await rpcError(c.request("initialize", { clientInfo: { name: "x", version: "1" } }));
+  assert.deepEqual([again.code, again.message], [RPC_CODES.invalidRequest, "Already initialized"]);
+  assert.deepEqual(await c.request("thread/list", {}), { data: [], nextCursor: null });
+  await server.close();
+});
+
+Deno.test("protocol errors: parse, invalid request, unknown method, invalid params", async () => {
+  const { server } = setup();
+  const c = new InProcessClient(server);
+  await c.initialize();
+  await c.send("{not json");
+  const parse = await c.waitFor((m) => m.error?.code === RPC_CODES.parseError);
+  assert.equal(parse.id, null);
+  await c.send({ id: 7, method: 3 });
+  const invalid = await c.waitFor((m) => m.id === 7);
+  assert.equal(invalid.error?.code, RPC_CODES.invalidRequest);
+  assert.equal((await rpcError(c.request("no/such"))).code, RPC_CODES.methodNotFound);
+  const bad = await rpcError(c.request("turn/start", { threadId: "t" }));
+  assert.equal(bad.code, RPC_CODES.invalidParams);
+  assert.equal((await rpcError(c.request("thread/read", { threadId: "nope" }))).code, RPC_CODES.notFound);
+  assert.deepEqual(await c.request("thread/list", {}), { data: [], nextCursor: null });
+  await server.close();
+});
+
+Deno.test("batches: mixed batch answers requests only; empty batch is invalid; notification-only gets nothing", async () => {
+  const { server } = setup();
+  const c = new InProcessClient(server);
+  await c.initialize();
+  const before = c.received.length;
+  await c.send([
+    { id: "b1", method: "thread/list" },
+    { method: "initialized" },
+    { id: "b2", method: "nope" },
+    42,
+  ]);
+  await c.waitFor((m) => m.id === null, before);
+  const replies = c.received.slice(before);
+  assert.equal(replies.length, 3);
+  assert.deepEqual(replies.map((r) => r.error?.code ?? "ok"), [
+    "ok",
+    RPC_CODES.methodNotFound,
+    RPC_CODES.invalidRequest,
+  ]);
+  await c.send([]);
+  assert.equal((await c.waitFor((m) => m.id === null, before + 3)).error?.code, RPC_CODES.invalidRequest);
+  const count = c.received.length;
+  await c.send([{ method: "initialized" }, { method: "whatever" }]);
+  assert.deepEqual(await c.request("thread/list", {}), { data: [], nextCursor: null });
+  assert.equal(c.received.length, count + 1);
+  await server.close();
+});
+
+Deno.test("a turn runs the command line and emits its events in order", async () => {
+  const { server } = setup();
+  const c = new InProcessClient(server);
+  await c.initialize();
+  const { thread } = await c.request("thread/start", {}) as { thread: { id: string } };
+  const from = c.received.length;
+  const { turn } = await c.request("turn/start", {
+    threadId: thread.id,
+    input: [{ type: "text", text: `larkit calendar +agenda --start "next monday"` }],
+  }) as { turn: { id: string; status: string } };
+  assert.equal(turn.status, "inProgress");
+  const done = await c.waitForNotification("turn/completed", from);
+  const events = methods(c.received.slice(from));
+  assert.deepEqual(events, [
+    "thread/status/changed",
+    "turn/started",
+    "item/started",
+    "item/completed",
+    "item/started",
+    "command/exec/outputDelta",
+    "item/completed",
+    "thread/status/changed",
+    "turn/completed",
+  ]);
+  const completed = done.params as {
+    turn: { status: string; exitCode: number; result: { data: { argv: string[] } } };
+  };
+  assert.equal(completed.turn.status, "completed");
+  assert.equal(completed.turn.exitCode, 0);
+  assert.deepEqual(completed.turn.result.data.argv, ["calendar", "+agenda", "--start", "next monday"]);
+  const delta = c.received.find((m) => m.method === "command/exec/outputDelta")?.params as Record<
+    string,
+    unknown
+  >;
+  assert.equal(delta.stream, "stdout");
+  assert.equal(delta.turnId, turn.id);
+  const read = await c.request("thread/read", { threadId: thread.id }) as {
+    thread: { preview: string; turns: { items: { type: string }[] }[] };
+  };
+  assert.equal(read.thread.preview, `larkit calendar +agenda --start "next monday"`);
+  assert.deepEqual(read.thread.turns[0].items.map((i) => i.type), ["userMessage", "commandExecution"]);
+  await server.close();
+});
+
+Deno.test("turn/start refuses shell syntax with -32602 and runs nothing", async () => {
+  const { server } = setup();
+  const c = new InProcessClient(server);
+  await c.initialize();
+  const { thread } = await c.request("thread/start") as { thread: { id: string } };
+  const e = await rpcError(
+    c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "a | b" }] }),
+  );
+  assert.equal(e.code, RPC_CODES.invalidParams);
+  const read = await c.request("thread/read", { threadId: thread.id }) as { thread: { turns: unknown[] } };
+  assert.equal(read.thread.turns.length, 0);
+  await server.close();
+});
+
+for (const decision of ["accept", "decline"] as const) {
+  Deno.test(`a write asks the client first: ${decision}`, async () => {
+    const { server } = setup();
+    const asked: unknown[] = [];
+    const c = new InProcessClient(server, {
+      onServerRequest: (method, params) => {
+        asked.push({ method, params });
+        return { decision };
+      },
+    });
+    await c.initialize();
+    const { thread } = await c.request("thread/start") as { thread: { id: string } };
+    await c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
+    const done = await c.waitForNotification("turn/completed");
+    const turn = (done.params as { turn: { status: string; exitCode: number } }).turn;
+    assert.equal(asked.length, 1);
+    assert.equal((asked[0] as { method: string }).method, "item/commandExecution/requestApproval");
+    assert.equal(turn.status, decision === "accept" ? "completed" : "failed");
+    assert.ok(c.received.some((m) => m.method === "serverRequest/resolved"));
+    await server.close();
+  });
+}
+
+Deno.test("a pending approval survives disconnect and is re-sent on thread/resume with the same id", async () => {
+  const { server } = setup();
+  const first = new InProcessClient(server);
+  await first.initialize();
+  const { thread } = await first.request("thread/start") as { thread: { id: string } };
+  await first.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
+  const asked = await first.waitFor((m) => m.method === "item/commandExecution/requestApproval");
+  first.close();
+  const second = new InProcessClient(server, { onServerRequest: () => ({ decision: "accept" }) });
+  await second.initialize();
+  const resumed = await second.request("thread/resume", { threadId: thread.id }) as {
+    thread: { status: { activeFlags: string[] } };
+  };
+  assert.deepEqual(resumed.thread.status.activeFlags, ["waitingOnApproval"]);
+  const again = await second.waitFor((m) => m.method === "item/commandExecution/requestApproval");
+  assert.equal(again.id, asked.id);
+  const done = await second.waitForNotification("turn/completed");
+  assert.equal((done.params as { turn: { status: string } }).turn.status, "completed");
+  await server.close();
+});
+
+Deno.test("turn/interrupt aborts the command and completes the turn as interrupted", async () => {
+  const { server } = setup();
+  const c = new InProcessClient(server);
+  await c.initialize();
+  const { thread } = await c.request("thread/start") as { thread: { id: string } };
+  const { turn } = await c.request("turn/start", {
+    threadId: thread.id,
+    input: [{ type: "text", text: "slow" }],
+  }) as {
+    turn: { id: string };
+  };
+  await c.waitFor((m) =>
+    m.method === "item/started" && (m.params as { item: { type: string } }).item.type === "commandExecution"
+  );
+  const busy = await rpcError(
+    c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "x" }] }),
+  );
+  assert.equal(busy.code, RPC_CODES.threadBusy);
+  assert.deepEqual(await c.request("turn/interrupt", { threadId: thread.id, turnId: turn.id }), {});
+  const done = await c.waitForNotification("turn/completed");
+  assert.equal((done.params as { turn: { status: string } }).turn.status, "interrupted");
+  await server.close();
+});
+
+Deno.test("remote policy: writes and services forbidden for RemoteControl, not for local origins", async () => {
+  const { server } = setup({
+    policy: { ...DEFAULT_POLICY, forbidWrites: true, forbiddenServices: ["mail"] },
+  });
+  let asked = 0;
+  const remote = new InProcessClient(server, {
+    origin: "RemoteControl",
+    onServerRequest: () => {
+      asked++;
+      return { decision: "accept" };
+    },
+  });
+  await remote.initialize();
+  const write = await remote.request("command/exec", { command: "write hi" }) as {
+    status: string;
+    error: { error: { type: string } };
+  };
+  assert.equal(write.status, "failed");
+  assert.equal(write.error.error.type, "permission");
+  assert.equal(asked, 0);
+  const mail = await remote.request("command/exec", { command: ["larkit", "mail", "+triage"] }) as {
+    error: { error: { type: string } };
+  };
+  assert.equal(mail.error.error.type, "permission");
+  const local = new InProcessClient(server, { onServerRequest: () => ({ decision: "accept" }) });
+  await local.initialize();
+  const ok = await local.request("command/exec", { command: "mail +triage" }) as { exitCode: number };
+  assert.equal(ok.exitCode, 0);
+  await server.close();
+});
+
+Deno.test("threads persist across servers; a turn cut off by a crash reads back as interrupted", async () => {
+  const p = testProvider();
+  const a = setup({}, p).server;
+  const c = new InProcessClient(a);
+  await c.initialize();
+  const { thread } = await c.request("thread/start") as { thread: { id: string } };
+  await c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write" }] });
+  await c.waitFor((m) => m.method === "item/commandExecution/requestApproval");
+  // No close(): the process "dies" with the turn open. The next server on the same state DB finds it.
+  const b = setup({}, p).server;
+  const d = new InProcessClient(b);
+  await d.initialize();
+  const list = await d.request("thread/list", {}) as { data: { id: string }[] };
+  assert.deepEqual(list.data.map((t) => t.id), [thread.id]);
+  const read = await d.request("thread/read", { threadId: thread.id }) as {
+    thread: { turns: { status: string }[] };
+  };
+  assert.equal(read.thread.turns[0].status, "interrupted");
+  await b.close();
+  await a.close();
+});
+
+Deno.test("extra methods: experimental wrapper and broadcast to initialized connections", async () => {
+  const { experimental } = await import("./server.ts");
+  const { server } = setup({
+    methods: {
+      "remoteControl/status/read": experimental("remoteControl/status/read", async (_params, ctx) => {
+        await ctx.broadcast("remoteControl/status/changed", { status: "disabled" });
+        return { status: "disabled", origin: ctx.connection.origin };
+      }),
+    },
+  });
+  const plain = new InProcessClient(server);
+  await plain.initialize();
+  const e = await rpcError(plain.request("remoteControl/status/read"));
+  assert.equal(e.message, "remoteControl/status/read requires experimentalApi capability");
+  const exp = new InProcessClient(server);
+  await exp.initialize("exp", { experimentalApi: true });
+  assert.deepEqual(await exp.request("remoteControl/status/read"), {
+    status: "disabled",
+    origin: "InProcess",
+  });
+  await plain.waitForNotification("remoteControl/status/changed");
+  await server.close();
+});

@@ -1,0 +1,238 @@
+/**
+ * Threads, turns and items persisted in the state database (`<stateDir>/state.db`, tables prefixed `rpc_`),
+ * so `thread/list`, `thread/read` and `thread/resume` see the history after a restart. Rows hold JSON for the
+ * parts clients read back whole (items, parsed envelopes); columns for what is filtered or ordered on.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+export type TurnStatus = "inProgress" | "completed" | "failed" | "interrupted";
+
+export interface ThreadRecord {
+  id: string;
+  preview: string;
+  cwd: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export interface TurnRecord {
+  id: string;
+  threadId: string;
+  status: TurnStatus;
+  input: string;
+  exitCode: number | null;
+  result?: unknown;
+  error?: unknown;
+  startedAtMs: number;
+  completedAtMs: number | null;
+}
+
+/** An item as clients see it (`userMessage`, `commandExecution`); stored whole as JSON. */
+export type ItemBody = { type: string; id: string } & Record<string, unknown>;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS rpc_threads (
+  id TEXT PRIMARY KEY,
+  preview TEXT NOT NULL,
+  cwd TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rpc_turns (
+  id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL REFERENCES rpc_threads(id),
+  seq INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  input TEXT NOT NULL,
+  exit_code INTEGER,
+  result_json TEXT,
+  error_json TEXT,
+  started_at_ms INTEGER NOT NULL,
+  completed_at_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS rpc_turns_thread ON rpc_turns(thread_id, seq);
+CREATE TABLE IF NOT EXISTS rpc_items (
+  id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL,
+  turn_id TEXT NOT NULL REFERENCES rpc_turns(id),
+  seq INTEGER NOT NULL,
+  body_json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rpc_items_turn ON rpc_items(turn_id, seq);
+`;
+
+const ThreadRow = z.object({
+  id: z.string(),
+  preview: z.string(),
+  cwd: z.string(),
+  created_at_ms: z.number(),
+  updated_at_ms: z.number(),
+});
+const TurnRow = z.object({
+  id: z.string(),
+  thread_id: z.string(),
+  status: z.enum(["inProgress", "completed", "failed", "interrupted"]),
+  input: z.string(),
+  exit_code: z.number().nullable(),
+  result_json: z.string().nullable(),
+  error_json: z.string().nullable(),
+  started_at_ms: z.number(),
+  completed_at_ms: z.number().nullable(),
+});
+const ItemRow = z.object({ body_json: z.string() });
+const ItemBodySchema = z.looseObject({ type: z.string(), id: z.string() });
+
+function toThread(row: unknown): ThreadRecord {
+  const r = ThreadRow.parse(row);
+  return {
+    id: r.id,
+    preview: r.preview,
+    cwd: r.cwd,
+    createdAtMs: r.created_at_ms,
+    updatedAtMs: r.updated_at_ms,
+  };
+}
+
+function toTurn(row: unknown): TurnRecord {
+  const r = TurnRow.parse(row);
+  const turn: TurnRecord = {
+    id: r.id,
+    threadId: r.thread_id,
+    status: r.status,
+    input: r.input,
+    exitCode: r.exit_code,
+    startedAtMs: r.started_at_ms,
+    completedAtMs: r.completed_at_ms,
+  };
+  if (r.result_json !== null) turn.result = JSON.parse(r.result_json);
+  if (r.error_json !== null) turn.error = JSON.parse(r.error_json);
+  return turn;
+}
+
+export class ThreadStore {
+  readonly #db: DatabaseSync;
+  readonly #owned: boolean;
+
+  /** Opens `<stateDir>/state.db` (created if missing), or uses a database the caller already opened. */
+  constructor(source: { stateDir: string } | { db: DatabaseSync }) {
+    if ("db" in source) {
+      this.#db = source.db;
+      this.#owned = false;
+    } else {
+      mkdirSync(source.stateDir, { recursive: true });
+      this.#db = new DatabaseSync(join(source.stateDir, "state.db"), { timeout: 5000 });
+      this.#db.exec("PRAGMA journal_mode = WAL");
+      this.#owned = true;
+    }
+    this.#db.exec(SCHEMA);
+  }
+
+  /**
+   * A turn still `inProgress` in the database belongs to a process that died mid-turn; nothing can finish it,
+   * so it is recorded as interrupted when a new server starts.
+   */
+  interruptOrphanedTurns(nowMs: number): number {
+    const res = this.#db.prepare(
+      "UPDATE rpc_turns SET status = 'interrupted', completed_at_ms = ? WHERE status = 'inProgress'",
+    ).run(nowMs);
+    return Number(res.changes);
+  }
+
+  createThread(t: ThreadRecord): void {
+    this.#db.prepare(
+      "INSERT INTO rpc_threads (id, preview, cwd, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?)",
+    ).run(t.id, t.preview, t.cwd, t.createdAtMs, t.updatedAtMs);
+  }
+
+  getThread(id: string): ThreadRecord | undefined {
+    const row = this.#db.prepare("SELECT * FROM rpc_threads WHERE id = ?").get(id);
+    return row ? toThread(row) : undefined;
+  }
+
+  /** Newest first; the cursor is the last id of the previous page. */
+  listThreads(limit: number, cursor?: string): { threads: ThreadRecord[]; nextCursor: string | null } {
+    const after = cursor ? this.getThread(cursor) : undefined;
+    const rows = after
+      ? this.#db.prepare(
+        `SELECT * FROM rpc_threads WHERE (updated_at_ms, id) < (?, ?)
+         ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
+      ).all(after.updatedAtMs, after.id, limit + 1)
+      : this.#db.prepare("SELECT * FROM rpc_threads ORDER BY updated_at_ms DESC, id DESC LIMIT ?").all(
+        limit + 1,
+      );
+    const threads = rows.slice(0, limit).map(toThread);
+    return { threads, nextCursor: rows.length > limit ? threads[threads.length - 1].id : null };
+  }
+
+  touchThread(id: string, nowMs: number, preview?: string): void {
+    if (preview === undefined) {
+      this.#db.prepare("UPDATE rpc_threads SET updated_at_ms = ? WHERE id = ?").run(nowMs, id);
+    } else {
+      this.#db.prepare("UPDATE rpc_threads SET updated_at_ms = ?, preview = ? WHERE id = ?").run(
+        nowMs,
+        preview,
+        id,
+      );
+    }
+  }
+
+  createTurn(t: TurnRecord): void {
+    const seq = this.#db.prepare("SELECT COUNT(*) AS n FROM rpc_turns WHERE thread_id = ?").get(t.threadId);
+    this.#db.prepare(
+      `INSERT INTO rpc_turns (id, thread_id, seq, status, input, started_at_ms) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(
+      t.id,
+      t.threadId,
+      Number(z.object({ n: z.number() }).parse(seq).n),
+      t.status,
+      t.input,
+      t.startedAtMs,
+    );
+  }
+
+  finishTurn(t: TurnRecord): void {
+    this.#db.prepare(
+      `UPDATE rpc_turns SET status = ?, exit_code = ?, result_json = ?, error_json = ?, completed_at_ms = ?
+       WHERE id = ?`,
+    ).run(
+      t.status,
+      t.exitCode,
+      t.result === undefined ? null : JSON.stringify(t.result),
+      t.error === undefined ? null : JSON.stringify(t.error),
+      t.completedAtMs,
+      t.id,
+    );
+  }
+
+  turnsOf(threadId: string): TurnRecord[] {
+    return this.#db.prepare("SELECT * FROM rpc_turns WHERE thread_id = ? ORDER BY seq").all(threadId).map(
+      toTurn,
+    );
+  }
+
+  /** Inserts or replaces an item: `item/started` writes it, `item/completed` overwrites it. */
+  saveItem(threadId: string, turnId: string, item: ItemBody): void {
+    const existing = this.#db.prepare("SELECT seq FROM rpc_items WHERE id = ?").get(item.id);
+    if (existing) {
+      this.#db.prepare("UPDATE rpc_items SET body_json = ? WHERE id = ?").run(JSON.stringify(item), item.id);
+      return;
+    }
+    const count = z.object({ n: z.number() }).parse(
+      this.#db.prepare("SELECT COUNT(*) AS n FROM rpc_items WHERE turn_id = ?").get(turnId),
+    );
+    this.#db.prepare("INSERT INTO rpc_items (id, thread_id, turn_id, seq, body_json) VALUES (?, ?, ?, ?, ?)")
+      .run(item.id, threadId, turnId, count.n, JSON.stringify(item));
+  }
+
+  itemsOf(turnId: string): ItemBody[] {
+    return this.#db.prepare("SELECT body_json FROM rpc_items WHERE turn_id = ? ORDER BY seq").all(turnId)
+      .map((row) => ItemBodySchema.parse(JSON.parse(ItemRow.parse(row).body_json)) as ItemBody);
+  }
+
+  close(): void {
+    if (this.#owned) this.#db.close();
+  }
+}

@@ -1,0 +1,435 @@
+/**
+ * Threads, turns and items with larkit's meaning: a turn's text is one larkit command line, run in-process
+ * with this machine's credentials. This module keeps the live part (who is subscribed to which thread, the
+ * running turn, its abort controller) over the persisted part (`ThreadStore`), and emits the turn's events to
+ * every subscribed connection in order.
+ */
+import { z } from "zod";
+import type { ApprovalDecision, ApprovalRequest, Approver, Provider } from "../cli/provider.ts";
+import { type CommandOutcome, refusedOutcome, runCommand, type Runner, statusOf } from "./command_run.ts";
+import { rpcErrors } from "./errors.ts";
+import { policyApprover, refusalBeforeRun, type RemotePolicy } from "./policy.ts";
+import type { ServerRequests } from "./server_requests.ts";
+import { ReplyThen, type Session } from "./session.ts";
+import type { ItemBody, ThreadRecord, ThreadStore, TurnRecord } from "./store.ts";
+import { tokenize } from "./tokenize.ts";
+
+export const APPROVAL_METHOD = "item/commandExecution/requestApproval";
+
+export const ThreadStartParams = z.looseObject({});
+export const ThreadIdParams = z.looseObject({ threadId: z.string().min(1) });
+export const ThreadReadParams = z.looseObject({
+  threadId: z.string().min(1),
+  includeTurns: z.boolean().optional(),
+});
+export const ThreadListParams = z.looseObject({
+  cursor: z.string().nullish(),
+  limit: z.number().int().min(1).max(200).nullish(),
+});
+const TextInput = z.looseObject({
+  type: z.literal("text", { error: "only text input is supported: the text is one larkit command line" }),
+  text: z.string(),
+});
+export const TurnStartParams = z.looseObject({
+  threadId: z.string().min(1),
+  input: z.array(TextInput).min(1),
+});
+export const TurnInterruptParams = z.looseObject({ threadId: z.string().min(1), turnId: z.string().min(1) });
+export const CommandExecParams = z.looseObject({
+  command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
+  timeoutMs: z.number().int().positive().nullish(),
+});
+const ApprovalAnswer = z.looseObject({ decision: z.enum(["accept", "decline", "cancel"]) });
+
+export interface HubOptions {
+  provider: Provider;
+  store: ThreadStore;
+  runner: Runner;
+  policy: RemotePolicy;
+  requests: ServerRequests;
+  approvalTimeoutMs: number;
+  /** Sends to every initialized connection (thread/started). */
+  broadcast(method: string, params: unknown): Promise<void>;
+  log(event: string, fields: Record<string, unknown>): void;
+}
+
+interface ActiveTurn {
+  id: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+interface LiveThread {
+  subscribers: Set<Session>;
+  active?: ActiveTurn;
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+export class ThreadHub {
+  #o: HubOptions;
+  #live = new Map<string, LiveThread>();
+  /** Running `command/exec` one-shots, so shutdown can abort them too. */
+  #execs = new Set<AbortController>();
+
+  constructor(opts: HubOptions) {
+    this.#o = opts;
+  }
+
+  #liveOf(threadId: string): LiveThread {
+    let live = this.#live.get(threadId);
+    if (!live) this.#live.set(threadId, live = { subscribers: new Set() });
+    return live;
+  }
+
+  #thread(threadId: string): ThreadRecord {
+    const t = this.#o.store.getThread(threadId);
+    if (!t) throw rpcErrors.notFound(`thread not found: ${threadId}`);
+    return t;
+  }
+
+  #status(threadId: string): { type: "idle" | "active"; activeFlags: string[] } {
+    const active = this.#live.get(threadId)?.active;
+    if (!active) return { type: "idle", activeFlags: [] };
+    const waiting = this.#o.requests.pendingFor({ threadId }).length > 0;
+    return { type: "active", activeFlags: waiting ? ["waitingOnApproval"] : [] };
+  }
+
+  #threadView(t: ThreadRecord, withTurns: boolean): Record<string, unknown> {
+    return {
+      id: t.id,
+      preview: t.preview,
+      cwd: t.cwd,
+      createdAt: seconds(t.createdAtMs),
+      updatedAt: seconds(t.updatedAtMs),
+      status: this.#status(t.id),
+      turns: withTurns ? this.#o.store.turnsOf(t.id).map((turn) => this.#turnView(turn)) : [],
+    };
+  }
+
+  #turnView(t: TurnRecord, items?: ItemBody[]): Record<string, unknown> {
+    const view: Record<string, unknown> = {
+      id: t.id,
+      threadId: t.threadId,
+      input: t.input,
+      status: t.status,
+      exitCode: t.exitCode,
+      startedAt: seconds(t.startedAtMs),
+      completedAt: t.completedAtMs === null ? null : seconds(t.completedAtMs),
+      durationMs: t.completedAtMs === null ? null : t.completedAtMs - t.startedAtMs,
+      items: items ?? this.#o.store.itemsOf(t.id),
+    };
+    if (t.result !== undefined) view.result = t.result;
+    if (t.error !== undefined) view.error = t.error;
+    return view;
+  }
+
+  /** Every subscriber gets each event before the next one is sent: one order for all connections. */
+  async #emit(threadId: string, method: string, params: Record<string, unknown>): Promise<void> {
+    const subs = [...this.#live.get(threadId)?.subscribers ?? []];
+    await Promise.all(subs.map((s) => s.notify(method, { threadId, ...params })));
+  }
+
+  subscribe(threadId: string, session: Session): void {
+    this.#liveOf(threadId).subscribers.add(session);
+  }
+
+  /** The connection went away: it stops receiving events; its threads' turns and approvals carry on. */
+  unsubscribeAll(session: Session): void {
+    for (const [threadId, live] of this.#live) {
+      live.subscribers.delete(session);
+      if (live.subscribers.size === 0 && !live.active) this.#live.delete(threadId);
+    }
+  }
+
+  startThread(session: Session): ReplyThen {
+    const now = this.#o.provider.clock.now();
+    const t: ThreadRecord = {
+      id: this.#o.provider.random.uuid(),
+      preview: "",
+      cwd: this.#o.provider.cwd,
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
+    this.#o.store.createThread(t);
+    this.subscribe(t.id, session);
+    const thread = this.#threadView(t, false);
+    this.#o.log("thread_started", { thread: t.id, connection: session.id, origin: session.origin });
+    return new ReplyThen({ thread }, () => this.#o.broadcast("thread/started", { thread }));
+  }
+
+  list(params: z.infer<typeof ThreadListParams>): Record<string, unknown> {
+    const page = this.#o.store.listThreads(params.limit ?? 50, params.cursor ?? undefined);
+    return { data: page.threads.map((t) => this.#threadView(t, false)), nextCursor: page.nextCursor };
+  }
+
+  read(params: z.infer<typeof ThreadReadParams>): Record<string, unknown> {
+    return { thread: this.#threadView(this.#thread(params.threadId), params.includeTurns ?? true) };
+  }
+
+  /** Subscribes the connection and re-sends the thread's pending approvals under their original ids. */
+  resume(session: Session, params: z.infer<typeof ThreadIdParams>): ReplyThen {
+    const t = this.#thread(params.threadId);
+    this.subscribe(t.id, session);
+    const thread = this.#threadView(t, true);
+    return new ReplyThen({ thread }, async () => {
+      for (const pending of this.#o.requests.pendingFor({ threadId: t.id })) {
+        await session.request(pending.id, pending.method, pending.params);
+      }
+    });
+  }
+
+  startTurn(session: Session, params: z.infer<typeof TurnStartParams>): ReplyThen {
+    const t = this.#thread(params.threadId);
+    const text = params.input.map((i) => i.text).join(" ");
+    const argv = tokenize(text);
+    if (!argv.ok) throw rpcErrors.invalidParams(argv.reason);
+    const live = this.#liveOf(t.id);
+    if (live.active) throw rpcErrors.threadBusy(t.id, live.active.id);
+    live.subscribers.add(session);
+
+    const { clock, random } = this.#o.provider;
+    const turn: TurnRecord = {
+      id: random.uuid(),
+      threadId: t.id,
+      status: "inProgress",
+      input: text,
+      exitCode: null,
+      startedAtMs: clock.now(),
+      completedAtMs: null,
+    };
+    this.#o.store.createTurn(turn);
+    this.#o.store.touchThread(t.id, turn.startedAtMs, t.preview === "" ? text : undefined);
+    const controller = new AbortController();
+    let startRun!: () => void;
+    const go = new Promise<void>((resolve) => startRun = resolve);
+    // The run waits for the response to be sent, so turn/start's reply always precedes turn/started.
+    const done = go.then(() => this.#runTurn(session, turn, argv.argv, controller.signal))
+      .catch((e) => this.#o.log("turn_crashed", { turn: turn.id, error: String(e) }))
+      .finally(() => {
+        if (live.active?.id === turn.id) live.active = undefined;
+      });
+    live.active = { id: turn.id, controller, done };
+    this.#o.log("turn_started", {
+      thread: t.id,
+      turn: turn.id,
+      connection: session.id,
+      origin: session.origin,
+    });
+    return new ReplyThen({ turn: this.#turnView(turn, []) }, () => {
+      startRun();
+      return Promise.resolve();
+    });
+  }
+
+  async #runTurn(session: Session, turn: TurnRecord, argv: string[], signal: AbortSignal): Promise<void> {
+    const { store, provider } = this.#o;
+    const threadId = turn.threadId;
+    const item = async (method: "item/started" | "item/completed", body: ItemBody) => {
+      store.saveItem(threadId, turn.id, body);
+      const at = provider.clock.now();
+      await this.#emit(threadId, method, {
+        turnId: turn.id,
+        item: body,
+        ...(method === "item/started" ? { startedAtMs: at } : { completedAtMs: at }),
+      });
+    };
+
+    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
+    await this.#emit(threadId, "turn/started", { turn: this.#turnView(turn, []) });
+    const userMessage: ItemBody = {
+      type: "userMessage",
+      id: provider.random.uuid(),
+      content: [{ type: "text", text: turn.input }],
+    };
+    await item("item/started", userMessage);
+    await item("item/completed", userMessage);
+
+    const startedAtMs = provider.clock.now();
+    const command: ItemBody = {
+      type: "commandExecution",
+      id: provider.random.uuid(),
+      command: turn.input,
+      argv,
+      cwd: provider.cwd,
+      status: "inProgress",
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+    };
+    await item("item/started", command);
+
+    const outcome = await this.#execute(session, argv, signal, {
+      onOutput: (stream, delta) =>
+        this.#emit(threadId, "command/exec/outputDelta", {
+          turnId: turn.id,
+          itemId: command.id,
+          stream,
+          delta,
+        }),
+      ask: (req) => this.#askThread(threadId, turn.id, command.id, turn.input, req),
+    });
+    const status = statusOf(outcome);
+    await item("item/completed", {
+      ...command,
+      status,
+      aggregatedOutput: outcome.aggregated,
+      exitCode: outcome.exitCode,
+      durationMs: provider.clock.now() - startedAtMs,
+    });
+
+    turn.status = status;
+    turn.exitCode = outcome.exitCode;
+    turn.completedAtMs = provider.clock.now();
+    if (outcome.result !== undefined) turn.result = outcome.result;
+    if (outcome.error !== undefined) turn.error = outcome.error;
+    store.finishTurn(turn);
+    store.touchThread(threadId, turn.completedAtMs);
+    const live = this.#liveOf(threadId);
+    live.active = undefined;
+    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
+    await this.#emit(threadId, "turn/completed", { turn: this.#turnView(turn) });
+    this.#o.log("turn_completed", { thread: threadId, turn: turn.id, status, exitCode: outcome.exitCode });
+  }
+
+  /** Runs argv under the server's policy for the asking connection's origin. */
+  #execute(
+    session: Session,
+    argv: string[],
+    signal: AbortSignal,
+    io: { onOutput: (stream: "stdout" | "stderr", delta: string) => Promise<unknown>; ask: Approver },
+  ): Promise<CommandOutcome> {
+    const { provider, runner, policy } = this.#o;
+    const run = {
+      argv,
+      signal,
+      approver: policyApprover(session.origin, policy, io.ask),
+      onOutput: async (stream: "stdout" | "stderr", delta: string) => {
+        await io.onOutput(stream, delta);
+      },
+    };
+    const refusal = refusalBeforeRun(argv, session.origin, policy);
+    return refusal ? refusedOutcome(provider, refusal, run) : runCommand(provider, runner, run);
+  }
+
+  /** Asks the thread's clients; the question outlives any one connection (re-sent on thread/resume). */
+  async #askThread(
+    threadId: string,
+    turnId: string,
+    itemId: string,
+    command: string,
+    req: ApprovalRequest,
+  ): Promise<ApprovalDecision> {
+    const params = {
+      threadId,
+      turnId,
+      itemId,
+      startedAtMs: this.#o.provider.clock.now(),
+      command,
+      argv: req.argv,
+      service: req.service ?? null,
+      risk: req.risk,
+      summary: req.summary,
+      availableDecisions: ["accept", "decline", "cancel"],
+    };
+    const { request, settled } = this.#o.requests.open(APPROVAL_METHOD, params, {
+      timeoutMs: this.#o.approvalTimeoutMs,
+      threadId,
+      turnId,
+    });
+    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
+    const subs = [...this.#live.get(threadId)?.subscribers ?? []];
+    await Promise.all(subs.map((s) => s.request(request.id, request.method, request.params)));
+    const decision = decisionOf(await settled);
+    await this.#emit(threadId, "serverRequest/resolved", { requestId: request.id });
+    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
+    this.#o.log("approval", { thread: threadId, turn: turnId, requestId: request.id, decision });
+    return decision;
+  }
+
+  interrupt(params: z.infer<typeof TurnInterruptParams>): Record<string, never> {
+    this.#thread(params.threadId);
+    const active = this.#live.get(params.threadId)?.active;
+    if (!active || active.id !== params.turnId) {
+      throw rpcErrors.notFound(`no running turn ${params.turnId} in thread ${params.threadId}`);
+    }
+    active.controller.abort(new DOMException("turn interrupted", "AbortError"));
+    for (const pending of this.#o.requests.pendingFor({ turnId: active.id })) {
+      this.#o.requests.cancel(pending.id, "turn interrupted");
+    }
+    return {};
+  }
+
+  /** `command/exec`: one command, no thread; approvals go to the asking connection only. */
+  async exec(session: Session, params: z.infer<typeof CommandExecParams>): Promise<Record<string, unknown>> {
+    const argv = typeof params.command === "string" ? tokenize(params.command) : {
+      ok: true as const,
+      argv: params.command[0] === "larkit" ? params.command.slice(1) : params.command,
+    };
+    if (!argv.ok) throw rpcErrors.invalidParams(argv.reason);
+    if (argv.argv.length === 0) throw rpcErrors.invalidParams("the command is empty");
+    const controller = new AbortController();
+    this.#execs.add(controller);
+    const stopTimer = new AbortController();
+    if (params.timeoutMs) {
+      this.#o.provider.clock.sleep(params.timeoutMs, stopTimer.signal).then(
+        () => controller.abort(new DOMException("command/exec timed out", "AbortError")),
+        () => {/* finished first */},
+      );
+    }
+    const processId = this.#o.provider.random.uuid();
+    try {
+      const outcome = await this.#execute(session, argv.argv, controller.signal, {
+        onOutput: () => Promise.resolve(),
+        ask: async (req) => {
+          const { request, settled } = this.#o.requests.open(APPROVAL_METHOD, {
+            threadId: null,
+            turnId: null,
+            itemId: processId,
+            startedAtMs: this.#o.provider.clock.now(),
+            command: argv.argv.join(" "),
+            argv: req.argv,
+            service: req.service ?? null,
+            risk: req.risk,
+            summary: req.summary,
+            availableDecisions: ["accept", "decline", "cancel"],
+          }, { timeoutMs: this.#o.approvalTimeoutMs });
+          await session.request(request.id, request.method, request.params);
+          return decisionOf(await settled);
+        },
+      });
+      const result: Record<string, unknown> = {
+        status: statusOf(outcome),
+        exitCode: outcome.exitCode,
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+      };
+      if (outcome.result !== undefined) result.result = outcome.result;
+      if (outcome.error !== undefined) result.error = outcome.error;
+      return result;
+    } finally {
+      stopTimer.abort();
+      this.#execs.delete(controller);
+    }
+  }
+
+  /** Shutdown: abort every running command and wait for their turns to record the interruption. */
+  async closeAll(): Promise<void> {
+    const running: Promise<void>[] = [];
+    for (const live of this.#live.values()) {
+      if (!live.active) continue;
+      live.active.controller.abort(new DOMException("server shutting down", "AbortError"));
+      running.push(live.active.done);
+    }
+    for (const c of this.#execs) c.abort(new DOMException("server shutting down", "AbortError"));
+    this.#o.requests.cancelAll("server shutting down");
+    await Promise.all(running);
+  }
+}
+
+/** A missing, malformed or failed answer never approves anything. */
+function decisionOf(s: Awaited<ReturnType<ServerRequests["open"]>["settled"]>): ApprovalDecision {
+  if (s.kind === "error") return "cancel";
+  const parsed = ApprovalAnswer.safeParse(s.result);
+  return parsed.success ? parsed.data.decision : "cancel";
+}

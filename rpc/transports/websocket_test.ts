@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { testProvider } from "../../cli/provider.ts";
+import { createAppServer } from "../server.ts";
+import { listenWebSocket } from "./websocket.ts";
+
+Deno.test("the WebSocket listener refuses non-loopback addresses", () => {
+  const p = testProvider();
+  const server = createAppServer({ provider: p });
+  assert.throws(
+    () => listenWebSocket(server, { hostname: "0.0.0.0", port: 0, clock: p.clock }),
+    /loopback only/,
+  );
+  return server.close();
+});
+
+Deno.test("WebSocket: one message per frame, origin WebSocket, oversized frames rejected", async () => {
+  const p = testProvider();
+  const server = createAppServer({ provider: p });
+  const listener = listenWebSocket(server, {
+    hostname: "127.0.0.1",
+    port: 0,
+    clock: p.clock,
+    maxMessageBytes: 200,
+  });
+  const ws = new WebSocket(`ws://127.0.0.1:${listener.port}`);
+  const replies: {
+    id?: number | null;
+    result?: { connection: { origin: string } };
+    error?: { code: number };
+  }[] = [];
+  const got = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => replies.length >= n ? resolve() : setTimeout(check, 5);
+      check();
+    });
+  ws.onmessage = (e) => replies.push(JSON.parse(e.data));
+  await new Promise((r) => ws.onopen = r);
+  ws.send(
+    JSON.stringify({ id: 1, method: "initialize", params: { clientInfo: { name: "ws", version: "1" } } }),
+  );
+  await got(1);
+  assert.equal(replies[0].result?.connection.origin, "WebSocket");
+  ws.send(JSON.stringify({ id: 2, method: "x", params: { pad: "y".repeat(300) } }));
+  await got(2);
+  assert.equal(replies[1].error?.code, -32700);
+  const closed = new Promise((r) => ws.onclose = r);
+  ws.close();
+  await closed;
+  await listener.close();
+  await server.close();
+});
