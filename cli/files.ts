@@ -17,6 +17,8 @@ export interface Files {
   /** Writes via a temp file in the same directory and renames it into place; creates parent dirs (0700). */
   writeFileAtomic(path: string, data: string | Uint8Array, opts?: { mode?: number }): Promise<void>;
   appendTextFile(path: string, text: string): Promise<void>;
+  /** Creates the file only if it does not exist yet (O_EXCL), for lock files; false when it already exists. */
+  createNew(path: string, data: string, opts?: { mode?: number }): Promise<boolean>;
   /** null when the path does not exist. */
   stat(path: string): Promise<FileInfo | null>;
   mkdir(path: string, opts?: { mode?: number }): Promise<void>;
@@ -43,6 +45,16 @@ export function denoFiles(): Files {
     async appendTextFile(path, text) {
       await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await Deno.writeTextFile(path, text, { append: true, mode: 0o600 });
+    },
+    async createNew(path, data, opts = {}) {
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      try {
+        await Deno.writeTextFile(path, data, { createNew: true, mode: opts.mode ?? 0o600 });
+        return true;
+      } catch (e) {
+        if (e instanceof Deno.errors.AlreadyExists) return false;
+        throw e;
+      }
     },
     async stat(path) {
       try {

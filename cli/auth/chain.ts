@@ -1,59 +1,86 @@
 /**
- * FIRST VERSION, to be replaced by the auth work: the credential chain with only the environment provider
- * (LARKIT_APP_ID, LARKIT_APP_SECRET, LARKIT_BRAND, LARKIT_BASE_URL, LARKIT_TENANT_ACCESS_TOKEN,
- * LARKIT_USER_ACCESS_TOKEN). Bot tokens are minted from the app credentials.
+ * The credential chain (seed §5.4–5.5): providers are asked in order for an account; the first that answers
+ * is the token source for the rest of the run (accounts are never mixed), a provider's error stops the chain
+ * at once, and when none answers the run is "not configured".
+ *
+ * Order: the environment provider (registered at start-up), then the extension providers listed in the
+ * config's `credentialProviders`, then the default provider (the selected config profile). The environment
+ * comes first because it is set for one run, which is a more specific wish than anything persisted.
  */
-import { endpointsFor, type Brand } from "../config/endpoints.ts";
+import { loadConfig } from "../config/config_file.ts";
+import { secretStore } from "../config/secret_store.ts";
 import type { Diagnostics } from "../output/diagnostics.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
-import type { AccessToken, Account, CredentialChain, Identity } from "./types.ts";
+import { configProvider } from "./config_provider.ts";
+import { envProvider } from "./env_provider.ts";
+import { extensionProvider } from "./extension_provider.ts";
+import { loginCommandFor } from "./login_command.ts";
+import type { Send } from "./oauth_token.ts";
+import type { ProviderDeps } from "./provider_deps.ts";
+import type {
+  AccessToken,
+  CredentialChain,
+  CredentialProvider,
+  CredentialSource,
+  Identity,
+} from "./types.ts";
 
-export function createCredentialChain(
-  p: Provider,
-  _opts: { profile?: string; diag: Diagnostics },
-): CredentialChain {
-  const env = (k: string) => p.env.get(`LARKIT_${k}`) || undefined;
-  let tenant: AccessToken | undefined;
+/** A token handed out earlier in this run is reused until this close to its expiry. */
+const REUSE_MARGIN_MS = 60_000;
 
-  async function account(): Promise<Account> {
-    const appId = env("APP_ID");
-    if (!appId && !env("TENANT_ACCESS_TOKEN") && !env("USER_ACCESS_TOKEN")) {
-      throw errors.config("not configured", { hint: "run larkit config init --app-id <id> --app-secret-stdin" });
+export interface ChainOptions {
+  profile?: string;
+  diag: Diagnostics;
+  send: Send;
+}
+
+export function createCredentialChain(p: Provider, opts: ChainOptions): CredentialChain {
+  const deps: ProviderDeps = {
+    p,
+    store: secretStore(p),
+    send: opts.send,
+    loginCommand: loginCommandFor(opts.profile),
+  };
+  const config = (() => {
+    let loaded: ReturnType<typeof loadConfig> | undefined;
+    return () => loaded ??= loadConfig(p);
+  })();
+
+  async function resolveSource(): Promise<CredentialSource> {
+    const providers: CredentialProvider[] = [
+      envProvider(deps),
+      ...((await config())?.credentialProviders ?? []).map((path) => extensionProvider(p, path)),
+      configProvider({ ...deps, config, profile: opts.profile }),
+    ];
+    for (const provider of providers) {
+      const source = await provider.resolve();
+      if (source) {
+        await opts.diag.debug(`credentials from ${source.account.source}`);
+        return source;
+      }
     }
-    const brand = (env("BRAND") ?? (env("BASE_URL") ? "custom" : "feishu")) as Brand;
-    return { source: "env", appId, brand, endpoints: endpointsFor(brand, env("BASE_URL")), strictMode: "off" };
-  }
-
-  async function token(identity: Identity, signal?: AbortSignal): Promise<AccessToken> {
-    if (identity === "user") {
-      const t = env("USER_ACCESS_TOKEN");
-      if (!t) throw errors.auth("no user is logged in", { hint: "larkit auth login" });
-      return { identity, token: t };
-    }
-    const given = env("TENANT_ACCESS_TOKEN");
-    if (given) return { identity, token: given };
-    if (tenant) return tenant;
-    const acct = await account();
-    const res = await p.fetch(new URL("/open-apis/auth/v3/tenant_access_token/internal", acct.endpoints.open), {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ app_id: acct.appId, app_secret: env("APP_SECRET") }),
-      signal,
+    throw errors.config("not configured", {
+      hint: "run larkit config init --app-id <id> --app-secret-stdin",
     });
-    const body = await res.json() as { code: number; msg: string; tenant_access_token?: string };
-    if (body.code !== 0 || !body.tenant_access_token) {
-      throw errors.auth(`tenant access token refused: [${body.code}] ${body.msg}`, { hint: "larkit config show" });
-    }
-    return tenant = { identity, token: body.tenant_access_token };
   }
 
-  async function identities(): Promise<Identity[]> {
-    const ids: Identity[] = [];
-    if (env("APP_SECRET") || env("TENANT_ACCESS_TOKEN")) ids.push("bot");
-    if (env("USER_ACCESS_TOKEN")) ids.push("user");
-    return ids;
-  }
+  let source: Promise<CredentialSource> | undefined;
+  const resolved = () => source ??= resolveSource();
+  const issued = new Map<Identity, AccessToken>();
 
-  return { account, token, identities };
+  return {
+    account: async () => (await resolved()).account,
+    identities: async () => await (await resolved()).identities(),
+    grantedScopes: async (identity) => await (await resolved()).grantedScopes(identity),
+    async token(identity, signal) {
+      const held = issued.get(identity);
+      if (held && (held.expiresAt === undefined || held.expiresAt - REUSE_MARGIN_MS > p.clock.now())) {
+        return held;
+      }
+      const fresh = await (await resolved()).token(identity, signal);
+      issued.set(identity, fresh);
+      return fresh;
+    },
+  };
 }

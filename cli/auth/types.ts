@@ -38,4 +38,23 @@ export interface CredentialChain {
   token(identity: Identity, signal?: AbortSignal): Promise<AccessToken>;
   /** Identities for which credentials exist now (feeds auto identity and strict mode). */
   identities(): Promise<Identity[]>;
+  /**
+   * Scopes granted to the identity as far as they are known locally, without any request: a user token's
+   * stored grant, a bot's configured app scopes. undefined means unknown (the scope pre-check then passes).
+   */
+  grantedScopes(identity: Identity): Promise<string[] | undefined>;
+}
+
+/** What a provider that answered hands the chain: its account and how to get tokens for it. */
+export interface CredentialSource {
+  account: Account;
+  token(identity: Identity, signal?: AbortSignal): Promise<AccessToken>;
+  identities(): Promise<Identity[]>;
+  grantedScopes(identity: Identity): Promise<string[] | undefined>;
+}
+
+/** One link of the chain: a source, or undefined to let the next provider answer; a throw stops the chain. */
+export interface CredentialProvider {
+  name: string;
+  resolve(): Promise<CredentialSource | undefined>;
 }

@@ -1,0 +1,86 @@
+/**
+ * The suite's OAuth token endpoint (`<open>/open-apis/authen/v2/oauth/token`), shared by the device-code grant
+ * (login) and the refresh-token grant. It answers either a grant or an OAuth error string
+ * (`authorization_pending`, `slow_down`, `access_denied`, `expired_token`, `invalid_grant`, ...).
+ */
+import { z } from "zod";
+import type { Endpoints } from "../config/endpoints.ts";
+import type { HttpClient } from "../http/client.ts";
+import { errors } from "../output/errors.ts";
+
+export type Send = HttpClient["send"];
+
+export const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
+
+const TokenResponseSchema = z.object({
+  code: z.number().optional(),
+  msg: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  access_token: z.string().optional(),
+  refresh_token: z.string().optional(),
+  expires_in: z.number().optional(),
+  refresh_token_expires_in: z.number().optional(),
+  scope: z.string().optional(),
+});
+
+export interface TokenGrant {
+  accessToken: string;
+  refreshToken?: string;
+  /** Seconds. */
+  expiresIn: number;
+  refreshExpiresIn?: number;
+  scope?: string;
+}
+
+export type TokenAnswer =
+  | { kind: "granted"; grant: TokenGrant }
+  | { kind: "refused"; error: string; description: string; code?: number };
+
+export function formBody(fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  };
+}
+
+/** One request to the token endpoint. An unreadable answer is a `network` error (callers may retry). */
+export async function requestToken(
+  send: Send,
+  endpoints: Endpoints,
+  fields: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<TokenAnswer> {
+  const res = await send(new URL(TOKEN_PATH, endpoints.open).toString(), formBody(fields), {
+    signal,
+    label: TOKEN_PATH,
+  });
+  const text = await res.text();
+  let parsed: z.infer<typeof TokenResponseSchema>;
+  try {
+    parsed = TokenResponseSchema.parse(JSON.parse(text));
+  } catch {
+    throw errors.network(`the token endpoint answered HTTP ${res.status} with an unreadable body`, {
+      hint: "check the configured brand / base URL (larkit config show) and retry",
+    });
+  }
+  if (parsed.access_token && !parsed.error && (parsed.code ?? 0) === 0) {
+    return {
+      kind: "granted",
+      grant: {
+        accessToken: parsed.access_token,
+        refreshToken: parsed.refresh_token,
+        expiresIn: parsed.expires_in ?? 7200,
+        refreshExpiresIn: parsed.refresh_token_expires_in,
+        scope: parsed.scope,
+      },
+    };
+  }
+  return {
+    kind: "refused",
+    error: parsed.error ?? `code_${parsed.code ?? res.status}`,
+    description: parsed.error_description ?? parsed.msg ?? `HTTP ${res.status}`,
+    code: parsed.code,
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * User access tokens: stored per app and user in the secret store, refreshed transparently when they near
+ * expiry. A refresh token is single-use, so the refresh runs under a cross-process lock and re-reads the
+ * stored token once it holds the lock (double-checked): a second process waiting on the lock finds the token
+ * the first one stored and never spends the old refresh token again.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import type { Endpoints } from "../config/endpoints.ts";
+import type { SecretStore } from "../config/secret_store.ts";
+import { errors } from "../output/errors.ts";
+import type { Provider } from "../provider.ts";
+import { withFileLock } from "./file_lock.ts";
+import { requestToken, type Send, type TokenGrant } from "./oauth_token.ts";
+
+/** Refresh this long before the access token expires, so a request never leaves with a dying token. */
+export const REFRESH_AHEAD_MS = 5 * 60_000;
+/** The suite's refresh-token lifetime when the grant does not say (7 days). */
+const DEFAULT_REFRESH_LIFETIME_S = 604_800;
+
+export const UserTokenSchema = z.object({
+  userOpenId: z.string(),
+  appId: z.string(),
+  accessToken: z.string(),
+  refreshToken: z.string().optional(),
+  /** Unix ms. */
+  expiresAt: z.number(),
+  refreshExpiresAt: z.number(),
+  /** Space-separated, as the OAuth server returns it. */
+  scope: z.string(),
+  grantedAt: z.number(),
+});
+export type UserToken = z.infer<typeof UserTokenSchema>;
+
+export type TokenStatus = "valid" | "needs_refresh" | "expired";
+
+export function tokenStatus(t: UserToken, now: number): TokenStatus {
+  if (now < t.expiresAt - REFRESH_AHEAD_MS) return "valid";
+  if (t.refreshToken && now < t.refreshExpiresAt) return "needs_refresh";
+  return "expired";
+}
+
+export const userTokenKey = (appId: string, openId: string) => `uat:${appId}:${openId}`;
+
+/** The stored record for a fresh grant; what the refresh grant leaves out is kept from the previous one. */
+export function tokenFromGrant(
+  grant: TokenGrant,
+  at: { appId: string; openId: string; now: number; previous?: UserToken },
+): UserToken {
+  const prev = at.previous;
+  return {
+    userOpenId: at.openId,
+    appId: at.appId,
+    accessToken: grant.accessToken,
+    refreshToken: grant.refreshToken ?? prev?.refreshToken,
+    expiresAt: at.now + grant.expiresIn * 1000,
+    refreshExpiresAt: grant.refreshExpiresIn !== undefined
+      ? at.now + grant.refreshExpiresIn * 1000
+      : prev?.refreshExpiresAt ?? at.now + DEFAULT_REFRESH_LIFETIME_S * 1000,
+    scope: grant.scope ?? prev?.scope ?? "",
+    grantedAt: prev && grant.scope === undefined ? prev.grantedAt : at.now,
+  };
+}
+
+export async function readUserToken(
+  store: SecretStore,
+  appId: string,
+  openId: string,
+): Promise<UserToken | undefined> {
+  const text = await store.get(userTokenKey(appId, openId));
+  if (text === undefined) return undefined;
+  const parsed = UserTokenSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function writeUserToken(store: SecretStore, t: UserToken): Promise<void> {
+  await store.set(userTokenKey(t.appId, t.userOpenId), JSON.stringify(t));
+}
+
+export interface UserTokenDeps {
+  p: Provider;
+  store: SecretStore;
+  send: Send;
+  endpoints: Endpoints;
+  appId: string;
+  appSecret: () => Promise<string>;
+  /** The exact command that logs this user in again (for the hint of every dead-login error). */
+  loginCommand: (scopes: string[]) => string;
+  signal?: AbortSignal;
+}
+
+function loginExpired(deps: UserTokenDeps, t: UserToken | undefined, why: string) {
+  const scopes = (t?.scope ?? "").split(" ").filter((s) => s && s !== "offline_access");
+  return errors.auth(`the user login has expired: ${why}`, {
+    hint: `log in again: ${deps.loginCommand(scopes)}`,
+  });
+}
+
+async function refresh(deps: UserTokenDeps, t: UserToken): Promise<UserToken> {
+  const answer = await requestToken(deps.send, deps.endpoints, {
+    grant_type: "refresh_token",
+    refresh_token: t.refreshToken ?? "",
+    client_id: deps.appId,
+    client_secret: await deps.appSecret(),
+  }, deps.signal);
+  if (answer.kind === "refused") {
+    // A refused refresh token never works again; keeping it would only repeat this failure.
+    await deps.store.remove(userTokenKey(t.appId, t.userOpenId));
+    throw loginExpired(deps, t, `the refresh token was refused (${answer.error}: ${answer.description})`);
+  }
+  const next = tokenFromGrant(answer.grant, {
+    appId: t.appId,
+    openId: t.userOpenId,
+    now: deps.p.clock.now(),
+    previous: t,
+  });
+  await writeUserToken(deps.store, next);
+  return next;
+}
+
+export function refreshLockPath(p: Provider, appId: string, openId: string): string {
+  return join(p.paths.configDir, "locks", `refresh_${appId}_${openId}.lock`.replace(/[^a-zA-Z0-9._-]/g, "_"));
+}
+
+/** A usable token for the user: the stored one, or a refreshed one; an `auth` error when the login is dead. */
+export async function validUserToken(deps: UserTokenDeps, openId: string): Promise<UserToken> {
+  const { p, store, appId } = deps;
+  const stored = await readUserToken(store, appId, openId);
+  if (!stored) throw loginExpired(deps, undefined, "no token is stored for this user");
+  const status = tokenStatus(stored, p.clock.now());
+  if (status === "valid") return stored;
+  if (status === "expired") throw loginExpired(deps, stored, "the refresh token has expired");
+  return await withFileLock(p, refreshLockPath(p, appId, openId), async () => {
+    const current = await readUserToken(store, appId, openId);
+    if (!current) throw loginExpired(deps, stored, "the token was removed by another larkit process");
+    const now = tokenStatus(current, p.clock.now());
+    if (now === "valid") return current;
+    if (now === "expired") throw loginExpired(deps, current, "the refresh token has expired");
+    return await refresh(deps, current);
+  }, { signal: deps.signal });
+}

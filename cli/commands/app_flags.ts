@@ -1,0 +1,76 @@
+/**
+ * The app flags shared by `config init` and `profile add`. The secret has no flag on purpose: a value on the
+ * command line lands in shell history and process listings, so it is read from stdin (or typed at a prompt).
+ */
+import type { Command } from "commander";
+import { z } from "zod";
+import { BRANDS, LANGS } from "../config/config_file.ts";
+import type { AppSettings } from "../config/setup.ts";
+import type { RunContext } from "../context.ts";
+import { errors } from "../output/errors.ts";
+
+export const AppFlagsSchema = z.object({
+  appId: z.string().min(1).optional(),
+  appSecretStdin: z.boolean().optional(),
+  brand: z.enum(BRANDS).optional(),
+  baseUrl: z.string().optional(),
+  lang: z.enum(LANGS).optional(),
+});
+export type AppFlags = z.infer<typeof AppFlagsSchema>;
+
+export function addAppFlags(cmd: Command): Command {
+  return cmd
+    .option("--app-id <id>", "the app's id (cli_...)")
+    .option("--app-secret-stdin", "read the app secret from the first line of stdin")
+    .option("--brand <brand>", "feishu (default), lark, or custom")
+    .option("--base-url <url>", "the origin of a custom brand (https; http only on loopback); implies custom")
+    .option("--lang <lang>", "zh or en");
+}
+
+async function promptLine(ctx: RunContext, label: string): Promise<string> {
+  await ctx.p.stderr.write(label);
+  return (await ctx.p.stdin.readLine())?.trim() ?? "";
+}
+
+async function secretFromStdin(ctx: RunContext): Promise<string> {
+  const secret = (await ctx.p.stdin.readLine())?.trim();
+  if (!secret) {
+    throw errors.validation("--app-secret-stdin: stdin is empty", {
+      hint: 'pipe it in: printf %s "$APP_SECRET" | larkit config init --app-id <id> --app-secret-stdin',
+    });
+  }
+  return secret;
+}
+
+/** App id and secret from the flags; on a terminal, what is missing is asked for. */
+export async function appCredentialsFrom(
+  ctx: RunContext,
+  flags: AppFlags,
+  command: string,
+): Promise<{ appId: string; appSecret: string }> {
+  const interactive = ctx.p.stdin.isTTY && !flags.appSecretStdin;
+  const appId = flags.appId ?? (interactive ? await promptLine(ctx, "App ID: ") : "");
+  if (!appId) {
+    throw errors.validation("--app-id is required", {
+      hint: `larkit ${command} --app-id <id> --app-secret-stdin (the secret on stdin)`,
+    });
+  }
+  if (flags.appSecretStdin) return { appId, appSecret: await secretFromStdin(ctx) };
+  const appSecret = interactive ? await promptLine(ctx, "App secret: ") : "";
+  if (!appSecret) {
+    throw errors.validation("the app secret is required: pass --app-secret-stdin and pipe it in", {
+      hint: `printf %s "$APP_SECRET" | larkit ${command} --app-id ${appId} --app-secret-stdin`,
+    });
+  }
+  return { appId, appSecret };
+}
+
+export function appSettingsFrom(flags: AppFlags, appId: string): AppSettings {
+  const brand = flags.brand ?? (flags.baseUrl ? "custom" : "feishu");
+  if (brand === "custom" && !flags.baseUrl) {
+    throw errors.validation("--brand custom needs --base-url", {
+      hint: "e.g. --base-url http://127.0.0.1:8080",
+    });
+  }
+  return { appId, brand, baseUrl: flags.baseUrl, lang: flags.lang };
+}

@@ -1,0 +1,233 @@
+/**
+ * `larkit auth login|status|logout|scopes|check`: user login by device flow and what the credentials allow.
+ */
+import type { Command } from "commander";
+import { z } from "zod";
+import { requireAppSecret } from "../auth/config_provider.ts";
+import {
+  completeLogin,
+  type LoginResult,
+  type LoginSession,
+  pendingLogin,
+  startLogin,
+  USER_INFO_PATH,
+} from "../auth/login.ts";
+import { loginCommandFor } from "../auth/login_command.ts";
+import { RECOMMENDED_SCOPES } from "../auth/recommended_scopes.ts";
+import { parseScopes } from "../auth/scopes.ts";
+import { checkGrant, describeAuth } from "../auth/status.ts";
+import type { Account, Identity } from "../auth/types.ts";
+import { userTokenKey } from "../auth/user_token.ts";
+import { setMeta } from "../command_meta.ts";
+import { IDENTITIES, loadConfig, saveConfig } from "../config/config_file.ts";
+import { requireProfile, updateProfile } from "../config/profiles.ts";
+import { secretStore } from "../config/secret_store.ts";
+import type { RunContext } from "../context.ts";
+import { emitSuccess } from "../output/emit.ts";
+import { errors } from "../output/errors.ts";
+import { parseOptions } from "./parse_options.ts";
+
+const LoginFlagsSchema = z.object({
+  scope: z.string().optional(),
+  recommend: z.boolean().optional(),
+  wait: z.boolean(),
+  deviceCode: z.string().min(1).optional(),
+});
+
+/** Logins are stored for a config profile; with another credential source a login would be ignored. */
+function requireConfigSource(account: Account, action: string): void {
+  if (account.source === "config") return;
+  throw errors.config(`credentials come from ${account.source}, so ${action} does not apply to them`, {
+    hint: account.source === "env"
+      ? "unset the LARKIT_APP_* / token variables to use the configured profile, or set LARKIT_USER_ACCESS_TOKEN"
+      : "the extension provider manages its own logins; remove it from credential-providers to use a profile",
+  });
+}
+
+async function loginSession(ctx: RunContext): Promise<LoginSession> {
+  const account = await ctx.credentials().account();
+  if (account.strictMode === "bot") {
+    throw errors.strictMode('strict mode is "bot": user login is not allowed', {
+      hint:
+        "this setting is managed by the administrator (larkit config strict-mode); do not change it as an agent",
+    });
+  }
+  requireConfigSource(account, "auth login");
+  const profile = requireProfile(await loadConfig(ctx.p), account.profile);
+  const store = secretStore(ctx.p);
+  return {
+    p: ctx.p,
+    send: ctx.http().send,
+    store,
+    profile,
+    endpoints: account.endpoints,
+    appSecret: await requireAppSecret(store, profile),
+    loginCommand: loginCommandFor(ctx.globals.profile),
+    signal: ctx.p.signal,
+  };
+}
+
+async function reportLogin(ctx: RunContext, result: LoginResult): Promise<void> {
+  const who = result.user_name ? `${result.user_name} (${result.user_open_id})` : result.user_open_id;
+  await ctx.diag.info(`OK: Authorization successful! User: ${who}`);
+  if (result.newly_granted.length) {
+    await ctx.diag.info(`  Newly granted scopes: ${result.newly_granted.join(" ")}`);
+  }
+  if (result.missing.length) {
+    await ctx.diag.warn(
+      `not granted: ${result.missing.join(" ")} (ask the admin, or log in again with them)`,
+    );
+  }
+  await emitSuccess(ctx, { data: result });
+}
+
+function registerLogin(auth: Command, ctx: RunContext): void {
+  const login = auth.command("login")
+    .description("log in as a user by device flow: prints a link to approve in a browser, then waits")
+    .option(
+      "--scope <scopes>",
+      'scopes to grant, space-separated: --scope "calendar:calendar.event:read im:chat:read"',
+    )
+    .option("--recommend", "grant the common read-only scopes (admins usually pre-approve them)")
+    .option("--no-wait", "print {verification_url, device_code, expires_in, hint} and return at once")
+    .option("--device-code <code>", "resume waiting for a code printed by --no-wait")
+    .action(async (raw) => {
+      const flags = parseOptions(LoginFlagsSchema, raw, "auth login");
+      ctx.state.identity = "user";
+      const session = await loginSession(ctx);
+      if (flags.deviceCode) {
+        await ctx.diag.info("Waiting for user authorization...");
+        return await reportLogin(
+          ctx,
+          await completeLogin(session, await pendingLogin(session, flags.deviceCode)),
+        );
+      }
+      const scopes = [
+        ...new Set([...parseScopes(flags.scope), ...(flags.recommend ? RECOMMENDED_SCOPES : [])]),
+      ];
+      if (scopes.length === 0) {
+        throw errors.validation("please specify the scopes to authorize", {
+          hint: 'larkit auth login --scope "<scope> <scope>", or --recommend for the common read-only scopes',
+        });
+      }
+      const { authorization, pending } = await startLogin(session, scopes);
+      if (!flags.wait) {
+        const resume = `${session.loginCommand([])} --device-code ${authorization.deviceCode}`;
+        return await emitSuccess(ctx, {
+          data: {
+            verification_url: authorization.verificationUrl,
+            device_code: authorization.deviceCode,
+            expires_in: authorization.expiresIn,
+            hint: `Show verification_url to the user, then immediately run: ${resume} (it blocks until the ` +
+              "user approves or the code expires). Do not ask the user to run this command themselves.",
+          },
+        });
+      }
+      await ctx.diag.info(
+        `Open this URL in your browser to authenticate:\n  ${authorization.verificationUrl}`,
+      );
+      if (authorization.userCode) await ctx.diag.info(`User code: ${authorization.userCode}`);
+      await ctx.diag.info("Waiting for user authorization...");
+      await reportLogin(ctx, await completeLogin(session, pending));
+    });
+  setMeta(login, { layer: "builtin", identities: ["user"] });
+}
+
+function registerStatus(auth: Command, ctx: RunContext): void {
+  const status = auth.command("status")
+    .description("who is logged in, which identities are usable, token state (no request unless --verify)")
+    .option(
+      "--verify",
+      "prove each usable identity's token works (refreshing or minting it); fail if one does not",
+    )
+    .action(async (raw) => {
+      const flags = parseOptions(z.object({ verify: z.boolean().optional() }), raw, "auth status");
+      const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p));
+      if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
+      await emitSuccess(ctx, { data });
+    });
+  setMeta(status, { layer: "builtin" });
+}
+
+/** A user token is proven by asking who it belongs to; a bot token by minting (or reusing) it. */
+async function verifyIdentities(ctx: RunContext, identities: Identity[]): Promise<Identity[]> {
+  for (const identity of identities) {
+    if (identity === "user") {
+      await ctx.http().call({ method: "GET", path: USER_INFO_PATH, identity, signal: ctx.p.signal });
+    } else await ctx.credentials().token(identity, ctx.p.signal);
+  }
+  return identities;
+}
+
+function registerLogout(auth: Command, ctx: RunContext): void {
+  const logout = auth.command("logout")
+    .description("forget the profile's user tokens")
+    .action(async () => {
+      const account = await ctx.credentials().account();
+      requireConfigSource(account, "auth logout");
+      const config = await loadConfig(ctx.p);
+      const profile = requireProfile(config, account.profile);
+      const store = secretStore(ctx.p);
+      for (const u of profile.users) await store.remove(userTokenKey(profile.appId, u.openId));
+      if (config) await saveConfig(ctx.p, updateProfile(config, profile.name, { users: [] }));
+      await ctx.diag.info(profile.users.length ? "OK: Logged out" : "Not logged in.");
+      await emitSuccess(ctx, { data: { profile: profile.name, logged_out: profile.users } });
+    });
+  setMeta(logout, { layer: "builtin" });
+}
+
+function registerScopes(auth: Command, ctx: RunContext): void {
+  const scopes = auth.command("scopes")
+    .description("the scopes each identity is known to hold (user: from the login; bot: config bot-scopes)")
+    .action(async () => {
+      const chain = ctx.credentials();
+      const account = await chain.account();
+      const [user, bot] = [await chain.grantedScopes("user"), await chain.grantedScopes("bot")];
+      await emitSuccess(ctx, {
+        data: {
+          appId: account.appId,
+          brand: account.brand,
+          user: user === undefined ? null : { ...account.user, scopes: user },
+          bot: bot === undefined ? null : { scopes: bot },
+          note: bot === undefined
+            ? 'bot scopes unknown: record the app\'s granted scopes with larkit config set bot-scopes "..."'
+            : undefined,
+        },
+      });
+    });
+  setMeta(scopes, { layer: "builtin" });
+}
+
+function registerCheck(auth: Command, ctx: RunContext): void {
+  const check = auth.command("check")
+    .description("whether the identity holds the given scopes; exits 1 when it does not")
+    .requiredOption("--scope <scopes>", "the scopes a command needs, space-separated")
+    .option("--as <identity>", "user (default) or bot")
+    .action(async (raw) => {
+      const flags = parseOptions(
+        z.object({ scope: z.string(), as: z.enum(IDENTITIES).default("user") }),
+        raw,
+        "auth check",
+      );
+      const chain = ctx.credentials();
+      const account = await chain.account();
+      ctx.state.identity = flags.as;
+      const result = checkGrant(flags.as, parseScopes(flags.scope), await chain.grantedScopes(flags.as), {
+        loginCommand: loginCommandFor(ctx.globals.profile),
+        loggedIn: account.user !== undefined || (await chain.identities()).includes("user"),
+      });
+      if (!result.ok) ctx.state.exitCode = 1;
+      await emitSuccess(ctx, { data: result });
+    });
+  setMeta(check, { layer: "builtin" });
+}
+
+export function registerAuth(program: Command, ctx: RunContext): void {
+  const auth = program.command("auth").description("log in as a user and inspect credentials and scopes");
+  setMeta(auth, { layer: "builtin" });
+  registerLogin(auth, ctx);
+  registerStatus(auth, ctx);
+  registerLogout(auth, ctx);
+  registerScopes(auth, ctx);
+  registerCheck(auth, ctx);
+}

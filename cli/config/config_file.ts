@@ -1,0 +1,83 @@
+/**
+ * The one config file per user: `<configDir>/config.json`, parsed with zod on every load and written
+ * atomically with mode 0600. It holds no secret: app secrets and tokens live in the encrypted secret store
+ * (`secret_store.ts`), keyed by app id, so the file can be shown, diffed and backed up safely.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import { errors } from "../output/errors.ts";
+import type { Provider } from "../provider.ts";
+
+export const IDENTITIES = ["user", "bot"] as const;
+export const AS_VALUES = ["user", "bot", "auto"] as const;
+export const STRICT_MODES = ["bot", "user", "off"] as const;
+export const BRANDS = ["feishu", "lark", "custom"] as const;
+export const LANGS = ["zh", "en"] as const;
+
+const ProfileUserSchema = z.object({ openId: z.string().min(1), name: z.string().optional() });
+
+const ProfileSchema = z.object({
+  name: z.string().min(1),
+  appId: z.string().min(1),
+  brand: z.enum(BRANDS),
+  /** Only for brand `custom`: the origin every service lives at (the emulator, a proxy). */
+  baseUrl: z.string().optional(),
+  lang: z.enum(LANGS).optional(),
+  defaultAs: z.enum(AS_VALUES).optional(),
+  strictMode: z.enum(STRICT_MODES).optional(),
+  /** The app's granted scopes, when known: what the bot-side scope pre-check compares against. */
+  botScopes: z.array(z.string()).optional(),
+  /** The logged-in user; a profile holds at most one (a new login replaces the old one). */
+  users: z.array(ProfileUserSchema).default([]),
+});
+
+export const ConfigSchema = z.object({
+  /** Global strict mode; a profile's own `strictMode` overrides it. */
+  strictMode: z.enum(STRICT_MODES).optional(),
+  currentProfile: z.string().optional(),
+  /** What `profile use -` switches back to. */
+  previousProfile: z.string().optional(),
+  /** Module paths of extension credential providers, asked in this order (docs/credential-providers.md). */
+  credentialProviders: z.array(z.string()).optional(),
+  profiles: z.array(ProfileSchema).default([]),
+});
+
+export type LarkitConfig = z.infer<typeof ConfigSchema>;
+export type Profile = z.infer<typeof ProfileSchema>;
+export type ProfileUser = z.infer<typeof ProfileUserSchema>;
+
+export function configPath(p: Provider): string {
+  return join(p.paths.configDir, "config.json");
+}
+
+/** The parsed config, or undefined when the file does not exist; a broken file is a `config` error. */
+export async function loadConfig(p: Provider): Promise<LarkitConfig | undefined> {
+  const path = configPath(p);
+  let text: string;
+  try {
+    text = await p.files.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw errors.config(`config file is not valid JSON: ${path}`, {
+      hint: "fix the file, or start again with larkit config remove && larkit config init",
+    });
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw errors.config(`invalid config file ${path}: ${issue.path.join(".")}: ${issue.message}`, {
+      hint: "fix the file, or start again with larkit config remove && larkit config init",
+    });
+  }
+  return parsed.data;
+}
+
+export async function saveConfig(p: Provider, config: LarkitConfig): Promise<void> {
+  await p.files.writeFileAtomic(configPath(p), JSON.stringify(config, null, 2) + "\n", { mode: 0o600 });
+}
