@@ -56,7 +56,7 @@ export function createRunContext(p: Provider, globals: Globals, argv: string[] =
         diag,
         send: (url, init, opts) => ctx.http().send(url, init, opts),
       }),
-    http: () => http ??= createHttpClient({ p, credentials: ctx.credentials(), diag }),
+    http: () => http ??= createHttpClient({ p, credentials: ctx.credentials(), diag, argv }),
   };
   return ctx;
 }

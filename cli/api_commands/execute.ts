@@ -32,6 +32,7 @@ export const ApiFlagsSchema = z.object({
   format: z.string().optional(),
   jq: z.string().optional(),
   yes: z.boolean().optional(),
+  idempotencyKey: z.string().min(1, { message: "--idempotency-key must not be empty" }).optional(),
 });
 export type ApiFlags = z.infer<typeof ApiFlagsSchema>;
 
@@ -46,7 +47,13 @@ export interface ApiCall {
   requiredScopes: string[];
   /** The default multipart field for `--file path`. */
   fileField: string;
-  build(params: Record<string, unknown>, data: unknown, opts: { pageAll: boolean }): BuiltRequest;
+  build(
+    params: Record<string, unknown>,
+    data: unknown,
+    opts: { pageAll: boolean; idempotencyKey?: string },
+  ): BuiltRequest;
+  /** For writes the suite cannot de-duplicate: the read command that shows whether a lost write happened. */
+  verify?(params: Record<string, unknown>): string | undefined;
 }
 
 export function parseApiFlags(raw: unknown): ApiFlags {
@@ -71,6 +78,7 @@ export function parseApiFlags(raw: unknown): ApiFlags {
 
 interface Prepared {
   req: BuiltRequest;
+  params: Record<string, unknown>;
   file?: FileInput;
 }
 
@@ -82,8 +90,11 @@ async function prepare(ctx: RunContext, call: ApiCall, f: ApiFlags): Promise<Pre
   if (file && call.command[0] === "api" && !["POST", "PUT", "PATCH", "DELETE"].includes(call.command[1])) {
     throw errors.validation("--file requires POST, PUT, PATCH, or DELETE method");
   }
-  const req = call.build(params, file && f.data === undefined ? undefined : data, { pageAll: !!f.pageAll });
-  return { req, file };
+  const req = call.build(params, file && f.data === undefined ? undefined : data, {
+    pageAll: !!f.pageAll,
+    idempotencyKey: f.idempotencyKey,
+  });
+  return { req, params, file };
 }
 
 function formOf(body: unknown, file: FileInput): FormData {
@@ -118,17 +129,18 @@ async function dryRun(ctx: RunContext, call: ApiCall, f: ApiFlags, prep: Prepare
   if (prep.file) {
     api.body = { file: { field: prep.file.field, path: prep.file.path }, form_fields: prep.req.body ?? {} };
   } else if (prep.req.body !== undefined) api.body = prep.req.body;
-  if (prep.req.idempotencyKey?.generated) {
-    api.generated = { [prep.req.idempotencyKey.field]: "generated uuid" };
-  }
   const data: Record<string, unknown> = { api: [api], as };
+  const key = prep.req.idempotencyKey?.value;
+  if (key) data.idempotency_key = key;
   if (appId) data.appId = appId;
   if (parseFormat(f.format) === "pretty") {
     const body = api.body === undefined ? "" : `\n  ${JSON.stringify(api.body)}`;
     await ctx.p.stdout.write(`${prep.req.method} ${url}${body}\n`);
     return;
   }
-  await ctx.p.stdout.write(toJsonDocument(successEnvelope({ data, meta: { dry_run: true } })));
+  await ctx.p.stdout.write(
+    toJsonDocument(successEnvelope({ data, meta: { dry_run: true, idempotency_key: key } })),
+  );
 }
 
 async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Identity): Promise<void> {
@@ -228,6 +240,8 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
     query: prep.req.query,
     identity,
     idempotent: prep.req.idempotencyKey ? true : undefined,
+    idempotencyKey: prep.req.idempotencyKey?.value,
+    verify: call.verify?.(prep.params),
   };
   if (prep.file) req.form = formOf(prep.req.body, prep.file);
   else if (prep.req.body !== undefined && prep.req.method !== "GET") req.body = prep.req.body;
@@ -236,9 +250,6 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   if (f.pageAll) return await pageAll(ctx, f, req);
   const { data } = await ctx.http().call(req);
   const items = extractItems(data);
-  await writeResult(
-    ctx,
-    f,
-    successEnvelope({ identity, data, meta: items ? { count: items.length } : undefined }),
-  );
+  const meta = { count: items?.length, idempotency_key: req.idempotencyKey };
+  await writeResult(ctx, f, successEnvelope({ identity, data, meta }));
 }

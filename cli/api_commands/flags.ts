@@ -12,6 +12,8 @@ export interface ApiFlagSet {
   file: boolean;
   /** `--yes` (high-risk writes). */
   yes: boolean;
+  /** `--idempotency-key` (writes the suite de-duplicates). */
+  idempotency?: boolean;
 }
 
 const INPUT = "(supports @file, - for stdin)";
@@ -49,6 +51,13 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     .option("--dry-run", "print the request that would be sent, send nothing")
     .option("--format <fmt>", "json (default), pretty, table, csv or ndjson")
     .option("-q, --jq <expr>", "jq filter over the result envelope");
+  if (set.idempotency) {
+    cmd.option(
+      "--idempotency-key <key>",
+      "de-duplication key: the suite applies a write with the same key once (default: one generated per run)",
+    );
+    flags["idempotency-key"] = { type: "string" };
+  }
   if (set.yes) {
     cmd.option("--yes", "confirm a high-risk write");
     flags.yes = { type: "boolean" };

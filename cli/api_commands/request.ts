@@ -50,6 +50,8 @@ export interface BuildOptions {
   pageAll?: boolean;
   /** Generates the de-duplication key when the method has one and the user gave none. */
   uuid: () => string;
+  /** `--idempotency-key`: the key to send instead of a generated one. */
+  idempotencyKey?: string;
 }
 
 export function buildRequest(
@@ -110,15 +112,30 @@ export function buildRequest(
     const bodyObj = data && typeof data === "object" && !Array.isArray(data)
       ? data as Record<string, unknown>
       : {};
-    const given = location === "query" ? query[field] : bodyObj[field];
-    if (given !== undefined && given !== null) {
-      built.idempotencyKey = { field, value: String(given), generated: false };
-    } else if (location === "query" || (data && typeof data === "object" && !Array.isArray(data))) {
-      // A generated key makes the write safe to retry after a lost response: the suite de-duplicates on it.
-      const value = opts.uuid();
+    const inData = location === "query" ? query[field] : bodyObj[field];
+    if (opts.idempotencyKey !== undefined && inData !== undefined && String(inData) !== opts.idempotencyKey) {
+      throw errors.validation(
+        `--idempotency-key conflicts with ${field} given in --${location === "query" ? "params" : "data"}`,
+        {
+          hint: "give the key once",
+        },
+      );
+    }
+    if (field === "uuid" && opts.idempotencyKey !== undefined && opts.idempotencyKey.length > 50) {
+      throw errors.validation("--idempotency-key is at most 50 characters for this method", {
+        hint: schemaHint(m),
+      });
+    }
+    const carries = location === "query" || data === undefined || Object.keys(bodyObj).length > 0 ||
+      (typeof data === "object" && data !== null && !Array.isArray(data));
+    if (carries) {
+      // A key makes the write safe to retry after a lost response: the suite de-duplicates on it. Without one
+      // from the user, one is generated per invocation and reused by larkit's own retries.
+      const given = inData ?? opts.idempotencyKey;
+      const value = given !== undefined && given !== null ? String(given) : opts.uuid();
       if (location === "query") query[field] = value;
       else built.body = { ...bodyObj, [field]: value };
-      built.idempotencyKey = { field, value, generated: true };
+      built.idempotencyKey = { field, value, generated: given === undefined || given === null };
     }
   }
   return built;

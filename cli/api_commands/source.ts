@@ -12,7 +12,27 @@ import { addApiFlags } from "./flags.ts";
 import { registryOf } from "./registry_of.ts";
 import { buildRequest } from "./request.ts";
 
-export function apiCallOf(ctx: RunContext, m: ApiMethod): ApiCall {
+/**
+ * The read command that shows whether a lost write took effect: the `get` of the same resource when the write
+ * was given all of its path parameters, else its `list`, carrying the path parameters over.
+ */
+export function verifyCommand(
+  m: ApiMethod,
+  siblings: ApiMethod[],
+  params: Record<string, unknown>,
+): string | undefined {
+  const pathParams = (s: ApiMethod) =>
+    Object.entries(s.parameters).filter(([, spec]) => spec.location === "path").map(([k]) => k);
+  const read = ["get", "list"]
+    .map((n) => siblings.find((s) => s.resource === m.resource && s.name === n))
+    .find((s) => s !== undefined && pathParams(s).every((k) => params[k] !== undefined));
+  if (!read) return undefined;
+  const carried = Object.fromEntries(pathParams(read).map((k) => [k, params[k]]));
+  const args = Object.keys(carried).length ? ` --params '${JSON.stringify(carried)}'` : "";
+  return `larkit ${read.service} ${read.resource} ${read.name}${args}`;
+}
+
+export function apiCallOf(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): ApiCall {
   return {
     command: [m.service, m.resource, m.name],
     service: m.service,
@@ -23,10 +43,11 @@ export function apiCallOf(ctx: RunContext, m: ApiMethod): ApiCall {
     fileField: m.fileFields.length === 1 ? m.fileFields[0] : "file",
     build: (params, data, opts) =>
       buildRequest(m, params, data, { ...opts, uuid: () => ctx.p.random.uuid() }),
+    verify: m.risk !== "read" && !m.idempotency ? (params) => verifyCommand(m, siblings, params) : undefined,
   };
 }
 
-export function methodCommand(ctx: RunContext, m: ApiMethod): Command {
+export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): Command {
   const cmd = new Command(m.name)
     .summary(m.summary)
     .description(`${m.description}\n\nView parameter definitions before calling:\n  larkit schema ${m.id}`);
@@ -34,8 +55,11 @@ export function methodCommand(ctx: RunContext, m: ApiMethod): Command {
     body: m.httpMethod !== "GET",
     file: m.fileFields.length > 0,
     yes: m.risk === "high-risk-write",
+    idempotency: m.idempotency !== undefined,
   });
-  cmd.action(async (opts: Record<string, unknown>) => await runApiCall(ctx, apiCallOf(ctx, m), opts));
+  cmd.action(async (opts: Record<string, unknown>) =>
+    await runApiCall(ctx, apiCallOf(ctx, m, siblings), opts)
+  );
   setMeta(cmd, {
     layer: "api",
     identities: m.identities,
@@ -68,7 +92,7 @@ export const registrySource: ServiceSource = {
         };
         resources.set(m.resource, resource);
       }
-      resource.cmd.addCommand(methodCommand(ctx, m));
+      resource.cmd.addCommand(methodCommand(ctx, m, methods));
       for (const i of m.identities) resource.identities.add(i);
     }
     for (const { cmd, identities } of resources.values()) {

@@ -30,6 +30,10 @@ export interface ApiRequest {
    * GET/HEAD/PUT/DELETE. Decides whether a lost response or a 5xx may be retried.
    */
   idempotent?: boolean;
+  /** The de-duplication key sent with this write, named in `outcome_unknown` errors. */
+  idempotencyKey?: string;
+  /** A read command that shows whether this write happened (writes without a key). */
+  verify?: string;
 }
 
 export interface ApiResult<T = unknown> {
@@ -45,6 +49,9 @@ export interface SendOptions {
   label?: string;
   /** See `ApiRequest.idempotent`. */
   idempotent?: boolean;
+  /** See `ApiRequest.idempotencyKey` and `ApiRequest.verify`. */
+  idempotencyKey?: string;
+  verify?: string;
 }
 
 export interface HttpClient {
@@ -65,6 +72,23 @@ export interface HttpClientDeps {
   retry?: RetryPolicy;
   /** Per attempt; a write that times out after sending has an unknown outcome. */
   timeoutMs?: number;
+  /** The run's argv, to hint the exact command that re-runs a lost write safely. */
+  argv?: string[];
+}
+
+/** The argv with `--idempotency-key <key>` set (replacing any earlier value). */
+export function withIdempotencyKey(argv: string[], key: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--idempotency-key") i++;
+    else if (!argv[i].startsWith("--idempotency-key=")) out.push(argv[i]);
+  }
+  return [...out, "--idempotency-key", key];
+}
+
+/** Quotes a word for a POSIX shell only when it needs it. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -156,18 +180,45 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     return appendQuery(new URL(path, account.endpoints.open), query).toString();
   }
 
-  function transportError(e: unknown, method: string, target: string, sent: boolean, idempotent: boolean) {
-    const where = `${method} ${new URL(target).pathname}`;
+  function outcomeUnknown(where: string, path: string, method: string, why: string, opts: SendOptions) {
+    const detail: Record<string, string> = { method, path };
+    let hint: string;
+    if (opts.idempotencyKey) {
+      detail.idempotency_key = opts.idempotencyKey;
+      const rerun = deps.argv
+        ? ["larkit", ...withIdempotencyKey(deps.argv, opts.idempotencyKey)].map(shellWord).join(" ")
+        : undefined;
+      hint = `safe to re-run with the same key (the suite applies it at most once)${
+        rerun ? `: ${rerun}` : `: --idempotency-key ${opts.idempotencyKey}`
+      }`;
+    } else {
+      hint = opts.verify
+        ? `do not re-run blindly (no de-duplication key): check whether it happened first: ${opts.verify}`
+        : "do not re-run blindly (no de-duplication key): list or get the resource to check whether it happened";
+    }
+    return errors.outcomeUnknown(
+      `${where}: the request was sent but ${why}; it may or may not have taken effect`,
+      {
+        hint,
+        detail,
+      },
+    );
+  }
+
+  function transportError(
+    e: unknown,
+    method: string,
+    target: string,
+    sent: boolean,
+    idempotent: boolean,
+    opts: SendOptions,
+  ) {
+    const path = new URL(target).pathname;
+    const where = `${method} ${path}`;
     const timedOut = e instanceof DOMException && e.name === "TimeoutError";
-    if (sent && !idempotent) {
-      return errors.outcomeUnknown(
-        `${where}: the request was sent but ${timedOut ? "timed out" : "its response was lost"}; ` +
-          "it may or may not have taken effect",
-        {
-          hint:
-            "check the result (e.g. list or get the resource) before retrying; larkit does not resend writes",
-        },
-      );
+    const write = !isIdempotentMethod(method);
+    if (sent && (!idempotent || (write && opts.idempotencyKey))) {
+      return outcomeUnknown(where, path, method, timedOut ? "timed out" : "its response was lost", opts);
     }
     if (timedOut) {
       return errors.timeout(`${where}: no response within ${timeoutMs} ms`, { hint: "retry later" });
@@ -219,7 +270,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
           now: p.clock.now(),
           random01: p.random.bytes(1)[0] / 256,
         });
-        if (!decision.retry) throw transportError(e, method, target, sent, idempotent);
+        if (!decision.retry) throw transportError(e, method, target, sent, idempotent, opts);
         await diag.debug(
           `  ${decision.reason} (${e instanceof Error ? e.message : e}); retry in ${decision.delayMs} ms`,
         );
@@ -268,7 +319,13 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     return {
       target,
       init: { method: req.method.toUpperCase(), headers, body },
-      opts: { signal: req.signal, label: req.path, idempotent: req.idempotent },
+      opts: {
+        signal: req.signal,
+        label: req.path,
+        idempotent: req.idempotent,
+        idempotencyKey: req.idempotencyKey,
+        verify: req.verify,
+      },
     };
   }
 
