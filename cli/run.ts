@@ -28,7 +28,7 @@ export function prescanGlobals(argv: string[], env: Env): Globals {
     replay: valueOf("--replay", env.get("LARKIT_REPLAY")),
     debug: before.includes("--debug"),
     color: !before.includes("--no-color") && env.get("NO_COLOR") === undefined,
-    offline: before.includes("--offline") || env.get("LARKIT_REMOTE_META") === "off",
+    offline: before.includes("--offline"),
   };
 }
 

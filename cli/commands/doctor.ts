@@ -1,0 +1,38 @@
+/**
+ * `larkit doctor [--offline] [--format json|pretty]`: the report goes to stdout whatever it finds (it is the
+ * result); the exit code is 1 when a check failed, as the reference CLI does, with no error envelope.
+ */
+import type { Command } from "commander";
+import { setMeta } from "../command_meta.ts";
+import type { RunContext } from "../context.ts";
+import { runDoctor } from "../doctor/checks.ts";
+import { toJsonDocument } from "../output/envelope.ts";
+import { errors } from "../output/errors.ts";
+
+const MARK = { pass: "ok  ", fail: "FAIL", warn: "warn", skip: "skip" } as const;
+
+export function registerDoctor(program: Command, ctx: RunContext): void {
+  const cmd = program.command("doctor")
+    .description(
+      "check config, credentials, tokens, clock skew, endpoints and registry; exit 1 if a check fails",
+    )
+    .option("--offline", "skip the checks that need the network")
+    .option("--format <format>", "json (default) or pretty", "json")
+    .action(async (opts: { offline?: boolean; format: string }) => {
+      if (opts.format !== "json" && opts.format !== "pretty") {
+        throw errors.validation(`--format ${opts.format} is not supported by doctor`, {
+          hint: "use json or pretty",
+        });
+      }
+      const report = await runDoctor(ctx, { offline: !!opts.offline || ctx.globals.offline });
+      const text = opts.format === "pretty"
+        ? report.checks.map((c) =>
+          `${MARK[c.status]}  ${c.name}: ${c.message}${c.hint ? `\n      → ${c.hint}` : ""}`
+        )
+          .join("\n") + "\n"
+        : toJsonDocument(report);
+      await ctx.p.stdout.write(text);
+      if (!report.ok) ctx.state.exitCode = 1;
+    });
+  setMeta(cmd, { layer: "builtin" });
+}
