@@ -2,6 +2,8 @@
  * The sources of service subtrees, in the seed's order: generated API commands from the registry, then
  * shortcuts from their declarations (a shortcut attaches to the service command the registry created).
  */
+import { registrySource } from "./api_commands/source.ts";
 import type { ServiceSource } from "./tree.ts";
+import { shortcutSource } from "../shortcuts/source.ts";
 
-export const SERVICE_SOURCES: ServiceSource[] = [];
+export const SERVICE_SOURCES: ServiceSource[] = [registrySource, shortcutSource];

@@ -1,0 +1,30 @@
+/**
+ * The `csv` format (RFC 4180): CRLF line breaks; a field holding a comma, a double quote or a line break is
+ * quoted, with inner quotes doubled. Rows are the same flattened rows as the table format.
+ */
+import { columnsOf, flattenRow } from "./rows.ts";
+
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvLine(fields: string[]): string {
+  return fields.map(csvField).join(",") + "\r\n";
+}
+
+export function csvRows(columns: string[], rows: Map<string, string>[]): string {
+  return rows.map((row) => csvLine(columns.map((c) => row.get(c) ?? ""))).join("");
+}
+
+/** A list of items as CSV with a header row; `(empty)` for an empty list. */
+export function renderCsv(items: unknown[]): string {
+  if (items.length === 0) return "(empty)\n";
+  const rows = items.map(flattenRow);
+  const columns = columnsOf(rows);
+  return csvLine(columns) + csvRows(columns, rows);
+}
+
+/** One record as `key,value` rows under a `key,value` header. */
+export function renderRecordCsv(value: unknown): string {
+  return csvLine(["key", "value"]) + [...flattenRow(value)].map(([k, v]) => csvLine([k, v])).join("");
+}

@@ -1,0 +1,86 @@
+/**
+ * `--jq <expr>`: a jq filter applied to the result document (for shortcuts and API commands: the whole
+ * envelope, so `.data` and `.ok` work). Output like `jq -r`: strings raw, everything else as 2-space JSON,
+ * one value per line.
+ *
+ * The expression is compiled before any request is sent (`checkJq`, a `validation` error when it does not
+ * compile); a failure while filtering the result is a `jq_error`.
+ */
+import process from "node:process";
+import { errors } from "../errors.ts";
+import type { JqEngine } from "./jq_engine.ts";
+
+// jq's own exit statuses: 3 = the program did not compile, 5 = it failed at run time.
+const JQ_COMPILE_ERROR = 3;
+
+let loaded: Promise<JqEngine> | undefined;
+
+function engine(): Promise<JqEngine> {
+  // jq-web finds jq.wasm through CommonJS `__dirname`. A `deno bundle` output is an ES module without one,
+  // so there the directory of the bundle stands in, and jq.wasm ships beside the bundle. Set before the
+  // import because jq-web reads it while it loads.
+  const g = globalThis as { __dirname?: string };
+  g.__dirname ??= import.meta.dirname;
+  return loaded ??= import("./jq_engine.ts").then((m) => m.engine);
+}
+
+interface JqFailure {
+  exitCode?: number;
+  stderr?: string;
+  message?: string;
+}
+
+/** jq's diagnostic lines without the echo of the program text it prints under a syntax error. */
+function jqMessage(e: JqFailure): string {
+  const text = e.stderr ?? e.message ?? String(e);
+  const lines = text.split("\n").filter((l) => l.startsWith("jq: error"));
+  return (lines.length ? lines.join("; ") : text).replace(/^jq: error(: )?/, "").trim();
+}
+
+async function run(json: string, filter: string): Promise<{ out: string } | { failure: JqFailure }> {
+  const jq = await engine();
+  // Emscripten's exit() sets process.exitCode; a failed filter must not decide how larkit exits.
+  const exitCodeBefore = process.exitCode;
+  try {
+    return { out: jq.raw(json, filter, ["-r"]) ?? "" };
+  } catch (e) {
+    return { failure: e as JqFailure };
+  } finally {
+    process.exitCode = exitCodeBefore;
+  }
+}
+
+/** Compiles the expression without running it; a `validation` error naming `--jq` when it does not compile. */
+export async function checkJq(expr: string): Promise<void> {
+  // Wrapped in a definition that is referenced but never evaluated, the program is compiled and its names
+  // bound without running it, so even an endless filter is checked at once. The newline keeps a trailing
+  // `# comment` from swallowing the `;`.
+  const wrapped = await run(
+    "null",
+    `def __larkit_check: ${expr}\n; if false then __larkit_check else empty end`,
+  );
+  if (!("failure" in wrapped) || wrapped.failure.exitCode !== JQ_COMPILE_ERROR) return;
+  // The bare program fails to compile too, so running it evaluates nothing; its message quotes the user's
+  // own text instead of the wrapper.
+  const bare = await run("null", expr);
+  const failure = "failure" in bare && bare.failure.exitCode === JQ_COMPILE_ERROR
+    ? bare.failure
+    : wrapped.failure;
+  throw errors.validation(`invalid jq expression: ${jqMessage(failure)}`, {
+    hint: "--jq takes a jq filter over the result envelope, e.g. --jq '.data[].summary'",
+  });
+}
+
+/** Applies the filter to a document; returns the text to print (one value per line, newline-terminated). */
+export async function applyJq(doc: unknown, expr: string): Promise<string> {
+  const result = await run(JSON.stringify(doc), expr);
+  if ("failure" in result) {
+    if (result.failure.exitCode === JQ_COMPILE_ERROR) {
+      throw errors.validation(`invalid jq expression: ${jqMessage(result.failure)}`);
+    }
+    throw errors.jq(`jq: ${jqMessage(result.failure)}`, {
+      hint: "the filter ran over the result envelope; inspect it without --jq to adjust the filter",
+    });
+  }
+  return result.out === "" ? "" : result.out + "\n";
+}

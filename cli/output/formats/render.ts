@@ -1,0 +1,117 @@
+/**
+ * Rendering a result document in the format the user chose. Shared by shortcuts and API commands:
+ * `renderDocument` for one finished result, `createItemWriter` for lists that arrive page by page.
+ *
+ * json    the success envelope (default);
+ * pretty  the command's own human summary when it has one, else the envelope;
+ * table   aligned columns of the listed items (or a key/value listing of a single record);
+ * csv     RFC 4180, same rows as table;
+ * ndjson  one compact JSON item per line.
+ * table/csv/ndjson render `data` only (the items), not the envelope around them.
+ */
+import { type SuccessEnvelope, toJsonDocument } from "../envelope.ts";
+import { errors } from "../errors.ts";
+import { csvLine, csvRows, renderCsv, renderRecordCsv } from "./csv.ts";
+import { columnsOf, extractItems, flattenRow } from "./rows.ts";
+import {
+  layoutTable,
+  renderRecordTable,
+  renderTable,
+  tableHeader,
+  type TableLayout,
+  tableRows,
+} from "./table.ts";
+
+export const OUTPUT_FORMATS = ["json", "pretty", "table", "csv", "ndjson"] as const;
+export type OutputFormat = typeof OUTPUT_FORMATS[number];
+export type ItemFormat = Extract<OutputFormat, "table" | "csv" | "ndjson">;
+
+/** The `--format` value, case-insensitive; absent means json. */
+export function parseFormat(raw: string | undefined): OutputFormat {
+  const value = (raw ?? "json").toLowerCase();
+  const found = OUTPUT_FORMATS.find((f) => f === value);
+  if (!found) {
+    throw errors.validation(`invalid value "${raw}" for --format`, {
+      hint: `use one of: ${OUTPUT_FORMATS.join(", ")}`,
+    });
+  }
+  return found;
+}
+
+export interface RenderOptions {
+  /** Terminal width (`p.stdout.columns`), for the table format. */
+  columns?: number;
+  /** The command's human summary of `data` (given the terminal width), for the pretty format. */
+  pretty?: (data: unknown, columns?: number) => string;
+}
+
+function ndjsonOf(items: unknown[]): string {
+  return items.map((item) => JSON.stringify(item) + "\n").join("");
+}
+
+/** The whole result document, as text, in the given format. */
+export function renderDocument(
+  envelope: SuccessEnvelope,
+  format: OutputFormat,
+  opts: RenderOptions = {},
+): string {
+  switch (format) {
+    case "json":
+      return toJsonDocument(envelope);
+    case "pretty": {
+      if (!opts.pretty) return toJsonDocument(envelope);
+      const text = opts.pretty(envelope.data, opts.columns);
+      return text.endsWith("\n") ? text : text + "\n";
+    }
+    case "table":
+    case "csv":
+    case "ndjson": {
+      const items = extractItems(envelope.data);
+      if (format === "ndjson") return ndjsonOf(items ?? [envelope.data ?? null]);
+      if (format === "table") {
+        return items ? renderTable(items, opts.columns) : renderRecordTable(envelope.data, opts.columns);
+      }
+      return items ? renderCsv(items) : renderRecordCsv(envelope.data);
+    }
+  }
+}
+
+export interface ItemWriter {
+  /** Writes one page of items; the first page fixes the columns (table, csv) and widths (table). */
+  page(items: unknown[]): Promise<void>;
+  /** Finishes the list: `(empty)` when no page held an item (table, csv). */
+  end(): Promise<void>;
+  /** Items written so far. */
+  readonly count: number;
+}
+
+/** A streaming writer for paginated lists: each page is written as soon as it arrives. */
+export function createItemWriter(
+  format: ItemFormat,
+  write: (text: string) => Promise<void>,
+  opts: { columns?: number } = {},
+): ItemWriter {
+  let count = 0;
+  let table: TableLayout | undefined;
+  let csvColumns: string[] | undefined;
+  return {
+    get count() {
+      return count;
+    },
+    async page(items) {
+      if (items.length === 0) return;
+      count += items.length;
+      if (format === "ndjson") return await write(ndjsonOf(items));
+      const rows = items.map(flattenRow);
+      if (format === "table") {
+        const header = table ? "" : tableHeader(table = layoutTable(rows, opts.columns));
+        return await write(header + tableRows(table, rows));
+      }
+      const header = csvColumns ? "" : csvLine(csvColumns = columnsOf(rows));
+      await write(header + csvRows(csvColumns, rows));
+    },
+    async end() {
+      if (count === 0 && format !== "ndjson") await write("(empty)\n");
+    },
+  };
+}

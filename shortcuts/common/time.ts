@@ -1,0 +1,143 @@
+/**
+ * Time as shortcuts take it from people: ISO 8601 with or without an offset, a bare date, or Unix seconds,
+ * read in the user's time zone (`TZ`, else the system zone); and instants printed back as RFC 3339 in that
+ * zone. Pure functions over epoch milliseconds: the clock is passed in.
+ */
+import { errors } from "../../cli/output/errors.ts";
+import type { Env } from "../../cli/provider.ts";
+
+/** The user's IANA zone: `TZ` when set, else the system's. */
+export function timeZoneOf(env: Env): string {
+  const zone = env.get("TZ") || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+  } catch {
+    throw errors.validation(`TZ is not a valid time zone: ${zone}`, {
+      hint: "use an IANA name such as Asia/Shanghai",
+    });
+  }
+  return zone;
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClockAt(ms: number, zone: string): WallClock {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(ms);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: get("hour"),
+    minute: get("minute"),
+    second: get("second"),
+  };
+}
+
+/** The zone's offset from UTC at an instant, in milliseconds (east positive). */
+export function offsetAt(ms: number, zone: string): number {
+  const w = wallClockAt(ms, zone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/** The instant at which the zone's wall clock shows the given local time. */
+export function instantOf(w: WallClock, zone: string): number {
+  const guess = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  // Two passes settle the offset across a DST change.
+  const first = guess - offsetAt(guess, zone);
+  return guess - offsetAt(first, zone);
+}
+
+/** Midnight (local) of the day containing `ms` in the zone. */
+export function startOfDay(ms: number, zone: string): number {
+  const w = wallClockAt(ms, zone);
+  return instantOf({ ...w, hour: 0, minute: 0, second: 0 }, zone);
+}
+
+/** 23:59:59 (local) of the day containing `ms` in the zone. */
+export function endOfDay(ms: number, zone: string): number {
+  const w = wallClockAt(ms, zone);
+  return instantOf({ ...w, hour: 23, minute: 59, second: 59 }, zone);
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const LOCAL_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Parses a time flag. A bare date means the start of that day, or its last second when `endOfDayForDate`;
+ * a date-time without an offset is read in the zone; digits alone are Unix seconds.
+ */
+export function parseTime(flagName: string, text: string, zone: string, endOfDayForDate = false): number {
+  const date = DATE_ONLY.exec(text);
+  if (date) {
+    const [year, month, day] = date.slice(1).map(Number);
+    const time = endOfDayForDate ? { hour: 23, minute: 59, second: 59 } : { hour: 0, minute: 0, second: 0 };
+    return instantOf({ year, month, day, ...time }, zone);
+  }
+  const local = LOCAL_DATETIME.exec(text);
+  if (local) {
+    const [year, month, day, hour, minute, second] = local.slice(1).map((v) => Number(v ?? 0));
+    return instantOf({ year, month, day, hour, minute, second }, zone);
+  }
+  if (WITH_OFFSET.test(text)) {
+    const ms = Date.parse(text.replace(" ", "T"));
+    if (!Number.isNaN(ms)) return ms;
+  }
+  if (/^\d{9,11}$/.test(text)) return Number(text) * 1000;
+  throw errors.validation(`invalid time for --${flagName}: "${text}"`, {
+    hint: "use ISO 8601 (2026-03-02T10:00, 2026-03-02T10:00+08:00), a date (2026-03-02) or Unix seconds",
+  });
+}
+
+function pad(n: number, width = 2): string {
+  return String(Math.abs(n)).padStart(width, "0");
+}
+
+/** RFC 3339 with the zone's offset at that instant, seconds precision: 2026-03-02T10:00:00+08:00. */
+export function formatRfc3339(ms: number, zone: string): string {
+  const w = wallClockAt(ms, zone);
+  const offset = Math.round(offsetAt(ms, zone) / 60_000);
+  const sign = offset < 0 ? "-" : "+";
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}` +
+    `${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+}
+
+/** Unix seconds as the suite's APIs take them (a decimal string). */
+export function unixSeconds(ms: number): string {
+  return String(Math.floor(ms / 1000));
+}
+
+/** `--start`/`--end` with their natural defaults: the start of today, and the end of the start's day. */
+export function timeRange(
+  start: string | undefined,
+  end: string | undefined,
+  now: number,
+  zone: string,
+): { from: number; to: number } {
+  const from = start ? parseTime("start", start, zone) : startOfDay(now, zone);
+  const to = end ? parseTime("end", end, zone, true) : endOfDay(from, zone);
+  if (to <= from) {
+    throw errors.validation("--end must be after --start", {
+      hint: "e.g. --start 2026-03-02 --end 2026-03-06",
+    });
+  }
+  return { from, to };
+}

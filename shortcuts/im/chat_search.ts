@@ -1,0 +1,81 @@
+/**
+ * `im +chat-search`: the group chats visible to the identity whose name or description matches a keyword,
+ * typically to find a chat_id by its name.
+ */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { renderTable } from "../../cli/output/formats/table.ts";
+import { parseResponse } from "../common/response.ts";
+import { defineShortcut, flag } from "../declare.ts";
+
+const SEARCH = "/open-apis/im/v1/chats/search";
+
+const Chat = z.looseObject({
+  chat_id: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  owner_id: z.string().optional(),
+  external: z.boolean().optional(),
+});
+const Page = z.object({
+  items: z.array(Chat).default([]),
+  has_more: z.boolean().default(false),
+  page_token: z.string().optional(),
+});
+
+export function chatsText(data: unknown, columns?: number): string {
+  const chats = data as z.infer<typeof Chat>[];
+  if (chats.length === 0) return "No matching chats.\n";
+  const rows = chats.map((c) => ({ chat_id: c.chat_id, name: c.name, description: c.description }));
+  return renderTable(rows, columns, ["chat_id", "name", "description"]);
+}
+
+export const chatSearch = defineShortcut({
+  service: "im",
+  command: "+chat-search",
+  description: "Search visible group chats by keyword (e.g. to look up a chat_id by name)",
+  examples: [
+    "larkit im +chat-search --query launch",
+    "larkit im +chat-search --query eng --jq '.data[0].chat_id'",
+  ],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["im:chat:read"], bot: ["im:chat:read"] },
+  hasFormat: true,
+  flags: {
+    query: flag.requiredString("keyword matched against chat names and descriptions (max 64 characters)"),
+    "page-size": flag.integer("chats per page (1-100)", { default: 20, min: 1, max: 100 }),
+    "page-token": flag.string("page token from the previous page's meta.page_token"),
+  },
+  validate({ flags: f }) {
+    if ([...f.query].length > 64) throw errors.validation("--query is longer than 64 characters");
+  },
+  async dryRun(ctx) {
+    const query = {
+      query: ctx.flags.query,
+      page_size: ctx.flags["page-size"],
+      page_token: ctx.flags["page-token"],
+    };
+    return { api: [await ctx.plan({ method: "GET", path: SEARCH, query })] };
+  },
+  async execute(ctx) {
+    const query = {
+      query: ctx.flags.query,
+      page_size: ctx.flags["page-size"],
+      page_token: ctx.flags["page-token"],
+    };
+    const page = parseResponse(Page, await ctx.api({ method: "GET", path: SEARCH, query }), "im chat search");
+    const chats = page.items.map(({ chat_id, name, description, owner_id, external }) => ({
+      chat_id,
+      name,
+      description,
+      owner_id,
+      external,
+    }));
+    await ctx.outFormat(chats, {
+      count: chats.length,
+      has_more: page.has_more,
+      ...(page.has_more && page.page_token ? { page_token: page.page_token } : {}),
+    }, chatsText);
+  },
+});

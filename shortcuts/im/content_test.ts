@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { LarkitError } from "../../cli/output/errors.ts";
+import type { FlagValues } from "../declare.ts";
+import { type contentFlags, fileTypeOf, markdownPost, messageSourceOf, plannedContent } from "./content.ts";
+
+type ContentFlags = FlagValues<typeof contentFlags>;
+const flags = (over: Partial<ContentFlags>): ContentFlags => ({
+  text: undefined,
+  markdown: undefined,
+  content: undefined,
+  image: undefined,
+  file: undefined,
+  "msg-type": "text",
+  ...over,
+});
+
+function validationMessage(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof LarkitError && e.type === "validation");
+    return e.message;
+  }
+  throw new Error("expected a validation error");
+}
+
+Deno.test("content: text, markdown as a post of paragraphs, raw content, keys and paths", () => {
+  assert.deepEqual(messageSourceOf(flags({ text: "hi" })), {
+    kind: "inline",
+    msgType: "text",
+    content: '{"text":"hi"}',
+  });
+  assert.equal(
+    markdownPost("# T\n\nline **b**\n  \n\nend"),
+    JSON.stringify({
+      zh_cn: {
+        content: [[{ tag: "md", text: "# T" }], [{ tag: "md", text: "line **b**" }], [{
+          tag: "md",
+          text: "end",
+        }]],
+      },
+    }),
+  );
+  assert.equal(messageSourceOf(flags({ markdown: "x" })).kind, "inline");
+  assert.deepEqual(
+    messageSourceOf(flags({ content: '{"x":1}', "msg-type": "interactive" })),
+    { kind: "inline", msgType: "interactive", content: '{"x":1}' },
+  );
+  assert.deepEqual(messageSourceOf(flags({ image: "img_v3_1" })), {
+    kind: "inline",
+    msgType: "image",
+    content: '{"image_key":"img_v3_1"}',
+  });
+  const upload = messageSourceOf(flags({ file: "./r.pdf" }));
+  assert.deepEqual(upload, { kind: "upload", media: "file", path: "./r.pdf" });
+  assert.deepEqual(plannedContent(upload), { msg_type: "file", content: '{"file_key":"<file_key>"}' });
+});
+
+Deno.test("content: exactly one source, valid JSON, no conflicting --msg-type", () => {
+  assert.match(validationMessage(() => messageSourceOf(flags({}))), /specify the message/);
+  assert.match(
+    validationMessage(() => messageSourceOf(flags({ text: "a", image: "b" }))),
+    /--text, --image cannot be combined/,
+  );
+  assert.match(
+    validationMessage(() => messageSourceOf(flags({ content: "{" }))),
+    /--content is not valid JSON/,
+  );
+  assert.match(
+    validationMessage(() => messageSourceOf(flags({ markdown: "x", "msg-type": "image" }))),
+    /conflicts with the message type "post"/,
+  );
+});
+
+Deno.test("fileTypeOf maps known extensions and falls back to stream", () => {
+  assert.equal(fileTypeOf("a/Report.PDF"), "pdf");
+  assert.equal(fileTypeOf("sheet.xlsx"), "xls");
+  assert.equal(fileTypeOf("archive.tar.gz"), "stream");
+});

@@ -1,0 +1,41 @@
+/**
+ * Messages as the suite returns them, and as larkit shows them: times in RFC 3339 in the user's zone, the
+ * content JSON parsed, the sender flattened to an id and a type.
+ */
+import { z } from "zod";
+import { formatRfc3339 } from "../common/time.ts";
+
+export const SuiteMessage = z.looseObject({
+  message_id: z.string(),
+  chat_id: z.string().optional(),
+  msg_type: z.string().optional(),
+  create_time: z.string().optional(),
+  parent_id: z.string().optional(),
+  root_id: z.string().optional(),
+  sender: z.looseObject({ id: z.string().optional(), sender_type: z.string().optional() }).optional(),
+  body: z.object({ content: z.string() }).optional(),
+});
+export type SuiteMessage = z.infer<typeof SuiteMessage>;
+
+function parsedContent(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function shapeMessage(m: SuiteMessage, zone: string): Record<string, unknown> {
+  return {
+    message_id: m.message_id,
+    chat_id: m.chat_id,
+    msg_type: m.msg_type,
+    create_time: m.create_time ? formatRfc3339(Number(m.create_time), zone) : undefined,
+    ...(m.parent_id ? { parent_id: m.parent_id } : {}),
+    ...(m.root_id ? { root_id: m.root_id } : {}),
+    sender_id: m.sender?.id,
+    sender_type: m.sender?.sender_type,
+    content: parsedContent(m.body?.content),
+  };
+}

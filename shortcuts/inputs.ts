@@ -1,0 +1,131 @@
+/**
+ * Step 5 of the pipeline: turning raw flag values into typed ones. A value may come from the command line,
+ * from a file (`@path`, only inside the working directory), or from stdin (`-`, one flag per run);
+ * `@@text` is the literal `@text`. JSON flags are parsed, then every value meets its flag's schema. Each
+ * failure is a `validation` error that names the flag, so the fix is obvious.
+ */
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { errors } from "../cli/output/errors.ts";
+import type { Provider } from "../cli/provider.ts";
+import type { FlagSpecs, FlagValues } from "./declare.ts";
+
+export type RawFlagValue = string | boolean | undefined;
+
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+/**
+ * A local file named by a flag, as an absolute path: relative, free of control characters, and inside the
+ * working directory after `..` and symlinks are resolved (so a flag cannot read `~/.ssh` by accident).
+ */
+export async function resolveLocalFile(p: Provider, flagName: string, path: string): Promise<string> {
+  const fail = (why: string, hint?: string) =>
+    errors.validation(`--${flagName}: ${why}`, hint ? { hint } : {});
+  if (path === "") throw fail("file path is empty");
+  if (CONTROL.test(path)) throw fail("file path contains control characters");
+  const inside =
+    "use a relative path inside the current directory, e.g. ./notes.md (cd to the file's folder first)";
+  if (isAbsolute(path)) {
+    throw fail(`file path must be relative to the current directory, got "${path}"`, inside);
+  }
+  let real: string;
+  let root: string;
+  try {
+    root = await p.files.realPath(p.cwd);
+    real = await p.files.realPath(resolve(p.cwd, path));
+  } catch {
+    throw fail(`file not found: ${path}`);
+  }
+  const rel = relative(root, real);
+  if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
+    throw fail(`file is outside the current directory: ${path}`, inside);
+  }
+  const info = await p.files.stat(real);
+  if (!info) throw fail(`file not found: ${path}`);
+  if (info.isDirectory) throw fail(`${path} is a directory, not a file`);
+  if (!info.isFile) throw fail(`${path} is not a regular file`);
+  return real;
+}
+
+async function fromFile(p: Provider, flagName: string, path: string): Promise<string> {
+  const file = await resolveLocalFile(p, flagName, path);
+  try {
+    return await p.files.readTextFile(file);
+  } catch (e) {
+    throw errors.validation(`--${flagName}: cannot read ${path}: ${e instanceof Error ? e.message : e}`);
+  }
+}
+
+async function fromStdin(p: Provider, flagName: string): Promise<string> {
+  const text = new TextDecoder().decode(await p.stdin.readAll()).trim();
+  if (!text) {
+    throw errors.validation(`--${flagName}: stdin is empty`, {
+      hint: "pipe the value in, or pass it directly",
+    });
+  }
+  return text;
+}
+
+/** `-`, `@path` and `@@text` for the flags that accept them; other values pass through. */
+async function resolveSources(
+  p: Provider,
+  specs: FlagSpecs,
+  raw: Record<string, RawFlagValue>,
+): Promise<Record<string, RawFlagValue>> {
+  const out: Record<string, RawFlagValue> = { ...raw };
+  let stdinUsedBy: string | undefined;
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = raw[name];
+    if (typeof value !== "string" || !spec.input?.length) continue;
+    if (value === "-" && spec.input.includes("stdin")) {
+      if (stdinUsedBy) {
+        throw errors.validation(
+          `--${name}: stdin (-) can only be used by one flag, already used by --${stdinUsedBy}`,
+        );
+      }
+      stdinUsedBy = name;
+      out[name] = await fromStdin(p, name);
+    } else if (value.startsWith("@@")) {
+      out[name] = value.slice(1);
+    } else if (value.startsWith("@") && spec.input.includes("file")) {
+      out[name] = await fromFile(p, name, value.slice(1));
+    }
+  }
+  return out;
+}
+
+function parseJson(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw errors.validation(`--${name}: invalid JSON: ${e instanceof Error ? e.message : e}`);
+  }
+}
+
+/** Step 5: raw command-line values → typed flag values, or a `validation` error naming the flag. */
+export async function resolveFlags<F extends FlagSpecs>(
+  p: Provider,
+  specs: F,
+  raw: Record<string, RawFlagValue>,
+  helpCommand: string,
+): Promise<FlagValues<F>> {
+  const sourced = await resolveSources(p, specs, raw);
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = sourced[name];
+    const input = spec.kind === "json" && typeof value === "string" ? parseJson(name, value) : value;
+    const parsed = spec.schema.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const allowed = spec.choices ? `; allowed: ${spec.choices.join(", ")}` : "";
+      throw errors.validation(
+        value === undefined
+          ? `--${name} is required`
+          : `invalid value "${String(value)}" for --${name}: ${issue?.message ?? "invalid"}${allowed}`,
+        { hint: `see the flags and examples: ${helpCommand}` },
+      );
+    }
+    values[name] = parsed.data;
+  }
+  return values as FlagValues<F>;
+}

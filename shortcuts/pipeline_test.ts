@@ -1,0 +1,189 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { LarkitError } from "../cli/output/errors.ts";
+import { defineShortcut, flag } from "./declare.ts";
+import { type Invocation, runShortcut } from "./pipeline.ts";
+import { testRun, type TestRunOptions } from "./test_context.ts";
+
+/** A high-risk shortcut that records what ran; its one flag takes JSON from a file or stdin. */
+function probe() {
+  const calls: string[] = [];
+  const shortcut = defineShortcut({
+    service: "probe",
+    command: "+probe",
+    description: "a probe",
+    examples: [],
+    risk: "high-risk-write",
+    authTypes: ["user", "bot"],
+    scopes: { user: ["probe:write"], bot: ["probe:write"] },
+    hasFormat: true,
+    flags: { body: flag.json("payload", { input: ["file", "stdin"] }) },
+    async dryRun(ctx) {
+      calls.push("dryRun");
+      return { api: [await ctx.plan({ method: "POST", path: "/open-apis/probe", body: ctx.flags.body })] };
+    },
+    async execute(ctx) {
+      calls.push("execute");
+      const data = await ctx.api({ method: "POST", path: "/open-apis/probe", body: ctx.flags.body });
+      await ctx.outFormat(data);
+    },
+  });
+  return { shortcut, calls };
+}
+
+const inv = (over: Partial<Invocation> = {}): Invocation => ({
+  dryRun: false,
+  yes: true,
+  flags: { body: '{"a":1}' },
+  ...over,
+});
+
+async function attempt(opts: TestRunOptions, invocation: Invocation) {
+  const t = testRun({ respond: () => ({ done: true }), ...opts });
+  const { shortcut, calls } = probe();
+  let error: LarkitError | undefined;
+  try {
+    await runShortcut(t.run, shortcut, invocation);
+  } catch (e) {
+    if (!(e instanceof LarkitError)) throw e;
+    error = e;
+  }
+  return { ...t, calls, error, identity: t.run.state.identity };
+}
+
+const GRANTED = ["probe:write"];
+const MISSING: string[] = [];
+
+// ---- each step ----
+
+Deno.test("step 1: --as is honoured, strict mode forbids the other identity, bad --as is validation", async () => {
+  assert.equal((await attempt({}, inv({ as: "bot" }))).identity, "bot");
+  const strict = await attempt({ strictMode: "bot" }, inv({ as: "user" }));
+  assert.equal(strict.error?.type, "strict_mode");
+  assert.equal((await attempt({}, inv({ as: "robot" }))).error?.type, "validation");
+});
+
+Deno.test("step 2: an unconfigured account is a config error and nothing is sent", async () => {
+  const r = await attempt({ configured: false }, inv());
+  assert.equal(r.error?.type, "config");
+  assert.equal(r.requests.length, 0);
+});
+
+Deno.test("step 3: a scope missing from the known grant fails before any request, with the login hint", async () => {
+  const r = await attempt({ granted: MISSING }, inv({ as: "user" }));
+  assert.equal(r.error?.type, "missing_scope");
+  assert.match(r.error?.hint ?? "", /auth login --scope "probe:write"/);
+  assert.equal(r.requests.length, 0);
+  assert.deepEqual(r.calls, []);
+  assert.equal((await attempt({ granted: undefined }, inv())).error, undefined, "unknown grants pass");
+});
+
+Deno.test("step 4: bad --format, --jq with another format, and a jq syntax error fail before any request", async () => {
+  for (const over of [{ format: "yaml" }, { format: "table", jq: ".data" }, { jq: ".data[" }]) {
+    const r = await attempt({ granted: GRANTED }, inv(over));
+    assert.equal(r.error?.type, "validation", JSON.stringify(over));
+    assert.equal(r.requests.length, 0);
+  }
+});
+
+Deno.test("step 5: flag inputs: invalid JSON names the flag; stdin is read for -", async () => {
+  const bad = await attempt({ granted: GRANTED }, inv({ flags: { body: "{nope" } }));
+  assert.equal(bad.error?.type, "validation");
+  assert.match(bad.error?.message ?? "", /^--body: invalid JSON/);
+  const piped = await attempt({ granted: GRANTED, stdin: '{"from":"stdin"}' }, inv({ flags: { body: "-" } }));
+  assert.equal(piped.error, undefined);
+  assert.deepEqual(piped.requests[0].body, { from: "stdin" });
+});
+
+Deno.test("step 6: --dry-run prints the plan as the result and sends nothing", async () => {
+  const r = await attempt({ granted: GRANTED }, inv({ dryRun: true, yes: false }));
+  assert.equal(r.error, undefined);
+  assert.equal(r.requests.length, 0);
+  assert.deepEqual(r.calls, ["dryRun"]);
+  const doc = JSON.parse(r.out.text());
+  assert.deepEqual(doc.data.api, [{
+    method: "POST",
+    url: "http://127.0.0.1:1/open-apis/probe",
+    body: { a: 1 },
+  }]);
+  assert.deepEqual(doc.meta, { dry_run: true });
+  assert.match(r.err.text(), /=== Dry Run ===/);
+});
+
+Deno.test("step 7: a high-risk write needs --yes (confirmation_required, nothing sent); with it, execute runs", async () => {
+  const refused = await attempt({ granted: GRANTED }, inv({ yes: false }));
+  assert.equal(refused.error?.type, "confirmation_required");
+  assert.match(refused.error?.hint ?? "", /--yes/);
+  assert.equal(refused.requests.length, 0);
+  const done = await attempt({ granted: GRANTED }, inv({ yes: true }));
+  assert.deepEqual(done.calls, ["dryRun", "execute"], "the plan is the approval summary, then execute");
+  assert.equal(done.requests.length, 1);
+  assert.deepEqual(JSON.parse(done.out.text()).data, { done: true });
+});
+
+Deno.test("step 7: an agent-server approver that declines stops the write", async () => {
+  const summaries: unknown[] = [];
+  const r = await attempt({
+    granted: GRANTED,
+    approver: (req) => {
+      summaries.push(req.summary);
+      return Promise.resolve("decline");
+    },
+  }, inv({ yes: true }));
+  assert.equal(r.error?.type, "confirmation_required");
+  assert.equal(r.requests.length, 0);
+  assert.deepEqual((summaries[0] as { api: unknown[] }).api.length, 1);
+});
+
+// ---- the order: each test fails if the two named steps are swapped ----
+
+Deno.test("order 1 → 3: strict mode is decided before scopes", async () => {
+  const r = await attempt({ strictMode: "bot", granted: MISSING }, inv({ as: "user" }));
+  assert.equal(r.error?.type, "strict_mode");
+});
+
+Deno.test("order 3 → 4: a missing scope wins over a bad --format", async () => {
+  const r = await attempt({ granted: MISSING }, inv({ format: "yaml" }));
+  assert.equal(r.error?.type, "missing_scope");
+});
+
+Deno.test("order 4 → 5: output settings are checked before inputs are read", async () => {
+  const r = await attempt({ granted: GRANTED }, inv({ format: "yaml", flags: { body: "{nope" } }));
+  assert.match(r.error?.message ?? "", /--format/);
+});
+
+Deno.test("order 3 → 5: a missing scope wins over an unreadable @file (no file is read)", async () => {
+  const r = await attempt({ granted: MISSING }, inv({ flags: { body: "@does-not-exist.json" } }));
+  assert.equal(r.error?.type, "missing_scope");
+});
+
+Deno.test("order 3 → 6: --dry-run with a missing scope fails at the scope check, zero requests", async () => {
+  const r = await attempt({ granted: MISSING }, inv({ dryRun: true }));
+  assert.equal(r.error?.type, "missing_scope");
+  assert.equal(r.requests.length, 0);
+  assert.equal(r.out.text(), "");
+});
+
+Deno.test("order 5 → 6: --dry-run with invalid input fails validation instead of printing a plan", async () => {
+  const r = await attempt({ granted: GRANTED }, inv({ dryRun: true, flags: { body: "{nope" } }));
+  assert.equal(r.error?.type, "validation");
+  assert.equal(r.out.text(), "");
+});
+
+Deno.test("order 6 → 7: --dry-run of a high-risk write needs no --yes and sends nothing", async () => {
+  const r = await attempt({ granted: GRANTED }, inv({ dryRun: true, yes: false }));
+  assert.equal(r.error, undefined);
+  assert.deepEqual(r.calls, ["dryRun"]);
+  assert.equal(r.requests.length, 0);
+});
+
+Deno.test("order 5 → 7: @file input outside the working directory is refused before confirmation", async () => {
+  const cwd = await Deno.makeTempDir();
+  await Deno.mkdir(join(cwd, "inside"));
+  const r = await attempt(
+    { granted: GRANTED, cwd: join(cwd, "inside") },
+    inv({ yes: false, flags: { body: "@../x.json" } }),
+  );
+  assert.equal(r.error?.type, "validation");
+  assert.match(r.error?.message ?? "", /^--body:/);
+});

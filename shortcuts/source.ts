@@ -1,0 +1,120 @@
+/**
+ * Shortcuts as a source of service subtrees for the command tree: which services have shortcuts (and as
+ * which identities), and the `+name` commands under a service, each with its own flags plus the automatic
+ * ones (`--as`, `--dry-run`, `--jq`/`-q`, `--format` when it has formats, `--yes` when high-risk).
+ */
+import { type Command, Option } from "commander";
+import { type FlagMeta, setMeta } from "../cli/command_meta.ts";
+import type { RunContext } from "../cli/context.ts";
+import type { Identity } from "../cli/output/envelope.ts";
+import { OUTPUT_FORMATS } from "../cli/output/formats/render.ts";
+import type { ServiceSource, ServiceSummary } from "../cli/tree.ts";
+import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
+import { SERVICE_DESCRIPTIONS, SHORTCUTS } from "./index.ts";
+import type { RawFlagValue } from "./inputs.ts";
+import { runShortcut } from "./pipeline.ts";
+
+function optionOf(name: string, spec: FlagSpec<unknown>): Option {
+  const notes = [
+    spec.choices ? `(${spec.choices.join("|")})` : "",
+    spec.required ? "(required)" : "",
+    spec.defaultText !== undefined ? `(default: ${spec.defaultText})` : "",
+  ].filter(Boolean);
+  const description = [spec.description, ...notes].join(" ");
+  const flags = spec.kind === "boolean" ? `--${name}` : `--${name} <${spec.placeholder ?? "value"}>`;
+  return new Option(flags, description);
+}
+
+function helpText(shortcut: Shortcut<FlagSpecs>): string {
+  const scopes = Object.entries(shortcut.scopes).map(([id, list]) => `  ${id}: ${(list ?? []).join(", ")}`);
+  return [
+    "",
+    "Examples:",
+    ...shortcut.examples.map((e) => `  ${e}`),
+    "",
+    `Identities: ${shortcut.authTypes.join(", ")}    Risk: ${shortcut.risk}`,
+    "Scopes:",
+    ...scopes,
+  ].join("\n");
+}
+
+/** One `+name` command wired to the pipeline. */
+export function shortcutCommand(
+  serviceCmd: Command,
+  shortcut: Shortcut<FlagSpecs>,
+  ctx: RunContext,
+): Command {
+  const cmd = serviceCmd.command(shortcut.command).description(shortcut.description);
+  const own = Object.entries(shortcut.flags).map(([name, spec]) => {
+    const option = optionOf(name, spec);
+    cmd.addOption(option);
+    return [name, option] as const;
+  });
+  cmd.option(
+    "--as <identity>",
+    `identity to run as: user, bot or auto (supports: ${shortcut.authTypes.join(", ")})`,
+  );
+  cmd.option("--dry-run", "print the requests that would be sent, send nothing");
+  cmd.option("-q, --jq <expr>", "jq filter over the result envelope, e.g. '.data'");
+  if (shortcut.hasFormat) {
+    cmd.addOption(
+      new Option("--format <format>", `output format (${OUTPUT_FORMATS.join("|")})`).default("json"),
+    );
+  }
+  if (shortcut.risk === "high-risk-write") cmd.option("--yes", "confirm this high-risk write");
+  cmd.addHelpText("after", helpText(shortcut));
+
+  const flagMeta: Record<string, FlagMeta> = Object.fromEntries(
+    Object.entries(shortcut.flags).map(([name, spec]) => [
+      name,
+      { type: spec.kind === "json" ? "json" : spec.kind, ...(spec.input ? { input: spec.input } : {}) },
+    ]),
+  );
+  setMeta(cmd, {
+    layer: "shortcut",
+    identities: shortcut.authTypes,
+    risk: shortcut.risk,
+    scopes: shortcut.scopes,
+    dryRun: true,
+    flags: flagMeta,
+  });
+
+  cmd.action(async () => {
+    const opts = cmd.opts<Record<string, string | boolean | undefined>>();
+    const flags: Record<string, RawFlagValue> = Object.fromEntries(
+      own.map(([name, option]) => [name, opts[option.attributeName()]]),
+    );
+    await runShortcut(ctx, shortcut, {
+      as: opts.as as string | undefined,
+      dryRun: opts.dryRun === true,
+      yes: opts.yes === true,
+      format: opts.format as string | undefined,
+      jq: opts.jq as string | undefined,
+      flags,
+    });
+  });
+  return cmd;
+}
+
+function servicesOf(shortcuts: Shortcut<FlagSpecs>[]): ServiceSummary[] {
+  const byService = new Map<string, Set<Identity>>();
+  for (const s of shortcuts) {
+    const ids = byService.get(s.service) ?? new Set<Identity>();
+    for (const id of s.authTypes) ids.add(id);
+    byService.set(s.service, ids);
+  }
+  return [...byService].map(([name, ids]) => ({
+    name,
+    description: SERVICE_DESCRIPTIONS[name] ?? `${name} operations`,
+    identities: [...ids],
+  }));
+}
+
+export const shortcutSource: ServiceSource = {
+  list: () => servicesOf(SHORTCUTS),
+  register(serviceCmd, service, ctx) {
+    for (const shortcut of SHORTCUTS.filter((s) => s.service === service)) {
+      shortcutCommand(serviceCmd, shortcut, ctx);
+    }
+  },
+};

@@ -1,0 +1,9 @@
+/**
+ * The skills embedded in the binary, one per domain (`skills/<domain>/SKILL.md`). Imported as text so they
+ * are part of the module graph: `deno compile`/`deno bundle` carry them without extra files. Adding a skill =
+ * one folder with its SKILL.md and one line here.
+ */
+import calendar from "./calendar/SKILL.md" with { type: "text" };
+import im from "./im/SKILL.md" with { type: "text" };
+
+export const SKILL_FILES: Record<string, string> = { calendar, im };

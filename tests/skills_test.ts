@@ -1,0 +1,77 @@
+/**
+ * Skills are documentation, but the commands they name are a promise: each `larkit …` a skill mentions must
+ * exist in the command tree (shortcuts, generated API commands, fixed commands), and the binary prints them.
+ */
+import assert from "node:assert/strict";
+import type { Command } from "commander";
+import { createRunContext } from "../cli/context.ts";
+import { testProvider } from "../cli/provider.ts";
+import { buildTree } from "../cli/tree.ts";
+import { allSkills } from "../skills/catalog.ts";
+import { runMain } from "./helpers/run_main.ts";
+
+/** `larkit w1 w2 …` mentions: the words up to the first flag, placeholder or punctuation. */
+export function commandMentions(markdown: string): string[][] {
+  const found = new Map<string, string[]>();
+  for (const m of markdown.matchAll(/`[^`]*`/g)) {
+    for (const cmd of m[0].slice(1, -1).split("|")) {
+      const words = /\blarkit((?: +[a-z+][\w.+-]*)+)/.exec(cmd)?.[1].trim().split(/ +/);
+      if (words) found.set(words.join(" "), words);
+    }
+  }
+  return [...found.values()];
+}
+
+/** The part of `words` that is not a command: undefined when a word that should be a subcommand is unknown. */
+function resolve(program: Command, words: string[]): Command | undefined {
+  let cmd = program;
+  for (const word of words) {
+    const next = cmd.commands.find((c) => c.name() === word) as Command | undefined;
+    if (next) {
+      cmd = next;
+      continue;
+    }
+    // A word after a leaf is an argument (`larkit skills show calendar`); after a group it must be a subcommand.
+    return cmd.commands.length === 0 && !word.startsWith("+") ? cmd : undefined;
+  }
+  return cmd;
+}
+
+Deno.test("every command a skill names exists in the command tree", async () => {
+  const ctx = createRunContext(
+    testProvider({ env: { LARKIT_REMOTE_META: "off" } }),
+    { debug: false, color: false, offline: true },
+  );
+  let checked = 0;
+  for (const skill of allSkills()) {
+    for (const words of commandMentions(skill.text)) {
+      const tree = await buildTree(words, ctx);
+      assert.ok(
+        resolve(tree, words),
+        `skill "${skill.domain}" names \`larkit ${words.join(" ")}\`, which does not exist`,
+      );
+      checked++;
+    }
+  }
+  assert.ok(checked >= 10, `only ${checked} mentions found: the extraction is broken`);
+});
+
+Deno.test("commandMentions finds commands in code spans and stops at flags and placeholders", () => {
+  assert.deepEqual(
+    commandMentions("run `larkit calendar +agenda --start x` then `larkit calendar <resource> <method>`"),
+    [["calendar", "+agenda"], ["calendar"]],
+  );
+});
+
+Deno.test("larkit skills list and show print the embedded skills", async () => {
+  const list = await runMain(["skills", "list"]);
+  assert.equal(list.code, 0, list.stderr);
+  const doc = list.json<{ data: { domain: string }[]; meta: { count: number } }>();
+  assert.deepEqual(doc.data.map((s) => s.domain), ["calendar", "im"]);
+  assert.equal(doc.meta.count, 2);
+  const show = await runMain(["skills", "show", "im"]);
+  assert.equal(show.code, 0, show.stderr);
+  assert.ok(show.stdout.startsWith("---\nname: im\n"));
+  const missing = await runMain(["skills", "show", "mail"]);
+  assert.equal(missing.errorJson().error.type, "not_found");
+});
