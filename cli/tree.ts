@@ -108,7 +108,12 @@ export function pruneForStrictMode(cmd: Command, mode: StrictMode): void {
   }
 }
 
-export async function buildTree(argv: string[], ctx: RunContext): Promise<Command> {
+export interface BuildOptions {
+  /** Build these services in full instead of the one argv names (the `commands` catalogue: all of them). */
+  services?: "all" | string[];
+}
+
+export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOptions = {}): Promise<Command> {
   const program = addGlobalOptions(new Command("larkit"))
     .description("One command line to the Lark/Feishu suite for humans, scripts and AI agents")
     .version(`larkit version ${ctx.p.version}`, "-V, --version", "print the version")
@@ -136,7 +141,8 @@ export async function buildTree(argv: string[], ctx: RunContext): Promise<Comman
     if (mode !== "off" && !s.identities.includes(mode)) continue;
     const serviceCmd = program.command(s.name).description(s.description);
     setMeta(serviceCmd, { layer: "api", identities: s.identities });
-    if (s.name === target) {
+    const build = opts.services === "all" || (opts.services ? opts.services.includes(s.name) : s.name === target);
+    if (build) {
       for (const source of SERVICE_SOURCES) await source.register(serviceCmd, s.name, ctx);
     }
   }

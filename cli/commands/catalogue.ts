@@ -1,0 +1,119 @@
+/**
+ * `larkit commands`: the whole command surface in one call, built from the same declarations and registry
+ * that build the tree (after strict-mode pruning), so an agent never has to scrape `--help`.
+ */
+import type { Command, Option } from "commander";
+import { type CommandMeta, commandPath, type FlagMeta, metaOf, setMeta } from "../command_meta.ts";
+import type { RunContext } from "../context.ts";
+import { successEnvelope } from "../output/envelope.ts";
+import { errors } from "../output/errors.ts";
+import { parseFormat, renderDocument } from "../output/formats/render.ts";
+
+export interface CatalogueFlag {
+  name: string;
+  type: FlagMeta["type"];
+  required: boolean;
+  default?: unknown;
+  enum?: string[];
+  input: ("file" | "stdin")[];
+  description: string;
+}
+
+export interface CatalogueEntry {
+  path: string;
+  layer: CommandMeta["layer"];
+  summary: string;
+  flags: CatalogueFlag[];
+  identities: string[];
+  scopes: Record<string, string[]>;
+  risk: string;
+  dry_run: boolean;
+  pagination: boolean;
+}
+
+function hidden(cmd: Command): boolean {
+  return Boolean((cmd as unknown as { _hidden?: boolean })._hidden);
+}
+
+/** Every visible leaf under `root`, depth first, in tree order. */
+export function leaves(root: Command): Command[] {
+  const out: Command[] = [];
+  for (const child of root.commands as Command[]) {
+    if (hidden(child)) continue;
+    if (child.commands.length === 0) out.push(child);
+    else out.push(...leaves(child));
+  }
+  return out;
+}
+
+function flagOf(opt: Option, meta: CommandMeta | undefined): CatalogueFlag {
+  const name = (opt.long ?? opt.short ?? "").replace(/^--?/, "");
+  const declared = meta?.flags?.[name];
+  const flag: CatalogueFlag = {
+    name: opt.long ?? opt.short ?? name,
+    type: declared?.type ?? (opt.isBoolean() ? "boolean" : "string"),
+    required: Boolean(opt.mandatory),
+    input: declared?.input ?? [],
+    description: opt.description,
+  };
+  if (opt.defaultValue !== undefined) flag.default = opt.defaultValue;
+  if (opt.argChoices) flag.enum = [...opt.argChoices];
+  return flag;
+}
+
+export function catalogueEntry(cmd: Command): CatalogueEntry {
+  const meta = metaOf(cmd);
+  return {
+    path: commandPath(cmd).join(" "),
+    layer: meta?.layer ?? "builtin",
+    summary: cmd.description(),
+    flags: (cmd.options as Option[]).filter((o) => !o.hidden).map((o) => flagOf(o, meta)),
+    identities: meta?.identities ?? [],
+    scopes: meta?.scopes ?? {},
+    risk: meta?.risk ?? "read",
+    dry_run: meta?.dryRun ?? false,
+    pagination: meta?.pagination ?? false,
+  };
+}
+
+export function registerCatalogue(program: Command, ctx: RunContext): void {
+  const cmd = program.command("commands")
+    .description(
+      "list every command: path, layer, flags, identities, scopes, risk, dry-run and pagination support",
+    )
+    .option("--service <name>", "only the commands of this service")
+    .option("--format <format>", "json (envelope), ndjson (one command per line) or table", "json")
+    .action(async (opts: { service?: string; format: string }) => {
+      const format = parseFormat(opts.format);
+      if (format === "csv" || format === "pretty") {
+        throw errors.validation(`--format ${format} is not supported by commands`, {
+          hint: "use json, ndjson or table",
+        });
+      }
+      const { buildTree } = await import("../tree.ts");
+      const tree = await buildTree([], ctx, { services: opts.service ? [opts.service] : "all" });
+      let scope: Command = tree;
+      if (opts.service) {
+        const found = tree.commands.find((c) => c.name() === opts.service) as Command | undefined;
+        if (!found) {
+          throw errors.validation(`unknown service "${opts.service}"`, {
+            hint: "run `larkit commands` to list all",
+          });
+        }
+        scope = found;
+      }
+      const entries = leaves(scope).filter((c) => c.name() !== "help").map(catalogueEntry);
+      const data = format === "table"
+        ? entries.map((e) => ({
+          path: e.path,
+          layer: e.layer,
+          risk: e.risk,
+          identities: e.identities.join(","),
+          summary: e.summary,
+        }))
+        : entries;
+      const envelope = successEnvelope({ data, meta: { count: entries.length } });
+      await ctx.p.stdout.write(renderDocument(envelope, format, { columns: ctx.p.stdout.columns }));
+    });
+  setMeta(cmd, { layer: "builtin" });
+}

@@ -1,0 +1,60 @@
+/**
+ * `larkit commands` describes the tree the binary really has: its JSON parses with the catalogue schema and
+ * holds one entry per visible leaf of the fully built tree.
+ */
+import assert from "node:assert/strict";
+import type { Command } from "commander";
+import { z } from "zod";
+import { createRunContext } from "../cli/context.ts";
+import { testProvider } from "../cli/provider.ts";
+import { buildTree } from "../cli/tree.ts";
+import { runMain } from "./helpers/run_main.ts";
+
+const Flag = z.object({
+  name: z.string().startsWith("-"),
+  type: z.enum(["string", "boolean", "integer", "string[]", "json"]),
+  required: z.boolean(),
+  default: z.unknown().optional(),
+  enum: z.array(z.string()).optional(),
+  input: z.array(z.enum(["file", "stdin"])),
+  description: z.string(),
+});
+const Entry = z.object({
+  path: z.string().min(1),
+  layer: z.enum(["shortcut", "api", "builtin"]),
+  summary: z.string(),
+  flags: z.array(Flag),
+  identities: z.array(z.enum(["user", "bot"])),
+  scopes: z.record(z.string(), z.array(z.string())),
+  risk: z.enum(["read", "write", "high-risk-write"]),
+  dry_run: z.boolean(),
+  pagination: z.boolean(),
+});
+const Catalogue = z.object({ ok: z.literal(true), data: z.array(Entry), meta: z.object({ count: z.number() }) });
+
+/** Counted independently of the catalogue's own walker: every visible command without children but `help`. */
+function countLeaves(cmd: Command): number {
+  return (cmd.commands as Command[])
+    .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== "help")
+    .reduce((n, c) => n + (c.commands.length ? countLeaves(c as Command) : 1), 0);
+}
+
+Deno.test("commands --format json validates and counts every leaf of the tree", async () => {
+  const r = await runMain(["commands", "--format", "json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const cat = Catalogue.parse(r.json());
+  const p = testProvider({ env: { LARKIT_REMOTE_META: "off" } });
+  const tree = await buildTree([], createRunContext(p, { debug: false, color: false, offline: true }), {
+    services: "all",
+  });
+  assert.equal(cat.data.length, countLeaves(tree));
+  assert.equal(cat.meta.count, cat.data.length);
+  assert.equal(new Set(cat.data.map((e) => e.path)).size, cat.data.length, "paths are unique");
+});
+
+Deno.test("commands --format ndjson prints one entry per line", async () => {
+  const r = await runMain(["commands", "--format", "ndjson"]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split("\n").map((l) => Entry.parse(JSON.parse(l)));
+  assert.ok(lines.some((e) => e.path === "commands"));
+});
