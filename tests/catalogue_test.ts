@@ -58,3 +58,17 @@ Deno.test("commands --format ndjson prints one entry per line", async () => {
   const lines = r.stdout.trim().split("\n").map((l) => Entry.parse(JSON.parse(l)));
   assert.ok(lines.some((e) => e.path === "commands"));
 });
+
+Deno.test("under bot-only strict mode the catalogue holds no user-only command", async () => {
+  const env = { LARKIT_APP_ID: "cli_x", LARKIT_APP_SECRET: "s", LARKIT_STRICT_MODE: "bot" };
+  const full = Catalogue.parse((await runMain(["commands", "--service", "calendar"])).json());
+  const strict = Catalogue.parse((await runMain(["commands", "--service", "calendar"], { env })).json());
+  const userOnly = full.data.filter((e) => e.identities.length > 0 && !e.identities.includes("bot"));
+  assert.ok(userOnly.length > 0, "the calendar service has user-only commands to prune");
+  const paths = new Set(strict.data.map((e) => e.path));
+  for (const e of userOnly) assert.ok(!paths.has(e.path), `${e.path} is pruned`);
+  assert.equal(strict.data.length, full.data.length - userOnly.length);
+  assert.ok(strict.data.every((e) => e.identities.length === 0 || e.identities.includes("bot")));
+  const all = Catalogue.parse((await runMain(["commands"], { env })).json());
+  assert.ok(!all.data.some((e) => e.path === "auth login"), "auth login is user-only");
+});
