@@ -141,7 +141,8 @@ export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOpti
     if (mode !== "off" && !s.identities.includes(mode)) continue;
     const serviceCmd = program.command(s.name).description(s.description);
     setMeta(serviceCmd, { layer: "api", identities: s.identities });
-    const build = opts.services === "all" || (opts.services ? opts.services.includes(s.name) : s.name === target);
+    const build = opts.services === "all" ||
+      (opts.services ? opts.services.includes(s.name) : s.name === target);
     if (build) {
       for (const source of SERVICE_SOURCES) await source.register(serviceCmd, s.name, ctx);
     }

@@ -9,7 +9,16 @@ import { runMain } from "./helpers/run_main.ts";
 
 const SESSIONS: string[][] = [
   ["calendar", "+agenda", "--as", "bot", "--start", "2026-11-23", "--end", "2026-11-24"],
-  ["im", "+messages-send", "--as", "bot", "--chat-id", fixtures.CHATS.engineering, "--text", "recorded hello"],
+  [
+    "im",
+    "+messages-send",
+    "--as",
+    "bot",
+    "--chat-id",
+    fixtures.CHATS.engineering,
+    "--text",
+    "recorded hello",
+  ],
   ["calendar", "calendars", "list", "--as", "bot"],
 ];
 
@@ -23,21 +32,35 @@ Deno.test("a recorded session replays offline with byte-identical stdout and no 
     try {
       recorded = await runMain(["--record", dir, ...args], { env: emulatorEnv(emu), cwd: work });
       assert.equal(recorded.code, 0, recorded.stderr);
-      const tokens = (emu.db.prepare("SELECT token FROM tokens").all() as { token: string }[]).map((r) => r.token);
+      const tokens = (emu.db.prepare("SELECT token FROM tokens").all() as { token: string }[]).map((r) =>
+        r.token
+      );
       secrets = [emu.app.appSecret, ...tokens];
       assert.ok(tokens.length > 0, "the session used an access token");
     } finally {
       await emu.stop();
     }
     const recording = await Deno.readTextFile(join(dir, "session.jsonl"));
-    for (const secret of secrets) assert.ok(!recording.includes(secret), `secret in recording: ${secret.slice(0, 4)}…`);
+    for (const secret of secrets) {
+      assert.ok(!recording.includes(secret), `secret in recording: ${secret.slice(0, 4)}…`);
+    }
 
     // Same credentials shape, but the emulator is gone: any real request would fail with a network error.
     const replayed = await runMain(["--replay", dir, ...args], { env: emulatorEnv(emu), cwd: work });
     assert.equal(replayed.code, 0, replayed.stderr);
     assert.equal(replayed.stdout, recorded.stdout, `byte-identical stdout for ${args.join(" ")}`);
 
-    const other = await runMain(["--replay", dir, "calendar", "calendars", "list", "--as", "bot", "--page-size", "3"], {
+    const other = await runMain([
+      "--replay",
+      dir,
+      "calendar",
+      "calendars",
+      "list",
+      "--as",
+      "bot",
+      "--page-size",
+      "3",
+    ], {
       env: emulatorEnv(emu),
       cwd: work,
     });

@@ -2,7 +2,7 @@
  * Shell completion. The scripts ask the binary itself (`larkit __complete <words>`), so completion sees the
  * same tree as a run: lazily built services, strict-mode pruning, registry overlays.
  */
-import { type Command, Option } from "commander";
+import type { Command, Option } from "commander";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitText } from "../output/emit.ts";
