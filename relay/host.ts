@@ -7,7 +7,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Provider } from "../cli/provider.ts";
-import { createAppServer, type LarkitAppServer } from "../rpc/server.ts";
+import type { RemotePolicy } from "../rpc/policy.ts";
+import { createAppServer, type LarkitAppServer, type MethodHandler } from "../rpc/server.ts";
 import type { Runner } from "../rpc/command_run.ts";
 import { RemoteControlMethods } from "./control_methods.ts";
 import type { GetAccount } from "./enroll.ts";
@@ -23,7 +24,14 @@ export interface RemoteControlHostOptions {
   clientName?: string;
   timing?: Partial<SessionTiming>;
   runner?: Runner;
+  /** Restrictions for remote origins (`--remote-read-only`, `--remote-forbid-service`). */
+  policy?: RemotePolicy;
+  /** More methods beside `remoteControl/*`, e.g. the daemon's `daemon/shutdown`. */
+  methods?: Record<string, MethodHandler>;
+  /** The session's diagnostics (never tokens). */
   log?: (line: string) => void;
+  /** The app server's structured log (connections with their origin, turns, approvals). */
+  serverLog?: (event: string, fields: Record<string, unknown>) => void;
 }
 
 export interface RemoteControlHost {
@@ -47,9 +55,11 @@ export function createRemoteControlHost(opts: RemoteControlHostOptions): RemoteC
   const appServer = createAppServer({
     provider: p,
     db,
-    methods: methods.handlers(),
+    methods: { ...methods.handlers(), ...opts.methods },
     onInitialized: methods.onInitialized,
     runner: opts.runner,
+    policy: opts.policy,
+    log: opts.serverLog,
   });
   const session = new RemoteControlSession({
     urls,

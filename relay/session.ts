@@ -194,7 +194,7 @@ export class RemoteControlSession {
           }
           this.status.update({
             status: "errored",
-            error: { message: err.message, hint: err.hint ?? LOGIN_HINT },
+            error: { message: err.message, hint: err.hint ?? LOGIN_HINT, type: err.type },
           });
           this.#loop = undefined;
           return;
@@ -206,7 +206,10 @@ export class RemoteControlSession {
           this.status.update({ environmentId: null });
         } else {
           this.#log(`remote control: ${err.message}`);
-          this.status.update({ status: "errored", error: { message: err.message, hint: err.hint } });
+          this.status.update({
+            status: "errored",
+            error: { message: err.message, hint: err.hint, type: err.type },
+          });
         }
       }
       if (connectedAt !== undefined && this.#o.clock.now() - connectedAt >= this.#timing.stableMs) {

@@ -2,6 +2,8 @@
  * The remote-control status model (disabled | connecting | connected | errored) with the identity fields the
  * `remoteControl/status/*` surface reports. Listeners hear only real changes: duplicates are suppressed.
  */
+import type { ErrorType } from "../cli/output/errors.ts";
+
 export type RemoteControlState = "disabled" | "connecting" | "connected" | "errored";
 
 export interface RemoteControlStatus {
@@ -11,7 +13,7 @@ export interface RemoteControlStatus {
   /** Known once enrolled; null while disabled or without an enrollment. */
   environmentId: string | null;
   /** Why the status is `errored` (with the fix), absent otherwise. */
-  error?: { message: string; hint?: string };
+  error?: { message: string; hint?: string; type?: ErrorType };
 }
 
 export type StatusListener = (status: RemoteControlStatus) => void;

@@ -24,7 +24,7 @@ export const DEFAULT_POLICY: RemotePolicy = {
 };
 
 /** Commands that manage this server itself; running them inside a turn would nest servers or leak control. */
-const NOT_IN_A_TURN = new Set(["app-server", "remote-control"]);
+const NOT_IN_A_TURN = new Set(["app-server", "remote-control", "relay"]);
 
 /** The service a command line addresses: its first word, or for raw `api` calls the path's service segment. */
 export function serviceOf(argv: string[]): string | undefined {

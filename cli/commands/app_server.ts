@@ -8,9 +8,10 @@ import { resolve } from "node:path";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
-import type { MethodHandler } from "../../rpc/server.ts";
+import type { LarkitAppServer } from "../../rpc/server.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../../rpc/policy.ts";
 import { isLoopback } from "../../rpc/transports/websocket.ts";
+import { remoteControlServer, resolveRelayUrl } from "./remote_control.ts";
 
 export type Listen =
   | { kind: "stdio" }
@@ -44,11 +45,21 @@ export function parseListen(value: string, cwd: string): Listen {
   });
 }
 
+export type ServerLog = (event: string, fields: Record<string, unknown>) => void;
+
+/** A server someone else assembled (the remote-control daemon's host), closed by `close`. */
+export interface BuiltServer {
+  server: LarkitAppServer;
+  close(): Promise<void>;
+}
+
 export interface AppServerRun {
   listen: Listen;
   policy: RemotePolicy;
-  /** Extra methods (remote control) from the command that starts the server with the relay. */
-  methods?: Record<string, MethodHandler>;
+  /** Builds the server instead of a plain one: the remote-control daemon serves its relay host's server. */
+  build?: (log: ServerLog) => BuiltServer;
+  /** Stops serving when aborted, besides the run's own signal (`daemon/shutdown`). */
+  until?: AbortSignal;
 }
 
 /** Runs the server on one transport until its end (stdin closed, or the run's signal aborted). */
@@ -61,16 +72,21 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
     import("../../rpc/transports/unix.ts"),
     import("../../rpc/transports/websocket.ts"),
   ]);
-  const log = (event: string, fields: Record<string, unknown>) => {
+  const log: ServerLog = (event, fields) => {
     const line = `app-server: ${event} ${JSON.stringify(fields)}`;
     void (event.startsWith("connection_") || event === "stale_socket_removed"
       ? diag.info(line)
       : diag.debug(line));
   };
-  const server = createAppServer({ provider: p, policy: run.policy, methods: run.methods, log });
+  const built: BuiltServer = run.build?.(log) ?? (() => {
+    const server = createAppServer({ provider: p, policy: run.policy, log });
+    return { server, close: () => server.close() };
+  })();
+  const { server } = built;
+  const stop = run.until ? AbortSignal.any([p.signal, run.until]) : p.signal;
   const stopped = new Promise<void>((done) => {
-    if (p.signal.aborted) done();
-    else p.signal.addEventListener("abort", () => done(), { once: true });
+    if (stop.aborted) done();
+    else stop.addEventListener("abort", () => done(), { once: true });
   });
   try {
     switch (run.listen.kind) {
@@ -101,8 +117,16 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
         break;
     }
   } finally {
-    await server.close();
+    await built.close();
   }
+}
+
+interface AppServerFlags {
+  listen: string;
+  remoteReadOnly?: boolean;
+  remoteForbidService?: string;
+  remoteControl?: boolean;
+  relayUrl?: string;
 }
 
 export function registerAppServer(program: Command, ctx: RunContext): void {
@@ -114,13 +138,26 @@ export function registerAppServer(program: Command, ctx: RunContext): void {
       "--remote-forbid-service <services>",
       "comma-separated services remote-control connections may not use",
     )
-    .action(async (opts: { listen: string; remoteReadOnly?: boolean; remoteForbidService?: string }) => {
+    .option(
+      "--remote-control",
+      "also serve remoteControl/* and daemon/shutdown with a relay session (the `larkit remote-control` daemon)",
+    )
+    .option("--relay-url <url>", "relay base URL for --remote-control (see `larkit remote-control --help`)")
+    .action(async (opts: AppServerFlags) => {
       const policy: RemotePolicy = {
         ...DEFAULT_POLICY,
         forbidWrites: opts.remoteReadOnly === true,
         forbiddenServices: (opts.remoteForbidService ?? "").split(",").map((s) => s.trim()).filter(Boolean),
       };
-      await runAppServer(ctx, { listen: parseListen(opts.listen, ctx.p.cwd), policy });
+      const listen = parseListen(opts.listen, ctx.p.cwd);
+      if (!opts.remoteControl) return await runAppServer(ctx, { listen, policy });
+      const shutdown = new AbortController();
+      const build = await remoteControlServer(ctx, {
+        relayUrl: await resolveRelayUrl(ctx, opts.relayUrl),
+        policy,
+        shutdown: () => shutdown.abort(),
+      });
+      await runAppServer(ctx, { listen, policy, build, until: shutdown.signal });
     });
   setMeta(cmd, { layer: "builtin" });
 }

@@ -1,17 +1,44 @@
 /**
- * `larkit remote-control [--no-daemon]`: makes this machine reachable by the user's remote devices through
- * the relay. `--no-daemon` runs an in-process agent server with remote control enabled until interrupted.
- * The account is larkit's user login; the relay base URL comes from `--relay-url`, `LARKIT_RELAY_URL`, or
- * the account's open-platform origin.
+ * `larkit remote-control [start|stop|status] [--no-daemon]`: makes this machine reachable by the user's remote
+ * devices through the relay. The work happens in a background app-server daemon reached through its Unix
+ * socket (relay/daemon.ts); `--no-daemon` serves in this process until Ctrl-C instead. The account is
+ * larkit's user login; app credentials are refused.
  */
-import type { Command } from "commander";
+import { Argument, type Command } from "commander";
+import { z } from "zod";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { emitText } from "../output/emit.ts";
-import { errors } from "../output/errors.ts";
-import type { GetAccount } from "../../relay/enroll.ts";
-import { createRemoteControlHost } from "../../relay/host.ts";
+import { emitSuccess } from "../output/emit.ts";
+import { errors, larkitError } from "../output/errors.ts";
+import { type GetAccount, requireUserAccount } from "../../relay/enroll.ts";
 import type { RemoteControlStatus } from "../../relay/status.ts";
+import { normalizeRelayBaseUrl } from "../../relay/url.ts";
+import type { RemotePolicy } from "../../rpc/policy.ts";
+import type { BuiltServer, ServerLog } from "./app_server.ts";
+import { parseOptions } from "./parse_options.ts";
+
+/** The environment variable naming the relay base URL when `--relay-url` is not given. */
+export const RELAY_URL_ENV = "LARKIT_RELAY_URL";
+
+const HELP = `
+The relay base URL is, in order: --relay-url, the ${RELAY_URL_ENV} environment variable, or the open-platform
+origin of the account (e.g. https://open.feishu.cn). Only https on feishu.cn, larksuite.com, feishu-staging.cn,
+larksuite-staging.com (and subdomains), or http/https on localhost and loopback addresses, are accepted.
+
+start (the default) starts the background daemon when none answers on its socket, enables remote control and
+waits up to --wait-ms for the relay connection. The daemon keeps its relay URL and credentials until it exits.
+stop disables remote control (the socket to the relay is closed; enrolled devices are not revoked); the daemon
+keeps serving local clients on its socket. stop --shutdown also ends the daemon.
+status reports the daemon's remote-control status without starting anything.
+Each prints one envelope: {mode, status, serverName, installationId, environmentId, daemon: {socket, running}}.
+`;
+
+const OptionsSchema = z.object({
+  daemon: z.boolean(),
+  relayUrl: z.string().optional(),
+  waitMs: z.coerce.number().int().min(0).max(600_000),
+  shutdown: z.boolean().optional(),
+});
 
 /** The relay account from the credential chain: a user login when there is one, otherwise the app (refused). */
 export function accountFromCredentials(ctx: RunContext): GetAccount {
@@ -26,6 +53,36 @@ export function accountFromCredentials(ctx: RunContext): GetAccount {
   };
 }
 
+/** `--relay-url`, then `LARKIT_RELAY_URL`, then the account's open-platform origin; checked by the allow-list. */
+export async function resolveRelayUrl(ctx: RunContext, flag?: string): Promise<string> {
+  const url = flag ?? ctx.p.env.get(RELAY_URL_ENV) ?? (await ctx.credentials().account()).endpoints.open;
+  return normalizeRelayBaseUrl(url).base;
+}
+
+/** What `app-server --remote-control` serves: the relay host's app server with `daemon/shutdown`. */
+export async function remoteControlServer(
+  ctx: RunContext,
+  opts: { relayUrl: string; policy: RemotePolicy; shutdown: () => void },
+): Promise<(log: ServerLog) => BuiltServer> {
+  // Loaded here: the relay and SQLite would otherwise load for every larkit command.
+  const [{ createRemoteControlHost }, { shutdownMethods }] = await Promise.all([
+    import("../../relay/host.ts"),
+    import("../../relay/daemon.ts"),
+  ]);
+  return (serverLog) => {
+    const host = createRemoteControlHost({
+      provider: ctx.p,
+      baseUrl: opts.relayUrl,
+      getAccount: accountFromCredentials(ctx),
+      policy: opts.policy,
+      methods: shutdownMethods(opts.shutdown),
+      log: (line) => void ctx.diag.info(line),
+      serverLog,
+    });
+    return { server: host.appServer, close: () => host.close() };
+  };
+}
+
 function describe(s: RemoteControlStatus): string {
   switch (s.status) {
     case "connected":
@@ -35,53 +92,125 @@ function describe(s: RemoteControlStatus): string {
     case "errored":
       return `Remote control is enabled on ${s.serverName} but the connection is errored: ${
         s.error?.message ?? ""
-      }` +
-        (s.error?.hint ? ` (${s.error.hint})` : "");
+      }` + (s.error?.hint ? ` (${s.error.hint})` : "");
     case "disabled":
       return `Remote control is disabled on ${s.serverName}.`;
+  }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+async function runForeground(ctx: RunContext, relayUrl: string): Promise<void> {
+  const { createRemoteControlHost } = await import("../../relay/host.ts");
+  const { statusView } = await import("../../relay/control_methods.ts");
+  const host = createRemoteControlHost({
+    provider: ctx.p,
+    baseUrl: relayUrl,
+    getAccount: accountFromCredentials(ctx),
+    log: (line) => void ctx.diag.debug(line),
+  });
+  const say = (line: string) => void ctx.p.stderr.write(line + "\n");
+  host.session.status.subscribe((s) => say(describe(s)));
+  try {
+    say("Starting app-server with remote control enabled...");
+    await host.session.enable();
+    say("Press Ctrl-C to stop.");
+    await untilAborted(ctx.p.signal);
+  } finally {
+    await host.close();
+  }
+  await emitSuccess(ctx, { data: { mode: "foreground", ...statusView(host.session.status.current) } });
+}
+
+async function runThroughDaemon(
+  ctx: RunContext,
+  action: "start" | "stop" | "status",
+  opts: z.infer<typeof OptionsSchema>,
+): Promise<void> {
+  const daemon = await import("../../relay/daemon.ts");
+  const { p } = ctx;
+  const socket = daemon.daemonSocketPath(p.paths);
+  let spawn: string[] | undefined;
+  if (action === "start") {
+    const relayUrl = await resolveRelayUrl(ctx, opts.relayUrl);
+    // Refused before a daemon is started for nothing; the daemon checks again with its own credentials.
+    requireUserAccount(await accountFromCredentials(ctx)());
+    spawn = daemon.daemonArgv(p.system.selfCommand, socket, relayUrl, ctx.globals.profile);
+  }
+  const reached = await daemon.reachDaemon({ socketPath: socket, version: p.version, clock: p.clock, spawn });
+  if (!reached) {
+    await emitSuccess(ctx, {
+      data: {
+        mode: "daemon",
+        status: "disabled",
+        serverName: p.system.hostname,
+        installationId: null,
+        environmentId: null,
+        daemon: { socket, running: false },
+      },
+    });
+    return;
+  }
+  const { client, spawnedPid } = reached;
+  const running = { socket, running: true, ...(spawnedPid === undefined ? {} : { pid: spawnedPid }) };
+  try {
+    if (action === "start") {
+      const { status, timedOut } = await daemon.enableAndSettle(client, p.clock, opts.waitMs);
+      if (status.status === "errored") {
+        throw larkitError(
+          status.error?.type ?? "network",
+          status.error?.message ?? "remote control errored",
+          {
+            hint: status.error?.hint,
+          },
+        );
+      }
+      await ctx.diag.info(describe(status));
+      await emitSuccess(ctx, { data: { mode: "daemon", ...status, timedOut, daemon: running } });
+      return;
+    }
+    const status = daemon.parseStatus(
+      await client.call(action === "stop" ? "remoteControl/disable" : "remoteControl/status/read"),
+    );
+    if (action === "stop" && opts.shutdown) {
+      await daemon.shutdownDaemon(client, socket, p.clock);
+      await emitSuccess(ctx, { data: { mode: "daemon", ...status, daemon: { socket, running: false } } });
+      return;
+    }
+    await emitSuccess(ctx, { data: { mode: "daemon", ...status, daemon: running } });
+  } finally {
+    client.close();
   }
 }
 
 export function registerRemoteControl(program: Command, ctx: RunContext): void {
   const cmd = program.command("remote-control")
     .description("let your remote devices drive this machine's agent server through the relay")
-    .option(
-      "--no-daemon",
-      "run the agent server in this process (foreground) instead of the background daemon",
-    )
-    .option("--relay-url <url>", "relay base URL (https on feishu.cn/larksuite.com, or loopback)")
-    .action(async (opts: { daemon: boolean; relayUrl?: string }) => {
-      if (opts.daemon) {
-        throw errors.usage("the background app-server daemon is not part of this build", {
-          hint: "run `larkit remote-control --no-daemon` to serve remote control in the foreground",
+    .addArgument(new Argument("[action]", "what to do").choices(["start", "stop", "status"]).default("start"))
+    .option("--no-daemon", "start: serve in this process (foreground, until Ctrl-C) instead of the daemon")
+    .option("--relay-url <url>", `relay base URL (default: $${RELAY_URL_ENV}, else the account's origin)`)
+    .option("--wait-ms <ms>", "start: how long to wait for the relay connection", "15000")
+    .option("--shutdown", "stop: also end the background daemon")
+    .addHelpText("after", HELP)
+    .action(async (action: "start" | "stop" | "status", raw: unknown) => {
+      const opts = parseOptions(OptionsSchema, raw, "remote-control");
+      if (!opts.daemon && action !== "start") {
+        throw errors.usage(`--no-daemon applies to start only, not ${action}`, {
+          hint: "a foreground server (`larkit remote-control --no-daemon`) is stopped with Ctrl-C",
         });
       }
-      const baseUrl = opts.relayUrl ?? ctx.p.env.get("LARKIT_RELAY_URL") ??
-        (await ctx.credentials().account()).endpoints.open;
-      const host = createRemoteControlHost({
-        provider: ctx.p,
-        baseUrl,
-        getAccount: accountFromCredentials(ctx),
-        log: (line) => void ctx.diag.debug(line),
-      });
-      const say = (line: string) => void ctx.p.stderr.write(line + "\n");
-      host.session.status.subscribe((s) => say(describe(s)));
-      try {
-        say("Starting app-server with remote control enabled...");
-        await host.session.enable();
-        say("Press Ctrl-C to stop.");
-        await new Promise<void>((resolve) => {
-          if (ctx.p.signal.aborted) return resolve();
-          ctx.p.signal.addEventListener("abort", () => resolve(), { once: true });
+      if (opts.shutdown && action !== "stop") {
+        throw errors.usage("--shutdown applies to stop only", {
+          hint: "larkit remote-control stop --shutdown",
         });
-      } finally {
-        const last = host.session.status.current;
-        await host.close();
-        await emitText(
-          ctx,
-          JSON.stringify({ mode: "foreground", status: last.status, serverName: last.serverName }),
-        );
       }
+      if (!opts.daemon) return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl));
+      await runThroughDaemon(ctx, action, opts);
     });
   setMeta(cmd, { layer: "builtin" });
 }

@@ -1,0 +1,310 @@
+/**
+ * The background remote-control daemon: `larkit app-server --listen unix:PATH --remote-control` started
+ * detached by `larkit remote-control start`, so remote control outlives the command that asked for it. Every
+ * later `remote-control` command reaches the same daemon through its Unix socket (under the state directory)
+ * and speaks ordinary JSON-RPC to it: `remoteControl/enable|disable|status/read`, and `daemon/shutdown`.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import { ERROR_TYPES, errors, type LarkitError, larkitError } from "../cli/output/errors.ts";
+import type { Clock, Paths } from "../cli/provider.ts";
+import { rpcErrors } from "../rpc/errors.ts";
+import { lineSplitter } from "../rpc/framing.ts";
+import { experimental, type MethodHandler, parseParams, ReplyThen } from "../rpc/server.ts";
+import { probeSocket } from "../rpc/transports/unix.ts";
+
+export const SHUTDOWN_METHOD = "daemon/shutdown";
+
+/** How long a freshly spawned daemon may take to answer on its socket (a cold `deno run` type-checks first). */
+export const DAEMON_START_TIMEOUT_MS = 60_000;
+
+export function daemonSocketPath(paths: Paths): string {
+  return join(paths.stateDir, "remote-control.sock");
+}
+
+/**
+ * The daemon's own command line: the app server on the socket, with the remote-control methods, under the
+ * profile the starting command used (the daemon's credentials come from it).
+ */
+export function daemonArgv(
+  selfCommand: string[],
+  socketPath: string,
+  relayUrl: string,
+  profile?: string,
+): string[] {
+  return [
+    ...selfCommand,
+    ...(profile ? ["--profile", profile] : []),
+    "app-server",
+    "--listen",
+    `unix:${socketPath}`,
+    "--remote-control",
+    "--relay-url",
+    relayUrl,
+  ];
+}
+
+/**
+ * `daemon/shutdown`: stops the daemon after the reply is on its way. Remote devices must not be able to switch
+ * this machine's daemon off, so only local connections may call it.
+ */
+export function shutdownMethods(shutdown: () => void): Record<string, MethodHandler> {
+  return {
+    [SHUTDOWN_METHOD]: experimental(SHUTDOWN_METHOD, (params, ctx) => {
+      parseParams(z.object({}).nullish(), params);
+      if (ctx.connection.origin === "RemoteControl") {
+        throw rpcErrors.invalidRequest(`${SHUTDOWN_METHOD} is not available to remote-control connections`);
+      }
+      return new ReplyThen({}, () => Promise.resolve(shutdown()));
+    }),
+  };
+}
+
+export const StatusViewSchema = z.object({
+  status: z.enum(["disabled", "connecting", "connected", "errored"]),
+  serverName: z.string(),
+  installationId: z.string(),
+  environmentId: z.string().nullable(),
+  error: z.object({
+    message: z.string(),
+    hint: z.string().optional(),
+    type: z.enum(ERROR_TYPES).optional(),
+  }).optional(),
+});
+export type StatusView = z.infer<typeof StatusViewSchema>;
+
+const RpcErrorData = z.object({ type: z.enum(ERROR_TYPES), hint: z.string().optional() });
+
+const IncomingSchema = z.union([
+  z.object({
+    id: z.union([z.number(), z.string()]),
+    result: z.unknown().optional(),
+    error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+  }),
+  z.object({ method: z.string(), params: z.unknown().optional() }),
+]);
+
+/** An RPC error from the daemon as the larkit error it stands for (the daemon sends the type along). */
+function larkitErrorOf(
+  method: string,
+  error: { code: number; message: string; data?: unknown },
+): LarkitError {
+  const data = RpcErrorData.safeParse(error.data);
+  if (data.success) return larkitError(data.data.type, error.message, { hint: data.data.hint });
+  return errors.internal(`the remote-control daemon answered ${method} with ${error.code}: ${error.message}`);
+}
+
+type Reply = { result?: unknown; error?: LarkitError };
+
+/** One JSON-RPC connection to the daemon's socket, initialized with the experimental API. */
+export class DaemonClient {
+  /** Settles when the daemon closed the connection (or `close()` was called). */
+  readonly closed: Promise<void>;
+  readonly #conn: Deno.UnixConn;
+  readonly #pending = new Map<string, { method: string; settle: (reply: Reply) => void }>();
+  readonly #listeners = new Set<(method: string, params: unknown) => void>();
+  #nextId = 1;
+
+  private constructor(conn: Deno.UnixConn) {
+    this.#conn = conn;
+    this.closed = this.#read().finally(() => {
+      for (const { settle } of this.#pending.values()) {
+        settle({ error: errors.network("the remote-control daemon closed the connection") });
+      }
+      this.#pending.clear();
+    });
+  }
+
+  /** `listener` hears notifications from the start, including the status the daemon sends on initialize. */
+  static async connect(
+    socketPath: string,
+    version: string,
+    listener?: (method: string, params: unknown) => void,
+  ): Promise<DaemonClient> {
+    const client = new DaemonClient(await Deno.connect({ transport: "unix", path: socketPath }));
+    if (listener) client.onNotification(listener);
+    await client.call("initialize", {
+      clientInfo: { name: "larkit-remote-control", version },
+      capabilities: { experimentalApi: true },
+    });
+    await client.#write({ jsonrpc: "2.0", method: "initialized" });
+    return client;
+  }
+
+  /** Hears every notification; returns the unsubscribe function. */
+  onNotification(listener: (method: string, params: unknown) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Sends a request; rejects with the larkit error the daemon reported. */
+  async call(method: string, params?: unknown): Promise<unknown> {
+    const id = this.#nextId++;
+    const reply = new Promise<Reply>((settle) => this.#pending.set(String(id), { method, settle }));
+    await this.#write({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    const { result, error } = await reply;
+    if (error) throw error;
+    return result;
+  }
+
+  close(): void {
+    try {
+      this.#conn.close();
+    } catch {
+      // Already closed by the daemon.
+    }
+  }
+
+  async #write(message: unknown): Promise<void> {
+    const bytes = new TextEncoder().encode(JSON.stringify(message) + "\n");
+    try {
+      for (let at = 0; at < bytes.length;) at += await this.#conn.write(bytes.subarray(at));
+    } catch (e) {
+      throw errors.network(
+        `cannot write to the remote-control daemon: ${e instanceof Error ? e.message : e}`,
+      );
+    }
+  }
+
+  async #read(): Promise<void> {
+    const split = lineSplitter();
+    try {
+      for await (const chunk of this.#conn.readable) {
+        for (const event of split.push(chunk)) if (event.kind === "line") this.#take(event.text);
+      }
+    } catch {
+      // The daemon went away mid-read: same as the end of the stream.
+    }
+  }
+
+  #take(text: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const parsed = IncomingSchema.safeParse(json);
+    if (!parsed.success) return;
+    const m = parsed.data;
+    if ("id" in m) {
+      const waiter = this.#pending.get(String(m.id));
+      if (!waiter) return;
+      this.#pending.delete(String(m.id));
+      waiter.settle(m.error ? { error: larkitErrorOf(waiter.method, m.error) } : { result: m.result });
+    } else {
+      for (const l of this.#listeners) l(m.method, m.params);
+    }
+  }
+}
+
+export function parseStatus(value: unknown): StatusView {
+  const parsed = StatusViewSchema.safeParse(value);
+  if (!parsed.success) {
+    throw errors.internal(
+      `the remote-control daemon sent a malformed status: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Enables remote control on the daemon and waits (bounded) until the connection settles as connected or
+ * errored. Listening starts before the enable request and a status read follows its reply, so a change that
+ * raced the reply is never missed.
+ */
+export async function enableAndSettle(
+  client: DaemonClient,
+  clock: Clock,
+  waitMs: number,
+): Promise<{ status: StatusView; timedOut: boolean }> {
+  const abort = new AbortController();
+  let unsubscribe = () => {};
+  const settled = new Promise<StatusView>((resolve) => {
+    unsubscribe = client.onNotification((method, params) => {
+      if (method !== "remoteControl/status/changed") return;
+      const status = StatusViewSchema.safeParse(params);
+      if (status.success && (status.data.status === "connected" || status.data.status === "errored")) {
+        resolve(status.data);
+      }
+    });
+  });
+  try {
+    await client.call("remoteControl/enable");
+    const now = parseStatus(await client.call("remoteControl/status/read"));
+    if (now.status !== "connecting") return { status: now, timedOut: false };
+    const timedOut = clock.sleep(waitMs, abort.signal).then(() => undefined, () => undefined);
+    const first = await Promise.race([settled, timedOut]);
+    if (first) return { status: first, timedOut: false };
+    return { status: parseStatus(await client.call("remoteControl/status/read")), timedOut: true };
+  } finally {
+    abort.abort();
+    unsubscribe();
+  }
+}
+
+/** Asks the daemon to exit and waits until its socket is gone. */
+export async function shutdownDaemon(client: DaemonClient, socketPath: string, clock: Clock): Promise<void> {
+  // The reply may be cut off by the shutdown itself; the closed connection and the removed socket are the proof.
+  await Promise.race([client.call(SHUTDOWN_METHOD).catch(() => undefined), client.closed]);
+  await client.closed;
+  await waitFor(clock, DAEMON_START_TIMEOUT_MS, async () => await probeSocket(socketPath) !== "live");
+}
+
+async function waitFor(clock: Clock, timeoutMs: number, ready: () => Promise<boolean>): Promise<boolean> {
+  const deadline = clock.now() + timeoutMs;
+  while (clock.now() < deadline) {
+    if (await ready()) return true;
+    await clock.sleep(50);
+  }
+  return await ready();
+}
+
+export interface ReachOptions {
+  socketPath: string;
+  version: string;
+  clock: Clock;
+  /** The daemon's command line; when absent an absent daemon is not started (status, stop). */
+  spawn?: string[];
+  startTimeoutMs?: number;
+}
+
+/** The daemon's connection, starting the daemon first when asked to; undefined when none runs. */
+export async function reachDaemon(
+  opts: ReachOptions,
+): Promise<{ client: DaemonClient; spawnedPid?: number } | undefined> {
+  if (await probeSocket(opts.socketPath) === "live") {
+    return { client: await DaemonClient.connect(opts.socketPath, opts.version) };
+  }
+  if (!opts.spawn) return undefined;
+  const [program, ...args] = opts.spawn;
+  const child = new Deno.Command(program, {
+    args,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  child.unref();
+  let exited: number | undefined;
+  child.status.then((s) => exited = s.code);
+  await waitFor(
+    opts.clock,
+    opts.startTimeoutMs ?? DAEMON_START_TIMEOUT_MS,
+    async () => exited !== undefined || await probeSocket(opts.socketPath) === "live",
+  );
+  // A daemon started at the same moment by another command may hold the socket while ours exited.
+  if (await probeSocket(opts.socketPath) === "live") {
+    return {
+      client: await DaemonClient.connect(opts.socketPath, opts.version),
+      spawnedPid: exited === undefined ? child.pid : undefined,
+    };
+  }
+  if (exited === undefined) child.kill("SIGKILL");
+  throw errors.internal(
+    exited === undefined
+      ? `the remote-control daemon did not answer on ${opts.socketPath} in time`
+      : `the remote-control daemon exited with code ${exited} before listening on ${opts.socketPath}`,
+    { hint: "run `larkit remote-control --no-daemon` to see why it cannot start" },
+  );
+}

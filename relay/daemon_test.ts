@@ -1,0 +1,148 @@
+/**
+ * The daemon's client side against a real remote-control host served on a Unix socket in this process:
+ * enable-and-settle, errors carried back as larkit errors, `daemon/shutdown` kept from remote devices.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { testProvider } from "../cli/provider.ts";
+import { listenUnix } from "../rpc/transports/unix.ts";
+import {
+  daemonArgv,
+  DaemonClient,
+  daemonSocketPath,
+  enableAndSettle,
+  reachDaemon,
+  shutdownMethods,
+} from "./daemon.ts";
+import { DevRelay } from "./dev_relay.ts";
+import type { RelayAccount } from "./enroll.ts";
+import { createRemoteControlHost } from "./host.ts";
+import { RemoteClient } from "./remote_client.ts";
+
+async function withDaemon(
+  account: RelayAccount,
+  fn: (ctx: { client: DaemonClient; relay: DevRelay; shutdowns: () => number }) => Promise<void>,
+): Promise<void> {
+  const relay = DevRelay.start();
+  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
+  let shutdowns = 0;
+  const host = createRemoteControlHost({
+    provider: p,
+    baseUrl: relay.baseUrl,
+    getAccount: () => Promise.resolve(account),
+    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
+    methods: shutdownMethods(() => shutdowns++),
+  });
+  const socket = join(p.paths.configDir, "d.sock");
+  await Deno.mkdir(p.paths.configDir, { recursive: true });
+  const listener = await listenUnix(host.appServer, socket);
+  const client = await DaemonClient.connect(socket, "test");
+  try {
+    await fn({ client, relay, shutdowns: () => shutdowns });
+  } finally {
+    client.close();
+    await listener.close();
+    await host.close();
+    await relay.close();
+  }
+}
+
+const USER: RelayAccount = { accountId: "acct-1", accessToken: "tok", kind: "user" };
+
+Deno.test("enableAndSettle waits for connected; a failing relay settles as errored with the error's type", async () => {
+  await withDaemon(USER, async ({ client, relay }) => {
+    const p = testProvider();
+    const up = await enableAndSettle(client, p.clock, 10_000);
+    assert.equal(up.timedOut, false);
+    assert.deepEqual([up.status.status, up.status.environmentId], ["connected", "env_dev_1"]);
+    await client.call("remoteControl/disable");
+    relay.faults.rejectHandshakes(500, 1000);
+    const down = await enableAndSettle(client, p.clock, 10_000);
+    assert.equal(down.status.status, "errored");
+    assert.equal(down.status.error?.type, "network");
+    assert.match(down.status.error?.message ?? "", /handshake/);
+    await client.call("remoteControl/disable");
+  });
+});
+
+Deno.test("enableAndSettle reports timedOut when the relay stays silent", async () => {
+  const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const c of silent) held.push(c);
+  })();
+  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
+  const host = createRemoteControlHost({
+    provider: p,
+    baseUrl: `http://127.0.0.1:${silent.addr.port}/`,
+    getAccount: () => Promise.resolve(USER),
+  });
+  const socket = join(p.paths.stateDir, "d.sock");
+  const listener = await listenUnix(host.appServer, socket);
+  const client = await DaemonClient.connect(socket, "test");
+  try {
+    const r = await enableAndSettle(client, p.clock, 200);
+    assert.deepEqual([r.timedOut, r.status.status], [true, "connecting"]);
+  } finally {
+    client.close();
+    await listener.close();
+    for (const c of held) c.close();
+    await host.close();
+    silent.close();
+    await accepting.catch(() => {});
+  }
+});
+
+Deno.test("an enable refused by the daemon comes back as the larkit error it stands for", async () => {
+  await withDaemon({ accountId: "app", accessToken: "", kind: "app" }, async ({ client }) => {
+    await assert.rejects(
+      client.call("remoteControl/enable"),
+      (e: Error & { type?: string; hint?: string }) => {
+        assert.equal(e.type, "auth");
+        assert.match(e.message, /requires account authentication/);
+        assert.match(e.hint ?? "", /larkit auth login/);
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("daemon/shutdown: refused to remote devices, honoured for a local client after its reply", async () => {
+  await withDaemon(USER, async ({ client, relay, shutdowns }) => {
+    await enableAndSettle(client, testProvider().clock, 10_000);
+    const phone = await RemoteClient.connect(relay.clientUrl("phone"), "phone");
+    try {
+      const stream = phone.stream("s1");
+      await stream.request("initialize", {
+        clientInfo: { name: "phone", version: "1" },
+        capabilities: { experimentalApi: true },
+      });
+      await assert.rejects(stream.request("daemon/shutdown"), /not available to remote-control connections/);
+      assert.equal(shutdowns(), 0);
+    } finally {
+      phone.close();
+    }
+    assert.deepEqual(await client.call("daemon/shutdown"), {});
+    assert.equal(shutdowns(), 1);
+  });
+});
+
+Deno.test("reachDaemon without a command to spawn reports no daemon and starts nothing", async () => {
+  const p = testProvider();
+  const socket = daemonSocketPath(p.paths);
+  assert.equal(await reachDaemon({ socketPath: socket, version: "t", clock: p.clock }), undefined);
+});
+
+Deno.test("the daemon's command line keeps the starting command's profile", () => {
+  assert.deepEqual(daemonArgv(["larkit"], "/s.sock", "http://127.0.0.1:1/", "work"), [
+    "larkit",
+    "--profile",
+    "work",
+    "app-server",
+    "--listen",
+    "unix:/s.sock",
+    "--remote-control",
+    "--relay-url",
+    "http://127.0.0.1:1/",
+  ]);
+});

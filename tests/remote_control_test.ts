@@ -1,0 +1,332 @@
+/**
+ * `larkit remote-control` end to end: `main.ts` as a subprocess starts the background daemon, which enrolls with
+ * the dev relay (in this process, on loopback) using the user login larkit holds for the suite emulator; a
+ * remote client then runs `calendar +agenda` through the relay. Also: disallowed relay URLs and app-only
+ * credentials refused through main.ts, and the status transitions a local client of the daemon hears.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
+import { updateProfile } from "../cli/config/profiles.ts";
+import { secretStore } from "../cli/config/secret_store.ts";
+import { writeUserToken } from "../cli/auth/user_token.ts";
+import { testProvider } from "../cli/provider.ts";
+import { DaemonClient, type StatusView } from "../relay/daemon.ts";
+import { DevRelay } from "../relay/dev_relay.ts";
+import { RemoteClient } from "../relay/remote_client.ts";
+import { probeSocket } from "../rpc/transports/unix.ts";
+import { type Emulator, manualClock, startEmulator, userToken } from "./helpers/emulator.ts";
+import { MAIN, REPO, runMain, type RunOptions, type RunResult } from "./helpers/run_main.ts";
+
+const ALICE = "ou_sandbox_user_0001";
+const DAY = "--start 2026-11-23 --end 2026-11-23";
+
+interface Harness {
+  emu: Emulator;
+  relay: DevRelay;
+  dir: string;
+  socket: string;
+  run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  /** Daemon processes this test started; killed in `finally` if still alive. */
+  pids: number[];
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return !/^\d+ \(.*\) [ZX] /.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function harness(opts: { login: boolean }, fn: (h: Harness) => Promise<void>): Promise<void> {
+  const emu = await startEmulator({ clock: manualClock(), timeZone: "UTC" });
+  const relay = DevRelay.start();
+  const dir = await Deno.makeTempDir({ prefix: "larkit-rc-" });
+  const h: Harness = {
+    emu,
+    relay,
+    dir,
+    socket: join(dir, "state", "remote-control.sock"),
+    pids: [],
+    run: (args, o = {}) =>
+      runMain(args, {
+        ...o,
+        configDir: dir,
+        env: { TZ: "UTC", LARKIT_RELAY_URL: relay.baseUrl, ...o.env },
+      }),
+  };
+  try {
+    const init = await h.run(
+      ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
+      { stdin: `${emu.app.appSecret}\n` },
+    );
+    assert.equal(init.code, 0, init.stderr);
+    if (opts.login) await seedLogin(h);
+    await fn(h);
+  } finally {
+    for (const pid of h.pids) {
+      if (alive(pid)) Deno.kill(pid, "SIGKILL");
+    }
+    await relay.close();
+    await emu.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A logged-in user without a browser: a real emulator grant stored the way `auth login` stores it. */
+async function seedLogin(h: Harness): Promise<void> {
+  const grant = await userToken(h.emu);
+  const p = testProvider({ env: { LARKIT_CONFIG_DIR: h.dir } });
+  const now = Date.now();
+  await writeUserToken(secretStore(p), {
+    userOpenId: ALICE,
+    appId: h.emu.app.appId,
+    accessToken: grant.access_token,
+    refreshToken: grant.refresh_token,
+    expiresAt: now + 7_200_000,
+    refreshExpiresAt: now + 604_800_000,
+    scope: grant.scope,
+    grantedAt: now,
+  });
+  const config = await loadConfig(p);
+  assert.ok(config);
+  await saveConfig(p, updateProfile(config, "default", { users: [{ openId: ALICE, name: "Alice Chen" }] }));
+}
+
+type Envelope = {
+  ok: boolean;
+  data: StatusView & { mode: string; daemon: { running: boolean; pid?: number } };
+};
+
+/** The error envelope: the JSON document after any progress lines on stderr. */
+function errorOf(r: RunResult): { type: string; message: string; hint?: string } {
+  const at = r.stderr.startsWith("{") ? 0 : r.stderr.indexOf("\n{") + 1;
+  return JSON.parse(r.stderr.slice(at)).error;
+}
+
+Deno.test("start spawns the daemon; a remote client runs calendar +agenda through the relay; stop; shutdown", async () => {
+  await harness({ login: true }, async (h) => {
+    const before = await h.run(["remote-control", "status"]);
+    assert.equal(before.code, 0, before.stderr);
+    assert.equal(before.json<Envelope>().data.daemon.running, false);
+    assert.equal(await probeSocket(h.socket), "absent", "status starts nothing");
+
+    const started = await h.run(["remote-control", "start"]);
+    assert.equal(started.code, 0, started.stderr);
+    const s = started.json<Envelope>().data;
+    if (s.daemon.pid) h.pids.push(s.daemon.pid);
+    assert.deepEqual([s.mode, s.status, s.environmentId], ["daemon", "connected", "env_dev_1"]);
+    assert.ok(s.daemon.pid, "this start spawned the daemon");
+    assert.equal(h.relay.stats.enrollments, 1);
+    const handshake = h.relay.stats.handshakeHeaders[0];
+    assert.equal(handshake["svc-account-id"], ALICE);
+    assert.equal(handshake["x-svc-protocol-version"], "3");
+
+    const heard: string[] = [];
+    const local = await DaemonClient.connect(h.socket, "test", (method, params) => {
+      if (method === "remoteControl/status/changed") heard.push((params as StatusView).status);
+    });
+    const phone = await RemoteClient.connect(h.relay.clientUrl("phone"), "phone");
+    try {
+      const stream = phone.stream("s1");
+      const seen: { method?: string; params?: Record<string, unknown> }[] = [];
+      stream.onMessage((m) => seen.push(m as { method?: string }));
+      const init = await stream.request("initialize", {
+        clientInfo: { name: "phone", version: "1" },
+        capabilities: { experimentalApi: true },
+      }) as { connection: { origin: string } };
+      assert.equal(init.connection.origin, "RemoteControl");
+      stream.send({ jsonrpc: "2.0", method: "initialized" });
+      const { thread } = await stream.request("thread/start", {}) as { thread: { id: string } };
+      await stream.request("turn/start", {
+        threadId: thread.id,
+        input: [{ type: "text", text: `larkit calendar +agenda --as user ${DAY}` }],
+      });
+      await until("turn/completed", () => seen.some((m) => m.method === "turn/completed"), 60_000);
+      const done = seen.find((m) => m.method === "turn/completed")?.params?.turn as {
+        status: string;
+        exitCode: number;
+        result?: { ok: boolean; identity: string; data: { summary: string }[] };
+      };
+      assert.equal(done.status, "completed", JSON.stringify(done));
+      assert.equal(done.exitCode, 0);
+      assert.equal(done.result?.identity, "user");
+      assert.deepEqual(done.result?.data.map((e) => e.summary), [
+        "Team offsite",
+        "Daily stand-up",
+        "Design review: larkit agent server",
+        "1:1 Alice / Bob",
+      ]);
+      const methods = seen.map((m) => m.method);
+      assert.ok(methods.includes("command/exec/outputDelta"), methods.join(","));
+      assert.ok(methods.indexOf("turn/started") < methods.indexOf("turn/completed"));
+
+      const stopped = await h.run(["remote-control", "stop"]);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.deepEqual(
+        [stopped.json<Envelope>().data.status, stopped.json<Envelope>().data.environmentId],
+        ["disabled", null],
+      );
+      assert.equal(h.relay.serverConnected, false);
+      assert.equal(await probeSocket(h.socket), "live", "stop keeps the daemon");
+
+      const again = await h.run(["remote-control", "start"]);
+      assert.equal(again.code, 0, again.stderr);
+      const a = again.json<Envelope>().data;
+      assert.equal(a.status, "connected");
+      assert.equal(a.daemon.pid, undefined, "the running daemon was reached, not a second one started");
+      assert.equal(a.environmentId, "env_dev_1", "the stored enrollment is reused");
+      assert.equal(h.relay.stats.enrollments, 1);
+      const status = await h.run(["remote-control", "status"]);
+      assert.equal(status.json<Envelope>().data.status, "connected");
+      await until("status changes", () => heard.length >= 4);
+      assert.deepEqual(heard, ["connected", "disabled", "connecting", "connected"]);
+    } finally {
+      phone.close();
+      local.close();
+    }
+
+    const shut = await h.run(["remote-control", "stop", "--shutdown"]);
+    assert.equal(shut.code, 0, shut.stderr);
+    assert.deepEqual([shut.json<Envelope>().data.status, shut.json<Envelope>().data.daemon.running], [
+      "disabled",
+      false,
+    ]);
+    assert.equal(await probeSocket(h.socket), "absent");
+    await until("the daemon process exits", () => !alive(s.daemon.pid as number));
+  });
+});
+
+Deno.test("disallowed relay URLs are refused through main.ts before anything starts", async () => {
+  await harness({ login: true }, async (h) => {
+    const cases: [string[], Record<string, string>][] = [
+      [["remote-control", "start", "--relay-url", "https://example.com/"], {}],
+      [["remote-control", "start", "--relay-url", "https://open.feishu.cn.evil.com/"], {}],
+      [["remote-control"], { LARKIT_RELAY_URL: "http://open.feishu.cn/" }],
+      [["remote-control", "--no-daemon", "--relay-url", "https://foo.localhost/"], {}],
+    ];
+    for (const [args, env] of cases) {
+      const r = await h.run(args, { env });
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      const err = errorOf(r);
+      assert.equal(err.type, "validation");
+      assert.match(err.message, /^invalid remote control URL `.+`; expected HTTPS URL for feishu\.cn/);
+    }
+    assert.equal(await probeSocket(h.socket), "absent");
+    assert.equal(h.relay.stats.enrollments, 0);
+  });
+});
+
+Deno.test("app-only credentials give the account-authentication error, in front, daemon and foreground", async () => {
+  await harness({ login: false }, async (h) => {
+    for (const args of [["remote-control", "start"], ["remote-control", "--no-daemon"]]) {
+      const r = await h.run(args);
+      assert.equal(r.code, 3, `${args.join(" ")}: ${r.stderr}`);
+      const err = errorOf(r);
+      assert.equal(err.type, "auth");
+      assert.match(err.message, /remote control requires account authentication/);
+      assert.match(err.hint ?? "", /larkit auth login/);
+    }
+    assert.equal(await probeSocket(h.socket), "absent", "no daemon was started for nothing");
+
+    // A daemon that only has app credentials refuses enable itself, with the same error.
+    const daemon = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", MAIN, "app-server", "--listen", `unix:${h.socket}`, "--remote-control"],
+      cwd: REPO,
+      env: {
+        HOME: Deno.env.get("HOME") ?? "/tmp",
+        PATH: Deno.env.get("PATH") ?? "",
+        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR") as string } : {}),
+        LARKIT_CONFIG_DIR: h.dir,
+        LARKIT_REMOTE_META: "off",
+        LARKIT_RELAY_URL: h.relay.baseUrl,
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    h.pids.push(daemon.pid);
+    try {
+      await until("the daemon's socket", async () => await probeSocket(h.socket) === "live", 60_000);
+      const local = await DaemonClient.connect(h.socket, "test");
+      await assert.rejects(
+        local.call("remoteControl/enable"),
+        (e: Error & { type?: string }) =>
+          e.type === "auth" && /requires account authentication/.test(e.message),
+      );
+      const status = await local.call("remoteControl/status/read") as StatusView;
+      assert.equal(status.status, "disabled");
+      await local.call("daemon/shutdown").catch(() => {/* the reply may be cut off by the shutdown */});
+      assert.equal((await daemon.status).code, 0);
+      local.close();
+    } finally {
+      if (alive(daemon.pid)) daemon.kill("SIGKILL");
+    }
+    assert.equal(h.relay.stats.enrollments, 0);
+  });
+});
+
+Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, then prints its envelope", async () => {
+  await harness({ login: true }, async (h) => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", MAIN, "remote-control", "--no-daemon"],
+      cwd: REPO,
+      env: {
+        HOME: Deno.env.get("HOME") ?? "/tmp",
+        PATH: Deno.env.get("PATH") ?? "",
+        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR") as string } : {}),
+        NO_COLOR: "1",
+        TZ: "UTC",
+        LARKIT_CONFIG_DIR: h.dir,
+        LARKIT_REMOTE_META: "off",
+        LARKIT_RELAY_URL: h.relay.baseUrl,
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    h.pids.push(child.pid);
+    const stdout = new Response(child.stdout).text();
+    const stderr = new Response(child.stderr).text();
+    try {
+      await until("the relay connection", () => h.relay.serverConnected, 60_000);
+      const phone = await RemoteClient.connect(h.relay.clientUrl("phone"), "phone");
+      try {
+        const stream = phone.stream("s1");
+        await stream.request("initialize", {
+          clientInfo: { name: "phone", version: "1" },
+          capabilities: { experimentalApi: true },
+        });
+        const status = await stream.request("remoteControl/status/read") as StatusView;
+        assert.deepEqual([status.status, status.environmentId], ["connected", "env_dev_1"]);
+      } finally {
+        phone.close();
+      }
+      assert.equal(await probeSocket(h.socket), "absent", "the foreground server starts no daemon");
+      child.kill("SIGINT");
+      assert.equal((await child.status).code, 0);
+      const doc = JSON.parse(await stdout) as Envelope;
+      assert.deepEqual([doc.data.mode, doc.data.status], ["foreground", "disabled"]);
+      const said = await stderr;
+      assert.match(said, /^Starting app-server with remote control enabled\.\.\.$/m);
+      assert.match(said, /^This machine is available for remote control as .+\.$/m);
+      assert.match(said, /^Press Ctrl-C to stop\.$/m);
+    } finally {
+      if (alive(child.pid)) child.kill("SIGKILL");
+      await stdout.catch(() => "");
+      await stderr.catch(() => "");
+    }
+  });
+});
