@@ -1,0 +1,173 @@
+/**
+ * `larkit sandbox`: the suite emulator as a command. `serve` keeps one listening on loopback and prints where;
+ * `run -- <larkit argv>` starts a private one, points a single larkit run at it as the seeded app (custom
+ * brand, a throw-away config dir) and stops it — the no-account, no-network path the README's main job uses.
+ */
+import { join } from "node:path";
+import { type Command, Option } from "commander";
+import { z } from "zod";
+import { type Emulator, startEmulator } from "../../sandbox/server.ts";
+import { setMeta } from "../command_meta.ts";
+import type { RunContext } from "../context.ts";
+import { successEnvelope } from "../output/envelope.ts";
+import { emitText } from "../output/emit.ts";
+import { errors } from "../output/errors.ts";
+import { type Provider, resolvePaths, withIOFrom } from "../provider.ts";
+import { runCli } from "../run.ts";
+
+const ServeFlags = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(0),
+  data: z.string().min(1).optional(),
+  seed: z.boolean().default(true),
+  timeZone: z.string().optional(),
+  exitWithStdin: z.boolean().default(false),
+});
+
+function parseFlags(raw: unknown): z.infer<typeof ServeFlags> {
+  const parsed = ServeFlags.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw errors.validation(`invalid --${String(issue.path[0] ?? "flag")}: ${issue.message}`, {
+      hint: "larkit sandbox serve --port 0..65535 [--data DIR]",
+    });
+  }
+  return parsed.data;
+}
+
+/** Fixtures' "today" follows the zone larkit itself will compute "today" in. */
+function zoneOf(p: Provider, flag?: string): string {
+  return flag ?? p.env.get("TZ") ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+async function start(p: Provider, flags: z.infer<typeof ServeFlags>): Promise<Emulator> {
+  try {
+    return await startEmulator({
+      port: flags.port,
+      dataDir: flags.data,
+      seed: flags.seed,
+      clock: { now: () => p.clock.now() },
+      timeZone: zoneOf(p, flags.timeZone),
+    });
+  } catch (e) {
+    throw errors.config(`the sandbox could not start: ${e instanceof Error ? e.message : String(e)}`, {
+      hint: flags.port ? `is port ${flags.port} free? use --port 0 for any free port` : undefined,
+    });
+  }
+}
+
+/** What a larkit run needs in its environment to talk to this emulator as the seeded app. */
+export function sandboxEnv(emu: Emulator): Record<string, string> {
+  return {
+    LARKIT_BRAND: "custom",
+    LARKIT_BASE_URL: emu.url,
+    LARKIT_APP_ID: emu.app.appId,
+    LARKIT_APP_SECRET: emu.app.appSecret,
+  };
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+async function serve(ctx: RunContext, flags: z.infer<typeof ServeFlags>): Promise<void> {
+  const emu = await start(ctx.p, flags);
+  try {
+    const ready = successEnvelope({
+      data: {
+        url: emu.url,
+        app_id: emu.app.appId,
+        app_secret: emu.app.appSecret,
+        brand: "custom",
+        data_dir: flags.data ?? null,
+        env: sandboxEnv(emu),
+        verification_page: `${emu.url}/emulator/verify`,
+      },
+    });
+    // One line, so a script can `read` it and know the emulator is listening.
+    await emitText(ctx, JSON.stringify(ready));
+    await ctx.p.stderr.write(
+      `sandbox listening on ${emu.url} (emulator only, not the real suite); Ctrl-C stops it\n`,
+    );
+    const stops = [untilAborted(ctx.p.signal)];
+    if (flags.exitWithStdin) stops.push(ctx.p.stdin.readAll().then(() => {}));
+    await Promise.race(stops);
+  } finally {
+    await emu.stop();
+  }
+}
+
+async function runInside(ctx: RunContext, argv: string[], flags: z.infer<typeof ServeFlags>): Promise<void> {
+  if (argv.length === 0) {
+    throw errors.usage("sandbox run needs a larkit command after --", {
+      hint: "larkit sandbox run -- calendar +agenda --as bot",
+    });
+  }
+  const emu = await start(ctx.p, { ...flags, data: undefined, seed: true });
+  const home = join(ctx.p.paths.cacheDir, "sandbox-run", ctx.p.random.uuid());
+  try {
+    const overrides: Record<string, string | undefined> = {
+      ...sandboxEnv(emu),
+      LARKIT_CONFIG_DIR: home,
+      LARKIT_CACHE_DIR: join(home, "cache"),
+      LARKIT_STATE_DIR: join(home, "state"),
+      LARKIT_REMOTE_META: "off",
+      LARKIT_PROFILE: undefined,
+    };
+    const inner = { get: (name: string) => name in overrides ? overrides[name] : ctx.p.env.get(name) };
+    const { withIO: _drop, ...edges } = ctx.p;
+    const child = withIOFrom({ ...edges, env: inner, paths: resolvePaths(inner, home) });
+    ctx.state.exitCode = await runCli(argv, child);
+  } finally {
+    await emu.stop();
+    await ctx.p.files.remove(home).catch(() => {});
+  }
+}
+
+export function registerSandbox(program: Command, ctx: RunContext): void {
+  const sandbox = program.command("sandbox")
+    .description(
+      "the suite emulator on 127.0.0.1: no account, no network (emulator only, not the real suite)",
+    );
+  setMeta(sandbox, { layer: "builtin" });
+
+  const common = (cmd: Command) =>
+    cmd
+      .addOption(
+        new Option(
+          "--time-zone <zone>",
+          "zone the fixtures' 'today' is seeded in (default: TZ or the system's)",
+        ),
+      )
+      .option("--no-seed", "start empty: only the app and its users, no calendars, chats or documents");
+
+  const serveCmd = common(
+    sandbox.command("serve")
+      .description(
+        "serve the emulator until Ctrl-C; prints {ok, data:{url, app_id, app_secret, env}} as one line",
+      )
+      .option("--port <n>", "port to listen on (0 = any free port)", "0")
+      .option("--data <dir>", "keep state in <dir>/sandbox.db instead of memory")
+      .option(
+        "--exit-with-stdin",
+        "also stop when stdin closes (for a parent process that owns the emulator)",
+      ),
+  ).action(async (opts: Record<string, unknown>) => {
+    await serve(ctx, parseFlags(opts));
+  });
+  setMeta(serveCmd, { layer: "builtin" });
+
+  const runCmd = common(
+    sandbox.command("run")
+      .description(
+        "run one larkit command against a fresh emulator as the seeded app: larkit sandbox run -- <command>",
+      )
+      .argument("[argv...]", "the larkit command to run, after --")
+      .allowUnknownOption(),
+  ).action(async (argv: string[], opts: Record<string, unknown>) => {
+    await runInside(ctx, argv, parseFlags(opts));
+  });
+  setMeta(runCmd, { layer: "builtin" });
+}

@@ -1,0 +1,481 @@
+/**
+ * Calendar v4: calendars (primary, list), events (list, create, get, patch, delete, instance_view), freebusy,
+ * attendees and RSVP replies. `primary` in a path means the caller's primary calendar (the bot's for tenant
+ * tokens), which is how shortcuts address it.
+ */
+import { z } from "zod";
+import type { Caller } from "../auth.ts";
+import { all, newHex, one, run, tx } from "../db.ts";
+import { pageOf, paginate } from "../paging.ts";
+import { occurrences, parseRule } from "../recurrence.ts";
+import { invalidParam, ok, raise } from "../reply.ts";
+import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
+import { READ_CALENDAR, WRITE_CALENDAR } from "../scopes.ts";
+import type { EmulatorState } from "../state.ts";
+import { localDate, rfc3339, startOfLocalDay } from "../zone.ts";
+
+/** instance_view refuses ranges longer than this (193103) and more instances than MAX_INSTANCES (193104). */
+const MAX_RANGE_S = 40 * 86_400;
+const MAX_INSTANCES = 1000;
+
+interface CalendarRow {
+  calendar_id: string;
+  owner: string;
+  summary: string;
+  description: string;
+  type: string;
+  is_primary: number;
+  color: number;
+}
+
+interface EventRow {
+  event_id: string;
+  calendar_id: string;
+  summary: string;
+  description: string;
+  start_ts: number;
+  end_ts: number;
+  all_day: number;
+  timezone: string;
+  recurrence: string;
+  status: string;
+  visibility: string;
+  free_busy_status: string;
+  location: string | null;
+  organizer: string;
+  create_time: number;
+}
+
+function calendarJson(c: CalendarRow, caller: Caller) {
+  return {
+    calendar_id: c.calendar_id,
+    summary: c.summary,
+    description: c.description,
+    permissions: "private",
+    color: c.color,
+    type: c.type,
+    summary_alias: "",
+    is_deleted: false,
+    is_third_party: false,
+    role: c.owner === caller.openId ? "owner" : "reader",
+  };
+}
+
+function primaryOf(st: EmulatorState, openId: string): CalendarRow | undefined {
+  return one<CalendarRow>(st.db, "SELECT * FROM calendars WHERE owner = ? AND is_primary = 1", openId);
+}
+
+function calendarOf(ctx: CallerCtx): CalendarRow {
+  const id = ctx.params.calendar_id;
+  const row = id === "primary"
+    ? primaryOf(ctx.st, ctx.caller.openId)
+    : one<CalendarRow>(ctx.st.db, "SELECT * FROM calendars WHERE calendar_id = ?", id);
+  return row ?? raise(400, 191001, `invalid calendar_id: ${id}`);
+}
+
+function eventOf(ctx: CallerCtx, cal: CalendarRow): EventRow {
+  const row = one<EventRow>(
+    ctx.st.db,
+    "SELECT * FROM events WHERE event_id = ? AND calendar_id = ?",
+    ctx.params.event_id,
+    cal.calendar_id,
+  );
+  return row ?? raise(404, 193001, `event not found: ${ctx.params.event_id}`);
+}
+
+/** All-day events carry dates; their end date is exclusive (an event on the 23rd ends on the 24th). */
+function timeJson(ms: number, allDay: boolean, zone: string) {
+  if (allDay) return { date: localDate(ms, zone) };
+  return { timestamp: String(Math.floor(ms / 1000)), timezone: zone };
+}
+
+function eventJson(st: EmulatorState, e: EventRow, caller: Caller, instanceStart?: number) {
+  const start = instanceStart ?? e.start_ts;
+  const end = start + (e.end_ts - e.start_ts);
+  const attendees = all<
+    { attendee_id: string; type: string; open_id: string; display_name: string; rsvp_status: string }
+  >(
+    st.db,
+    "SELECT attendee_id, type, open_id, display_name, rsvp_status FROM attendees WHERE event_id = ?",
+    e.event_id,
+  );
+  const mine = attendees.find((a) => a.open_id === caller.openId);
+  const organizer = one<{ name: string }>(st.db, "SELECT name FROM users WHERE open_id = ?", e.organizer);
+  const isInstance = instanceStart !== undefined && e.recurrence !== "";
+  return {
+    event_id: isInstance ? `${e.event_id.replace(/_0$/, "")}_${Math.floor(start / 1000)}` : e.event_id,
+    organizer_calendar_id: e.calendar_id,
+    summary: e.summary,
+    description: e.description,
+    start_time: timeJson(start, e.all_day === 1, e.timezone),
+    end_time: timeJson(end, e.all_day === 1, e.timezone),
+    visibility: e.visibility,
+    attendee_ability: "can_see_others",
+    free_busy_status: e.free_busy_status,
+    ...(e.location ? { location: { name: e.location } } : {}),
+    color: -1,
+    recurrence: e.recurrence,
+    status: e.status,
+    is_exception: false,
+    ...(isInstance ? { recurring_event_id: e.event_id } : {}),
+    app_link:
+      `https://applink.feishu.cn/client/calendar/event/detail?calendarId=${
+        encodeURIComponent(e.calendar_id)
+      }` +
+      `&key=${e.event_id}`,
+    create_time: String(Math.floor(e.create_time / 1000)),
+    event_organizer: { user_id: e.organizer, display_name: organizer?.name ?? "larkit sandbox" },
+    self_rsvp_status: mine?.rsvp_status ?? (e.organizer === caller.openId ? "accept" : "needs_action"),
+    attendees: attendees.map((a) => ({
+      type: a.type,
+      attendee_id: a.attendee_id,
+      rsvp_status: a.rsvp_status,
+      is_optional: false,
+      is_organizer: a.open_id === e.organizer,
+      is_external: false,
+      display_name: a.display_name,
+      user_id: a.open_id,
+    })),
+  };
+}
+
+/** Every (event, instance start) of a calendar meeting [from, to), recurring events expanded. */
+function instancesIn(st: EmulatorState, calendarId: string, from: number, to: number): [EventRow, number][] {
+  const rows = all<EventRow>(
+    st.db,
+    "SELECT * FROM events WHERE calendar_id = ? AND (recurrence != '' OR (start_ts < ? AND end_ts > ?))",
+    calendarId,
+    to,
+    from,
+  );
+  const out: [EventRow, number][] = [];
+  for (const e of rows) {
+    const rule = e.recurrence ? parseRule(e.recurrence) : undefined;
+    if (!rule) {
+      if (e.start_ts < to && e.end_ts > from) out.push([e, e.start_ts]);
+      continue;
+    }
+    for (
+      const s of occurrences(e.start_ts, e.end_ts - e.start_ts, rule, e.timezone, from, to, MAX_INSTANCES)
+    ) {
+      out.push([e, s]);
+    }
+  }
+  return out.sort((a, b) => a[1] - b[1]);
+}
+
+const Seconds = z.string().regex(/^\d+$/, "must be unix seconds").transform((s) => Number(s) * 1000);
+
+const TimeInfo = z.object({
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  timestamp: z.string().regex(/^\d+$/).optional(),
+  timezone: z.string().optional(),
+}).refine((t) => t.date !== undefined || t.timestamp !== undefined, "date or timestamp is required");
+
+const EventBody = z.object({
+  summary: z.string().optional(),
+  description: z.string().optional(),
+  start_time: TimeInfo.optional(),
+  end_time: TimeInfo.optional(),
+  visibility: z.enum(["default", "public", "private"]).optional(),
+  free_busy_status: z.enum(["busy", "free"]).optional(),
+  location: z.object({ name: z.string().optional() }).optional(),
+  recurrence: z.string().optional(),
+});
+
+function instantOf(
+  st: EmulatorState,
+  t: z.infer<typeof TimeInfo>,
+): { ms: number; allDay: boolean; zone: string } {
+  const zone = t.timezone ?? st.timeZone;
+  if (t.timestamp !== undefined) return { ms: Number(t.timestamp) * 1000, allDay: false, zone };
+  const utcMidnight = Date.parse(`${t.date}T00:00:00Z`);
+  return { ms: startOfLocalDay(utcMidnight + 12 * 3_600_000, zone), allDay: true, zone };
+}
+
+function listEvents(ctx: CallerCtx) {
+  const cal = calendarOf(ctx);
+  const q = queryOf(
+    ctx,
+    z.object({ start_time: Seconds.optional(), end_time: Seconds.optional() }).passthrough(),
+  );
+  const page = pageOf(ctx.query, { size: 500, max: 1000 });
+  const rows = all<EventRow>(
+    ctx.st.db,
+    "SELECT * FROM events WHERE calendar_id = ? AND start_ts < ? AND (end_ts > ? OR recurrence != '') ORDER BY start_ts, event_id",
+    cal.calendar_id,
+    q.end_time ?? Number.MAX_SAFE_INTEGER,
+    q.start_time ?? 0,
+  );
+  const body = paginate(rows.map((e) => eventJson(ctx.st, e, ctx.caller)), page);
+  return ok({ ...body, sync_token: `sync_${rows.length}` });
+}
+
+function instanceView(ctx: CallerCtx) {
+  const cal = calendarOf(ctx);
+  const q = queryOf(ctx, z.object({ start_time: Seconds, end_time: Seconds }).passthrough());
+  if (q.end_time <= q.start_time) invalidParam("end_time must be after start_time");
+  if ((q.end_time - q.start_time) / 1000 > MAX_RANGE_S) {
+    raise(400, 193103, "the time range of instance_view cannot exceed 40 days");
+  }
+  const found = instancesIn(ctx.st, cal.calendar_id, q.start_time, q.end_time);
+  if (found.length > MAX_INSTANCES) raise(400, 193104, "more than 1000 instances in the time range");
+  return ok({ items: found.map(([e, s]) => eventJson(ctx.st, e, ctx.caller, s)) });
+}
+
+function createEvent(ctx: CallerCtx) {
+  const cal = calendarOf(ctx);
+  const body = jsonBody(ctx, EventBody);
+  if (!body.start_time || !body.end_time) invalidParam("start_time and end_time are required");
+  const start = instantOf(ctx.st, body.start_time);
+  const end = instantOf(ctx.st, body.end_time);
+  // An all-day end date is exclusive; its midnight is the event's end instant.
+  if (end.ms <= start.ms) invalidParam("end_time must be after start_time");
+  if (body.recurrence && !parseRule(body.recurrence)) invalidParam("recurrence is not a supported RRULE");
+  const id = tx(ctx.st.db, () => {
+    const uuid = newHex(ctx.st.db, "event", 32);
+    const eventId = `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${
+      uuid.slice(20)
+    }_0`;
+    run(
+      ctx.st.db,
+      `INSERT INTO events (event_id, calendar_id, summary, description, start_ts, end_ts, all_day, timezone,
+         recurrence, status, visibility, free_busy_status, location, organizer, create_time)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?, ?)`,
+      eventId,
+      cal.calendar_id,
+      body.summary ?? "",
+      body.description ?? "",
+      start.ms,
+      end.ms,
+      start.allDay ? 1 : 0,
+      start.zone,
+      body.recurrence ?? "",
+      body.visibility ?? "default",
+      body.free_busy_status ?? "busy",
+      body.location?.name ?? null,
+      ctx.caller.openId,
+      ctx.st.clock.now(),
+    );
+    return eventId;
+  });
+  const row = one<EventRow>(ctx.st.db, "SELECT * FROM events WHERE event_id = ?", id) as EventRow;
+  return ok({ event: eventJson(ctx.st, row, ctx.caller) });
+}
+
+function patchEvent(ctx: CallerCtx) {
+  const cal = calendarOf(ctx);
+  const e = eventOf(ctx, cal);
+  const body = jsonBody(ctx, EventBody);
+  const start = body.start_time ? instantOf(ctx.st, body.start_time) : undefined;
+  const end = body.end_time ? instantOf(ctx.st, body.end_time) : undefined;
+  const next: EventRow = {
+    ...e,
+    summary: body.summary ?? e.summary,
+    description: body.description ?? e.description,
+    start_ts: start?.ms ?? e.start_ts,
+    end_ts: end?.ms ?? e.end_ts,
+    all_day: start ? (start.allDay ? 1 : 0) : e.all_day,
+    timezone: start?.zone ?? e.timezone,
+    recurrence: body.recurrence ?? e.recurrence,
+    visibility: body.visibility ?? e.visibility,
+    free_busy_status: body.free_busy_status ?? e.free_busy_status,
+    location: body.location ? body.location.name ?? null : e.location,
+  };
+  if (next.end_ts <= next.start_ts) invalidParam("end_time must be after start_time");
+  run(
+    ctx.st.db,
+    `UPDATE events SET summary = ?, description = ?, start_ts = ?, end_ts = ?, all_day = ?, timezone = ?,
+       recurrence = ?, visibility = ?, free_busy_status = ?, location = ? WHERE event_id = ?`,
+    next.summary,
+    next.description,
+    next.start_ts,
+    next.end_ts,
+    next.all_day,
+    next.timezone,
+    next.recurrence,
+    next.visibility,
+    next.free_busy_status,
+    next.location,
+    e.event_id,
+  );
+  return ok({ event: eventJson(ctx.st, next, ctx.caller) });
+}
+
+const FreebusyBody = z.object({
+  time_min: z.string(),
+  time_max: z.string(),
+  user_id: z.string().optional(),
+  room_id: z.string().optional(),
+});
+
+function freebusy(ctx: CallerCtx) {
+  const body = jsonBody(ctx, FreebusyBody);
+  const from = Date.parse(body.time_min);
+  const to = Date.parse(body.time_max);
+  if (Number.isNaN(from) || Number.isNaN(to) || to <= from) {
+    invalidParam("time_min/time_max must be RFC 3339, min < max");
+  }
+  if (!body.user_id && !body.room_id) invalidParam("user_id or room_id is required");
+  const cal = body.user_id ? primaryOf(ctx.st, body.user_id) : undefined;
+  if (!cal) return ok({ freebusy_list: [] });
+  const busy = instancesIn(ctx.st, cal.calendar_id, from, to)
+    .filter(([e]) => e.status !== "cancelled" && e.free_busy_status === "busy");
+  return ok({
+    freebusy_list: busy.map(([e, s]) => ({
+      start_time: rfc3339(s, ctx.st.timeZone),
+      end_time: rfc3339(s + e.end_ts - e.start_ts, ctx.st.timeZone),
+    })),
+  });
+}
+
+const AttendeesBody = z.object({
+  attendees: z.array(z.object({
+    type: z.enum(["user", "chat", "resource", "third_party"]).default("user"),
+    user_id: z.string().optional(),
+    is_optional: z.boolean().optional(),
+  })).min(1),
+  need_notification: z.boolean().optional(),
+});
+
+function addAttendees(ctx: CallerCtx) {
+  const cal = calendarOf(ctx);
+  const e = eventOf(ctx, cal);
+  const body = jsonBody(ctx, AttendeesBody);
+  tx(ctx.st.db, () => {
+    for (const a of body.attendees) {
+      const user = a.user_id
+        ? one<{ open_id: string; name: string }>(
+          ctx.st.db,
+          "SELECT open_id, name FROM users WHERE open_id = ?",
+          a.user_id,
+        )
+        : undefined;
+      if (!user) invalidParam(`unknown attendee user_id: ${a.user_id ?? "(missing)"}`);
+      run(
+        ctx.st.db,
+        `INSERT OR IGNORE INTO attendees (event_id, attendee_id, type, open_id, display_name, rsvp_status)
+         VALUES (?, ?, 'user', ?, ?, 'needs_action')`,
+        e.event_id,
+        `user_${user.open_id.slice(3)}`,
+        user.open_id,
+        user.name,
+      );
+    }
+  });
+  return ok({ attendees: eventJson(ctx.st, e, ctx.caller).attendees });
+}
+
+function reply(ctx: CallerCtx) {
+  const cal = calendarOf(ctx);
+  const e = eventOf(ctx, cal);
+  const { rsvp_status } = jsonBody(
+    ctx,
+    z.object({ rsvp_status: z.enum(["accept", "decline", "tentative"]) }),
+  );
+  const name = one<{ name: string }>(
+    ctx.st.db,
+    "SELECT name FROM users WHERE open_id = ?",
+    ctx.caller.openId,
+  );
+  run(
+    ctx.st.db,
+    `INSERT INTO attendees (event_id, attendee_id, type, open_id, display_name, rsvp_status)
+     VALUES (?, ?, 'user', ?, ?, ?) ON CONFLICT(event_id, attendee_id) DO UPDATE SET rsvp_status = excluded.rsvp_status`,
+    e.event_id,
+    `user_${ctx.caller.openId.slice(3)}`,
+    ctx.caller.openId,
+    name?.name ?? "larkit sandbox",
+    rsvp_status,
+  );
+  return ok({});
+}
+
+const EVENTS = "/open-apis/calendar/v4/calendars/:calendar_id/events";
+
+export const calendarRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/open-apis/calendar/v4/calendars/primary",
+    auth: "token",
+    scopes: READ_CALENDAR,
+    handle(ctx) {
+      const cal = primaryOf(ctx.st, ctx.caller.openId);
+      return ok({
+        calendars: cal ? [{ calendar: calendarJson(cal, ctx.caller), user_id: ctx.caller.openId }] : [],
+      });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/calendar/v4/calendars",
+    auth: "token",
+    scopes: READ_CALENDAR,
+    handle(ctx) {
+      const page = pageOf(ctx.query, { size: 500, max: 1000 });
+      const rows = all<CalendarRow>(
+        ctx.st.db,
+        "SELECT * FROM calendars WHERE owner = ? OR type = 'shared' ORDER BY is_primary DESC, calendar_id",
+        ctx.caller.openId,
+      );
+      const { items, ...rest } = paginate(rows.map((c) => calendarJson(c, ctx.caller)), page);
+      return ok({ ...rest, sync_token: `sync_${rows.length}`, calendar_list: items });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/calendar/v4/calendars/:calendar_id",
+    auth: "token",
+    scopes: READ_CALENDAR,
+    handle: (ctx) => ok(calendarJson(calendarOf(ctx), ctx.caller)),
+  },
+  {
+    method: "GET",
+    path: `${EVENTS}/instance_view`,
+    auth: "token",
+    scopes: READ_CALENDAR,
+    handle: instanceView,
+  },
+  { method: "GET", path: EVENTS, auth: "token", scopes: READ_CALENDAR, handle: listEvents },
+  { method: "POST", path: EVENTS, auth: "token", scopes: WRITE_CALENDAR, handle: createEvent },
+  {
+    method: "GET",
+    path: `${EVENTS}/:event_id`,
+    auth: "token",
+    scopes: READ_CALENDAR,
+    handle(ctx) {
+      const e = eventOf(ctx, calendarOf(ctx));
+      return ok({ event: eventJson(ctx.st, e, ctx.caller) });
+    },
+  },
+  { method: "PATCH", path: `${EVENTS}/:event_id`, auth: "token", scopes: WRITE_CALENDAR, handle: patchEvent },
+  {
+    method: "DELETE",
+    path: `${EVENTS}/:event_id`,
+    auth: "token",
+    scopes: WRITE_CALENDAR,
+    handle(ctx) {
+      const e = eventOf(ctx, calendarOf(ctx));
+      tx(ctx.st.db, () => {
+        run(ctx.st.db, "DELETE FROM attendees WHERE event_id = ?", e.event_id);
+        run(ctx.st.db, "DELETE FROM events WHERE event_id = ?", e.event_id);
+      });
+      return ok({});
+    },
+  },
+  {
+    method: "POST",
+    path: `${EVENTS}/:event_id/attendees`,
+    auth: "token",
+    scopes: WRITE_CALENDAR,
+    handle: addAttendees,
+  },
+  { method: "POST", path: `${EVENTS}/:event_id/reply`, auth: "token", scopes: WRITE_CALENDAR, handle: reply },
+  {
+    method: "POST",
+    path: "/open-apis/calendar/v4/freebusy/list",
+    auth: "token",
+    scopes: READ_CALENDAR,
+    handle: freebusy,
+  },
+];

@@ -1,0 +1,164 @@
+/**
+ * Contact v3 (ids by email/mobile, user by id, users of a department) and the user search. The big department
+ * (`BIG_DEPARTMENT`, over 10,000 members) is generated on the fly from the page offset, so start-up stays fast
+ * while `--page-all` has a long walk to make.
+ */
+import { z } from "zod";
+import { all, one } from "../db.ts";
+import { BIG_DEPARTMENT, TENANT_KEY } from "../fixtures.ts";
+import { pageBody, pageOf, paginate } from "../paging.ts";
+import { ok, raise } from "../reply.ts";
+import { jsonBody, type Route } from "../router.ts";
+import { CONTACT_ID, CONTACT_READ, USER_SEARCH } from "../scopes.ts";
+
+interface UserRow {
+  open_id: string;
+  union_id: string;
+  user_id: string;
+  name: string;
+  en_name: string;
+  email: string;
+  mobile: string;
+  department_id: string;
+  job_title: string;
+}
+
+function avatar(openId: string) {
+  const base = `https://sandbox.invalid/avatar/${openId}`;
+  return {
+    avatar_72: `${base}_72.png`,
+    avatar_240: `${base}_240.png`,
+    avatar_640: `${base}_640.png`,
+    avatar_origin: `${base}.png`,
+  };
+}
+
+function userJson(u: UserRow) {
+  return {
+    open_id: u.open_id,
+    union_id: u.union_id,
+    user_id: u.user_id,
+    name: u.name,
+    en_name: u.en_name,
+    email: u.email,
+    mobile: u.mobile,
+    department_ids: [u.department_id],
+    job_title: u.job_title,
+    avatar: avatar(u.open_id),
+    status: { is_frozen: false, is_resigned: false, is_activated: true, is_exited: false, is_unjoin: false },
+    tenant_key: TENANT_KEY,
+  };
+}
+
+/** Member `i` of the big department: stable, unique ids and names. */
+export function bigMember(i: number): UserRow {
+  const hex = i.toString(16).padStart(26, "0");
+  return {
+    open_id: `ou_b1${hex}`,
+    union_id: `on_b1${hex}`,
+    user_id: `big${i}`,
+    name: `Member ${i + 1}`,
+    en_name: `Member ${i + 1}`,
+    email: `member${i + 1}@big.sandbox.example`,
+    mobile: "",
+    department_id: BIG_DEPARTMENT.id,
+    job_title: "Staff",
+  };
+}
+
+const USERS_PATH = "/open-apis/contact/v3/users";
+
+export const contactRoutes: Route[] = [
+  {
+    method: "POST",
+    path: `${USERS_PATH}/batch_get_id`,
+    auth: "token",
+    scopes: CONTACT_ID,
+    handle(ctx) {
+      const body = jsonBody(
+        ctx,
+        z.object({
+          emails: z.array(z.string()).max(50).default([]),
+          mobiles: z.array(z.string()).max(50).default([]),
+        }),
+      );
+      const user_list = [
+        ...body.emails.map((email) => {
+          const u = one<UserRow>(ctx.st.db, "SELECT * FROM users WHERE email = ?", email);
+          return u ? { user_id: u.open_id, email } : { email };
+        }),
+        ...body.mobiles.map((mobile) => {
+          const u = one<UserRow>(ctx.st.db, "SELECT * FROM users WHERE mobile = ?", mobile);
+          return u ? { user_id: u.open_id, mobile } : { mobile };
+        }),
+      ];
+      return ok({ user_list });
+    },
+  },
+  {
+    method: "GET",
+    path: `${USERS_PATH}/find_by_department`,
+    auth: "token",
+    scopes: CONTACT_READ,
+    handle(ctx) {
+      const dept = ctx.query.get("department_id") ??
+        raise(400, 99992402, "field validation failed: department_id is required");
+      const page = pageOf(ctx.query, { size: 10, max: 50 });
+      if (dept === BIG_DEPARTMENT.id) {
+        const end = Math.min(page.offset + page.size, BIG_DEPARTMENT.size);
+        const items = [];
+        for (let i = page.offset; i < end; i++) items.push(userJson(bigMember(i)));
+        return ok(pageBody(items, page, BIG_DEPARTMENT.size));
+      }
+      const rows = all<UserRow>(
+        ctx.st.db,
+        "SELECT * FROM users WHERE department_id = ? ORDER BY open_id",
+        dept,
+      );
+      if (rows.length === 0) raise(400, 40011, `department not found: ${dept}`);
+      return ok(paginate(rows.map(userJson), page));
+    },
+  },
+  {
+    method: "GET",
+    path: `${USERS_PATH}/:user_id`,
+    auth: "token",
+    scopes: CONTACT_READ,
+    handle(ctx) {
+      const column = ({ user_id: "user_id", union_id: "union_id" } as Record<string, string>)[
+        ctx.query.get("user_id_type") ?? ""
+      ] ??
+        "open_id";
+      const u = one<UserRow>(ctx.st.db, `SELECT * FROM users WHERE ${column} = ?`, ctx.params.user_id) ??
+        raise(400, 41050, `no user authority error: user ${ctx.params.user_id} not found`);
+      return ok({ user: userJson(u) });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/search/v1/user",
+    auth: "token",
+    scopes: USER_SEARCH,
+    identities: ["user"],
+    handle(ctx) {
+      const q = (ctx.query.get("query") ?? "").toLowerCase();
+      const rows = all<UserRow>(ctx.st.db, "SELECT * FROM users ORDER BY name")
+        .filter((u) => [u.name, u.en_name, u.email].some((s) => s.toLowerCase().includes(q)));
+      const page = paginate(
+        rows.map((u) => ({
+          name: u.name,
+          open_id: u.open_id,
+          user_id: u.user_id,
+          department_ids: [u.department_id],
+          avatar: avatar(u.open_id),
+        })),
+        pageOf(ctx.query, { size: 20, max: 200 }),
+      );
+      return ok({
+        users: page.items,
+        has_more: page.has_more,
+        ...(page.page_token ? { page_token: page.page_token } : {}),
+      });
+    },
+  },
+];

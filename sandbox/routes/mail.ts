@@ -1,0 +1,184 @@
+/**
+ * Mail v1 for user mailboxes: send (structured fields with base64url attachments, or a raw EML in `raw`) and
+ * messages list/get. `me` names the caller's own mailbox. A sent message lands in the sender's SENT folder and
+ * in the INBOX of every recipient that is a mailbox in this tenant.
+ */
+import { z } from "zod";
+import { all, newHex, one, run, tx } from "../db.ts";
+import { pageOf, paginate } from "../paging.ts";
+import { invalidParam, ok, raise } from "../reply.ts";
+import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
+import { MAIL_READ, MAIL_SEND } from "../scopes.ts";
+
+const Address = z.object({ mail_address: z.string().email(), name: z.string().optional() });
+const Send = z.object({
+  subject: z.string().optional(),
+  to: z.array(Address).default([]),
+  cc: z.array(Address).default([]),
+  bcc: z.array(Address).default([]),
+  head_from: z.object({ name: z.string().optional() }).optional(),
+  body_html: z.string().optional(),
+  body_plain_text: z.string().optional(),
+  attachments: z.array(z.object({ body: z.string(), filename: z.string().min(1) })).default([]),
+  raw: z.string().optional(),
+});
+
+interface MailRow {
+  message_id: string;
+  mailbox: string;
+  folder: string;
+  subject: string;
+  head_from: string;
+  recipients: string;
+  body_plain: string;
+  body_html: string;
+  raw: string | null;
+  attachments: string;
+  create_time: number;
+}
+
+function mailboxOf(ctx: CallerCtx): string {
+  const own = one<{ email: string }>(
+    ctx.st.db,
+    "SELECT email FROM users WHERE open_id = ?",
+    ctx.caller.openId,
+  );
+  const box = ctx.params.user_mailbox_id === "me" ? own?.email : ctx.params.user_mailbox_id;
+  if (!box || box !== own?.email) {
+    raise(403, 1230002, `no permission for mailbox ${ctx.params.user_mailbox_id}`);
+  }
+  return box;
+}
+
+function decode64url(s: string, what: string): Uint8Array {
+  try {
+    return Uint8Array.fromBase64(s, { alphabet: "base64url" });
+  } catch {
+    return invalidParam(`${what} must be base64url`);
+  }
+}
+
+/** The headers of a raw EML that a list view needs. */
+function rawHeaders(eml: string): { subject: string; to: string[] } {
+  const head = eml.split(/\r?\n\r?\n/)[0];
+  const get = (name: string) => head.match(new RegExp(`^${name}:\\s*(.*)$`, "mi"))?.[1]?.trim() ?? "";
+  return {
+    subject: get("Subject"),
+    to: get("To").split(",").map((s) => s.replace(/.*<|>.*/g, "").trim()).filter(Boolean),
+  };
+}
+
+function mailJson(m: MailRow) {
+  const recipients = JSON.parse(m.recipients);
+  return {
+    message_id: m.message_id,
+    subject: m.subject,
+    head_from: JSON.parse(m.head_from),
+    to: recipients.to,
+    cc: recipients.cc,
+    bcc: recipients.bcc,
+    body_plain_text: new TextEncoder().encode(m.body_plain).toBase64({ alphabet: "base64url" }),
+    body_html: new TextEncoder().encode(m.body_html).toBase64({ alphabet: "base64url" }),
+    attachments: JSON.parse(m.attachments),
+    internal_date: String(m.create_time),
+    folder_id: m.folder,
+  };
+}
+
+const BOX = "/open-apis/mail/v1/user_mailboxes/:user_mailbox_id/messages";
+
+export const mailRoutes: Route[] = [
+  {
+    method: "POST",
+    path: `${BOX}/send`,
+    auth: "token",
+    scopes: MAIL_SEND,
+    identities: ["user"],
+    handle(ctx) {
+      const box = mailboxOf(ctx);
+      const body = jsonBody(ctx, Send);
+      let subject = body.subject ?? "";
+      let to = body.to.map((a) => a.mail_address);
+      if (body.raw !== undefined) {
+        const parsed = rawHeaders(new TextDecoder().decode(decode64url(body.raw, "raw")));
+        subject = parsed.subject;
+        to = parsed.to;
+      }
+      const everyone = [...to, ...body.cc.map((a) => a.mail_address), ...body.bcc.map((a) => a.mail_address)];
+      if (everyone.length === 0) invalidParam("at least one recipient (to, cc, bcc or raw To:) is required");
+      const attachments = body.attachments.map((a, i) => ({
+        id: `att_${i + 1}`,
+        filename: a.filename,
+        size: decode64url(a.body, `attachments[${i}].body`).length,
+      }));
+      const message_id = `mail_${newHex(ctx.st.db, "mail", 20)}`;
+      const owner = one<{ name: string }>(
+        ctx.st.db,
+        "SELECT name FROM users WHERE open_id = ?",
+        ctx.caller.openId,
+      );
+      const row = (mailbox: string, folder: string, id: string) =>
+        run(
+          ctx.st.db,
+          `INSERT INTO mails (message_id, mailbox, folder, subject, head_from, recipients, body_plain, body_html, raw,
+             attachments, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          id,
+          mailbox,
+          folder,
+          subject,
+          JSON.stringify({ name: body.head_from?.name ?? owner?.name ?? "", mail_address: box }),
+          JSON.stringify({ to: to.map((mail_address) => ({ mail_address })), cc: body.cc, bcc: body.bcc }),
+          body.body_plain_text ?? "",
+          body.body_html ?? "",
+          body.raw ?? null,
+          JSON.stringify(attachments),
+          ctx.st.clock.now(),
+        );
+      tx(ctx.st.db, () => {
+        row(box, "SENT", message_id);
+        everyone.forEach((addr, i) => {
+          if (one(ctx.st.db, "SELECT 1 AS x FROM users WHERE email = ?", addr)) {
+            row(addr, "INBOX", `${message_id}_${i}`);
+          }
+        });
+      });
+      return ok({ message_id });
+    },
+  },
+  {
+    method: "GET",
+    path: BOX,
+    auth: "token",
+    scopes: MAIL_READ,
+    identities: ["user"],
+    handle(ctx) {
+      const box = mailboxOf(ctx);
+      const q = queryOf(ctx, z.object({ folder_id: z.string().default("INBOX") }).passthrough());
+      const rows = all<{ message_id: string }>(
+        ctx.st.db,
+        "SELECT message_id FROM mails WHERE mailbox = ? AND folder = ? ORDER BY create_time DESC, message_id",
+        box,
+        q.folder_id,
+      );
+      return ok(paginate(rows.map((r) => r.message_id), pageOf(ctx.query, { size: 20, max: 20 })));
+    },
+  },
+  {
+    method: "GET",
+    path: `${BOX}/:message_id`,
+    auth: "token",
+    scopes: MAIL_READ,
+    identities: ["user"],
+    handle(ctx) {
+      const box = mailboxOf(ctx);
+      const m = one<MailRow>(
+        ctx.st.db,
+        "SELECT * FROM mails WHERE mailbox = ? AND message_id = ?",
+        box,
+        ctx.params.message_id,
+      ) ??
+        raise(404, 1230003, `message not found: ${ctx.params.message_id}`);
+      return ok({ message: mailJson(m) });
+    },
+  },
+];

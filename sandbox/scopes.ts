@@ -1,0 +1,63 @@
+/**
+ * Scopes the seeded app has enabled, per identity. Routes declare the scopes they accept; a test revokes one
+ * (`emulator.revokeScopes`) to see the suite's missing-scope errors.
+ */
+
+export const READ_CALENDAR = ["calendar:calendar:readonly", "calendar:calendar.event:read"];
+export const WRITE_CALENDAR = [
+  "calendar:calendar",
+  "calendar:calendar.event:create",
+  "calendar:calendar.event:update",
+];
+export const READ_CHATS = ["im:chat:readonly", "im:chat"];
+export const READ_MESSAGES = ["im:message:readonly", "im:message.group_msg", "im:message"];
+export const SEND_AS_BOT = ["im:message:send_as_bot", "im:message"];
+export const SEND_AS_USER = ["im:message.send_as_user", "im:message"];
+export const IM_RESOURCE = ["im:resource", "im:message"];
+export const CREATE_DOC = ["docx:document:create", "docx:document"];
+export const READ_DOC = ["docx:document:readonly", "docx:document"];
+export const WRITE_DOC = ["docx:document:write_only", "docx:document"];
+export const DRIVE_UPLOAD = ["drive:file:upload", "drive:drive"];
+export const DRIVE_DOWNLOAD = ["drive:file:download", "drive:drive"];
+export const DRIVE_READ = ["drive:drive:readonly", "drive:drive"];
+export const SHEETS_READ = ["sheets:spreadsheet:readonly", "sheets:spreadsheet"];
+export const SHEETS_WRITE = ["sheets:spreadsheet"];
+export const BASE_READ = ["bitable:app:readonly", "bitable:app"];
+export const BASE_WRITE = ["bitable:app"];
+export const TASK_READ = ["task:task:read", "task:task:write"];
+export const TASK_WRITE = ["task:task:write"];
+export const CONTACT_READ = ["contact:user.base:readonly", "contact:contact:readonly_as_app"];
+export const CONTACT_ID = ["contact:user.id:readonly"];
+export const USER_SEARCH = ["search:user"];
+export const MAIL_SEND = ["mail:user_mailbox.message:send"];
+export const MAIL_READ = ["mail:user_mailbox.message:readonly"];
+export const USER_INFO: string[] = [];
+
+const SHARED = [
+  ...READ_CALENDAR,
+  ...WRITE_CALENDAR,
+  ...READ_CHATS,
+  ...READ_MESSAGES,
+  ...IM_RESOURCE,
+  ...CREATE_DOC,
+  ...READ_DOC,
+  ...WRITE_DOC,
+  ...DRIVE_UPLOAD,
+  ...DRIVE_DOWNLOAD,
+  ...DRIVE_READ,
+  ...SHEETS_READ,
+  ...SHEETS_WRITE,
+  ...BASE_READ,
+  ...BASE_WRITE,
+  ...TASK_READ,
+  ...TASK_WRITE,
+  ...CONTACT_READ,
+  ...CONTACT_ID,
+];
+
+export const DEFAULT_SCOPES: Record<"tenant" | "user", string[]> = {
+  tenant: [...new Set([...SHARED, ...SEND_AS_BOT])],
+  user: [
+    ...new Set([...SHARED, ...SEND_AS_USER, ...USER_SEARCH, ...MAIL_SEND, ...MAIL_READ, "offline_access"]),
+  ],
+};

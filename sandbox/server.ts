@@ -1,0 +1,220 @@
+/**
+ * The suite emulator: one loopback origin serving the open API (`/open-apis/...`), the accounts device flow
+ * (`/oauth/v1/...`), MCP (`/mcp`), the registry metadata and the emulator-only `/emulator/...` pages. Each
+ * request is logged, passed through the fault switches, authenticated and scope-checked, then handled.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { authenticate, checkScopes, decideDevice, expireTokens, setScopes, type TokenKind } from "./auth.ts";
+import { openDatabase } from "./db.ts";
+import {
+  droppedResponse,
+  FaultBoard,
+  type FaultSwitches,
+  rateLimitedResponse,
+  serverErrorResponse,
+} from "./faults.ts";
+import { isSeeded, seedApp, seedFixtures } from "./fixtures.ts";
+import { fail, isReply, render, type Reply, ReplyError } from "./reply.ts";
+import { describeBody, redactHeaders, type RequestLogEntry } from "./request_log.ts";
+import { compile, type CompiledRoute, match, type RequestCtx } from "./router.ts";
+import { type EmulatorClock, type EmulatorState, SANDBOX_APP } from "./state.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { emulatorRoutes } from "./routes/emulator.ts";
+import { calendarRoutes } from "./routes/calendar.ts";
+import { imRoutes } from "./routes/im.ts";
+import { docsRoutes } from "./routes/docs.ts";
+import { driveRoutes } from "./routes/drive.ts";
+import { sheetsRoutes } from "./routes/sheets.ts";
+import { baseRoutes } from "./routes/base.ts";
+import { taskRoutes } from "./routes/task.ts";
+import { contactRoutes } from "./routes/contact.ts";
+import { mailRoutes } from "./routes/mail.ts";
+import { registryRoutes } from "./routes/registry.ts";
+import { mcpRoutes } from "./mcp.ts";
+
+export type { FaultSwitches } from "./faults.ts";
+export type { RequestLogEntry } from "./request_log.ts";
+
+export interface EmulatorOptions {
+  /** 0 (a free port) by default. */
+  port?: number;
+  /** Keep state in `<dataDir>/sandbox.db`; in memory when absent. */
+  dataDir?: string;
+  /** Seed fixtures into an empty database; default true. */
+  seed?: boolean;
+  clock?: EmulatorClock;
+  /** The zone fixtures' "today" is computed in; default "UTC". */
+  timeZone?: string;
+}
+
+export interface Emulator {
+  url: string;
+  app: { appId: string; appSecret: string };
+  faults: FaultSwitches;
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  /** Emulator-only: approve a pending device code (user code or device code). */
+  approveDevice(code: string, opts?: { userOpenId?: string; scopes?: string[] }): void;
+  denyDevice(code: string): void;
+  grantScopes(kind: TokenKind, scopes: string[]): void;
+  revokeScopes(kind: TokenKind, scopes: string[]): void;
+  expireTokens(kind?: TokenKind | "all"): void;
+  /** The registry overlay served at `/api/tools/open/api_definition`; "corrupt" serves invalid JSON. */
+  setOverlay(overlay: unknown | "corrupt"): void;
+  db: DatabaseSync;
+  stop(): Promise<void>;
+}
+
+const ROUTES: CompiledRoute[] = compile([
+  ...authRoutes,
+  ...emulatorRoutes,
+  ...calendarRoutes,
+  ...imRoutes,
+  ...mcpRoutes,
+  ...docsRoutes,
+  ...driveRoutes,
+  ...sheetsRoutes,
+  ...baseRoutes,
+  ...taskRoutes,
+  ...contactRoutes,
+  ...mailRoutes,
+  ...registryRoutes,
+]);
+
+function notFoundReply(path: string): Reply {
+  return fail(404, 404, `404 page not found: ${path}`);
+}
+
+async function dispatch(ctx: RequestCtx): Promise<Reply> {
+  const found = match(ROUTES, ctx.req.method, ctx.url.pathname);
+  if (found.kind === "none") return notFoundReply(ctx.url.pathname);
+  if (found.kind === "method_not_allowed") return fail(405, 405, `method ${ctx.req.method} not allowed`);
+  const { route, params } = found;
+  const withParams = { ...ctx, params };
+  try {
+    if (route.auth === "none") return await route.handle(withParams);
+    const who = authenticate(ctx.st, ctx.req.headers.get("authorization"));
+    if (isReply(who)) return who;
+    if (route.identities && !route.identities.includes(who.kind)) {
+      return who.kind === "tenant"
+        ? fail(400, 99991668, "This API accepts a user access token only; a tenant access token was sent.")
+        : fail(400, 99991663, "This API accepts a tenant access token only; a user access token was sent.");
+    }
+    const denied = checkScopes(who, Array.isArray(route.scopes) ? route.scopes : route.scopes[who.kind]);
+    if (denied) return denied;
+    return await route.handle({ ...withParams, caller: who });
+  } catch (e) {
+    if (e instanceof ReplyError) return e.reply;
+    return fail(500, 1, `internal error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Starts listening before it resolves; a busy port or unreadable data dir rejects. */
+export function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  try {
+    return Promise.resolve(start(opts));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function start(opts: EmulatorOptions): Emulator {
+  const clock = opts.clock ?? { now: () => Date.now() };
+  const db = openDatabase(opts.dataDir);
+  seedApp(db, SANDBOX_APP);
+  if ((opts.seed ?? true) && !isSeeded(db)) {
+    seedFixtures(db, SANDBOX_APP, clock.now(), opts.timeZone ?? "UTC");
+  }
+
+  const st: EmulatorState = {
+    db,
+    clock,
+    timeZone: opts.timeZone ?? "UTC",
+    app: SANDBOX_APP,
+    origin: "",
+    overlay: undefined,
+  };
+  const faults = new FaultBoard();
+  let log: RequestLogEntry[] = [];
+  let logCounter = 0;
+  const shutdown = new AbortController();
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const bytes = new Uint8Array(await req.arrayBuffer());
+    const logId = `2026${(++logCounter).toString(16).padStart(12, "0")}sandbox`;
+    const entry: RequestLogEntry = {
+      method: req.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: redactHeaders(req.headers),
+      body: await describeBody(req.headers, url, bytes),
+      status: 0,
+      at: clock.now(),
+    };
+    log.push(entry);
+
+    const delay = faults.delayFor(url.pathname);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    const fault = faults.take(url.pathname);
+    if (fault?.kind === "rateLimit") {
+      entry.status = 429;
+      return rateLimitedResponse(fault.retryAfterSeconds, logId);
+    }
+    if (fault?.kind === "serverError") {
+      entry.status = fault.status;
+      return serverErrorResponse(fault.status, logId, fault.retryAfterSeconds);
+    }
+    if (fault?.kind === "dropConnection" && fault.after === "before-handling") return droppedResponse(logId);
+
+    const reply = await dispatch({ st, req, url, params: {}, query: url.searchParams, bytes, logId });
+    if (fault?.kind === "dropConnection") return droppedResponse(logId);
+    entry.status = reply.status;
+    return render(reply, logId);
+  }
+
+  const server = Deno.serve(
+    {
+      hostname: "127.0.0.1",
+      port: opts.port ?? 0,
+      signal: shutdown.signal,
+      onListen: () => {},
+      // A client that hangs up mid-body is its own business; the emulator stays quiet and serves the next one.
+      onError: () => new Response(null, { status: 500 }),
+    },
+    handle,
+  );
+  st.origin = `http://127.0.0.1:${server.addr.port}`;
+
+  return {
+    url: st.origin,
+    app: { appId: SANDBOX_APP.appId, appSecret: SANDBOX_APP.appSecret },
+    faults,
+    requests: () => log.slice(),
+    clearRequests: () => {
+      log = [];
+    },
+    approveDevice(code, o = {}) {
+      if (!decideDevice(st, code, { approve: true, userOpenId: o.userOpenId, scopes: o.scopes })) {
+        throw new Error(`emulator: no pending device code ${code} (or unknown user ${o.userOpenId})`);
+      }
+    },
+    denyDevice(code) {
+      if (!decideDevice(st, code, { approve: false })) {
+        throw new Error(`emulator: no pending device code ${code}`);
+      }
+    },
+    grantScopes: (kind, scopes) => setScopes(st, kind, scopes, true),
+    revokeScopes: (kind, scopes) => setScopes(st, kind, scopes, false),
+    expireTokens: (kind = "all") => expireTokens(st, kind),
+    setOverlay(overlay) {
+      st.overlay = overlay;
+    },
+    db,
+    async stop() {
+      shutdown.abort();
+      await server.finished;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * What every route sees: the database, the injected clock, the fixtures' time zone and the seeded app.
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+export interface EmulatorClock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+export interface SandboxApp {
+  appId: string;
+  appSecret: string;
+  /** The app's bot, which owns the bot's primary calendar and sends bot messages. */
+  botOpenId: string;
+}
+
+export interface EmulatorState {
+  db: DatabaseSync;
+  clock: EmulatorClock;
+  timeZone: string;
+  app: SandboxApp;
+  /** Origin the server listens on, for URLs it hands out (verification page, doc links). */
+  origin: string;
+  /** The remote registry overlay served at `/api/tools/open/api_definition`; "corrupt" serves broken JSON. */
+  overlay: unknown | "corrupt";
+}
+
+export const SANDBOX_APP: SandboxApp = {
+  appId: "cli_sandbox_app",
+  appSecret: "sandbox-secret-0001",
+  botOpenId: "ou_sandbox_bot_0001",
+};
