@@ -2,15 +2,31 @@
  * THE list of shortcuts. Adding one = one new file under `shortcuts/<service>/` and one line here (plus a
  * line in SERVICE_DESCRIPTIONS for a new service).
  */
+import { recordUpsert } from "./base/record_upsert.ts";
+import { recordsList } from "./base/records_list.ts";
 import { agenda } from "./calendar/agenda.ts";
 import { create as calendarCreate } from "./calendar/create.ts";
 import { freebusy } from "./calendar/freebusy.ts";
 import { rsvp } from "./calendar/rsvp.ts";
+import { searchUser } from "./contact/search_user.ts";
 import type { FlagSpecs, Shortcut } from "./declare.ts";
+import { createDoc } from "./docs/create.ts";
+import { fetchDoc } from "./docs/fetch.ts";
+import { updateDoc } from "./docs/update.ts";
+import { download as driveDownload } from "./drive/download.ts";
+import { upload as driveUpload } from "./drive/upload.ts";
 import { chatSearch } from "./im/chat_search.ts";
 import { messagesList } from "./im/messages_list.ts";
 import { messagesReply } from "./im/messages_reply.ts";
 import { messagesSend } from "./im/messages_send.ts";
+import { messages as mailMessages } from "./mail/messages.ts";
+import { send as mailSend } from "./mail/send.ts";
+import { append as sheetsAppend } from "./sheets/append.ts";
+import { read as sheetsRead } from "./sheets/read.ts";
+import { write as sheetsWrite } from "./sheets/write.ts";
+import { complete as taskComplete } from "./task/complete.ts";
+import { create as taskCreate } from "./task/create.ts";
+import { myTasks } from "./task/my_tasks.ts";
 
 export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   agenda,
@@ -21,10 +37,33 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   messagesList,
   messagesReply,
   chatSearch,
+  createDoc,
+  fetchDoc,
+  updateDoc,
+  driveUpload,
+  driveDownload,
+  sheetsRead,
+  sheetsWrite,
+  sheetsAppend,
+  recordsList,
+  recordUpsert,
+  taskCreate,
+  myTasks,
+  taskComplete,
+  searchUser,
+  mailSend,
+  mailMessages,
 ];
 
 /** Help text of services that have shortcuts (the registry's own description wins where it has one). */
 export const SERVICE_DESCRIPTIONS: Record<string, string> = {
   calendar: "Calendar: agenda, events, free/busy, invitations",
   im: "Messenger: messages and chats",
+  docs: "Docs: create, read and edit documents as markdown",
+  drive: "Drive: upload and download files",
+  sheets: "Sheets: read, write and append cell values",
+  base: "Base: list and upsert table records",
+  task: "Tasks: create, list and complete",
+  contact: "Contacts: find people",
+  mail: "Mail: send and read messages",
 };

@@ -3,7 +3,17 @@ import { allSkills, parseFrontMatter } from "./catalog.ts";
 
 Deno.test("every embedded skill has a name, a description and its required scopes", () => {
   const skills = allSkills();
-  assert.deepEqual(skills.map((s) => s.domain), ["calendar", "im"]);
+  assert.deepEqual(skills.map((s) => s.domain), [
+    "base",
+    "calendar",
+    "contact",
+    "docs",
+    "drive",
+    "im",
+    "mail",
+    "sheets",
+    "task",
+  ]);
   for (const s of skills) {
     assert.equal(s.name, s.domain);
     assert.ok(s.description.length > 20, s.domain);

@@ -5,5 +5,22 @@
  */
 import calendar from "./calendar/SKILL.md" with { type: "text" };
 import im from "./im/SKILL.md" with { type: "text" };
+import docs from "./docs/SKILL.md" with { type: "text" };
+import drive from "./drive/SKILL.md" with { type: "text" };
+import sheets from "./sheets/SKILL.md" with { type: "text" };
+import base from "./base/SKILL.md" with { type: "text" };
+import task from "./task/SKILL.md" with { type: "text" };
+import contact from "./contact/SKILL.md" with { type: "text" };
+import mail from "./mail/SKILL.md" with { type: "text" };
 
-export const SKILL_FILES: Record<string, string> = { calendar, im };
+export const SKILL_FILES: Record<string, string> = {
+  calendar,
+  im,
+  docs,
+  drive,
+  sheets,
+  base,
+  task,
+  contact,
+  mail,
+};

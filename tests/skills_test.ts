@@ -67,11 +67,21 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
   const list = await runMain(["skills", "list"]);
   assert.equal(list.code, 0, list.stderr);
   const doc = list.json<{ data: { domain: string }[]; meta: { count: number } }>();
-  assert.deepEqual(doc.data.map((s) => s.domain), ["calendar", "im"]);
-  assert.equal(doc.meta.count, 2);
+  assert.deepEqual(doc.data.map((s) => s.domain), [
+    "base",
+    "calendar",
+    "contact",
+    "docs",
+    "drive",
+    "im",
+    "mail",
+    "sheets",
+    "task",
+  ]);
+  assert.equal(doc.meta.count, 9);
   const show = await runMain(["skills", "show", "im"]);
   assert.equal(show.code, 0, show.stderr);
   assert.ok(show.stdout.startsWith("---\nname: im\n"));
-  const missing = await runMain(["skills", "show", "mail"]);
+  const missing = await runMain(["skills", "show", "payroll"]);
   assert.equal(missing.errorJson().error.type, "not_found");
 });

@@ -1,0 +1,61 @@
+/**
+ * `docs +create`: a document from Lark-flavoured markdown, created through the MCP tool `create-doc` (the
+ * suite converts markdown to blocks there). Flags, envelope and errors are those of any OpenAPI shortcut.
+ */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { parseResponse } from "../common/response.ts";
+import { defineShortcut, flag, type FlagValues } from "../declare.ts";
+import { planTool, runTool, toolArgs } from "./mcp_tool.ts";
+
+const flags = {
+  title: flag.string("document title"),
+  markdown: flag.requiredString("document content (Lark-flavoured markdown)", { input: ["file", "stdin"] }),
+  "folder-token": flag.string("parent folder token (default: the root of My Space)"),
+  "wiki-node": flag.string("wiki node token to create the document under"),
+  "wiki-space": flag.string("wiki space ID (my_library = personal library)"),
+};
+
+export function createArgs(f: FlagValues<typeof flags>): Record<string, unknown> {
+  const places = (["folder-token", "wiki-node", "wiki-space"] as const).filter((k) => f[k] !== undefined);
+  if (places.length > 1) {
+    throw errors.validation("--folder-token, --wiki-node, and --wiki-space are mutually exclusive", {
+      hint: "give at most one place for the new document",
+    });
+  }
+  return toolArgs({
+    markdown: f.markdown,
+    title: f.title,
+    folder_token: f["folder-token"],
+    wiki_node: f["wiki-node"],
+    wiki_space: f["wiki-space"],
+  });
+}
+
+const Created = z.looseObject({ doc_id: z.string(), doc_url: z.string().optional() });
+
+export const createDoc = defineShortcut({
+  service: "docs",
+  command: "+create",
+  description: "Create a document from markdown (through the suite's MCP create-doc tool)",
+  examples: [
+    'larkit docs +create --title "Weekly notes" --markdown @notes.md',
+    "cat plan.md | larkit docs +create --title Plan --markdown -",
+    'larkit docs +create --markdown "# Hello" --folder-token fldcn123 --dry-run',
+  ],
+  risk: "write",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["docx:document:create"], bot: ["docx:document:create"] },
+  hasFormat: false,
+  flags,
+  validate({ flags: f }) {
+    createArgs(f);
+  },
+  dryRun(ctx) {
+    return Promise.resolve(planTool(ctx, "create-doc", createArgs(ctx.flags)));
+  },
+  async execute(ctx) {
+    const result = await runTool(ctx, "create-doc", createArgs(ctx.flags), { idempotent: false });
+    await ctx.out(parseResponse(Created, result, "MCP create-doc"));
+  },
+});

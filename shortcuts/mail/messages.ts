@@ -1,0 +1,150 @@
+/**
+ * `mail +messages`: messages of a mailbox folder (INBOX by default), newest first, one page — or the messages
+ * named by `--message-ids`. The suite lists ids only, so each message is then fetched; bodies arrive
+ * base64url-encoded and are decoded here, so agents read text, not base64.
+ */
+import { z } from "zod";
+import { renderTable } from "../../cli/output/formats/table.ts";
+import { parseResponse } from "../common/response.ts";
+import { formatRfc3339 } from "../common/time.ts";
+import { defineShortcut, flag, type FlagValues, type PlannedRequest } from "../declare.ts";
+import { mailboxFlag, messagesPath } from "./mailbox.ts";
+
+const flags = {
+  mailbox: mailboxFlag,
+  "folder-id": flag.string("folder: INBOX, SENT, … (default: INBOX)"),
+  "message-ids": flag.string("comma-separated message IDs to read instead of listing a folder"),
+  "page-size": flag.integer("messages per page (1-20)", { default: 20, min: 1, max: 20 }),
+  "page-token": flag.string("page token from the previous page's meta.page_token"),
+};
+type Flags = FlagValues<typeof flags>;
+
+function listQuery(f: Flags) {
+  return { folder_id: f["folder-id"] ?? "INBOX", page_size: f["page-size"], page_token: f["page-token"] };
+}
+
+function idsOf(f: Flags): string[] | undefined {
+  return f["message-ids"]?.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+const Address = z.looseObject({ mail_address: z.string(), name: z.string().optional() });
+const SuiteMail = z.looseObject({
+  message_id: z.string(),
+  subject: z.string().default(""),
+  head_from: Address.optional(),
+  to: z.array(Address).default([]),
+  cc: z.array(Address).default([]),
+  body_plain_text: z.string().default(""),
+  body_html: z.string().default(""),
+  attachments: z.array(z.unknown()).default([]),
+  internal_date: z.string().optional(),
+  folder_id: z.string().optional(),
+});
+const IdPage = z.object({
+  items: z.array(z.string()).nullish(),
+  has_more: z.boolean().default(false),
+  page_token: z.string().optional(),
+});
+
+/** base64url body text → text; a body that is not base64url is kept as sent. */
+export function decodeBody(encoded: string): string {
+  if (!encoded) return "";
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.fromBase64(encoded, { alphabet: "base64url" }),
+    );
+  } catch {
+    return encoded;
+  }
+}
+
+export function shapeMail(m: z.infer<typeof SuiteMail>, zone: string): Record<string, unknown> {
+  return {
+    message_id: m.message_id,
+    subject: m.subject,
+    from: m.head_from,
+    to: m.to,
+    cc: m.cc,
+    date: m.internal_date ? formatRfc3339(Number(m.internal_date), zone) : undefined,
+    folder_id: m.folder_id,
+    body_plain_text: decodeBody(m.body_plain_text),
+    body_html: decodeBody(m.body_html),
+    attachments: m.attachments,
+  };
+}
+
+function mailText(data: unknown): string {
+  const mails = data as Record<string, unknown>[];
+  if (mails.length === 0) return "No messages.\n";
+  return renderTable(mails.map((m) => ({
+    date: m.date,
+    from: (m.from as { mail_address?: string } | undefined)?.mail_address ?? "",
+    subject: m.subject,
+    message_id: m.message_id,
+  })));
+}
+
+export const messages = defineShortcut({
+  service: "mail",
+  command: "+messages",
+  description: "List the messages of a mailbox folder (newest first), bodies decoded",
+  examples: [
+    "larkit mail +messages --format table",
+    "larkit mail +messages --folder-id SENT --page-size 5",
+    "larkit mail +messages --message-ids mail_123,mail_456 --jq '.data[].body_plain_text'",
+  ],
+  risk: "read",
+  authTypes: ["user"],
+  scopes: { user: ["mail:user_mailbox.message:readonly"] },
+  hasFormat: true,
+  flags,
+  async dryRun(ctx) {
+    const ids = idsOf(ctx.flags);
+    const steps: PlannedRequest[] = ids
+      ? await Promise.all(
+        ids.map((id) =>
+          ctx.plan({ method: "GET", path: messagesPath(ctx.flags.mailbox, `/${encodeURIComponent(id)}`) })
+        ),
+      )
+      : [
+        await ctx.plan({ method: "GET", path: messagesPath(ctx.flags.mailbox), query: listQuery(ctx.flags) }),
+        await ctx.plan({
+          method: "GET",
+          path: messagesPath(ctx.flags.mailbox, `/${encodeURIComponent("<message_id>")}`),
+          description: "once per listed message",
+        }),
+      ];
+    return { api: steps };
+  },
+  async execute(ctx) {
+    let ids = idsOf(ctx.flags);
+    let page: z.infer<typeof IdPage> | undefined;
+    if (!ids) {
+      const data = await ctx.api({
+        method: "GET",
+        path: messagesPath(ctx.flags.mailbox),
+        query: listQuery(ctx.flags),
+      });
+      page = parseResponse(IdPage, data, "mail message list");
+      ids = page.items ?? [];
+    }
+    const mails = [];
+    for (const id of ids) {
+      const data = await ctx.api({
+        method: "GET",
+        path: messagesPath(ctx.flags.mailbox, `/${encodeURIComponent(id)}`),
+      });
+      mails.push(
+        shapeMail(
+          parseResponse(z.object({ message: SuiteMail }), data, "mail message get").message,
+          ctx.timeZone,
+        ),
+      );
+    }
+    await ctx.outFormat(mails, {
+      count: mails.length,
+      ...(page ? { has_more: page.has_more } : {}),
+      ...(page?.has_more && page.page_token ? { page_token: page.page_token } : {}),
+    }, mailText);
+  },
+});

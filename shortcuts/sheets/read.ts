@@ -1,0 +1,67 @@
+/**
+ * `sheets +read`: the values of a range (or of a whole sheet) as rows of cells.
+ */
+import { z } from "zod";
+import { parseResponse } from "../common/response.ts";
+import { defineShortcut, flag } from "../declare.ts";
+import {
+  plannedSheetId,
+  rangeText,
+  resolveSheetId,
+  sheetFlags,
+  spreadsheetPath,
+  targetOf,
+} from "./spreadsheet.ts";
+
+const RENDER_OPTIONS = ["ToString", "FormattedValue", "Formula", "UnformattedValue"] as const;
+
+const ValueRange = z.object({
+  valueRange: z.looseObject({ range: z.string(), values: z.array(z.array(z.unknown())).default([]) }),
+});
+
+const valuesPath = (token: string, range: string) =>
+  spreadsheetPath(token, `/values/${encodeURIComponent(range)}`);
+
+export const read = defineShortcut({
+  service: "sheets",
+  command: "+read",
+  description: "Read the cell values of a range",
+  examples: [
+    "larkit sheets +read --spreadsheet-token shtcnAbc123 --range 0b12cd!A1:D10",
+    'larkit sheets +read --url "https://example.feishu.cn/sheets/shtcnAbc123?sheet=0b12cd" --jq ".data.values"',
+  ],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["sheets:spreadsheet:readonly"], bot: ["sheets:spreadsheet:readonly"] },
+  hasFormat: false,
+  flags: {
+    ...sheetFlags,
+    "value-render-option": flag.choice(RENDER_OPTIONS, "how cells are rendered", { default: "ToString" }),
+  },
+  validate({ flags: f }) {
+    targetOf(f);
+  },
+  async dryRun(ctx) {
+    const target = targetOf(ctx.flags);
+    const { sheetId, steps } = await plannedSheetId(ctx, target);
+    const read = await ctx.plan({
+      method: "GET",
+      path: valuesPath(target.token, rangeText(sheetId, target.cells)),
+      query: { valueRenderOption: ctx.flags["value-render-option"] },
+    });
+    return { api: [...steps, read] };
+  },
+  async execute(ctx) {
+    const target = targetOf(ctx.flags);
+    const sheetId = await resolveSheetId(ctx, target);
+    const data = await ctx.api({
+      method: "GET",
+      path: valuesPath(target.token, rangeText(sheetId, target.cells)),
+      query: { valueRenderOption: ctx.flags["value-render-option"] },
+    });
+    const { valueRange } = parseResponse(ValueRange, data, "sheets values read");
+    await ctx.out({ range: valueRange.range, values: valueRange.values }, {
+      count: valueRange.values.length,
+    });
+  },
+});

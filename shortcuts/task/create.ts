@@ -1,0 +1,67 @@
+/**
+ * `task +create`: a task with an optional description, assignee and due time. The request carries
+ * `client_token` (`--idempotency-key`, else this invocation's id), so a retried create makes one task.
+ */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { parseResponse } from "../common/response.ts";
+import { parseTime } from "../common/time.ts";
+import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
+import { shapeTask, SuiteTask, TASKS, tasksText } from "./tasks.ts";
+
+const flags = {
+  summary: flag.requiredString("task title"),
+  description: flag.string("task description", { input: ["file", "stdin"] }),
+  assignee: flag.string("assignee open_id (ou_…); default: none for bots, the creator for users"),
+  due: flag.string("due time: ISO 8601, a date (all-day), or Unix seconds"),
+  "idempotency-key": flag.string("client token: the same key creates the task once (default: generated)"),
+};
+type Flags = typeof flags;
+
+/** The suite's due object: a date alone is an all-day due date. */
+export function dueOf(text: string, zone: string): { timestamp: string; is_all_day: boolean } {
+  return { timestamp: String(parseTime("due", text, zone)), is_all_day: /^\d{4}-\d{2}-\d{2}$/.test(text) };
+}
+
+function bodyOf(ctx: ShortcutContext<Flags>) {
+  const f = ctx.flags;
+  if (f.assignee !== undefined && !f.assignee.startsWith("ou_")) {
+    throw errors.validation(`--assignee must be an open_id (ou_…), got "${f.assignee}"`);
+  }
+  return {
+    summary: f.summary,
+    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...(f.due !== undefined ? { due: dueOf(f.due, ctx.timeZone) } : {}),
+    ...(f.assignee !== undefined ? { members: [{ id: f.assignee, type: "user", role: "assignee" }] } : {}),
+    client_token: f["idempotency-key"] ?? ctx.executionId,
+  };
+}
+
+export const create = defineShortcut({
+  service: "task",
+  command: "+create",
+  description: "Create a task (with assignee and due time)",
+  examples: [
+    'larkit task +create --summary "Send the report" --due 2026-03-06',
+    'larkit task +create --summary "Review PR" --assignee ou_123 --due 2026-03-02T17:00 --as bot',
+  ],
+  risk: "write",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["task:task:write"], bot: ["task:task:write"] },
+  hasFormat: true,
+  flags,
+  validate(ctx) {
+    bodyOf(ctx);
+  },
+  async dryRun(ctx) {
+    const body = bodyOf(ctx);
+    const post = await ctx.plan({ method: "POST", path: TASKS, query: { user_id_type: "open_id" }, body });
+    return { api: [post], idempotency_key: body.client_token };
+  },
+  async execute(ctx) {
+    const body = bodyOf(ctx);
+    const data = await ctx.api({ method: "POST", path: TASKS, query: { user_id_type: "open_id" }, body });
+    const { task } = parseResponse(z.object({ task: SuiteTask }), data, "task create");
+    await ctx.outFormat(shapeTask(task, ctx.timeZone), { idempotency_key: body.client_token }, tasksText);
+  },
+});

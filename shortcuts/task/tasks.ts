@@ -1,0 +1,47 @@
+/**
+ * What the task shortcuts share: the tasks path, the suite's task object parsed, and a compact view of it
+ * with times as RFC 3339 in the user's zone (the suite writes millisecond strings).
+ */
+import { z } from "zod";
+import { renderTable } from "../../cli/output/formats/table.ts";
+import { formatRfc3339 } from "../common/time.ts";
+
+export const TASKS = "/open-apis/task/v2/tasks";
+export const taskPath = (guid: string) => `${TASKS}/${encodeURIComponent(guid)}`;
+
+export const SuiteTask = z.looseObject({
+  guid: z.string(),
+  summary: z.string(),
+  description: z.string().optional(),
+  due: z.looseObject({ timestamp: z.string(), is_all_day: z.boolean().optional() }).optional(),
+  completed_at: z.string().optional(),
+  status: z.string().optional(),
+  members: z.array(z.looseObject({ id: z.string(), role: z.string() })).optional(),
+  url: z.string().optional(),
+});
+export type SuiteTask = z.infer<typeof SuiteTask>;
+
+const msTime = (ms: string | undefined, zone: string) =>
+  ms && ms !== "0" ? formatRfc3339(Number(ms), zone) : undefined;
+
+/** The task as shortcuts print it: the suite's fields, with `due` and `completed_at` made readable. */
+export function shapeTask(t: SuiteTask, zone: string): Record<string, unknown> {
+  const { due, completed_at, ...rest } = t;
+  return {
+    ...rest,
+    ...(due ? { due: { ...due, datetime: msTime(due.timestamp, zone) } } : {}),
+    completed_at: msTime(completed_at, zone) ?? null,
+  };
+}
+
+/** `--format pretty`: one line per task. */
+export function tasksText(data: unknown): string {
+  const tasks = (Array.isArray(data) ? data : [data]) as Record<string, unknown>[];
+  if (tasks.length === 0) return "No tasks.\n";
+  return renderTable(tasks.map((t) => ({
+    status: t.completed_at ? "done" : "todo",
+    summary: t.summary,
+    due: (t.due as { datetime?: string } | undefined)?.datetime ?? "",
+    guid: t.guid,
+  })));
+}

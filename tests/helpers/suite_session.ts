@@ -1,0 +1,42 @@
+/**
+ * A shortcut test's world: one suite emulator (clock fixed at 2026-11-23 08:00 UTC, fixtures seeded) and a
+ * `larkit` function running `main.ts` against it, as the app's bot by default or, with `asUser`, as the seeded
+ * user Alice through a real device-flow token.
+ */
+import { type Emulator, emulatorEnv, manualClock, startEmulator, userToken } from "./emulator.ts";
+import { runMain, type RunResult } from "./run_main.ts";
+
+export interface LarkitOptions {
+  asUser?: boolean;
+  cwd?: string;
+  stdin?: string;
+  env?: Record<string, string>;
+}
+
+export type Larkit = (args: string[], opts?: LarkitOptions) => Promise<RunResult>;
+
+export async function withSuite(fn: (emu: Emulator, larkit: Larkit) => Promise<void>): Promise<void> {
+  const emu = await startEmulator({ clock: manualClock(), timeZone: "UTC" });
+  try {
+    const uat = (await userToken(emu)).access_token;
+    emu.clearRequests();
+    await fn(emu, (args, opts = {}) =>
+      runMain(args, {
+        cwd: opts.cwd,
+        stdin: opts.stdin,
+        env: {
+          ...emulatorEnv(emu),
+          TZ: "UTC",
+          ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}),
+          ...opts.env,
+        },
+      }));
+  } finally {
+    await emu.stop();
+  }
+}
+
+/** Requests larkit sent to the suite, not counting how the bot token was minted. */
+export function suiteCalls(emu: Emulator) {
+  return emu.requests().filter((r) => !r.path.startsWith("/open-apis/auth/"));
+}
