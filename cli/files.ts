@@ -16,6 +16,15 @@ export interface Files {
   readTextFile(path: string): Promise<string>;
   /** Writes via a temp file in the same directory and renames it into place; creates parent dirs (0700). */
   writeFileAtomic(path: string, data: string | Uint8Array, opts?: { mode?: number }): Promise<void>;
+  /**
+   * `writeFileAtomic` for a body too large to hold: the chunks go to the temp file as they arrive. Returns
+   * the number of bytes written; on failure the temp file is removed and the target left as it was.
+   */
+  writeStreamAtomic(
+    path: string,
+    chunks: ReadableStream<Uint8Array>,
+    opts?: { mode?: number },
+  ): Promise<number>;
   appendTextFile(path: string, text: string): Promise<void>;
   /** Creates the file only if it does not exist yet (O_EXCL), for lock files; false when it already exists. */
   createNew(path: string, data: string, opts?: { mode?: number }): Promise<boolean>;
@@ -37,6 +46,28 @@ export function denoFiles(): Files {
         if (typeof data === "string") await Deno.writeTextFile(tmp, data, { mode: opts.mode ?? 0o600 });
         else await Deno.writeFile(tmp, data, { mode: opts.mode ?? 0o600 });
         await Deno.rename(tmp, path);
+      } catch (e) {
+        await Deno.remove(tmp).catch(() => {});
+        throw e;
+      }
+    },
+    async writeStreamAtomic(path, chunks, opts = {}) {
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+      let size = 0;
+      const counted = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          size += chunk.length;
+          out.enqueue(chunk);
+        },
+      });
+      try {
+        const file = await Deno.open(tmp, { write: true, createNew: true, mode: opts.mode ?? 0o600 });
+        await chunks.pipeThrough(counted).pipeTo(file.writable);
+        // The umask may have narrowed the mode asked for at creation.
+        await Deno.chmod(tmp, opts.mode ?? 0o600);
+        await Deno.rename(tmp, path);
+        return size;
       } catch (e) {
         await Deno.remove(tmp).catch(() => {});
         throw e;

@@ -4,7 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { writeUserToken } from "../cli/auth/user_token.ts";
+import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
+import { updateProfile } from "../cli/config/profiles.ts";
+import { secretStore } from "../cli/config/secret_store.ts";
+import { testProvider } from "../cli/provider.ts";
+import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
 import { runMain } from "./helpers/run_main.ts";
 
 const { CALENDARS, CHATS } = fixtures;
@@ -69,8 +74,11 @@ Deno.test("dry-run prints method, URL, params, redacted auth and body, and sends
       "--dry-run",
     ], { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr);
-    const out = r.json<{ data: { api: Record<string, unknown>[] }; meta: { dry_run: boolean } }>();
+    const out = r.json<
+      { data: { api: Record<string, unknown>[]; as: string }; meta: { dry_run: boolean } }
+    >();
     assert.equal(out.meta.dry_run, true);
+    assert.equal(out.data.as, "bot");
     const [api] = out.data.api;
     assert.equal(api.method, "POST");
     assert.equal(api.url, `${emu.url}/open-apis/im/v1/messages?receive_id_type=chat_id`);
@@ -220,6 +228,122 @@ Deno.test("the remote overlay is fetched in the background and serves new method
       configDir,
     });
     assert.equal(third.code, 0, third.stderr);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("dry-run without credentials still shows the request, as auto", async () => {
+  const r = await runMain(["calendar", "calendars", "list", "--dry-run"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.json<{ data: { as: string } }>().data.as, "auto");
+});
+
+const TENANT_PATH = "/open-apis/auth/v3/tenant_access_token/internal";
+const USER_TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
+const CALENDARS_PATH = "/open-apis/calendar/v4/calendars";
+const count = (emu: Emulator, path: string) => emu.requests().filter((q) => q.path === path).length;
+
+Deno.test("a cached bot token the suite rejects is minted again once and the request retried", async () => {
+  const emu = await startEmulator({});
+  const configDir = await Deno.makeTempDir();
+  try {
+    const env = emulatorEnv(emu);
+    const first = await runMain(["calendar", "calendars", "list"], { env, configDir });
+    assert.equal(first.code, 0, first.stderr);
+    emu.expireTokens("tenant");
+    emu.clearRequests();
+    const second = await runMain(["calendar", "calendars", "list"], { env, configDir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(count(emu, TENANT_PATH), 1);
+    assert.equal(count(emu, CALENDARS_PATH), 2);
+    emu.clearRequests();
+    const third = await runMain(["calendar", "calendars", "list"], { env, configDir });
+    assert.equal(third.code, 0, third.stderr);
+    assert.equal(count(emu, TENANT_PATH), 0, "the re-minted token was cached");
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("a bot token rejected twice is an auth error after exactly one re-mint", async () => {
+  const emu = await startEmulator({});
+  try {
+    emu.clearRequests();
+    // The search API takes user tokens only: the suite refuses every tenant token it is sent.
+    const r = await runMain([
+      "api",
+      "GET",
+      "/open-apis/search/v1/user",
+      "--params",
+      '{"query":"a"}',
+      "--as",
+      "bot",
+    ], {
+      env: emulatorEnv(emu),
+    });
+    assert.equal(r.code, 3, r.stderr);
+    const err = JSON.parse(r.stderr.slice(r.stderr.indexOf("{"))).error;
+    assert.equal(err.type, "auth");
+    assert.equal(err.code, 99991668);
+    assert.equal(count(emu, TENANT_PATH), 2);
+    assert.equal(count(emu, "/open-apis/search/v1/user"), 2);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("a token given verbatim is not retried when the suite rejects it", async () => {
+  const emu = await startEmulator({});
+  try {
+    emu.clearRequests();
+    const r = await runMain(["calendar", "calendars", "list"], {
+      env: { LARKIT_BASE_URL: emu.url, LARKIT_TENANT_ACCESS_TOKEN: "t-revoked-long-ago" },
+    });
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(r.errorJson().error.type, "auth");
+    assert.equal(count(emu, CALENDARS_PATH), 1);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("a user token the suite rejects as expired is refreshed once and the request retried", async () => {
+  const emu = await startEmulator({});
+  const configDir = await Deno.makeTempDir();
+  try {
+    const init = await runMain(
+      ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
+      { configDir, stdin: `${emu.app.appSecret}\n` },
+    );
+    assert.equal(init.code, 0, init.stderr);
+    const grant = await userToken(emu, { scope: "calendar:calendar:readonly offline_access" });
+    const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
+    const now = Date.now();
+    // Valid for two hours as far as larkit knows; the suite is about to say otherwise.
+    await writeUserToken(secretStore(p), {
+      userOpenId: fixtures.USERS.alice.open_id,
+      appId: emu.app.appId,
+      accessToken: grant.access_token,
+      refreshToken: grant.refresh_token,
+      expiresAt: now + 7_200_000,
+      refreshExpiresAt: now + 604_800_000,
+      scope: grant.scope,
+      grantedAt: now,
+    });
+    const config = await loadConfig(p);
+    assert.ok(config);
+    await saveConfig(
+      p,
+      updateProfile(config, "default", { users: [{ openId: fixtures.USERS.alice.open_id }] }),
+    );
+    emu.expireTokens("user");
+    emu.clearRequests();
+    const r = await runMain(["calendar", "calendars", "list", "--as", "user"], { configDir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json<{ identity: string }>().identity, "user");
+    assert.equal(count(emu, USER_TOKEN_PATH), 1);
+    assert.equal(count(emu, CALENDARS_PATH), 2);
   } finally {
     await emu.stop();
   }

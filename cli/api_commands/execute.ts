@@ -3,16 +3,16 @@
  * → request built and validated → `--jq` compiled → dry-run (stop) → identity → scope pre-check → risk
  * confirmation → send (JSON, multipart upload, download to `--output`, or `--page-all`) → output.
  */
-import { resolve } from "node:path";
 import { z } from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import type { ApiRequest } from "../http/client.ts";
 import { mergePages, paginate } from "../http/pagination.ts";
-import { errors } from "../output/errors.ts";
+import { errors, LarkitError } from "../output/errors.ts";
 import { type SuccessEnvelope, successEnvelope, toJsonDocument } from "../output/envelope.ts";
 import { createItemWriter, parseFormat, renderDocument } from "../output/formats/render.ts";
 import { extractItems } from "../output/formats/rows.ts";
+import { resolveOutputPath } from "../output_path.ts";
 import type { Risk } from "../provider.ts";
 import { confirmRisk } from "../risk.ts";
 import { type FileInput, type InputSource, jsonInput, jsonObjectInput, readFileInput } from "./inputs.ts";
@@ -106,6 +106,18 @@ function formOf(body: unknown, file: FileInput): FormData {
   return form;
 }
 
+/** The identity a real run would use; resolving it is local (no request). Unknown until credentials exist. */
+async function dryRunIdentity(ctx: RunContext, call: ApiCall, f: ApiFlags): Promise<string> {
+  if (!call.identities.length) return "none";
+  try {
+    const { resolveIdentity } = await import("../auth/identity.ts");
+    return await resolveIdentity(ctx, { flag: f.as, supported: call.identities });
+  } catch (e) {
+    if (e instanceof LarkitError && (e.type === "config" || e.type === "auth")) return f.as ?? "auto";
+    throw e;
+  }
+}
+
 async function dryRun(ctx: RunContext, call: ApiCall, f: ApiFlags, prep: Prepared): Promise<void> {
   let url: string;
   let appId: string | undefined;
@@ -122,7 +134,7 @@ async function dryRun(ctx: RunContext, call: ApiCall, f: ApiFlags, prep: Prepare
       )
       : "");
   }
-  const as = f.as && f.as !== "auto" ? f.as : call.identities.length ? "auto" : "none";
+  const as = await dryRunIdentity(ctx, call, f);
   const api: Record<string, unknown> = { method: prep.req.method, url };
   if (Object.keys(prep.req.query).length) api.params = prep.req.query;
   if (call.identities.length) api.headers = { Authorization: "Bearer ***" };
@@ -167,14 +179,13 @@ async function writeResult(ctx: RunContext, f: ApiFlags, envelope: SuccessEnvelo
   );
 }
 
-async function download(ctx: RunContext, req: ApiRequest, output: string): Promise<void> {
+/** The body streamed to disk as it arrives, so a large file is never held in memory. */
+async function download(ctx: RunContext, req: ApiRequest, path: string): Promise<void> {
   const res = await ctx.http().raw(req);
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  const path = resolve(ctx.p.cwd, output);
-  await ctx.p.files.writeFileAtomic(path, bytes, { mode: 0o644 });
+  const size = await ctx.p.files.writeStreamAtomic(path, res.body ?? new Blob([]).stream(), { mode: 0o644 });
   const data = {
     saved_path: path,
-    size_bytes: bytes.length,
+    size_bytes: size,
     content_type: res.headers.get("content-type") ?? "",
   };
   await ctx.p.stdout.write(toJsonDocument(successEnvelope({ identity: req.identity, data })));
@@ -217,6 +228,7 @@ async function pageAll(ctx: RunContext, f: ApiFlags, req: ApiRequest): Promise<v
 export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unknown): Promise<void> {
   const f = parseApiFlags(rawFlags);
   const prep = await prepare(ctx, call, f);
+  const outputPath = f.output === undefined ? undefined : await resolveOutputPath(ctx.p, "output", f.output);
   if (f.jq) await (await import("../output/formats/jq.ts")).checkJq(f.jq);
   if (f.dryRun) return await dryRun(ctx, call, f, prep);
 
@@ -246,7 +258,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   if (prep.file) req.form = formOf(prep.req.body, prep.file);
   else if (prep.req.body !== undefined && prep.req.method !== "GET") req.body = prep.req.body;
 
-  if (f.output) return await download(ctx, req, f.output);
+  if (outputPath) return await download(ctx, req, outputPath);
   if (f.pageAll) return await pageAll(ctx, f, req);
   const { data } = await ctx.http().call(req);
   const items = extractItems(data);

@@ -82,5 +82,10 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
       issued.set(identity, fresh);
       return fresh;
     },
+    async invalidate(identity, token, signal) {
+      if (issued.get(identity)?.token === token) issued.delete(identity);
+      const src = await resolved();
+      return src.invalidate ? await src.invalidate(identity, token, signal) : false;
+    },
   };
 }

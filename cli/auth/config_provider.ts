@@ -9,9 +9,9 @@ import { appSecretKey, type SecretStore } from "../config/secret_store.ts";
 import { errors } from "../output/errors.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
 import { parseScopes } from "./scopes.ts";
-import { tenantToken } from "./tenant_token.ts";
+import { dropRejectedTenantToken, tenantToken } from "./tenant_token.ts";
 import type { CredentialProvider, CredentialSource, Identity } from "./types.ts";
-import { readUserToken, tokenStatus, validUserToken } from "./user_token.ts";
+import { readUserToken, refreshRejectedUserToken, tokenStatus, validUserToken } from "./user_token.ts";
 
 export async function requireAppSecret(store: SecretStore, profile: Profile): Promise<string> {
   const secret = await store.get(appSecretKey(profile.appId));
@@ -73,6 +73,20 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
         user.openId,
       );
       return { identity, token: t.accessToken, scopes: parseScopes(t.scope), expiresAt: t.expiresAt };
+    },
+    async invalidate(identity, token, signal) {
+      if (identity === "bot") {
+        const bot = { ...deps, endpoints, appId: profile.appId, appSecret: await appSecret(), signal };
+        await dropRejectedTenantToken(bot, token);
+        return true;
+      }
+      if (!user) return false;
+      await refreshRejectedUserToken(
+        { ...deps, endpoints, appId: profile.appId, appSecret, signal },
+        user.openId,
+        token,
+      );
+      return true;
     },
   };
 }

@@ -23,7 +23,7 @@ import { errors } from "../output/errors.ts";
 import type { Env } from "../provider.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
 import { parseScopes } from "./scopes.ts";
-import { tenantToken } from "./tenant_token.ts";
+import { dropRejectedTenantToken, tenantToken } from "./tenant_token.ts";
 import type { CredentialProvider, CredentialSource, Identity } from "./types.ts";
 
 const PREFIXES = ["LARKIT_", "LARKSUITE_CLI_"];
@@ -109,6 +109,12 @@ function fromEnvironment(deps: ProviderDeps): CredentialSource | undefined {
         );
       }
       return await tenantToken({ ...deps, endpoints, appId, appSecret, signal });
+    },
+    async invalidate(identity, token, signal) {
+      // Tokens given verbatim cannot be replaced; only a bot token minted from the app secret can.
+      if (identity === "user" || botToken || !appId || !appSecret) return false;
+      await dropRejectedTenantToken({ ...deps, endpoints, appId, appSecret, signal }, token);
+      return true;
     },
   };
 }

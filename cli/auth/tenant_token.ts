@@ -81,3 +81,13 @@ export async function tenantToken(deps: TenantTokenDeps): Promise<AccessToken> {
   await deps.store.set(key, JSON.stringify(fresh));
   return { identity: "bot", token: fresh.token, expiresAt: fresh.expiresAt };
 }
+
+/**
+ * Forgets the cached token the suite rejected, so the next `tenantToken` mints a new one. A cache entry holding
+ * another token is kept: a concurrent larkit process already replaced the rejected one.
+ */
+export async function dropRejectedTenantToken(deps: TenantTokenDeps, rejected: string): Promise<void> {
+  const key = await tenantTokenCacheKey(deps.endpoints.open, deps.appId, deps.appSecret);
+  const cached = CachedSchema.safeParse(JSON.parse(await deps.store.get(key) ?? "null"));
+  if (!cached.success || cached.data.token === rejected) await deps.store.remove(key);
+}

@@ -43,6 +43,12 @@ export interface CredentialChain {
    * stored grant, a bot's configured app scopes. undefined means unknown (the scope pre-check then passes).
    */
   grantedScopes(identity: Identity): Promise<string[] | undefined>;
+  /**
+   * The suite rejected `token` although it looked valid here (revoked, or expired before its stated time):
+   * forget it so that the next `token()` mints or refreshes another. false when no other token can be had
+   * (a token given verbatim); an `auth` error when the login behind it is dead.
+   */
+  invalidate?(identity: Identity, token: string, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** What a provider that answered hands the chain: its account and how to get tokens for it. */
@@ -51,6 +57,8 @@ export interface CredentialSource {
   token(identity: Identity, signal?: AbortSignal): Promise<AccessToken>;
   identities(): Promise<Identity[]>;
   grantedScopes(identity: Identity): Promise<string[] | undefined>;
+  /** See `CredentialChain.invalidate`; absent when the source cannot get another token. */
+  invalidate?(identity: Identity, token: string, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** One link of the chain: a source, or undefined to let the next provider answer; a throw stops the chain. */

@@ -139,3 +139,29 @@ export async function validUserToken(deps: UserTokenDeps, openId: string): Promi
     return await refresh(deps, current);
   }, { signal: deps.signal });
 }
+
+/**
+ * The suite rejected `rejected` as expired while it looked valid here (clock skew, revoked early): refresh it
+ * now, under the same lock as a due refresh. Unless another process already replaced it, in which case the
+ * stored token is the new one and nothing is spent.
+ */
+export async function refreshRejectedUserToken(
+  deps: UserTokenDeps,
+  openId: string,
+  rejected: string,
+): Promise<void> {
+  const { p, store, appId } = deps;
+  await withFileLock(p, refreshLockPath(p, appId, openId), async () => {
+    const current = await readUserToken(store, appId, openId);
+    if (!current) throw loginExpired(deps, undefined, "no token is stored for this user");
+    if (current.accessToken !== rejected) return;
+    if (!current.refreshToken || p.clock.now() >= current.refreshExpiresAt) {
+      throw loginExpired(
+        deps,
+        current,
+        "the suite rejected the access token and the refresh token has expired",
+      );
+    }
+    await refresh(deps, current);
+  }, { signal: deps.signal });
+}

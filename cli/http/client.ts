@@ -8,7 +8,7 @@ import { type Diagnostics, redact } from "../output/diagnostics.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { decideRetry, DEFAULT_RETRY, isIdempotentMethod, type RetryPolicy, wasSent } from "./retry.ts";
-import { suiteError } from "./suite_errors.ts";
+import { isRejectedToken, suiteError } from "./suite_errors.ts";
 
 export type QueryValue = string | number | boolean | (string | number | boolean)[] | undefined | null;
 export type Query = Record<string, QueryValue>;
@@ -302,13 +302,22 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     return (await exchange(target, init, opts, false)).res;
   }
 
-  async function build(req: ApiRequest): Promise<{ target: string; init: RequestInit; opts: SendOptions }> {
+  interface Built {
+    target: string;
+    init: RequestInit;
+    opts: SendOptions;
+    /** The access token sent, to invalidate it when the suite rejects it. */
+    token?: string;
+  }
+
+  async function build(req: ApiRequest): Promise<Built> {
     const target = await url(req.path, req.query);
     const headers = new Headers(req.headers);
     headers.set("User-Agent", `larkit/${p.version}`);
+    let token: string | undefined;
     if (req.identity) {
-      const token = await credentials.token(req.identity, req.signal ?? p.signal);
-      headers.set("Authorization", `Bearer ${token.token}`);
+      token = (await credentials.token(req.identity, req.signal ?? p.signal)).token;
+      headers.set("Authorization", `Bearer ${token}`);
     }
     let body: BodyInit | undefined;
     if (req.form) body = req.form;
@@ -318,6 +327,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     }
     return {
       target,
+      token,
       init: { method: req.method.toUpperCase(), headers, body },
       opts: {
         signal: req.signal,
@@ -351,10 +361,40 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     });
   }
 
+  interface Answer {
+    res: Response;
+    /** The body, when read: always with `readBody`, else only for a suite error. */
+    text?: string;
+    err?: LarkitError;
+  }
+
+  async function attempt(req: ApiRequest, readBody: boolean): Promise<Answer & { token?: string }> {
+    const { target, init, opts, token } = await build(req);
+    const { res, text } = await exchange(target, init, opts, readBody);
+    if (text === undefined && res.ok && !isJson(res)) return { res, token };
+    const body = text ?? await res.text();
+    return { res, text: body, err: failure(res, body, req.identity), token };
+  }
+
+  /**
+   * One request whose token the suite may reject before it was due to expire (revoked, rotated, clock skew):
+   * the chain is asked once to mint or refresh another, and the request is sent once more. The suite checks
+   * the token before doing any work, so resending a write here cannot apply it twice. A second rejection is
+   * the `auth` error.
+   */
+  async function authorized(req: ApiRequest, readBody: boolean): Promise<Answer> {
+    const first = await attempt(req, readBody);
+    if (!req.identity || !first.token || !isRejectedToken(first.err?.body.code)) return first;
+    const renewed = await credentials.invalidate?.(req.identity, first.token, req.signal ?? p.signal);
+    if (!renewed) return first;
+    await diag.progress(
+      `the suite rejected the ${req.identity} access token [${first.err?.body.code}]; retrying once with a new one`,
+    );
+    return await attempt(req, readBody);
+  }
+
   async function call<T>(req: ApiRequest): Promise<ApiResult<T>> {
-    const { target, init, opts } = await build(req);
-    const { res, text = "" } = await exchange(target, init, opts, true);
-    const err = failure(res, text, req.identity);
+    const { res, text = "", err } = await authorized(req, true);
     if (err) throw err;
     const logId = logIdOf(res);
     if (!isJson(res)) {
@@ -371,13 +411,10 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   }
 
   async function raw(req: ApiRequest): Promise<Response> {
-    const { target, init, opts } = await build(req);
-    const { res } = await exchange(target, init, opts, false);
-    if (res.ok && !isJson(res)) return res;
-    const text = await res.clone().text();
-    const err = failure(res, text, req.identity);
+    const { res, text, err } = await authorized(req, false);
     if (err) throw err;
-    return res;
+    // A JSON success was read whole to look for a suite error; hand it on as a fresh response.
+    return text === undefined ? res : new Response(text, { status: res.status, headers: res.headers });
   }
 
   return { send, call, raw, url };

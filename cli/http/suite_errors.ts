@@ -5,6 +5,12 @@
 import { type ErrorType, type LarkitError, larkitError } from "../output/errors.ts";
 
 const AUTH_CODES = new Set([99991661, 99991671, 99991668, 99991663, 99991677]);
+/** The token was well-formed but refused (invalid 99991663/99991668, expired 99991677): another may work. */
+const REJECTED_TOKEN_CODES = new Set([99991663, 99991668, 99991677]);
+
+export function isRejectedToken(code: unknown): boolean {
+  return typeof code === "number" && REJECTED_TOKEN_CODES.has(code);
+}
 const PERMISSION_CODES = new Set([99991672, 99991676, 99991679, 230027]);
 const APP_STATUS_CODES = new Set([99991662, 99991673]);
 

@@ -1,0 +1,203 @@
+/**
+ * Files through the API layers, end to end against the suite emulator: multipart upload with `--file` (generated
+ * command and raw `api`), download with `--output` streamed to a file inside the working directory, and
+ * `--page-all --format ndjson` writing items while later pages are still being fetched.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
+
+const { DRIVE, CHATS } = fixtures;
+const UPLOAD = "/open-apis/drive/v1/files/upload_all";
+
+function randomBytes(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let at = 0; at < n; at += 65_536) crypto.getRandomValues(out.subarray(at, Math.min(n, at + 65_536)));
+  return out;
+}
+
+function storedBytes(emu: Emulator, fileToken: string): Uint8Array | undefined {
+  const row = emu.db.prepare("SELECT bytes FROM blobs WHERE key = ?").get(fileToken) as
+    | { bytes: Uint8Array }
+    | undefined;
+  return row && new Uint8Array(row.bytes);
+}
+
+function uploadForm(name: string, size: number): string {
+  return JSON.stringify({ file_name: name, parent_type: "explorer", parent_node: DRIVE.folder, size });
+}
+
+async function withWorkspace(fn: (emu: Emulator, dir: string) => Promise<void>): Promise<void> {
+  const emu = await startEmulator({});
+  const dir = await Deno.makeTempDir({ prefix: "larkit-files-" });
+  try {
+    await fn(emu, dir);
+  } finally {
+    await emu.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("--file uploads the file's bytes as multipart, from a generated command and from raw api", async () => {
+  await withWorkspace(async (emu, dir) => {
+    const bytes = randomBytes(300_000);
+    await Deno.writeFile(join(dir, "report.bin"), bytes);
+
+    const generated = await runMain([
+      "drive",
+      "files",
+      "upload_all",
+      "--file",
+      "file=report.bin",
+      "--data",
+      uploadForm("report.bin", bytes.length),
+    ], { env: emulatorEnv(emu), cwd: dir });
+    assert.equal(generated.code, 0, generated.stderr);
+    const token = generated.json<{ data: { file_token: string } }>().data.file_token;
+    assert.deepEqual(storedBytes(emu, token), bytes);
+
+    const raw = await runMain([
+      "api",
+      "POST",
+      UPLOAD,
+      "--file",
+      "file=report.bin",
+      "--data",
+      uploadForm("copy.bin", bytes.length),
+    ], { env: emulatorEnv(emu), cwd: dir });
+    assert.equal(raw.code, 0, raw.stderr);
+    const rawToken = raw.json<{ data: { file_token: string } }>().data.file_token;
+    assert.notEqual(rawToken, token);
+    assert.deepEqual(storedBytes(emu, rawToken), bytes);
+  });
+});
+
+Deno.test("--output streams a binary body to a relative path (0644, atomic) and reports it", async () => {
+  await withWorkspace(async (emu, dir) => {
+    const bytes = randomBytes(1_500_000);
+    await Deno.writeFile(join(dir, "big.bin"), bytes);
+    const up = await runMain(
+      ["api", "POST", UPLOAD, "--file", "big.bin", "--data", uploadForm("big.bin", bytes.length)],
+      { env: emulatorEnv(emu), cwd: dir },
+    );
+    assert.equal(up.code, 0, up.stderr);
+    const token = up.json<{ data: { file_token: string } }>().data.file_token;
+
+    const r = await runMain([
+      "drive",
+      "files",
+      "download",
+      "--params",
+      JSON.stringify({ file_token: token }),
+      "--output",
+      "downloads/big.copy",
+    ], { env: emulatorEnv(emu), cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.json<
+      { ok: boolean; data: { saved_path: string; size_bytes: number; content_type: string } }
+    >();
+    const saved = join(await Deno.realPath(dir), "downloads", "big.copy");
+    assert.deepEqual(out.data, {
+      saved_path: saved,
+      size_bytes: bytes.length,
+      content_type: "application/octet-stream",
+    });
+    assert.deepEqual(await Deno.readFile(saved), bytes);
+    assert.equal((await Deno.stat(saved)).mode! & 0o777, 0o644);
+    const left = [...Deno.readDirSync(join(dir, "downloads"))].map((e) => e.name);
+    assert.deepEqual(left, ["big.copy"]);
+  });
+});
+
+Deno.test("--output outside the working directory is a validation error and nothing is sent", async () => {
+  await withWorkspace(async (emu, dir) => {
+    await Deno.symlink(await Deno.makeTempDir(), join(dir, "elsewhere"));
+    for (
+      const output of ["/tmp/stolen.bin", "../stolen.bin", "sub/../../stolen.bin", "elsewhere/stolen.bin"]
+    ) {
+      emu.clearRequests();
+      const r = await runMain([
+        "drive",
+        "files",
+        "download",
+        "--params",
+        '{"file_token":"boxcn_any"}',
+        "--output",
+        output,
+      ], { env: emulatorEnv(emu), cwd: dir });
+      assert.equal(r.code, 2, `${output}: ${r.stderr}`);
+      const err = r.errorJson().error;
+      assert.equal(err.type, "validation");
+      assert.match(err.message, /^--output /);
+      assert.deepEqual(emu.requests().filter((q) => q.path.includes("/download")), [], output);
+    }
+  });
+});
+
+Deno.test("--page-all --format ndjson writes the first items before the last page is fetched", async () => {
+  await withWorkspace(async (emu, dir) => {
+    const insert = emu.db.prepare(
+      "INSERT INTO messages (message_id, chat_id, msg_type, content, sender_id, sender_type, create_time) VALUES (?, ?, 'text', ?, 'cli_bot', 'app', ?)",
+    );
+    const total = 1_000;
+    emu.db.exec("BEGIN");
+    for (let i = 0; i < total; i++) {
+      insert.run(`om_stream_${i}`, CHATS.random, JSON.stringify({ text: `m${i}` }), 1_600_000_000_000 + i);
+    }
+    emu.db.exec("COMMIT");
+    const count = emu.db.prepare("SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?").get(
+      CHATS.random,
+    ) as {
+      n: number;
+    };
+    const pages = Math.ceil(count.n / 50);
+    // Slow pages leave the test a wide window in which later pages have provably not been served yet.
+    emu.faults.delay({ path: "/open-apis/im/v1/messages", ms: 150 });
+    emu.clearRequests();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--quiet",
+        MAIN,
+        "im",
+        "messages",
+        "list",
+        "--params",
+        JSON.stringify({ container_id_type: "chat", container_id: CHATS.random }),
+        "--page-all",
+        "--page-limit",
+        "0",
+        "--page-size",
+        "50",
+        "--format",
+        "ndjson",
+      ],
+      cwd: REPO,
+      env: {
+        ...emulatorEnv(emu),
+        NO_COLOR: "1",
+        LARKIT_CONFIG_DIR: join(dir, "config"),
+        LARKIT_REMOTE_META: "off",
+      },
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const served = () => emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length;
+    let text = "";
+    let servedAtFirstLine: number | undefined;
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      if (servedAtFirstLine === undefined && chunk.includes("\n")) servedAtFirstLine = served();
+      text += chunk;
+    }
+    assert.equal((await child.status).code, 0);
+    assert.ok(
+      servedAtFirstLine !== undefined && servedAtFirstLine < pages,
+      `${servedAtFirstLine} of ${pages}`,
+    );
+    const lines = text.trimEnd().split("\n");
+    assert.equal(lines.length, count.n);
+    assert.equal(served(), pages);
+  });
+});
