@@ -18,12 +18,12 @@ function outside(root: string, path: string): boolean {
 /** The absolute path to write, or a `validation` error naming the flag. */
 export async function resolveOutputPath(p: Provider, flagName: string, path: string): Promise<string> {
   const hint = "cd to the target directory first, or use a relative path like ./filename";
-  const fail = (why: string) => errors.validation(`--${flagName} ${why}`, { hint });
+  const fail = (why: string) => errors.validation(`--${flagName}: ${why}`, { hint });
   if (path === "") throw fail("path is empty");
   if (CONTROL.test(path)) throw fail("path contains control characters");
   if (isAbsolute(path)) throw fail(`must be a relative path within the current directory, got "${path}"`);
   const target = resolve(p.cwd, path);
-  if (outside(resolve(p.cwd), target)) throw fail(`must stay within the current directory, got "${path}"`);
+  if (outside(resolve(p.cwd), target)) throw fail(`path is outside the current directory: "${path}"`);
   // The nearest existing ancestor decides where a symlink really leads.
   let existing = target;
   while ((await p.files.stat(existing)) === null && existing !== dirname(existing)) {
@@ -31,10 +31,10 @@ export async function resolveOutputPath(p: Provider, flagName: string, path: str
   }
   const real = await p.files.realPath(existing);
   if (outside(await p.files.realPath(p.cwd), real)) {
-    throw fail(`leads outside the current directory through a symlink: "${path}"`);
+    throw fail(`path leads outside the current directory through a symlink: "${path}"`);
   }
   if ((await p.files.stat(target))?.isDirectory) {
-    throw fail(`names a directory: "${path}"; name the file to write`);
+    throw fail(`"${path}" is a directory; name the file to write`);
   }
   return resolve(real, relative(existing, target));
 }

@@ -129,7 +129,7 @@ Deno.test("--output outside the working directory is a validation error and noth
       assert.equal(r.code, 2, `${output}: ${r.stderr}`);
       const err = r.errorJson().error;
       assert.equal(err.type, "validation");
-      assert.match(err.message, /^--output /);
+      assert.match(err.message, /^--output: /);
       assert.deepEqual(emu.requests().filter((q) => q.path.includes("/download")), [], output);
     }
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { testProvider } from "../../cli/provider.ts";
 import { resolveOutputPath } from "./output_path.ts";
+import { testProvider } from "./provider.ts";
 
 Deno.test("output paths stay inside the working directory, also through symlinks", async () => {
   const cwd = await Deno.realPath(await Deno.makeTempDir());
