@@ -30,7 +30,11 @@ const Entry = z.object({
   dry_run: z.boolean(),
   pagination: z.boolean(),
 });
-const Catalogue = z.object({ ok: z.literal(true), data: z.array(Entry), meta: z.object({ count: z.number() }) });
+const Catalogue = z.object({
+  ok: z.literal(true),
+  data: z.array(Entry),
+  meta: z.object({ count: z.number() }),
+});
 
 /** Counted independently of the catalogue's own walker: every visible command without children but `help`. */
 function countLeaves(cmd: Command): number {
