@@ -18,7 +18,8 @@ Deno.test("sandbox serve prints one ready line {ok, data:{url, app_id, env}} and
     if (done) break;
     buffered += value;
   }
-  assert.ok(buffered.includes("\n"), `no ready line; stderr: ${buffered}${await stderr}`);
+  // The message is built only on failure: awaiting stderr waits for the child to exit.
+  if (!buffered.includes("\n")) assert.fail(`no ready line; stdout: ${buffered}; stderr: ${await stderr}`);
   const ready = JSON.parse(buffered.split("\n")[0]) as {
     ok: boolean;
     data: { url: string; app_id: string; app_secret: string; env: Record<string, string> };
@@ -26,12 +27,16 @@ Deno.test("sandbox serve prints one ready line {ok, data:{url, app_id, env}} and
   assert.equal(ready.ok, true);
   assert.match(ready.data.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.equal(ready.data.env.LARKIT_BASE_URL, ready.data.url);
+  // Its own client, closed after use: a pooled keep-alive connection would hold the emulator's shutdown open.
+  const client = Deno.createHttpClient({});
   const res = await fetch(`${ready.data.url}/open-apis/auth/v3/tenant_access_token/internal`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ app_id: ready.data.app_id, app_secret: ready.data.app_secret }),
+    client,
   });
   assert.equal((await res.json()).code, 0);
+  client.close();
   await child.stdin.close();
   await lines.cancel();
   assert.equal((await child.status).code, 0, await stderr);
