@@ -3,14 +3,26 @@
  * (`emulator.revokeScopes`) to see the suite's missing-scope errors.
  */
 
-export const READ_CALENDAR = ["calendar:calendar:readonly", "calendar:calendar.event:read"];
+export const READ_CALENDAR = [
+  "calendar:calendar:readonly",
+  "calendar:calendar.event:read",
+  "calendar:calendar.free_busy:read",
+];
 export const WRITE_CALENDAR = [
   "calendar:calendar",
   "calendar:calendar.event:create",
   "calendar:calendar.event:update",
+  "calendar:calendar.event:reply",
 ];
-export const READ_CHATS = ["im:chat:readonly", "im:chat"];
-export const READ_MESSAGES = ["im:message:readonly", "im:message.group_msg", "im:message"];
+export const READ_CHATS = ["im:chat:readonly", "im:chat:read", "im:chat"];
+export const READ_MESSAGES = [
+  "im:message:readonly",
+  "im:message.group_msg",
+  "im:message.group_msg:get_as_user",
+  "im:message.p2p_msg:get_as_user",
+  "im:message.p2p_msg:readonly",
+  "im:message",
+];
 export const SEND_AS_BOT = ["im:message:send_as_bot", "im:message"];
 export const SEND_AS_USER = ["im:message.send_as_user", "im:message"];
 export const IM_RESOURCE = ["im:resource", "im:message"];
