@@ -3,17 +3,14 @@
  * (`emulator.revokeScopes`) to see the suite's missing-scope errors.
  */
 
-export const READ_CALENDAR = [
-  "calendar:calendar:readonly",
-  "calendar:calendar.event:read",
-  "calendar:calendar.free_busy:read",
-];
+export const READ_CALENDAR = ["calendar:calendar:readonly", "calendar:calendar.event:read"];
+export const READ_FREEBUSY = [...READ_CALENDAR, "calendar:calendar.free_busy:read"];
 export const WRITE_CALENDAR = [
   "calendar:calendar",
   "calendar:calendar.event:create",
   "calendar:calendar.event:update",
-  "calendar:calendar.event:reply",
 ];
+export const REPLY_EVENT = [...WRITE_CALENDAR, "calendar:calendar.event:reply"];
 export const READ_CHATS = ["im:chat:readonly", "im:chat:read", "im:chat"];
 export const READ_MESSAGES = [
   "im:message:readonly",
@@ -46,8 +43,8 @@ export const MAIL_READ = ["mail:user_mailbox.message:readonly"];
 export const USER_INFO: string[] = [];
 
 const SHARED = [
-  ...READ_CALENDAR,
-  ...WRITE_CALENDAR,
+  ...READ_FREEBUSY,
+  ...REPLY_EVENT,
   ...READ_CHATS,
   ...READ_MESSAGES,
   ...IM_RESOURCE,

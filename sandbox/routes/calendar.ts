@@ -10,7 +10,7 @@ import { pageOf, paginate } from "../paging.ts";
 import { occurrences, parseRule } from "../recurrence.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
-import { READ_CALENDAR, WRITE_CALENDAR } from "../scopes.ts";
+import { READ_CALENDAR, READ_FREEBUSY, REPLY_EVENT, WRITE_CALENDAR } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
 import { localDate, rfc3339, startOfLocalDay } from "../zone.ts";
 
@@ -470,12 +470,12 @@ export const calendarRoutes: Route[] = [
     scopes: WRITE_CALENDAR,
     handle: addAttendees,
   },
-  { method: "POST", path: `${EVENTS}/:event_id/reply`, auth: "token", scopes: WRITE_CALENDAR, handle: reply },
+  { method: "POST", path: `${EVENTS}/:event_id/reply`, auth: "token", scopes: REPLY_EVENT, handle: reply },
   {
     method: "POST",
     path: "/open-apis/calendar/v4/freebusy/list",
     auth: "token",
-    scopes: READ_CALENDAR,
+    scopes: READ_FREEBUSY,
     handle: freebusy,
   },
 ];
