@@ -5,16 +5,7 @@
 import { z } from "zod";
 import { parseResponse } from "../common/response.ts";
 import { defineShortcut, type FlagValues } from "../declare.ts";
-import {
-  parseValues,
-  plannedSheetId,
-  rangeText,
-  resolveSheetId,
-  sheetFlags,
-  spreadsheetPath,
-  targetOf,
-  valuesFlag,
-} from "./spreadsheet.ts";
+import { parseValues, rangeText, sheetFlags, targetOf, valuesFlag, valuesRequest } from "./spreadsheet.ts";
 
 const flags = { ...sheetFlags, values: valuesFlag };
 
@@ -26,6 +17,8 @@ const Appended = z.looseObject({
   tableRange: z.string().optional(),
   updates: z.looseObject({ updatedRange: z.string(), updatedRows: z.number() }),
 });
+
+const request = valuesRequest<typeof flags>("POST", "/values_append", bodyOf);
 
 export const append = defineShortcut({
   service: "sheets",
@@ -43,24 +36,9 @@ export const append = defineShortcut({
   validate({ flags: f }) {
     bodyOf(f, "sheet");
   },
-  async dryRun(ctx) {
-    const target = targetOf(ctx.flags);
-    const { sheetId, steps } = await plannedSheetId(ctx, target);
-    const post = await ctx.plan({
-      method: "POST",
-      path: spreadsheetPath(target.token, "/values_append"),
-      body: bodyOf(ctx.flags, sheetId),
-    });
-    return { api: [...steps, post] };
-  },
+  dryRun: (ctx) => request.dryRun(ctx),
   async execute(ctx) {
-    const target = targetOf(ctx.flags);
-    const sheetId = await resolveSheetId(ctx, target);
-    const data = await ctx.api({
-      method: "POST",
-      path: spreadsheetPath(target.token, "/values_append"),
-      body: bodyOf(ctx.flags, sheetId),
-    });
+    const data = await request.send(ctx);
     const appended = parseResponse(Appended, data, "sheets values append");
     await ctx.out(appended.updates, { count: appended.updates.updatedRows });
   },

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseResponse } from "../common/response.ts";
 import {
+  type ApiCall,
+  type DryRunPlan,
   flag,
   type FlagSpec,
   type FlagValues,
@@ -164,4 +166,36 @@ export async function plannedSheetId<F extends typeof sheetFlags>(
     description: "look up the first sheet (no sheet named)",
   });
   return { sheetId: "<first_sheet>", steps: [step] };
+}
+
+/**
+ * The one values request of a sheet write (`+write`, `+append`): the sheet resolved first (or its lookup
+ * planned), then `method` on `<spreadsheet>{rest}` with the body built for that sheet id.
+ */
+export function valuesRequest<F extends typeof sheetFlags>(
+  method: ApiCall["method"],
+  rest: string,
+  body: (flags: FlagValues<F>, sheetId: string) => unknown,
+) {
+  return {
+    async dryRun(ctx: ShortcutContext<F>): Promise<DryRunPlan> {
+      const target = targetOf(ctx.flags);
+      const { sheetId, steps } = await plannedSheetId(ctx, target);
+      const write = await ctx.plan({
+        method,
+        path: spreadsheetPath(target.token, rest),
+        body: body(ctx.flags, sheetId),
+      });
+      return { api: [...steps, write] };
+    },
+    async send(ctx: ShortcutContext<F>): Promise<unknown> {
+      const target = targetOf(ctx.flags);
+      const sheetId = await resolveSheetId(ctx, target);
+      return await ctx.api({
+        method,
+        path: spreadsheetPath(target.token, rest),
+        body: body(ctx.flags, sheetId),
+      });
+    },
+  };
 }

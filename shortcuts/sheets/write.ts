@@ -7,13 +7,11 @@ import { parseResponse } from "../common/response.ts";
 import { defineShortcut, type FlagValues } from "../declare.ts";
 import {
   parseValues,
-  plannedSheetId,
   rangeText,
-  resolveSheetId,
   sheetFlags,
-  spreadsheetPath,
   targetOf,
   valuesFlag,
+  valuesRequest,
   writeCells,
 } from "./spreadsheet.ts";
 
@@ -25,6 +23,8 @@ function bodyOf(f: FlagValues<typeof flags>, sheetId: string) {
 }
 
 const Written = z.looseObject({ updatedRange: z.string(), updatedCells: z.number() });
+
+const request = valuesRequest<typeof flags>("PUT", "/values", bodyOf);
 
 export const write = defineShortcut({
   service: "sheets",
@@ -43,24 +43,9 @@ export const write = defineShortcut({
     targetOf(f);
     bodyOf(f, "sheet");
   },
-  async dryRun(ctx) {
-    const target = targetOf(ctx.flags);
-    const { sheetId, steps } = await plannedSheetId(ctx, target);
-    const put = await ctx.plan({
-      method: "PUT",
-      path: spreadsheetPath(target.token, "/values"),
-      body: bodyOf(ctx.flags, sheetId),
-    });
-    return { api: [...steps, put] };
-  },
+  dryRun: (ctx) => request.dryRun(ctx),
   async execute(ctx) {
-    const target = targetOf(ctx.flags);
-    const sheetId = await resolveSheetId(ctx, target);
-    const data = await ctx.api({
-      method: "PUT",
-      path: spreadsheetPath(target.token, "/values"),
-      body: bodyOf(ctx.flags, sheetId),
-    });
+    const data = await request.send(ctx);
     await ctx.out(parseResponse(Written, data, "sheets values write"));
   },
 });
