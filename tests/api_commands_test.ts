@@ -9,14 +9,20 @@ import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
 import { updateProfile } from "../cli/config/profiles.ts";
 import { secretStore } from "../cli/config/secret_store.ts";
 import { testProvider } from "../cli/provider.ts";
-import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
+import {
+  type Emulator,
+  emulatorEnv,
+  fixtures,
+  startEmulator,
+  userToken,
+  withEmulator,
+} from "./helpers/emulator.ts";
 import { runMain } from "./helpers/run_main.ts";
 
 const { CALENDARS, CHATS } = fixtures;
 
 Deno.test("generated GET with a path parameter returns the suite's data in the envelope", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const r = await runMain([
       "calendar",
       "events",
@@ -33,9 +39,7 @@ Deno.test("generated GET with a path parameter returns the suite's data in the e
     assert.ok(Array.isArray(out.data.items));
     const path = emu.requests().at(-1)?.path ?? "";
     assert.ok(path.includes(encodeURIComponent(CALENDARS.bot)), path);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("POST with --data @file and with --data - (stdin)", async () => {
@@ -60,8 +64,7 @@ Deno.test("POST with --data @file and with --data - (stdin)", async () => {
 });
 
 Deno.test("dry-run prints method, URL, params, redacted auth and body, and sends nothing", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     emu.clearRequests();
     const r = await runMain([
       "im",
@@ -85,14 +88,11 @@ Deno.test("dry-run prints method, URL, params, redacted auth and body, and sends
     assert.deepEqual(api.headers, { Authorization: "Bearer ***" });
     assert.equal((api.body as Record<string, unknown>).receive_id, "oc_1");
     assert.deepEqual(emu.requests().filter((q) => q.path.startsWith("/open-apis/im")), []);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const path = `/open-apis/calendar/v4/calendars/${encodeURIComponent(CALENDARS.bot)}/events`;
     emu.faults.rateLimit({ path: "/open-apis/calendar", times: 1, retryAfterSeconds: 1 });
     emu.faults.serverError({ path: "/open-apis/calendar", times: 1, status: 503, retryAfterSeconds: 1 });
@@ -108,14 +108,11 @@ Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => 
     });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(emu.requests().filter((q) => q.path === path).length, 3);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("a POST whose response is lost is not resent: outcome_unknown", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     emu.faults.dropConnection({ path: "/open-apis/im/v1/messages", times: 1, after: "after-handling" });
     emu.clearRequests();
     const r = await runMain([
@@ -130,14 +127,11 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
     assert.equal(r.code, 6, r.stderr);
     assert.equal(r.errorJson().error.type, "outcome_unknown");
     assert.equal(emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length, 1);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("a missing scope is a permission error whose hint names the scope", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     emu.revokeScopes("tenant", ["im:message", "im:message:send_as_bot", "im:message:send"]);
     const r = await runMain([
       "im",
@@ -152,14 +146,11 @@ Deno.test("a missing scope is a permission error whose hint names the scope", as
     const err = r.errorJson().error;
     assert.ok(["permission", "missing_scope"].includes(err.type), JSON.stringify(err));
     assert.match(err.hint ?? "", /im:message/);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("--page-all --format ndjson streams 10,000 items", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const insert = emu.db.prepare(
       "INSERT INTO messages (message_id, chat_id, msg_type, content, sender_id, sender_type, create_time) VALUES (?, ?, 'text', ?, 'cli_bot', 'app', ?)",
     );
@@ -194,9 +185,7 @@ Deno.test("--page-all --format ndjson streams 10,000 items", async () => {
     const lines = r.stdout.trimEnd().split("\n");
     assert.equal(lines.length, before.n);
     assert.ok(lines.every((l) => JSON.parse(l).message_id));
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("the remote overlay is fetched in the background and serves new methods on the next run", async () => {
@@ -267,8 +256,7 @@ Deno.test("a cached bot token the suite rejects is minted again once and the req
 });
 
 Deno.test("a bot token rejected twice is an auth error after exactly one re-mint", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     emu.clearRequests();
     // The search API takes user tokens only: the suite refuses every tenant token it is sent.
     const r = await runMain([
@@ -288,14 +276,11 @@ Deno.test("a bot token rejected twice is an auth error after exactly one re-mint
     assert.equal(err.code, 99991668);
     assert.equal(count(emu, TENANT_PATH), 2);
     assert.equal(count(emu, "/open-apis/search/v1/user"), 2);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("a token given verbatim is not retried when the suite rejects it", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     emu.clearRequests();
     const r = await runMain(["calendar", "calendars", "list"], {
       env: { LARKIT_BASE_URL: emu.url, LARKIT_TENANT_ACCESS_TOKEN: "t-revoked-long-ago" },
@@ -303,9 +288,7 @@ Deno.test("a token given verbatim is not retried when the suite rejects it", asy
     assert.equal(r.code, 3, r.stderr);
     assert.equal(r.errorJson().error.type, "auth");
     assert.equal(count(emu, CALENDARS_PATH), 1);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("a user token the suite rejects as expired is refreshed once and the request retried", async () => {

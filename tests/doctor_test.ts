@@ -10,7 +10,7 @@ import { secretStore } from "../cli/config/secret_store.ts";
 import type { DoctorReport } from "../cli/doctor/checks.ts";
 import { testProvider } from "../cli/provider.ts";
 import { runCli } from "../cli/run.ts";
-import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
+import { emulatorEnv, withEmulator } from "./helpers/emulator.ts";
 import { runMain } from "./helpers/run_main.ts";
 
 const statusOf = (r: DoctorReport, name: string) => r.checks.find((c) => c.name === name)?.status;
@@ -26,8 +26,7 @@ async function configured(emuUrl: string, appId: string, secret: string): Promis
 }
 
 Deno.test("doctor passes on a healthy emulator setup and reports every check", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const dir = await configured(emu.url, emu.app.appId, emu.app.appSecret);
     const r = await runMain(["doctor"], { configDir: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -49,14 +48,11 @@ Deno.test("doctor passes on a healthy emulator setup and reports every check", a
     assert.ok(!r.stdout.includes(emu.app.appSecret));
     const offline = (await runMain(["doctor", "--offline"], { configDir: dir })).json<DoctorReport>();
     assert.equal(statusOf(offline, "endpoint_open"), "skip");
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("doctor fails the token check for an expired login, exit 1, report on stdout", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const dir = await configured(emu.url, emu.app.appId, emu.app.appSecret);
     const p = testProvider({ env: { LARKIT_CONFIG_DIR: dir } });
     const past = Date.now() - 30 * 86_400_000;
@@ -84,14 +80,11 @@ Deno.test("doctor fails the token check for an expired login, exit 1, report on 
     const token = report.checks.find((c) => c.name === "token_user");
     assert.equal(token?.status, "fail");
     assert.match(token?.hint ?? "", /larkit --profile default auth login/);
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("doctor fails the clock check when the local clock is skewed (injected clock)", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const p = testProvider({
       env: { ...emulatorEnv(emu), LARKIT_REMOTE_META: "off" },
       now: () => Date.now() + 2 * 3_600_000,
@@ -103,7 +96,5 @@ Deno.test("doctor fails the clock check when the local clock is skewed (injected
     const skew = report.checks.find((c) => c.name === "clock_skew");
     assert.equal(skew?.status, "fail");
     assert.match(skew?.message ?? "", /ahead of the server/);
-  } finally {
-    await emu.stop();
-  }
+  });
 });

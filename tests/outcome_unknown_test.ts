@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { EXIT_CODES } from "../cli/output/errors.ts";
-import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { runMain } from "./helpers/run_main.ts";
 
 const { CHATS, CALENDARS } = fixtures;
@@ -19,8 +19,7 @@ function argvOfHint(hint: string): string[] {
 }
 
 Deno.test("a lost message send is outcome_unknown; re-running with the hinted key stores exactly one message", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const text = `exactly once ${crypto.randomUUID()}`;
     const count = () =>
       (emu.db.prepare("SELECT count(*) AS n FROM messages WHERE content LIKE ?").get(`%${text}%`) as {
@@ -55,14 +54,11 @@ Deno.test("a lost message send is outcome_unknown; re-running with the hinted ke
     const out = rerun.json<{ meta: { idempotency_key: string } }>();
     assert.equal(out.meta.idempotency_key, detail.idempotency_key);
     assert.equal(count(), 1, "re-running with the same key leaves exactly one message");
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("a lost write without a de-duplication key hints the read command that shows whether it happened", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const list = await runMain([
       "calendar",
       "events",
@@ -107,14 +103,11 @@ Deno.test("a lost write without a de-duplication key hints the read command that
       1,
       "a write without a key is not resent",
     );
-  } finally {
-    await emu.stop();
-  }
+  });
 });
 
 Deno.test("--idempotency-key is sent, shown in dry-run and in meta", async () => {
-  const emu = await startEmulator({});
-  try {
+  await withEmulator({}, async (emu) => {
     const args = [
       "im",
       "messages",
@@ -137,7 +130,5 @@ Deno.test("--idempotency-key is sent, shown in dry-run and in meta", async () =>
     assert.equal(ids[0], ids[1], "the same key sends once");
     const tooLong = await runMain([...args.slice(0, -1), "x".repeat(51)], { env: emulatorEnv(emu) });
     assert.equal(tooLong.errorJson().error.type, "validation");
-  } finally {
-    await emu.stop();
-  }
+  });
 });
