@@ -4,6 +4,7 @@
  */
 import { hostname } from "node:os";
 import { denoFiles } from "./cli/files.ts";
+import { lineReader } from "./cli/line_reader.ts";
 import { runCli } from "./cli/run.ts";
 import {
   abortableSleep,
@@ -29,27 +30,13 @@ function writerOf(file: typeof Deno.stdout | typeof Deno.stderr): Writer {
 function stdinReader(): Reader {
   let all: Promise<Uint8Array> | undefined;
   // Created on first readLine only: piping locks stdin, and readAll needs it unlocked.
-  let linesReader: ReadableStreamDefaultReader<string> | undefined;
-  const lines = () => linesReader ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = "";
+  let lines: ReadableStreamDefaultReader<string> | undefined;
   return {
     isTTY: Deno.stdin.isTerminal(),
     readAll: () => all ??= new Response(Deno.stdin.readable).bytes(),
-    async readLine() {
-      while (!pending.includes("\n")) {
-        const { value, done } = await lines().read();
-        if (done) {
-          const last = pending;
-          pending = "";
-          return last.length ? last : null;
-        }
-        pending += value;
-      }
-      const at = pending.indexOf("\n");
-      const line = pending.slice(0, at);
-      pending = pending.slice(at + 1);
-      return line;
-    },
+    readLine: lineReader(() =>
+      (lines ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader()).read()
+    ),
   };
 }
 

@@ -10,6 +10,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { denoFiles, type Files } from "./files.ts";
+import { lineReader } from "./line_reader.ts";
 
 export interface Writer {
   write(chunk: string | Uint8Array): Promise<void>;
@@ -21,8 +22,11 @@ export interface Writer {
 export interface Reader {
   /** Reads stdin to the end. Only one consumer may call this per run; later calls get the same bytes. */
   readAll(): Promise<Uint8Array>;
-  /** One line typed at a terminal prompt (TTY confirmations); null at end of input. */
-  readLine(): Promise<string | null>;
+  /**
+   * The next line (without its newline); null at end of input. A line longer than `max` characters comes back
+   * cut to `max + 1` characters, its rest dropped, so no peer can make larkit buffer without bound.
+   */
+  readLine(max?: number): Promise<string | null>;
   readonly isTTY: boolean;
 }
 
@@ -162,13 +166,13 @@ export class BufferWriter implements Writer {
 /** A Reader over fixed bytes (tests, in-process runs with no stdin). */
 export function bytesReader(data: string | Uint8Array = "", isTTY = false): Reader {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const lines = new TextDecoder().decode(bytes).split("\n");
-  let line = 0;
-  return {
-    isTTY,
-    readAll: () => Promise.resolve(bytes),
-    readLine: () => Promise.resolve(line < lines.length ? lines[line++] : null),
+  let given = false;
+  const next = () => {
+    if (given) return Promise.resolve<ReadableStreamReadResult<string>>({ done: true, value: undefined });
+    given = true;
+    return Promise.resolve({ done: false as const, value: new TextDecoder().decode(bytes) });
   };
+  return { isTTY, readAll: () => Promise.resolve(bytes), readLine: lineReader(next) };
 }
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * The stdio transport: one connection, newline-delimited JSON on stdin/stdout. stdout carries only protocol
  * messages; logs go to stderr. Lines come from the provider's stdin reader (the process's stdin is owned by
- * it), so the line limit is applied per line as it arrives.
+ * it), which cuts a line past the limit as it arrives instead of buffering all of it.
  */
 import type { Reader, Writer } from "../../cli/provider.ts";
 import { DEFAULT_MAX_LINE_BYTES } from "../framing.ts";
@@ -26,7 +26,8 @@ export async function serveStdio(server: LarkitAppServer, opts: StdioOptions): P
   const encoder = new TextEncoder();
   try {
     while (open) {
-      const raw = await opts.input.readLine();
+      // Bounded by the limit, so an endless line costs at most the limit in memory, then is rejected.
+      const raw = await opts.input.readLine(maxLineBytes);
       if (raw === null) {
         await connection.drain();
         break;
