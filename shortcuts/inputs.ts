@@ -4,48 +4,12 @@
  * `@@text` is the literal `@text`. JSON flags are parsed, then every value meets its flag's schema. Each
  * failure is a `validation` error that names the flag, so the fix is obvious.
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import { errors } from "../cli/output/errors.ts";
+import { resolveLocalFile } from "../cli/local_paths.ts";
 import type { Provider } from "../cli/provider.ts";
 import type { FlagSpecs, FlagValues } from "./declare.ts";
 
 export type RawFlagValue = string | boolean | undefined;
-
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL = /[\x00-\x1f\x7f]/;
-
-/**
- * A local file named by a flag, as an absolute path: relative, free of control characters, and inside the
- * working directory after `..` and symlinks are resolved (so a flag cannot read `~/.ssh` by accident).
- */
-export async function resolveLocalFile(p: Provider, flagName: string, path: string): Promise<string> {
-  const fail = (why: string, hint?: string) =>
-    errors.validation(`--${flagName}: ${why}`, hint ? { hint } : {});
-  if (path === "") throw fail("file path is empty");
-  if (CONTROL.test(path)) throw fail("file path contains control characters");
-  const inside =
-    "use a relative path inside the current directory, e.g. ./notes.md (cd to the file's folder first)";
-  if (isAbsolute(path)) {
-    throw fail(`file path must be relative to the current directory, got "${path}"`, inside);
-  }
-  let real: string;
-  let root: string;
-  try {
-    root = await p.files.realPath(p.cwd);
-    real = await p.files.realPath(resolve(p.cwd, path));
-  } catch {
-    throw fail(`file not found: ${path}`);
-  }
-  const rel = relative(root, real);
-  if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
-    throw fail(`file is outside the current directory: ${path}`, inside);
-  }
-  const info = await p.files.stat(real);
-  if (!info) throw fail(`file not found: ${path}`);
-  if (info.isDirectory) throw fail(`${path} is a directory, not a file`);
-  if (!info.isFile) throw fail(`${path} is not a regular file`);
-  return real;
-}
 
 async function fromFile(p: Provider, flagName: string, path: string): Promise<string> {
   const file = await resolveLocalFile(p, flagName, path);

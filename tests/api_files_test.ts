@@ -201,3 +201,31 @@ Deno.test("--page-all --format ndjson writes the first items before the last pag
     assert.equal(served(), pages);
   });
 });
+
+Deno.test("@file and --file read only inside the working tree: outside paths are validation errors, nothing sent", async () => {
+  const emu = await startEmulator({});
+  const outside = await Deno.makeTempDir({ prefix: "larkit-outside-" });
+  const work = await Deno.makeTempDir({ prefix: "larkit-work-" });
+  try {
+    await Deno.writeTextFile(join(outside, "body.json"), "{}");
+    await Deno.symlink(join(outside, "body.json"), join(work, "link.json"));
+    emu.clearRequests();
+    const cases: [string[], RegExp][] = [
+      [["--data", `@${join(outside, "body.json")}`], /--data: file path must be relative/],
+      [["--data", "@link.json"], /--data: file is outside the current directory/],
+      [["--file", "../x.bin"], /--file: file (is outside the current directory|not found)/],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await runMain(["api", "POST", "/open-apis/im/v1/images", ...flags], {
+        env: emulatorEnv(emu),
+        cwd: work,
+      });
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.errorJson().error.type, "validation");
+      assert.match(r.errorJson().error.message, message);
+    }
+    assert.deepEqual(emu.requests(), []);
+  } finally {
+    await emu.stop();
+  }
+});

@@ -12,7 +12,7 @@ import { errors, LarkitError } from "../output/errors.ts";
 import { type SuccessEnvelope, successEnvelope, toJsonDocument } from "../output/envelope.ts";
 import { createItemWriter, parseFormat, renderDocument } from "../output/formats/render.ts";
 import { extractItems } from "../output/formats/rows.ts";
-import { resolveOutputPath } from "../output_path.ts";
+import { resolveOutputPath } from "../local_paths.ts";
 import type { Risk } from "../provider.ts";
 import { confirmRisk } from "../risk.ts";
 import { type FileInput, type InputSource, jsonInput, jsonObjectInput, readFileInput } from "./inputs.ts";

@@ -3,7 +3,7 @@
  * file relative to the working directory, `@@text` is the literal `@text`. Then `--params` must be a JSON
  * object and `--data` any JSON; the errors name the flag.
  */
-import { resolve } from "node:path";
+import { resolveLocalFile } from "../local_paths.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 
@@ -32,8 +32,9 @@ export async function resolveInput(src: InputSource, flag: string, value: string
   if (value.startsWith("@")) {
     const path = value.slice(1);
     if (!path) throw errors.validation(`--${flag}: file path cannot be empty after @`);
+    const file = await resolveLocalFile(src.p, flag, path);
     try {
-      return await src.p.files.readTextFile(resolve(src.p.cwd, path));
+      return await src.p.files.readTextFile(file);
     } catch (e) {
       throw errors.validation(`--${flag}: cannot read ${path}: ${e instanceof Error ? e.message : e}`);
     }
@@ -107,7 +108,7 @@ export async function readFileInput(
     if (bytes.length === 0) throw errors.validation("--file: stdin is empty");
     return { field, path: "<stdin>", name: "stdin", bytes };
   }
-  const full = resolve(src.p.cwd, path);
+  const full = await resolveLocalFile(src.p, "file", path);
   try {
     return { field, path, name: full.split("/").at(-1) ?? "file", bytes: await src.p.files.readFile(full) };
   } catch (e) {

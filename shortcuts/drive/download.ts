@@ -5,7 +5,7 @@
  */
 import { relative } from "node:path";
 import { errors } from "../../cli/output/errors.ts";
-import { resolveOutputPath } from "../../cli/output_path.ts";
+import { resolveOutputPath } from "../../cli/local_paths.ts";
 import { defineShortcut, flag } from "../declare.ts";
 
 const FILES = "/open-apis/drive/v1/files";

@@ -14,7 +14,7 @@ import {
   type PlannedRequest,
   type ShortcutContext,
 } from "../declare.ts";
-import { resolveLocalFile } from "../inputs.ts";
+import { resolveLocalFile } from "../../cli/local_paths.ts";
 
 export const MSG_TYPES = [
   "text",

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues, type ShortcutContext } from "../declare.ts";
-import { resolveLocalFile } from "../inputs.ts";
+import { resolveLocalFile } from "../../cli/local_paths.ts";
 import { addressesOf, mailboxFlag, messagesPath } from "./mailbox.ts";
 
 /** The suite's limit on the attachments of one message. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { resolveOutputPath } from "./output_path.ts";
+import { resolveOutputPath } from "./local_paths.ts";
 import { testProvider } from "./provider.ts";
 
 Deno.test("output paths stay inside the working directory, also through symlinks", async () => {

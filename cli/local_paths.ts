@@ -1,0 +1,73 @@
+/**
+ * Where larkit may read and write local files named by flags (`@file`, `--file`, `--output`): relative paths
+ * that stay inside the working directory after `..` and symlinks are resolved (lark-cli §12.6), so a flag
+ * cannot read `~/.ssh` or overwrite `~/.bashrc` because a flag or a file name said so.
+ */
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { errors } from "./output/errors.ts";
+import type { Provider } from "./provider.ts";
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+function outside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/** The absolute path to write, or a `validation` error naming the flag. */
+export async function resolveOutputPath(p: Provider, flagName: string, path: string): Promise<string> {
+  const hint = "cd to the target directory first, or use a relative path like ./filename";
+  const fail = (why: string) => errors.validation(`--${flagName}: ${why}`, { hint });
+  if (path === "") throw fail("path is empty");
+  if (CONTROL.test(path)) throw fail("path contains control characters");
+  if (isAbsolute(path)) throw fail(`must be a relative path within the current directory, got "${path}"`);
+  const target = resolve(p.cwd, path);
+  if (outside(resolve(p.cwd), target)) throw fail(`path is outside the current directory: "${path}"`);
+  // The nearest existing ancestor decides where a symlink really leads.
+  let existing = target;
+  while ((await p.files.stat(existing)) === null && existing !== dirname(existing)) {
+    existing = dirname(existing);
+  }
+  const real = await p.files.realPath(existing);
+  if (outside(await p.files.realPath(p.cwd), real)) {
+    throw fail(`path leads outside the current directory through a symlink: "${path}"`);
+  }
+  if ((await p.files.stat(target))?.isDirectory) {
+    throw fail(`"${path}" is a directory; name the file to write`);
+  }
+  return resolve(real, relative(existing, target));
+}
+
+/**
+ * A local file named by a flag, as an absolute path: relative, free of control characters, and inside the
+ * working directory after `..` and symlinks are resolved (so a flag cannot read `~/.ssh` by accident).
+ */
+export async function resolveLocalFile(p: Provider, flagName: string, path: string): Promise<string> {
+  const fail = (why: string, hint?: string) =>
+    errors.validation(`--${flagName}: ${why}`, hint ? { hint } : {});
+  if (path === "") throw fail("file path is empty");
+  if (CONTROL.test(path)) throw fail("file path contains control characters");
+  const inside =
+    "use a relative path inside the current directory, e.g. ./notes.md (cd to the file's folder first)";
+  if (isAbsolute(path)) {
+    throw fail(`file path must be relative to the current directory, got "${path}"`, inside);
+  }
+  let real: string;
+  let root: string;
+  try {
+    root = await p.files.realPath(p.cwd);
+    real = await p.files.realPath(resolve(p.cwd, path));
+  } catch {
+    throw fail(`file not found: ${path}`);
+  }
+  const rel = relative(root, real);
+  if (rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
+    throw fail(`file is outside the current directory: ${path}`, inside);
+  }
+  const info = await p.files.stat(real);
+  if (!info) throw fail(`file not found: ${path}`);
+  if (info.isDirectory) throw fail(`${path} is a directory, not a file`);
+  if (!info.isFile) throw fail(`${path} is not a regular file`);
+  return real;
+}
