@@ -59,7 +59,8 @@ const provider = withIOFrom({
     hostname: hostname(),
     os: Deno.build.os,
     arch: Deno.build.arch,
-    selfCommand: Deno.execPath().endsWith("larkit")
+    // A compiled binary re-runs itself; under `deno run` the same entry point is re-run by deno.
+    selfCommand: Deno.build.standalone
       ? [Deno.execPath()]
       : [Deno.execPath(), "run", "-A", new URL(import.meta.url).pathname],
   },
