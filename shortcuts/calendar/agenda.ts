@@ -5,6 +5,7 @@
  * RFC 3339 times in the user's zone.
  */
 import { z } from "zod";
+import { errors, LarkitError } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { parseResponse } from "../common/response.ts";
 import { formatRfc3339, parseTime, timeRange, unixSeconds } from "../common/time.ts";
@@ -14,6 +15,35 @@ import { calendarPath, plannedCalendar, resolveCalendarId } from "./primary_cale
 const DAY_MS = 86_400_000;
 /** instance_view refuses longer ranges (suite code 193103). */
 export const MAX_WINDOW_MS = 40 * DAY_MS;
+
+/** instance_view refuses a range holding more than 1000 instances (suite code 193104): halve it down to this. */
+export const MIN_SPLIT_MS = 2 * 3_600_000;
+const TOO_MANY_INSTANCES = 193104;
+
+/**
+ * The instances of [from, to): one instance_view call, or — when the suite says the range holds too many
+ * instances — the two halves, recursively, until a half is shorter than two hours. Overlaps across halves are
+ * removed by `shapeAgenda`.
+ */
+export async function instancesOf(
+  fetch: (from: number, to: number) => Promise<EventItem[]>,
+  from: number,
+  to: number,
+): Promise<EventItem[]> {
+  try {
+    return await fetch(from, to);
+  } catch (e) {
+    if (!(e instanceof LarkitError && e.body.code === TOO_MANY_INSTANCES)) throw e;
+    if (to - from <= MIN_SPLIT_MS) {
+      throw errors.validation("more than 1000 instances in a two-hour range", {
+        hint: "narrow --start/--end, or query a calendar with fewer recurring events",
+        code: TOO_MANY_INSTANCES,
+      });
+    }
+    const mid = from + Math.floor((to - from) / 2);
+    return [...await instancesOf(fetch, from, mid), ...await instancesOf(fetch, mid, to)];
+  }
+}
 
 /** [from, to) cut into consecutive windows of at most 40 days. */
 export function windowsOf(from: number, to: number): [number, number][] {
@@ -138,14 +168,15 @@ export const agenda = defineShortcut({
     const calendarId = await resolveCalendarId(ctx, ctx.flags["calendar-id"]);
     const path = calendarPath(calendarId, "/events/instance_view");
     const items: EventItem[] = [];
-    for (const [a, b] of windowsOf(from, to)) {
+    const view = async (a: number, b: number) => {
       const data = await ctx.api({
         method: "GET",
         path,
         query: { start_time: unixSeconds(a), end_time: unixSeconds(b) },
       });
-      items.push(...parseResponse(InstanceView, data, "calendar instance_view").items);
-    }
+      return parseResponse(InstanceView, data, "calendar instance_view").items;
+    };
+    for (const [a, b] of windowsOf(from, to)) items.push(...await instancesOf(view, a, b));
     const events = shapeAgenda(items, ctx.timeZone);
     await ctx.outFormat(events, { count: events.length }, agendaText);
   },

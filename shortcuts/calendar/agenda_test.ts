@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { agendaText, MAX_WINDOW_MS, shapeAgenda, windowsOf } from "./agenda.ts";
+import { errors, LarkitError } from "../../cli/output/errors.ts";
+import { agendaText, instancesOf, MAX_WINDOW_MS, shapeAgenda, windowsOf } from "./agenda.ts";
 
 const ts = (iso: string) => String(Date.parse(iso) / 1000);
 
@@ -58,4 +59,30 @@ Deno.test("agendaText: a table of the day, or a sentence when it is empty", () =
   assert.match(text, /^start\s+end\s+summary/);
   assert.match(text, /\(untitled\)/);
   assert.match(text, /\n1 event\(s\) total\n$/);
+});
+
+Deno.test("a range with more than 1000 instances is halved until each half fits; two hours is the floor", async () => {
+  const HOUR = 3_600_000;
+  const calls: [number, number][] = [];
+  const fetch = (from: number, to: number) => {
+    calls.push([from, to]);
+    if (to - from > 6 * HOUR) return Promise.reject(errors.api("too many", { code: 193104 }));
+    return Promise.resolve([]);
+  };
+  await instancesOf(fetch, 0, 24 * HOUR);
+  const served = calls.filter(([a, b]) => b - a <= 6 * HOUR);
+  assert.deepEqual(served, [[0, 6 * HOUR], [6 * HOUR, 12 * HOUR], [12 * HOUR, 18 * HOUR], [
+    18 * HOUR,
+    24 * HOUR,
+  ]]);
+  const never = () => Promise.reject(errors.api("too many", { code: 193104 }));
+  await assert.rejects(
+    instancesOf(never, 0, 24 * HOUR),
+    (e) => e instanceof LarkitError && e.type === "validation",
+  );
+  const other = () => Promise.reject(errors.api("boom", { code: 1 }));
+  await assert.rejects(
+    instancesOf(other, 0, 24 * HOUR),
+    (e) => e instanceof LarkitError && e.type === "api_error",
+  );
 });
