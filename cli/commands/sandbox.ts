@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { z } from "zod";
-import { type Emulator, startEmulator } from "../../sandbox/server.ts";
+import type { Emulator } from "../../sandbox/server.ts";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { successEnvelope } from "../output/envelope.ts";
@@ -40,6 +40,8 @@ function zoneOf(p: Provider, flag?: string): string {
 }
 
 async function start(p: Provider, flags: z.infer<typeof ServeFlags>): Promise<Emulator> {
+  // Loaded only when a sandbox command runs: the emulator is a quarter of larkit's start-up otherwise.
+  const { startEmulator } = await import("../../sandbox/server.ts");
   try {
     return await startEmulator({
       port: flags.port,
