@@ -22,6 +22,11 @@ export function daemonSocketPath(paths: Paths): string {
   return join(paths.stateDir, "remote-control.sock");
 }
 
+/** Where the detached daemon writes what it would have said on stderr (nobody reads its streams). */
+export function daemonLogPath(paths: Paths): string {
+  return join(paths.stateDir, "remote-control.log");
+}
+
 /**
  * The daemon's own command line: the app server on the socket, with the remote-control methods, under the
  * profile the starting command used (the daemon's credentials come from it).
@@ -31,6 +36,7 @@ export function daemonArgv(
   socketPath: string,
   relayUrl: string,
   profile?: string,
+  logFile?: string,
 ): string[] {
   return [
     ...selfCommand,
@@ -41,6 +47,7 @@ export function daemonArgv(
     "--remote-control",
     "--relay-url",
     relayUrl,
+    ...(logFile ? ["--log-file", logFile] : []),
   ];
 }
 
@@ -267,6 +274,8 @@ export interface ReachOptions {
   /** The daemon's command line; when absent an absent daemon is not started (status, stop). */
   spawn?: string[];
   startTimeoutMs?: number;
+  /** The daemon's log file, named in the error when it fails to start. */
+  logFile?: string;
 }
 
 /** The daemon's connection, starting the daemon first when asked to; undefined when none runs. */
@@ -305,6 +314,10 @@ export async function reachDaemon(
     exited === undefined
       ? `the remote-control daemon did not answer on ${opts.socketPath} in time`
       : `the remote-control daemon exited with code ${exited} before listening on ${opts.socketPath}`,
-    { hint: "run `larkit remote-control --no-daemon` to see why it cannot start" },
+    {
+      hint: `see ${
+        opts.logFile ?? "its log"
+      }, or run \`larkit remote-control --no-daemon\` to see why it cannot start`,
+    },
   );
 }

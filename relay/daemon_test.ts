@@ -145,4 +145,8 @@ Deno.test("the daemon's command line keeps the starting command's profile", () =
     "--relay-url",
     "http://127.0.0.1:1/",
   ]);
+  assert.deepEqual(daemonArgv(["larkit"], "/s.sock", "http://127.0.0.1:1/", undefined, "/s.log").slice(-2), [
+    "--log-file",
+    "/s.log",
+  ]);
 });

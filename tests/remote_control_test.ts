@@ -131,6 +131,9 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
     const handshake = h.relay.stats.handshakeHeaders[0];
     assert.equal(handshake["svc-account-id"], ALICE);
     assert.equal(handshake["x-svc-protocol-version"], "3");
+    // The detached daemon has no terminal: what it has to say lands in its log file.
+    const daemonLog = await Deno.readTextFile(join(h.socket, "..", "remote-control.log"));
+    assert.match(daemonLog, /^\d{4}-\d\d-\d\dT.* app-server: /m);
 
     const heard: string[] = [];
     const local = await DaemonClient.connect(h.socket, "test", (method, params) => {

@@ -60,6 +60,8 @@ export interface AppServerRun {
   build?: (log: ServerLog) => BuiltServer;
   /** Stops serving when aborted, besides the run's own signal (`daemon/shutdown`). */
   until?: AbortSignal;
+  /** Also append every server event, with a timestamp, to this file (the detached daemon's only voice). */
+  logFile?: string;
 }
 
 /** Runs the server on one transport until its end (stdin closed, or the run's signal aborted). */
@@ -74,6 +76,11 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
   ]);
   const log: ServerLog = (event, fields) => {
     const line = `app-server: ${event} ${JSON.stringify(fields)}`;
+    if (run.logFile) {
+      void p.files.appendTextFile(run.logFile, `${new Date(p.clock.now()).toISOString()} ${line}\n`).catch(
+        () => {},
+      );
+    }
     void (event.startsWith("connection_") || event === "stale_socket_removed"
       ? diag.info(line)
       : diag.debug(line));
@@ -127,6 +134,7 @@ interface AppServerFlags {
   remoteForbidService?: string;
   remoteControl?: boolean;
   relayUrl?: string;
+  logFile?: string;
 }
 
 export function registerAppServer(program: Command, ctx: RunContext): void {
@@ -143,6 +151,7 @@ export function registerAppServer(program: Command, ctx: RunContext): void {
       "also serve remoteControl/* and daemon/shutdown with a relay session (the `larkit remote-control` daemon)",
     )
     .option("--relay-url <url>", "relay base URL for --remote-control (see `larkit remote-control --help`)")
+    .option("--log-file <path>", "also append every server event, timestamped, to this file")
     .action(async (opts: AppServerFlags) => {
       const policy: RemotePolicy = {
         ...DEFAULT_POLICY,
@@ -150,14 +159,15 @@ export function registerAppServer(program: Command, ctx: RunContext): void {
         forbiddenServices: (opts.remoteForbidService ?? "").split(",").map((s) => s.trim()).filter(Boolean),
       };
       const listen = parseListen(opts.listen, ctx.p.cwd);
-      if (!opts.remoteControl) return await runAppServer(ctx, { listen, policy });
+      const logFile = opts.logFile === undefined ? undefined : resolve(ctx.p.cwd, opts.logFile);
+      if (!opts.remoteControl) return await runAppServer(ctx, { listen, policy, logFile });
       const shutdown = new AbortController();
       const build = await remoteControlServer(ctx, {
         relayUrl: await resolveRelayUrl(ctx, opts.relayUrl),
         policy,
         shutdown: () => shutdown.abort(),
       });
-      await runAppServer(ctx, { listen, policy, build, until: shutdown.signal });
+      await runAppServer(ctx, { listen, policy, build, until: shutdown.signal, logFile });
     });
   setMeta(cmd, { layer: "builtin" });
 }

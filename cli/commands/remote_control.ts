@@ -135,14 +135,21 @@ async function runThroughDaemon(
   const daemon = await import("../../relay/daemon.ts");
   const { p } = ctx;
   const socket = daemon.daemonSocketPath(p.paths);
+  const logFile = daemon.daemonLogPath(p.paths);
   let spawn: string[] | undefined;
   if (action === "start") {
     const relayUrl = await resolveRelayUrl(ctx, opts.relayUrl);
     // Refused before a daemon is started for nothing; the daemon checks again with its own credentials.
     requireUserAccount(await accountFromCredentials(ctx)());
-    spawn = daemon.daemonArgv(p.system.selfCommand, socket, relayUrl, ctx.globals.profile);
+    spawn = daemon.daemonArgv(p.system.selfCommand, socket, relayUrl, ctx.globals.profile, logFile);
   }
-  const reached = await daemon.reachDaemon({ socketPath: socket, version: p.version, clock: p.clock, spawn });
+  const reached = await daemon.reachDaemon({
+    socketPath: socket,
+    version: p.version,
+    clock: p.clock,
+    spawn,
+    logFile,
+  });
   if (!reached) {
     await emitSuccess(ctx, {
       data: {
