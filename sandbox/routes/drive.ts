@@ -191,27 +191,19 @@ function list(ctx: CallerCtx): Reply {
     "SELECT document_id, title, owner, create_time FROM docs WHERE folder_token = ? ORDER BY create_time",
     folder,
   );
+  const entry = (token: string, name: string, type: "docx" | "file", created: number, owner: string) => ({
+    token,
+    name,
+    type,
+    parent_token: folder,
+    url: `${ctx.st.origin}/${type}/${token}`,
+    created_time: String(Math.floor(created / 1000)),
+    modified_time: String(Math.floor(created / 1000)),
+    owner_id: owner,
+  });
   const files = [
-    ...docs.map((d) => ({
-      token: d.document_id,
-      name: d.title,
-      type: "docx",
-      parent_token: folder,
-      url: `${ctx.st.origin}/docx/${d.document_id}`,
-      created_time: String(Math.floor(d.create_time / 1000)),
-      modified_time: String(Math.floor(d.create_time / 1000)),
-      owner_id: d.owner,
-    })),
-    ...rows.map((b) => ({
-      token: b.key,
-      name: b.name,
-      type: "file",
-      parent_token: folder,
-      url: `${ctx.st.origin}/file/${b.key}`,
-      created_time: String(Math.floor(b.create_time / 1000)),
-      modified_time: String(Math.floor(b.create_time / 1000)),
-      owner_id: b.owner,
-    })),
+    ...docs.map((d) => entry(d.document_id, d.title, "docx", d.create_time, d.owner)),
+    ...rows.map((b) => entry(b.key, b.name, "file", b.create_time, b.owner)),
   ];
   const page = paginate(files, pageOf(ctx.query, { size: 100, max: 200 }));
   // Drive names its cursor `next_page_token`.
