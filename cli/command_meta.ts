@@ -38,6 +38,16 @@ export function metaOf(cmd: Command): CommandMeta | undefined {
   return META.get(cmd);
 }
 
+/** Commander keeps `hidden` private; help, completion and the catalogue all skip hidden commands. */
+export function isHidden(cmd: Command): boolean {
+  return Boolean((cmd as unknown as { _hidden?: boolean })._hidden);
+}
+
+export function hide(cmd: Command): Command {
+  (cmd as unknown as { _hidden: boolean })._hidden = true;
+  return cmd;
+}
+
 /** The command's path from the root, without the program name: ["calendar", "+agenda"]. */
 export function commandPath(cmd: Command): string[] {
   const names: string[] = [];

@@ -4,7 +4,7 @@
  * described stub, so help and completion list all services while start-up cost stays flat as the registry grows.
  */
 import { Command } from "commander";
-import { type CommandMeta, metaOf, setMeta } from "./command_meta.ts";
+import { type CommandMeta, hide, isHidden, metaOf, setMeta } from "./command_meta.ts";
 import { FIXED_COMMANDS } from "./commands/index.ts";
 import type { RunContext } from "./context.ts";
 import type { StrictMode } from "./auth/types.ts";
@@ -96,12 +96,9 @@ export function pruneForStrictMode(cmd: Command, mode: StrictMode): void {
     const child = children[i];
     if (child.commands.length > 0) {
       pruneForStrictMode(child, mode);
-      if (child.commands.every((c) => (c as unknown as { _hidden: boolean })._hidden)) {
-        (child as unknown as { _hidden: boolean })._hidden = true;
-      }
+      if (child.commands.every((c) => isHidden(c as Command))) hide(child);
     } else if (!allows(metaOf(child), mode)) {
-      const stub = strictStub(child.name(), mode);
-      (stub as unknown as { _hidden: boolean })._hidden = true;
+      const stub = hide(strictStub(child.name(), mode));
       stub.parent = cmd;
       children[i] = stub;
     }

@@ -3,7 +3,7 @@
  * that build the tree (after strict-mode pruning), so an agent never has to scrape `--help`.
  */
 import type { Command, Option } from "commander";
-import { type CommandMeta, commandPath, type FlagMeta, metaOf, setMeta } from "../command_meta.ts";
+import { type CommandMeta, commandPath, type FlagMeta, isHidden, metaOf, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { successEnvelope } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
@@ -31,15 +31,11 @@ export interface CatalogueEntry {
   pagination: boolean;
 }
 
-function hidden(cmd: Command): boolean {
-  return Boolean((cmd as unknown as { _hidden?: boolean })._hidden);
-}
-
 /** Every visible leaf under `root`, depth first, in tree order. */
 export function leaves(root: Command): Command[] {
   const out: Command[] = [];
   for (const child of root.commands as Command[]) {
-    if (hidden(child)) continue;
+    if (isHidden(child)) continue;
     if (child.commands.length === 0) out.push(child);
     else out.push(...leaves(child));
   }

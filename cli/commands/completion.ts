@@ -3,7 +3,7 @@
  * same tree as a run: lazily built services, strict-mode pruning, registry overlays.
  */
 import type { Command, Option } from "commander";
-import { setMeta } from "../command_meta.ts";
+import { isHidden, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -24,10 +24,6 @@ compdef _larkit larkit`,
   fish: `complete -c larkit -f -a '(larkit __complete (commandline -opc)[2..-1] (commandline -ct))'`,
 };
 
-function visible(cmd: Command): boolean {
-  return !(cmd as unknown as { _hidden?: boolean })._hidden;
-}
-
 /** Candidates for the last (possibly empty) word, given the words before it. Pure over a built tree. */
 export function completeWords(program: Command, words: string[]): string[] {
   const partial = words.at(-1) ?? "";
@@ -38,7 +34,7 @@ export function completeWords(program: Command, words: string[]): string[] {
     if (!next) return [];
     cmd = next as Command;
   }
-  const subcommands = cmd.commands.filter((c) => visible(c as Command)).map((c) => c.name());
+  const subcommands = cmd.commands.filter((c) => !isHidden(c as Command)).map((c) => c.name());
   const options = [...cmd.options, ...(cmd === program ? [] : program.options)]
     .filter((o: Option) => !o.hidden && o.long)
     .map((o: Option) => o.long as string);
