@@ -1,0 +1,41 @@
+/**
+ * The in-process runner stands in for `main.ts` only if both give the same code, stdout and stderr for the
+ * same argv; this file pins that for a success, a usage error and help, and pins what the runner shields
+ * (the developer's env, the network beyond loopback).
+ */
+import assert from "node:assert/strict";
+import { runMain } from "./helpers/run_main.ts";
+import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
+
+Deno.test("runCli and runMain agree on code, stdout and stderr", async () => {
+  for (const argv of [["--version"], ["calendar", "+nope"], ["auth", "--help"], ["auth", "status"]]) {
+    const [inProcess, spawned] = await Promise.all([runCli(argv), runMain(argv)]);
+    assert.equal(inProcess.code, spawned.code, argv.join(" "));
+    assert.equal(inProcess.stdout, spawned.stdout, argv.join(" "));
+    assert.equal(inProcess.stderr, spawned.stderr, argv.join(" "));
+  }
+});
+
+Deno.test("runCli sees only the env it is given", async () => {
+  Deno.env.set("LARKIT_APP_ID", "cli_from_the_developer");
+  try {
+    const r = await runCli(["auth", "status"]);
+    assert.equal(r.code, 2);
+    assert.equal(r.errorJson().error.message, "not configured");
+    const given = await runCli(["auth", "status"], { env: { LARKIT_APP_ID: "cli_given" } });
+    assert.match(given.errorJson().error.message, /LARKIT_APP_ID is set but neither LARKIT_APP_SECRET/);
+  } finally {
+    Deno.env.delete("LARKIT_APP_ID");
+  }
+});
+
+Deno.test("runCli's network stops at loopback", async () => {
+  await assert.rejects(loopbackFetch("https://open.feishu.cn/open-apis/"), /loopback only/);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("here"));
+  try {
+    const res = await loopbackFetch(`http://127.0.0.1:${server.addr.port}/`);
+    assert.equal(await res.text(), "here");
+  } finally {
+    await server.shutdown();
+  }
+});
