@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { errors } from "../output/errors.ts";
-import { type FetchFn, type Provider, withIOFrom } from "../provider.ts";
+import { type FetchFn, type Provider, withIOFrom, type Writer } from "../provider.ts";
 import {
   type ExchangeLine,
   isTextual,
@@ -80,10 +80,24 @@ export function firstDifference(expected: unknown, actual: unknown, path = "body
 export function recordingEdges(p: Provider, dir: string, extraFields: string[] = []): Provider {
   const file = join(dir, RECORDING_FILE);
   let seq = 0;
-  const write = (line: RecordingLine) => p.files.appendTextFile(file, JSON.stringify(line) + "\n");
-  const started = write({ kind: "clock", start_ms: p.clock.now() });
+  // One append at a time, in the order the run drew ids and got answers: appends issued side by side land in
+  // whatever order the file system finishes them, which swapped or dropped recorded ids on a loaded machine.
+  let written: Promise<void> = Promise.resolve();
+  const write = (line: RecordingLine): Promise<void> =>
+    written = written.then(() => p.files.appendTextFile(file, JSON.stringify(line) + "\n"));
+  // Whatever leaves the run (a request, output) first waits for the recording to hold everything before it,
+  // so a finished run has a complete recording and a failed append surfaces as the run's error.
+  const afterRecording = (w: Writer): Writer => ({
+    isTTY: w.isTTY,
+    columns: w.columns,
+    write: async (chunk) => {
+      await written;
+      await w.write(chunk);
+    },
+  });
+  write({ kind: "clock", start_ms: p.clock.now() });
   const fetch: FetchFn = async (input, init) => {
-    await started;
+    await written;
     const req = new Request(input, init);
     const sent = await bodyOf(req.clone(), extraFields);
     const t0 = p.clock.now();
@@ -111,10 +125,16 @@ export function recordingEdges(p: Provider, dir: string, extraFields: string[] =
   };
   const uuid = () => {
     const value = p.random.uuid();
-    started.then(() => write({ kind: "uuid", value }));
+    write({ kind: "uuid", value });
     return value;
   };
-  return withIOFrom({ ...p, fetch, random: { ...p.random, uuid } });
+  return withIOFrom({
+    ...p,
+    fetch,
+    random: { ...p.random, uuid },
+    stdout: afterRecording(p.stdout),
+    stderr: afterRecording(p.stderr),
+  });
 }
 
 export async function replayEdges(p: Provider, dir: string, extraFields: string[] = []): Promise<Provider> {

@@ -82,6 +82,30 @@ Deno.test("replay hands back the recorded random ids so output is byte-identical
   assert.deepEqual([rep.random.uuid(), rep.random.uuid()], ids);
 });
 
+Deno.test("recorded lines keep the order the run drew them in, and output waits for them", async () => {
+  const dir = await Deno.makeTempDir();
+  let n = 0;
+  // Appends that finish in reverse order: without one writer, the later id would land first.
+  const base = testProvider({ uuids: () => `uuid-${++n}` });
+  const files = {
+    ...base.files,
+    appendTextFile: async (path: string, text: string) => {
+      if (text.includes("uuid-1")) await new Promise((r) => setTimeout(r, 20));
+      await base.files.appendTextFile(path, text);
+    },
+  };
+  const rec = recordingEdges({ ...base, files }, dir);
+  rec.random.uuid();
+  rec.random.uuid();
+  await rec.stdout.write("done\n");
+  const lines = (await Deno.readTextFile(join(dir, RECORDING_FILE))).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assert.deepEqual(lines.map((l) => l.kind), ["clock", "uuid", "uuid"]);
+  assert.deepEqual(lines.slice(1).map((l) => l.value), ["uuid-1", "uuid-2"]);
+  assert.equal(base.out.text(), "done\n");
+});
+
 Deno.test("firstDifference ignores idempotency fields that change per run", () => {
   assert.equal(firstDifference({ uuid: "a", x: 1 }, { uuid: "b", x: 1 }), null);
   assert.match(firstDifference({ x: 1 }, { x: 2 }) ?? "", /body\.x: recorded 1, got 2/);
