@@ -1,10 +1,10 @@
 /**
  * A shortcut test's world: one suite emulator (clock fixed at 2026-11-23 08:00 UTC, fixtures seeded) and a
- * `larkit` function running `main.ts` against it, as the app's bot by default or, with `asUser`, as the seeded
+ * `larkit` function running larkit in-process against it, as the app's bot by default or, with `asUser`, as the seeded
  * user Alice through a real device-flow token.
  */
 import { type Emulator, emulatorEnv, manualClock, startEmulator, userToken } from "./emulator.ts";
-import { runMain, type RunResult } from "./run_main.ts";
+import { runCli, type RunResult } from "./run_cli.ts";
 
 export interface LarkitOptions {
   asUser?: boolean;
@@ -21,7 +21,7 @@ export async function withSuite(fn: (emu: Emulator, larkit: Larkit) => Promise<v
     const uat = (await userToken(emu)).access_token;
     emu.clearRequests();
     await fn(emu, (args, opts = {}) =>
-      runMain(args, {
+      runCli(args, {
         cwd: opts.cwd,
         stdin: opts.stdin,
         env: {
