@@ -31,6 +31,7 @@ import { contactRoutes } from "./routes/contact.ts";
 import { mailRoutes } from "./routes/mail.ts";
 import { registryRoutes } from "./routes/registry.ts";
 import { mcpRoutes } from "./mcp.ts";
+import { attachEvents, type EmulatorEvents, eventRoutes, SOCKET_PATH } from "./events/push.ts";
 
 export type { FaultSwitches } from "./faults.ts";
 export type { RequestLogEntry } from "./request_log.ts";
@@ -61,6 +62,8 @@ export interface Emulator {
   expireTokens(kind?: TokenKind | "all"): void;
   /** The registry overlay served at `/api/tools/open/api_definition`; "corrupt" serves invalid JSON. */
   setOverlay(overlay: unknown | "corrupt"): void;
+  /** The event long connection: publish events, fault switches (drop the socket, lose acks, split payloads). */
+  events: EmulatorEvents;
   db: DatabaseSync;
   stop(): Promise<void>;
 }
@@ -79,6 +82,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...contactRoutes,
   ...mailRoutes,
   ...registryRoutes,
+  ...eventRoutes,
 ]);
 
 function notFoundReply(path: string): Reply {
@@ -135,12 +139,14 @@ function start(opts: EmulatorOptions): Emulator {
     overlay: undefined,
   };
   const faults = new FaultBoard();
+  const events = attachEvents(st);
   let log: RequestLogEntry[] = [];
   let logCounter = 0;
   const shutdown = new AbortController();
 
   async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);
+    if (url.pathname === SOCKET_PATH) return events.upgrade(req, url);
     const bytes = new Uint8Array(await req.arrayBuffer());
     const logId = `2026${(++logCounter).toString(16).padStart(12, "0")}sandbox`;
     const entry: RequestLogEntry = {
@@ -168,6 +174,8 @@ function start(opts: EmulatorOptions): Emulator {
     if (fault?.kind === "dropConnection" && fault.after === "before-handling") return droppedResponse(logId);
 
     const reply = await dispatch({ st, req, url, params: {}, query: url.searchParams, bytes, logId });
+    // The state changed even when the response is then lost, so the event goes out either way.
+    events.observe(req.method, url.pathname, reply);
     if (fault?.kind === "dropConnection") return droppedResponse(logId);
     entry.status = reply.status;
     return render(reply, logId);
@@ -210,8 +218,10 @@ function start(opts: EmulatorOptions): Emulator {
     setOverlay(overlay) {
       st.overlay = overlay;
     },
+    events,
     db,
     async stop() {
+      events.dropSocket();
       shutdown.abort();
       await server.finished;
       db.close();

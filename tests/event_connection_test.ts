@@ -1,0 +1,158 @@
+/**
+ * larkit's long-connection client against the emulator's long connection: endpoint, frames, reassembly,
+ * acknowledgements, redelivery and reconnects, in-process (no larkit subprocess).
+ */
+import assert from "node:assert/strict";
+import { abortableSleep } from "../cli/provider.ts";
+import type { EventEnvelope } from "../cli/event/catalog.ts";
+import { type ConnectionStatus, LongConnection } from "../cli/event/connection.ts";
+import { type Emulator, startEmulator } from "./helpers/emulator.ts";
+
+const clock = { now: () => Date.now(), sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s) };
+
+async function until(what: string, ready: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function connect(emu: Emulator, opts: { secret?: string; autoAck?: boolean } = {}) {
+  const got: EventEnvelope[] = [];
+  const acks: (() => void)[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const conn = new LongConnection({
+    openOrigin: emu.url,
+    appId: emu.app.appId,
+    appSecret: opts.secret ?? emu.app.appSecret,
+    fetch: (i, init) => fetch(i, init),
+    clock,
+    random: Math.random,
+    onEvent(e, ack) {
+      got.push(e);
+      if (opts.autoAck ?? true) ack();
+      else acks.push(ack);
+    },
+    onStatus: (s) => statuses.push(s),
+  });
+  return { conn, got, acks, statuses };
+}
+
+async function withEmu(fn: (emu: Emulator) => Promise<void>): Promise<void> {
+  const emu = await startEmulator({});
+  emu.events.clientConfig = {
+    PingInterval: 120,
+    ReconnectCount: -1,
+    ReconnectInterval: 0.02,
+    ReconnectNonce: 0.02,
+  };
+  try {
+    await fn(emu);
+  } finally {
+    await emu.stop();
+  }
+}
+
+Deno.test("long connection: receives an event, acknowledges it, and the emulator forgets it", async () => {
+  await withEmu(async (emu) => {
+    const { conn, got, statuses } = connect(emu);
+    try {
+      await until("connected", () => conn.status.state === "connected");
+      const id = emu.events.publish("im.message.receive_v1", { message: { chat_id: "oc_1" } });
+      await until("the event", () => got.length === 1);
+      assert.equal(got[0].header.event_id, id);
+      assert.equal(got[0].header.event_type, "im.message.receive_v1");
+      await until("the ack", () => emu.events.unacked() === 0);
+      assert.equal(statuses[0].state, "connected");
+    } finally {
+      await conn.stop();
+    }
+    assert.equal(conn.status.state, "stopped");
+  });
+});
+
+Deno.test("long connection: payloads split into fragments are reassembled", async () => {
+  await withEmu(async (emu) => {
+    emu.events.splitInto = 7;
+    const { conn, got } = connect(emu);
+    try {
+      await until("connected", () => conn.status.state === "connected");
+      const text = "多字节 text ".repeat(50);
+      emu.events.publish("im.message.receive_v1", { message: { content: text } });
+      await until("the event", () => got.length === 1);
+      assert.equal((got[0].event.message as { content: string }).content, text);
+    } finally {
+      await conn.stop();
+    }
+  });
+});
+
+Deno.test("long connection: an unacknowledged event is redelivered after a drop; the client reconnects", async () => {
+  await withEmu(async (emu) => {
+    const { conn, got, acks } = connect(emu, { autoAck: false });
+    try {
+      await until("connected", () => conn.status.state === "connected");
+      const id = emu.events.publish("task.task.updated_v1", { task_id: "t1" });
+      await until("the event", () => got.length === 1);
+      emu.events.dropSocket();
+      await until("the redelivery", () => got.length === 2);
+      assert.equal(got[1].header.event_id, id);
+      assert.equal(conn.status.connects, 2);
+      acks[1]();
+      await until("the ack", () => emu.events.unacked() === 0);
+      // The ack of the first delivery went nowhere: its socket is closed. Calling it is harmless.
+      acks[0]();
+    } finally {
+      await conn.stop();
+    }
+  });
+});
+
+Deno.test("long connection: lost acks mean redelivery; delayed acks still land", async () => {
+  await withEmu(async (emu) => {
+    const { conn, got } = connect(emu);
+    try {
+      await until("connected", () => conn.status.state === "connected");
+      emu.events.loseAcks = true;
+      emu.events.publish("task.task.updated_v1", { task_id: "t1" });
+      await until("the event", () => got.length === 1);
+      emu.events.loseAcks = false;
+      emu.events.redeliver();
+      await until("the redelivery", () => got.length === 2);
+      emu.events.ackDelayMs = 30;
+      await until("the delayed ack", () => emu.events.unacked() === 0);
+    } finally {
+      await conn.stop();
+    }
+  });
+});
+
+Deno.test("long connection: a wrong app secret fails for good, without retrying", async () => {
+  await withEmu(async (emu) => {
+    const { conn } = connect(emu, { secret: "wrong" });
+    await conn.done;
+    assert.equal(conn.status.state, "failed");
+    assert.match(conn.status.error ?? "", /code 514/);
+    assert.equal(emu.events.connections(), 0);
+  });
+});
+
+Deno.test("long connection: a pong updates the client config", async () => {
+  await withEmu(async (emu) => {
+    emu.events.clientConfig = {
+      PingInterval: 0.05,
+      ReconnectCount: 3,
+      ReconnectInterval: 0.02,
+      ReconnectNonce: 0,
+    };
+    const { conn } = connect(emu);
+    try {
+      await until("connected", () => conn.status.state === "connected");
+      emu.events.clientConfig = { ...emu.events.clientConfig, ReconnectCount: 9 };
+      await until("a pong with the new config", () => conn.config.reconnectCount === 9);
+    } finally {
+      await conn.stop();
+    }
+  });
+});
