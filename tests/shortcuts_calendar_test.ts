@@ -1,46 +1,16 @@
 /**
- * Calendar shortcuts end to end: `main.ts` as a subprocess against the suite emulator, whose clock is fixed
+ * Calendar shortcuts end to end: larkit in-process against the suite emulator, whose clock is fixed
  * at 2026-11-23 08:00 UTC with fixtures seeded for that day. For each shortcut: a happy path, a dry-run that
  * sends nothing (the emulator's request log proves it), and a bad input.
  */
 import assert from "node:assert/strict";
-import {
-  type Emulator,
-  emulatorEnv,
-  fixtures,
-  manualClock,
-  startEmulator,
-  userToken,
-} from "./helpers/emulator.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { fixtures } from "./helpers/emulator.ts";
+import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const DAY = ["--start", "2026-11-23", "--end", "2026-11-23"];
 
-async function withEmu(fn: (emu: Emulator, larkit: Larkit) => Promise<void>) {
-  const emu = await startEmulator({ clock: manualClock(), timeZone: "UTC" });
-  try {
-    const uat = (await userToken(emu)).access_token;
-    await fn(emu, (args, opts = {}) =>
-      runMain(args, {
-        env: {
-          ...emulatorEnv(emu),
-          TZ: "UTC",
-          ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}),
-        },
-      }));
-  } finally {
-    await emu.stop();
-  }
-}
-type Larkit = (args: string[], opts?: { asUser?: boolean }) => ReturnType<typeof runMain>;
-
-/** Requests larkit sent to the suite, not counting how the bot token was minted. */
-function suiteCalls(emu: Emulator) {
-  return emu.requests().filter((r) => !r.path.startsWith("/open-apis/auth/"));
-}
-
 Deno.test("calendar +agenda: today's events with recurring instances, cancelled dropped, count in meta", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const r = await larkit(["calendar", "+agenda", "--as", "bot", ...DAY]);
     assert.equal(r.code, 0, r.stderr);
     const doc = r.json<
@@ -61,7 +31,7 @@ Deno.test("calendar +agenda: today's events with recurring instances, cancelled 
 });
 
 Deno.test("calendar +agenda --format table and --format csv match the seeded fixture literally", async () => {
-  await withEmu(async (_emu, larkit) => {
+  await withSuite(async (_emu, larkit) => {
     const table = await larkit(["calendar", "+agenda", "--as", "bot", ...DAY, "--format", "table"]);
     assert.equal(table.code, 0, table.stderr);
     const expectedTable = await Deno.readTextFile(
@@ -81,7 +51,7 @@ Deno.test("calendar +agenda --format table and --format csv match the seeded fix
 });
 
 Deno.test("calendar +agenda: --jq over the envelope, pretty summary, dry-run sends nothing, bad --start", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const jq = await larkit(["calendar", "+agenda", "--as", "bot", ...DAY, "--jq", ".data[].summary"]);
     assert.equal(
       jq.stdout,
@@ -113,7 +83,7 @@ Deno.test("calendar +agenda: --jq over the envelope, pretty summary, dry-run sen
 });
 
 Deno.test("calendar +create: creates the event, invites attendees; dry-run sends nothing; bad attendee id", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const bob = fixtures.USERS.bob.open_id;
     const args = [
       "calendar",
@@ -164,7 +134,7 @@ Deno.test("calendar +create: creates the event, invites attendees; dry-run sends
 });
 
 Deno.test("calendar +freebusy: the user's busy slots; bot needs --user-id; dry-run sends nothing", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const alice = fixtures.USERS.alice.open_id;
     const r = await larkit(["calendar", "+freebusy", "--as", "bot", "--user-id", alice, ...DAY]);
     assert.equal(r.code, 0, r.stderr);
@@ -199,7 +169,7 @@ Deno.test("calendar +freebusy: the user's busy slots; bot needs --user-id; dry-r
 });
 
 Deno.test("calendar +rsvp: replies as the user; dry-run sends nothing; an unknown status is refused", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const eventId = fixtures.seedIdOfEvent("alice", "design_review");
     const args = ["calendar", "+rsvp", "--as", "user", "--event-id", eventId, "--rsvp-status", "tentative"];
     emu.clearRequests();

@@ -1,27 +1,13 @@
 /**
- * IM shortcuts end to end: `main.ts` as a subprocess against the suite emulator's seeded chats. For each
+ * IM shortcuts end to end: larkit in-process against the suite emulator's seeded chats. For each
  * shortcut: a happy path, a dry-run that sends nothing (the emulator's request log proves it), a bad input.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Emulator, emulatorEnv, fixtures, manualClock, startEmulator } from "./helpers/emulator.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { fixtures } from "./helpers/emulator.ts";
+import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const ENGINEERING = fixtures.CHATS.engineering;
-type Larkit = (args: string[], opts?: { cwd?: string; stdin?: string }) => ReturnType<typeof runMain>;
-
-async function withEmu(fn: (emu: Emulator, larkit: Larkit) => Promise<void>) {
-  const emu = await startEmulator({ clock: manualClock(), timeZone: "UTC" });
-  try {
-    await fn(emu, (args, opts = {}) => runMain(args, { env: { ...emulatorEnv(emu), TZ: "UTC" }, ...opts }));
-  } finally {
-    await emu.stop();
-  }
-}
-
-function suiteCalls(emu: Emulator) {
-  return emu.requests().filter((r) => !r.path.startsWith("/open-apis/auth/"));
-}
 
 interface Sent {
   data: { message_id: string; chat_id: string; msg_type: string; content: unknown };
@@ -29,7 +15,7 @@ interface Sent {
 }
 
 Deno.test("im +messages-send: text to a chat with a generated idempotency key; the same key sends once", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const r = await larkit(["im", "+messages-send", "--chat-id", ENGINEERING, "--text", "Build is green"]);
     assert.equal(r.code, 0, r.stderr);
     const sent = r.json<Sent>();
@@ -57,7 +43,7 @@ Deno.test("im +messages-send: text to a chat with a generated idempotency key; t
 });
 
 Deno.test("im +messages-send: markdown from @file to an email, image by path, stdin text", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const cwd = await Deno.makeTempDir();
     await Deno.writeTextFile(join(cwd, "notes.md"), "# Release\n\nAll **green**.");
     await Deno.writeFile(join(cwd, "chart.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]));
@@ -101,7 +87,7 @@ Deno.test("im +messages-send: markdown from @file to an email, image by path, st
 });
 
 Deno.test("im +messages-send: dry-run shows upload + send with the key and sends nothing; bad receivers", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const cwd = await Deno.makeTempDir();
     await Deno.writeFile(join(cwd, "a.pdf"), new Uint8Array([1]));
     emu.clearRequests();
@@ -155,7 +141,7 @@ Deno.test("im +messages-send: dry-run shows upload + send with the key and sends
 });
 
 Deno.test("im +messages-list: newest first with count; table format; dry-run sends nothing; bad chat id", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const r = await larkit(["im", "+messages-list", "--chat-id", ENGINEERING]);
     assert.equal(r.code, 0, r.stderr);
     const doc = r.json<
@@ -204,7 +190,7 @@ Deno.test("im +messages-list: newest first with count; table format; dry-run sen
 });
 
 Deno.test("im +messages-reply: replies in thread; dry-run sends nothing; no content is refused", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const list = await larkit([
       "im",
       "+messages-list",
@@ -238,7 +224,7 @@ Deno.test("im +messages-reply: replies in thread; dry-run sends nothing; no cont
 });
 
 Deno.test("im +chat-search: finds a chat by name; ndjson; dry-run sends nothing; over-long query", async () => {
-  await withEmu(async (emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
     const r = await larkit(["im", "+chat-search", "--query", "launch"]);
     assert.equal(r.code, 0, r.stderr);
     const doc = r.json<{ data: { chat_id: string; name: string }[]; meta: { count: number } }>();
