@@ -1,9 +1,13 @@
 /**
- * `deno task registry:gen [--check]`: generates the embedded registry baseline from the suite method
- * definitions shipped in `@larksuiteoapi/lark-mcp` (pinned in deno.lock) plus the curated `overrides.json`.
- * Output: `registry/baseline/index.json` (service summaries) and `registry/baseline/services/<name>.json`
- * (one service in the lark-cli metadata shape). Keys are sorted and nothing depends on time or order of
- * discovery, so CI re-runs it with `--check` and fails on drift.
+ * `deno task registry:gen [--check]` (build time only, with its own config and lock in `registry/gen/`):
+ * generates the embedded registry baseline from the suite method definitions shipped in
+ * `@larksuiteoapi/lark-mcp`, the curated `overrides.json` and the supplementary entries in
+ * `registry/supplementary/*.json`, plus each method's response body shape read from the typed SDK
+ * `@larksuiteoapi/node-sdk` (see `gen/sdk_shapes.ts`).
+ * Output: `registry/baseline/index.json` (service summaries), `registry/baseline/services/<name>.json` (one
+ * service in the lark-cli metadata shape) and `registry/shapes/<name>.json` (`{"resource.method": JSON Schema}`,
+ * read only by `schema`, the emulator and tests, never on a command's path). Keys are sorted and nothing
+ * depends on time or order of discovery, so CI re-runs it and fails on drift.
  */
 import { GenTools as EnTools } from "@larksuiteoapi/lark-mcp/dist/mcp-tool/tools/en/gen-tools/index.js";
 import { GenTools as ZhTools } from "@larksuiteoapi/lark-mcp/dist/mcp-tool/tools/zh/gen-tools/index.js";
@@ -12,11 +16,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { type MethodSpec, type Overrides, OverridesSchema, type ParameterSpec } from "./schema.ts";
 import type { RegistryIndex, ServiceSpec, ServiceSummary } from "./schema.ts";
-import { fieldsFromJsonSchema, type JsonSchema } from "./fields.ts";
+import { fieldsFromJsonSchema, type JsonSchema, jsonSchemaFromFields } from "./fields.ts";
 import { methodNameOf, resolveCollisions, resourceNameOf, splitPath } from "./naming.ts";
 import { identitiesOf, riskOf } from "./method.ts";
+import { type SdkShapes, sdkShapes } from "./gen/sdk_shapes.ts";
+import { SupplementarySchema } from "./supplementary.ts";
 
 const PACKAGE = "@larksuiteoapi/lark-mcp@0.5.1";
+/** The typed SDK the response shapes come from; pinned exactly in `registry/gen/deno.json`. */
+const SDK = { name: "@larksuiteoapi/node-sdk", version: "1.74.0" };
 /** Query/body fields the suite de-duplicates requests on (a retried request with the same value is safe). */
 const IDEMPOTENCY_FIELDS = ["client_token", "idempotency_key", "uuid"];
 
@@ -30,8 +38,15 @@ interface PackageTool {
 }
 
 export interface GeneratedFiles {
-  /** Relative to `registry/baseline/`. */
+  /** Relative to `registry/`: `baseline/index.json`, `baseline/services/<name>.json`, `shapes/<name>.json`. */
   [file: string]: string;
+}
+
+export interface Coverage {
+  methods: number;
+  withShape: number;
+  /** Method ids without a response shape. */
+  missing: string[];
 }
 
 function toJson(schema: z.ZodType | undefined): JsonSchema | undefined {
@@ -130,6 +145,14 @@ function sortKeys(value: unknown): unknown {
 
 const json = (v: unknown) => JSON.stringify(sortKeys(v), null, 1) + "\n";
 
+/** One method per line: compact enough to load fast, still a readable diff when a shape changes. */
+function shapesJson(shapes: Record<string, JsonSchema>): string {
+  const lines = Object.keys(shapes).sort().map((k) =>
+    `${JSON.stringify(k)}:${JSON.stringify(sortKeys(shapes[k]))}`
+  );
+  return `{\n${lines.join(",\n")}\n}\n`;
+}
+
 async function digest(text: string): Promise<string> {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return [...hash.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -141,14 +164,31 @@ function mostCommon(values: string[]): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? "";
 }
 
-/** Pure: package tools + overrides → the baseline files. */
+/**
+ * The response field holding a list method's items: `items` when it is an array of objects, else the only
+ * top-level array of objects. Stored on the method (a few bytes), so table/csv output and `--page-all` know it
+ * without reading the shapes.
+ */
+export function listFieldOfShape(shape: JsonSchema): string | undefined {
+  const arrays = Object.entries(shape.properties ?? {}).filter(([, p]) =>
+    p.type === "array" && !Array.isArray(p.items) && p.items?.type === "object"
+  ).map(([k]) => k);
+  if (arrays.includes("items")) return "items";
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** Pure: package tools + overrides + supplementary entries + SDK shapes → the registry files. */
 export async function generateBaseline(
   en: PackageTool[],
   zh: PackageTool[],
   overrides: Overrides,
-): Promise<GeneratedFiles> {
+  shapes: SdkShapes,
+): Promise<{ files: GeneratedFiles; coverage: Coverage }> {
   const zhByName = new Map(zh.map((t) => [t.name, t]));
   const known = new Set(en.map((t) => t.name));
+  for (const a of overrides.add) {
+    if (known.has(a.name)) throw new Error(`supplementary/added method already in the package: ${a.name}`);
+  }
   const added = overrides.add.map((a) => ({ a, name: nameMethod(a.name, a.path) }));
   for (const key of Object.keys(overrides.methods)) {
     if (!known.has(key) && !added.some((x) => x.a.name === key)) {
@@ -160,6 +200,8 @@ export async function generateBaseline(
     ...added.map(({ a, name }) => ({ ...name, tool: undefined, added: a })),
   ];
   const services = new Map<string, { spec: ServiceSpec; titles: string[]; titlesZh: string[] }>();
+  const shapeFiles = new Map<string, Record<string, JsonSchema>>();
+  const coverage: Coverage = { methods: 0, withShape: 0, missing: [] };
   for (const e of resolveCollisions(entries)) {
     const { service, resource, version, method } = e;
     const base: MethodSpec = e.tool
@@ -180,6 +222,15 @@ export async function generateBaseline(
     entry.titles.push(describe(spec.description).title);
     if (spec.descriptionZh) entry.titlesZh.push(describe(spec.descriptionZh).title);
     (entry.spec.resources[resource] ??= { methods: {} }).methods[method] = spec;
+    // A declared response (added/supplementary methods) wins over the SDK's; it stays in the service file too.
+    const shape = spec.responseBody ? jsonSchemaFromFields(spec.responseBody) : shapes.get(e.sdkName);
+    coverage.methods++;
+    const listField = shape && listFieldOfShape(shape);
+    if (listField) spec.listField = listField;
+    if (shape) {
+      coverage.withShape++;
+      (shapeFiles.get(service) ?? shapeFiles.set(service, {}).get(service)!)[`${resource}.${method}`] = shape;
+    } else coverage.missing.push(`${service}.${resource}.${method} (${e.sdkName})`);
   }
   const files: GeneratedFiles = {};
   const summaries: ServiceSummary[] = [];
@@ -191,7 +242,9 @@ export async function generateBaseline(
     spec.description = `${spec.title} (${spec.versions!.join(", ")})`;
     spec.descriptionZh = mostCommon(titlesZh) || undefined;
     const methods = Object.values(spec.resources).flatMap((r) => Object.values(r.methods));
-    files[`services/${name}.json`] = json(spec);
+    files[`baseline/services/${name}.json`] = json(spec);
+    const shapesOf = shapeFiles.get(name);
+    if (shapesOf) files[`shapes/${name}.json`] = shapesJson(shapesOf);
     summaries.push({
       name,
       title: spec.title,
@@ -204,36 +257,77 @@ export async function generateBaseline(
   const version = `${PACKAGE.split("@").at(-1)}-${await digest(Object.values(files).join(""))}`;
   const index: RegistryIndex = {
     version,
-    source: `npm:${PACKAGE} + registry/overrides.json`,
+    source:
+      `npm:${PACKAGE} + registry/overrides.json + registry/supplementary/ (shapes: npm:${SDK.name}@${SDK.version})`,
     services: summaries,
   };
-  files["index.json"] = json(index);
-  return files;
+  files["baseline/index.json"] = json(index);
+  coverage.missing.sort();
+  return { files, coverage };
+}
+
+/** The SDK's declaration file in Deno's npm cache (the task installs the gen config's packages first). */
+async function sdkDeclarations(): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" }).output();
+  const { npmCache } = z.object({ npmCache: z.string() }).parse(
+    JSON.parse(new TextDecoder().decode(out.stdout)),
+  );
+  return join(npmCache, "registry.npmjs.org", SDK.name, SDK.version, "types", "index.d.ts");
+}
+
+async function readSupplementary(dir: string): Promise<Overrides["add"]> {
+  const names = (await Array.fromAsync(Deno.readDir(dir)).catch(() => []))
+    .filter((f) => f.isFile && f.name.endsWith(".json")).map((f) => f.name).sort();
+  const out: Overrides["add"] = [];
+  for (const name of names) {
+    const parsed = SupplementarySchema.safeParse(JSON.parse(await Deno.readTextFile(join(dir, name))));
+    if (!parsed.success) throw new Error(`registry/supplementary/${name}: ${parsed.error.message}`);
+    out.push(...parsed.data.methods);
+  }
+  return out;
 }
 
 async function main(args: string[]): Promise<number> {
   const here = dirname(fromFileUrl(import.meta.url));
-  const outDir = join(here, "baseline");
   const overrides = OverridesSchema.parse(JSON.parse(await Deno.readTextFile(join(here, "overrides.json"))));
-  const files = await generateBaseline(EnTools as PackageTool[], ZhTools as PackageTool[], overrides);
+  overrides.add.push(...await readSupplementary(join(here, "supplementary")));
+  const shapes = sdkShapes(await Deno.readTextFile(await sdkDeclarations()));
+  const { files, coverage } = await generateBaseline(
+    EnTools as PackageTool[],
+    ZhTools as PackageTool[],
+    overrides,
+    shapes,
+  );
+  const pct = (100 * coverage.withShape / coverage.methods).toFixed(1);
+  console.error(
+    `response shapes: ${coverage.withShape}/${coverage.methods} methods (${pct}%); without a shape:\n  ` +
+      (coverage.missing.join("\n  ") || "(none)"),
+  );
+  const generatedDirs = ["baseline/services", "shapes"];
   if (args.includes("--check")) {
     const drift: string[] = [];
     for (const [file, text] of Object.entries(files)) {
-      const current = await Deno.readTextFile(join(outDir, file)).catch(() => "");
+      const current = await Deno.readTextFile(join(here, file)).catch(() => "");
       if (current !== text) drift.push(file);
     }
-    const present = await Array.fromAsync(Deno.readDir(join(outDir, "services"))).catch(() => []);
-    for (const f of present) if (!files[`services/${f.name}`]) drift.push(`services/${f.name} (stale)`);
+    for (const d of generatedDirs) {
+      const present = await Array.fromAsync(Deno.readDir(join(here, d))).catch(() => []);
+      for (const f of present) if (!files[`${d}/${f.name}`]) drift.push(`${d}/${f.name} (stale)`);
+    }
     if (drift.length) {
       console.error(`registry baseline drift; run deno task registry:gen\n  ${drift.join("\n  ")}`);
     }
     return drift.length ? 1 : 0;
   }
-  await Deno.remove(join(outDir, "services"), { recursive: true }).catch(() => {});
-  await Deno.mkdir(join(outDir, "services"), { recursive: true });
-  for (const [file, text] of Object.entries(files)) await Deno.writeTextFile(join(outDir, file), text);
-  const methods = Object.keys(files).length - 1;
-  console.error(`wrote ${methods} services to ${outDir}`);
+  for (const d of generatedDirs) {
+    await Deno.remove(join(here, d), { recursive: true }).catch(() => {});
+    await Deno.mkdir(join(here, d), { recursive: true });
+  }
+  for (const [file, text] of Object.entries(files)) await Deno.writeTextFile(join(here, file), text);
+  const services = Object.keys(files).filter((f) => f.startsWith("baseline/services/")).length;
+  console.error(
+    `wrote ${services} services to ${join(here, "baseline")} and their shapes to ${join(here, "shapes")}`,
+  );
   return 0;
 }
 

@@ -32,6 +32,13 @@ export interface ApiMethod {
   fileFields: string[];
   docUrl?: string;
   tips?: string[];
+  /** The response field holding the items of a list method (`items`, `members`, …). */
+  listField?: string;
+}
+
+/** Where a method's response keeps its list, for table/csv output and `--page-all`; undefined if none. */
+export function listFieldOf(m: Pick<ApiMethod, "listField">): string | undefined {
+  return m.listField;
 }
 
 export function riskOf(m: Pick<MethodSpec, "httpMethod" | "risk" | "danger">): Risk {
@@ -72,6 +79,7 @@ export function toApiMethod(service: ServiceSpec, resource: string, name: string
     docUrl: m.docUrl,
     tips: m.tips,
   };
+  if (m.listField) method.listField = m.listField;
   return method;
 }
 

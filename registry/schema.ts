@@ -103,6 +103,8 @@ export const MethodSpecSchema = z.object({
   docUrl: z.string().optional(),
   tips: z.array(z.string()).optional(),
   sdkName: z.string().optional(),
+  /** The response field that holds a list method's items (from the response shape, at generation). */
+  listField: z.string().optional(),
 }).loose();
 export type MethodSpec = z.infer<typeof MethodSpecSchema>;
 
