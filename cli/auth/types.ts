@@ -49,6 +49,11 @@ export interface CredentialChain {
    * (a token given verbatim); an `auth` error when the login behind it is dead.
    */
   invalidate?(identity: Identity, token: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * The app secret itself, for the one suite endpoint that takes it instead of a token (the event long
+   * connection's endpoint request); a `config` error when the account has none (tokens given verbatim).
+   */
+  appSecret?(): Promise<string>;
 }
 
 /** What a provider that answered hands the chain: its account and how to get tokens for it. */
@@ -59,6 +64,8 @@ export interface CredentialSource {
   grantedScopes(identity: Identity): Promise<string[] | undefined>;
   /** See `CredentialChain.invalidate`; absent when the source cannot get another token. */
   invalidate?(identity: Identity, token: string, signal?: AbortSignal): Promise<boolean>;
+  /** See `CredentialChain.appSecret`; absent when the source holds no app secret. */
+  appSecret?(): Promise<string>;
 }
 
 /** One link of the chain: a source, or undefined to let the next provider answer; a throw stops the chain. */
