@@ -88,6 +88,7 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
       );
       return true;
     },
+    appSecret,
   };
 }
 

@@ -116,6 +116,7 @@ function fromEnvironment(deps: ProviderDeps): CredentialSource | undefined {
       await dropRejectedTenantToken({ ...deps, endpoints, appId, appSecret, signal }, token);
       return true;
     },
+    ...(appSecret ? { appSecret: () => Promise.resolve(appSecret) } : {}),
   };
 }
 
