@@ -5,6 +5,7 @@
 import { hostname } from "node:os";
 import { denoFiles } from "./cli/files.ts";
 import { lineReader } from "./cli/line_reader.ts";
+import { denoProcesses } from "./cli/processes.ts";
 import { runCli } from "./cli/run.ts";
 import {
   abortableSleep,
@@ -54,6 +55,7 @@ const provider = withIOFrom({
   fetch: (input, init) => fetch(input, init),
   random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
   files: denoFiles(),
+  processes: denoProcesses(),
   paths: resolvePaths(env, Deno.env.get("HOME") ?? Deno.cwd()),
   system: {
     hostname: hostname(),

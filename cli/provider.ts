@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { denoFiles, type Files } from "./files.ts";
 import { lineReader } from "./line_reader.ts";
+import { denoProcesses, type Processes } from "./processes.ts";
 
 export interface Writer {
   write(chunk: string | Uint8Array): Promise<void>;
@@ -90,6 +91,8 @@ export interface Provider {
   readonly fetch: FetchFn;
   readonly random: Random;
   readonly files: Files;
+  /** Child processes (credential extension providers) and process liveness (stale locks). */
+  readonly processes: Processes;
   readonly paths: Paths;
   readonly system: System;
   /** Working directory for relative paths (`@file`, `--output`). */
@@ -203,6 +206,7 @@ export interface TestProviderOptions {
   home?: string;
   uuids?: () => string;
   files?: Files;
+  processes?: Processes;
   signal?: AbortSignal;
 }
 
@@ -228,6 +232,7 @@ export function testProvider(
       bytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
     },
     files: opts.files ?? denoFiles(),
+    processes: opts.processes ?? denoProcesses(),
     paths: resolvePaths(env, home),
     system: { hostname: "test-host", os: "linux", arch: "x86_64", selfCommand: [] },
     cwd: opts.cwd ?? tmpdir(),

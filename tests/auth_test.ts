@@ -331,33 +331,24 @@ Deno.test("the environment provider wins over the config file; LARKSUITE_CLI_* i
   });
 });
 
-const EXTENSION = `
-export default function (host) {
-  return {
-    name: "vault",
-    async account() {
-      if (host.env("VAULT_MODE") === "locked") throw new Error("the vault is locked");
-      if (host.env("VAULT_MODE") === "absent") return null;
-      return {
-        appId: "cli_vault",
-        brand: "custom",
-        baseUrl: host.env("VAULT_BASE"),
-        identities: ["bot"],
-        scopes: { bot: ["im:chat:read"] },
-      };
-    },
-    async token(identity) {
-      return { token: host.env("VAULT_TOKEN"), expiresAt: host.now() + 3600000 };
-    },
-  };
-}
+/** A provider program (docs/credential-providers.md): one JSON request on stdin, one JSON answer on stdout. */
+const EXTENSION = `#!/bin/sh
+req=$(cat)
+case "$req" in
+  *'"account"'*)
+    if [ "$VAULT_MODE" = locked ]; then echo "the vault is locked" >&2; exit 1; fi
+    if [ "$VAULT_MODE" = absent ]; then printf '{"version":1,"account":null}'; exit 0; fi
+    printf '{"version":1,"account":{"name":"vault","appId":"cli_vault","brand":"custom","baseUrl":"%s",' "$VAULT_BASE"
+    printf '"identities":["bot"],"scopes":{"bot":["im:chat:read"]}}}' ;;
+  *'"token"'*) printf '{"version":1,"token":"%s","expiresAt":9999999999999}' "$VAULT_TOKEN" ;;
+esac
 `;
 
 Deno.test("an extension provider from the config answers, passes, or stops the chain with its error", async () => {
   await harness(async (h) => {
     await configure(h);
-    const module = join(h.dir, "vault_provider.js");
-    await Deno.writeTextFile(module, EXTENSION);
+    const module = join(h.dir, "vault");
+    await Deno.writeTextFile(module, EXTENSION, { mode: 0o755 });
     assert.equal((await h.run(["config", "set", "credential-providers", module])).code, 0);
     const tat = await tenantToken(h.emu);
     h.secrets.push(tat);
@@ -383,7 +374,7 @@ Deno.test("an extension provider from the config answers, passes, or stops the c
     assert.equal(locked.code, 3);
     const err = errorOf(locked);
     assert.equal(err.type, "auth");
-    assert.equal(err.message, 'credential provider "vault" failed: the vault is locked');
+    assert.equal(err.message, 'credential provider "vault" failed (account): the vault is locked');
     assert.match(String(err.hint), /credential-providers/);
   });
 });
@@ -499,7 +490,12 @@ Deno.test("config: default-as steers status, set validates keys, remove forgets 
     const noSecretFlag = await h.run(["config", "init", "--app-id", "cli_x", "--app-secret", "oops"]);
     assert.equal(errorOf(noSecretFlag).type, "usage");
 
-    const removed = await h.run(["config", "remove"]);
+    // Everything goes at once: without --yes (and no terminal to ask) nothing is removed.
+    const unconfirmed = await h.run(["config", "remove"]);
+    assert.equal(errorOf(unconfirmed).type, "confirmation_required");
+    assert.match(String(errorOf(unconfirmed).hint), /--yes/);
+    assert.equal((await h.run(["auth", "status"])).code, 0);
+    const removed = await h.run(["config", "remove", "--yes"]);
     assert.equal(removed.code, 0, removed.stderr);
     const after = await h.run(["auth", "status"]);
     assert.equal(after.code, 2);

@@ -25,7 +25,9 @@ export async function requireAppSecret(store: SecretStore, profile: Profile): Pr
 
 function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profile): CredentialSource {
   const { p, store } = deps;
-  const endpoints = endpointsFor(profile.brand, profile.baseUrl);
+  const endpoints = endpointsFor(profile.brand, profile.baseUrl, {
+    allowUntrusted: profile.confirmedEndpoint !== undefined && profile.confirmedEndpoint === profile.baseUrl,
+  });
   const user = profile.users[0];
   const userToken = () =>
     user ? readUserToken(store, profile.appId, user.openId) : Promise.resolve(undefined);

@@ -66,7 +66,10 @@ function fromEnvironment(deps: ProviderDeps): CredentialSource | undefined {
   }
   const baseUrl = envValue(env, "BASE_URL");
   const brand = oneOf(env, "BRAND", BRANDS) ?? (baseUrl ? "custom" : "feishu");
-  const endpoints = endpointsFor(brand, baseUrl);
+  // The environment is set where larkit is started, never by a turn: it may confirm an untrusted host itself.
+  const endpoints = endpointsFor(brand, baseUrl, {
+    allowUntrusted: envValue(env, "ALLOW_UNTRUSTED_ENDPOINT") === "1",
+  });
   const account = {
     source: "env",
     appId,

@@ -1,17 +1,36 @@
 /**
- * The contract for people who write a credential provider (docs/credential-providers.md). A provider module
- * default-exports a factory; larkit calls it once per run with a small host, then asks `account()`. Answers
- * are parsed with the schemas below, so a provider written in plain JavaScript gets a clear `config` error
- * for a malformed answer instead of undefined behaviour.
+ * The protocol between larkit and a credential extension provider (docs/credential-providers.md). A provider
+ * is an executable, run once per question: larkit writes one JSON request on its stdin and reads one JSON
+ * answer from its stdout, like the `credential_process` of well-known cloud CLIs. Answers are parsed with the
+ * schemas below, so a malformed answer is a clear `config` error naming the field.
+ *
+ * A program, not a module: nothing the provider does runs inside larkit (or inside the agent server), and
+ * providers work the same under `deno compile`, where importing a user's file cannot.
  */
 import { z } from "zod";
 import { AS_VALUES, BRANDS, IDENTITIES, STRICT_MODES } from "../config/config_file.ts";
-import type { FetchFn } from "../provider.ts";
+
+export const PROTOCOL_VERSION = 1;
+
+/** Longest a provider may take to answer; it is then ended with everything it started. */
+export const PROVIDER_TIMEOUT_MS = 15_000;
+/** Largest answer read from a provider's stdout; a larger one ends it. */
+export const PROVIDER_MAX_OUTPUT_BYTES = 64 * 1024;
+
+export type ProviderRequest =
+  | { version: typeof PROTOCOL_VERSION; action: "account" }
+  | { version: typeof PROTOCOL_VERSION; action: "token"; identity: "user" | "bot" }
+  /** The suite rejected `token` (revoked, expired early): drop it so the next `token` request mints another. */
+  | { version: typeof PROTOCOL_VERSION; action: "invalidate"; identity: "user" | "bot"; token: string };
+
+const Versioned = { version: z.literal(PROTOCOL_VERSION) };
 
 export const ExtensionAccountSchema = z.object({
+  /** Shown in errors and as the account source `extension:<name>`; the program's file name by default. */
+  name: z.string().min(1).max(64).optional(),
   appId: z.string().optional(),
   brand: z.enum(BRANDS).default("feishu"),
-  /** Required for brand `custom`. */
+  /** Required for brand `custom`: the suite's own domains or loopback (see docs). */
   baseUrl: z.string().optional(),
   /** Identities this provider can hand out tokens for. */
   identities: z.array(z.enum(IDENTITIES)).min(1),
@@ -22,30 +41,19 @@ export const ExtensionAccountSchema = z.object({
   scopes: z.object({ user: z.array(z.string()).optional(), bot: z.array(z.string()).optional() }).optional(),
 });
 
-export const ExtensionTokenSchema = z.object({
+/** `account`: the account, or null to let the next provider of the chain answer. */
+export const AccountAnswerSchema = z.object({ ...Versioned, account: ExtensionAccountSchema.nullable() });
+
+/** `token`: a token for the identity asked. */
+export const TokenAnswerSchema = z.object({
+  ...Versioned,
   token: z.string().min(1),
   /** Unix ms; larkit asks again after this. */
   expiresAt: z.number().optional(),
   scopes: z.array(z.string()).optional(),
 });
 
-export type ExtensionAccount = z.input<typeof ExtensionAccountSchema>;
-export type ExtensionToken = z.input<typeof ExtensionTokenSchema>;
+/** `invalidate`: true when asking `token` again gives another token; false when none other can be had. */
+export const InvalidateAnswerSchema = z.object({ ...Versioned, invalidated: z.boolean() });
 
-/** What larkit hands the factory: read-only views of the run's environment, clock and network. */
-export interface ExtensionHost {
-  env(name: string): string | undefined;
-  now(): number;
-  fetch: FetchFn;
-}
-
-export interface CredentialProviderExtension {
-  /** Shown in errors and as the account source `extension:<name>`. */
-  name: string;
-  /** The account to use, or null to let the next provider answer. Throwing stops the chain. */
-  account(): Promise<ExtensionAccount | null>;
-  /** A token for the identity; only called for identities the account listed. */
-  token(identity: "user" | "bot"): Promise<ExtensionToken>;
-}
-
-export type CredentialProviderFactory = (host: ExtensionHost) => CredentialProviderExtension;
+export type ExtensionAccount = z.infer<typeof ExtensionAccountSchema>;

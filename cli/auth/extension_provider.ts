@@ -1,95 +1,148 @@
 /**
- * Loads an extension credential provider from a module path listed in the config (`credentialProviders`;
- * relative paths are taken from the config directory) and adapts it to the chain. The module is imported
- * only when the chain reaches it, so a run that the environment provider answers never loads it.
+ * Runs an extension credential provider — an executable listed in the config's `credentialProviders` — and
+ * adapts its answers to the chain. Each question (`account`, `token`, `invalidate`) is one run of the
+ * program: a JSON request on stdin, a JSON answer on stdout, bounded in time and size (`extension_api.ts`).
+ * The program is run only when the chain reaches it, so a run the environment provider answers never starts it.
+ *
+ * Nothing is ever imported: a provider is a separate process, so a file that reached this machine through a
+ * turn (a download into a workspace) cannot run inside larkit, and a program inside the state directory
+ * (where workspaces live) or the cache is refused outright, at `config set` and again before every run.
  */
-import { isAbsolute, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { basename, isAbsolute, join, relative } from "node:path";
+import type { z } from "zod";
 import { endpointsFor } from "../config/endpoints.ts";
-import { errors, LarkitError } from "../output/errors.ts";
+import { errors, type LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import {
-  type CredentialProviderExtension,
-  ExtensionAccountSchema,
-  type ExtensionHost,
-  ExtensionTokenSchema,
+  AccountAnswerSchema,
+  InvalidateAnswerSchema,
+  PROTOCOL_VERSION,
+  PROVIDER_MAX_OUTPUT_BYTES,
+  PROVIDER_TIMEOUT_MS,
+  type ProviderRequest,
+  TokenAnswerSchema,
 } from "./extension_api.ts";
 import type { CredentialProvider, CredentialSource } from "./types.ts";
 
 const REMOVE_HINT = 'or remove it from the chain: larkit config set credential-providers ""';
 
-export function extensionModulePath(p: Provider, path: string): string {
-  return isAbsolute(path) ? path : join(p.paths.configDir, path);
+/** Where a configured entry points: absolute, or relative to the config directory. */
+export function extensionProgramPath(p: Provider, entry: string): string {
+  return isAbsolute(entry) ? entry : join(p.paths.configDir, entry);
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
-function isExtension(value: unknown): value is CredentialProviderExtension {
-  const v = value as Partial<CredentialProviderExtension> | null;
-  return !!v && typeof v.name === "string" && typeof v.account === "function" &&
-    typeof v.token === "function";
-}
-
-async function load(p: Provider, path: string): Promise<CredentialProviderExtension> {
-  const file = extensionModulePath(p, path);
-  let mod: { default?: unknown };
+async function realOrSelf(p: Provider, path: string): Promise<string> {
   try {
-    mod = await import(pathToFileURL(file).href);
-  } catch (e) {
-    throw errors.config(`cannot load credential provider ${file}: ${message(e)}`, {
-      hint: `fix the module path, ${REMOVE_HINT}`,
-    });
+    return await p.files.realPath(path);
+  } catch {
+    return path;
   }
-  if (typeof mod.default !== "function") {
-    throw errors.config(`credential provider ${file} has no default-exported factory function`, {
-      hint: `see docs/credential-providers.md, ${REMOVE_HINT}`,
-    });
-  }
-  const host: ExtensionHost = { env: (n) => p.env.get(n), now: () => p.clock.now(), fetch: p.fetch };
-  const ext: unknown = mod.default(host);
-  if (!isExtension(ext)) {
-    throw errors.config(`credential provider ${file} returned no {name, account(), token()} object`, {
-      hint: `see docs/credential-providers.md, ${REMOVE_HINT}`,
-    });
-  }
-  return ext;
 }
 
-/** A provider's own failure, returned at once (the chain does not fall through to other accounts). */
-function failed(name: string, file: string, e: unknown): LarkitError {
-  if (e instanceof LarkitError) return e;
-  return errors.auth(`credential provider "${name}" failed: ${message(e)}`, {
-    hint: `fix the provider's setup (${file}), ${REMOVE_HINT}`,
+/**
+ * The program's path when it may be run: an existing file outside the state directory (threads' workspaces,
+ * where turns download files) and the cache, judged on the path as given and on where its symlinks lead.
+ */
+export async function checkProviderProgram(p: Provider, entry: string): Promise<string> {
+  const program = extensionProgramPath(p, entry);
+  const real = await realOrSelf(p, program);
+  for (const dir of [p.paths.stateDir, p.paths.cacheDir]) {
+    const realDir = await realOrSelf(p, dir);
+    if (inside(dir, program) || inside(realDir, real)) {
+      throw errors.config(
+        `credential provider ${program} is inside larkit's ${dir === p.paths.stateDir ? "state" : "cache"} ` +
+          `directory (${dir}), where files downloaded by agent turns live; it is never run from there`,
+        { hint: `install the provider elsewhere (e.g. /usr/local/bin), ${REMOVE_HINT}` },
+      );
+    }
+  }
+  const info = await p.files.stat(real);
+  if (!info?.isFile) {
+    throw errors.config(`credential provider ${program} does not exist or is not a file`, {
+      hint: `fix the path, ${REMOVE_HINT}`,
+    });
+  }
+  return program;
+}
+
+function issueOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue.path.join(".") || "(answer)"}: ${issue.message}`;
+}
+
+/** One run of the program for one request; its parsed answer, or the error that says what went wrong. */
+async function ask<S extends z.ZodTypeAny>(
+  p: Provider,
+  entry: string,
+  name: string,
+  request: ProviderRequest,
+  schema: S,
+  signal?: AbortSignal,
+): Promise<z.infer<S>> {
+  const program = await checkProviderProgram(p, entry);
+  const outcome = await p.processes.run(program, {
+    stdin: JSON.stringify(request) + "\n",
+    timeoutMs: PROVIDER_TIMEOUT_MS,
+    maxStdoutBytes: PROVIDER_MAX_OUTPUT_BYTES,
+    signal: signal ?? p.signal,
   });
-}
-
-function malformed(name: string, what: string, issue: string): LarkitError {
-  return errors.config(`credential provider "${name}" returned a malformed ${what}: ${issue}`, {
-    hint: "see docs/credential-providers.md for the shape",
-  });
-}
-
-async function adapt(p: Provider, path: string): Promise<CredentialSource | undefined> {
-  const ext = await load(p, path);
-  const file = extensionModulePath(p, path);
-  let answer: unknown;
+  const failed = (why: string): LarkitError =>
+    errors.auth(`credential provider "${name}" failed (${request.action}): ${why}`, {
+      hint: `fix the provider's setup (${program}), ${REMOVE_HINT}`,
+    });
+  switch (outcome.kind) {
+    case "not-started":
+      throw errors.config(`credential provider ${program} cannot be run: ${outcome.reason}`, {
+        hint:
+          `it must be an executable program (chmod +x, with a #! line); see docs/credential-providers.md, ${REMOVE_HINT}`,
+      });
+    case "timeout":
+      throw failed(`no answer within ${PROVIDER_TIMEOUT_MS / 1000} s; it was stopped`);
+    case "too-large":
+      throw failed(`its answer is larger than ${PROVIDER_MAX_OUTPUT_BYTES} bytes; it was stopped`);
+  }
+  if (outcome.code !== 0) {
+    const said = outcome.stderr.trim().split("\n").filter(Boolean).at(-1)?.slice(0, 500);
+    throw failed(said ? said : `it exited with status ${outcome.code}`);
+  }
+  let raw: unknown;
   try {
-    answer = await ext.account();
-  } catch (e) {
-    throw failed(ext.name, file, e);
+    raw = JSON.parse(outcome.stdout);
+  } catch {
+    throw errors.config(`credential provider "${name}" answered ${request.action} with something not JSON`, {
+      hint: "it must print one JSON object on stdout (logs go to stderr); see docs/credential-providers.md",
+    });
   }
-  if (answer === null || answer === undefined) return undefined;
-  const parsed = ExtensionAccountSchema.safeParse(answer);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw malformed(ext.name, "account", `${issue.path.join(".")}: ${issue.message}`);
+    throw errors.config(
+      `credential provider "${name}" returned a malformed ${request.action} answer: ${issueOf(parsed.error)}`,
+      { hint: "see docs/credential-providers.md for the shape" },
+    );
   }
-  const acct = parsed.data;
+  return parsed.data;
+}
+
+async function adapt(p: Provider, entry: string): Promise<CredentialSource | undefined> {
+  const fileName = basename(extensionProgramPath(p, entry));
+  const answer = await ask(
+    p,
+    entry,
+    fileName,
+    { version: PROTOCOL_VERSION, action: "account" },
+    AccountAnswerSchema,
+  );
+  const acct = answer.account;
+  if (!acct) return undefined;
+  const name = acct.name ?? fileName;
   return {
     account: {
-      source: `extension:${ext.name}`,
+      source: `extension:${name}`,
       appId: acct.appId,
       brand: acct.brand,
       endpoints: endpointsFor(acct.brand, acct.baseUrl),
@@ -99,25 +152,29 @@ async function adapt(p: Provider, path: string): Promise<CredentialSource | unde
     },
     identities: () => Promise.resolve(acct.identities),
     grantedScopes: (identity) => Promise.resolve(acct.scopes?.[identity]),
-    async token(identity) {
+    async token(identity, signal) {
       if (!acct.identities.includes(identity)) {
-        throw errors.auth(`credential provider "${ext.name}" offers no ${identity} identity`, {
+        throw errors.auth(`credential provider "${name}" offers no ${identity} identity`, {
           hint: `use --as ${acct.identities[0]}`,
         });
       }
-      let raw: unknown;
-      try {
-        raw = await ext.token(identity);
-      } catch (e) {
-        throw failed(ext.name, file, e);
-      }
-      const token = ExtensionTokenSchema.safeParse(raw);
-      if (!token.success) throw malformed(ext.name, "token", token.error.issues[0].message);
-      return { identity, ...token.data };
+      const t = await ask(
+        p,
+        entry,
+        name,
+        { version: PROTOCOL_VERSION, action: "token", identity },
+        TokenAnswerSchema,
+        signal,
+      );
+      return { identity, token: t.token, expiresAt: t.expiresAt, scopes: t.scopes };
+    },
+    async invalidate(identity, token, signal) {
+      const request = { version: PROTOCOL_VERSION, action: "invalidate", identity, token } as const;
+      return (await ask(p, entry, name, request, InvalidateAnswerSchema, signal)).invalidated;
     },
   };
 }
 
-export function extensionProvider(p: Provider, path: string): CredentialProvider {
-  return { name: `extension:${path}`, resolve: () => adapt(p, path) };
+export function extensionProvider(p: Provider, entry: string): CredentialProvider {
+  return { name: `extension:${entry}`, resolve: () => adapt(p, entry) };
 }

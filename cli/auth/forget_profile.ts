@@ -11,7 +11,8 @@ import { userTokenKey } from "./user_token.ts";
 export async function forgetProfileCredentials(store: SecretStore, profile: Profile): Promise<void> {
   const secret = await store.get(appSecretKey(profile.appId));
   if (secret !== undefined) {
-    const origin = endpointsFor(profile.brand, profile.baseUrl).open;
+    // Only the cache key is computed here, nothing is sent: an unconfirmed host must not block the cleanup.
+    const origin = endpointsFor(profile.brand, profile.baseUrl, { allowUntrusted: true }).open;
     await store.remove(await tenantTokenCacheKey(origin, profile.appId, secret));
   }
   for (const user of profile.users) await store.remove(userTokenKey(profile.appId, user.openId));

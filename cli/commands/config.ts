@@ -4,27 +4,24 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { forgetProfileCredentials } from "../auth/forget_profile.ts";
-import { parseScopes } from "../auth/scopes.ts";
 import type { AsFlag, StrictMode } from "../auth/types.ts";
 import { setMeta } from "../command_meta.ts";
 import {
   AS_VALUES,
-  BRANDS,
   configPath,
-  LANGS,
   type LarkitConfig,
   loadConfig,
   type Profile,
   saveConfig,
   STRICT_MODES,
 } from "../config/config_file.ts";
-import { endpointsFor, parseBaseUrl } from "../config/endpoints.ts";
+import { UNTRUSTED_FLAG } from "../config/endpoints.ts";
 import { requireProfile, updateProfile, validateProfileName } from "../config/profiles.ts";
 import { appSecretKey, secretsDir, secretStore } from "../config/secret_store.ts";
+import { applySetting, confirmConfigRemove, SETTING_KEYS } from "../config/settings.ts";
 import { placeInit } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess } from "../output/emit.ts";
-import { errors } from "../output/errors.ts";
 import { addAppFlags, appCredentialsFrom, AppFlagsSchema, appSettingsFrom } from "./app_flags.ts";
 import { parseOptions } from "./parse_options.ts";
 
@@ -81,45 +78,26 @@ function registerShow(config: Command, ctx: RunContext): void {
   setMeta(show, { layer: "builtin" });
 }
 
-/** `config set <key> <value>`: one setting of the selected profile, or of the whole file. */
-const SETTERS: Record<string, (config: LarkitConfig, profile: Profile, value: string) => LarkitConfig> = {
-  "brand": (c, p, v) => {
-    const brand = z.enum(BRANDS).parse(v);
-    endpointsFor(brand, p.baseUrl);
-    return updateProfile(c, p.name, { brand });
-  },
-  "base-url": (c, p, v) => updateProfile(c, p.name, { brand: "custom", baseUrl: parseBaseUrl(v) }),
-  "lang": (c, p, v) => updateProfile(c, p.name, { lang: z.enum(LANGS).parse(v) }),
-  "bot-scopes": (c, p, v) => updateProfile(c, p.name, { botScopes: v.trim() ? parseScopes(v) : undefined }),
-  "credential-providers": (c, _p, v) => ({
-    ...c,
-    credentialProviders: v.trim() ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined,
-  }),
-};
-
 function registerSet(config: Command, ctx: RunContext): void {
   const set = config.command("set")
     .description(
       "change one setting: brand, base-url, lang, bot-scopes (the app's granted scopes, space-separated; " +
-        '"" = unknown), credential-providers (comma-separated module paths; "" = none)',
+        '"" = unknown), credential-providers (comma-separated provider programs; "" = none)',
     )
-    .argument("<key>", Object.keys(SETTERS).join(", "))
+    .argument("<key>", SETTING_KEYS.join(", "))
     .argument("<value>", "the new value")
-    .action(async (key: string, value: string) => {
-      const setter = SETTERS[key];
-      if (!setter) {
-        throw errors.validation(`unknown setting "${key}"`, {
-          hint: `one of: ${Object.keys(SETTERS).join(", ")}`,
-        });
-      }
+    .option(
+      UNTRUSTED_FLAG,
+      "base-url: accept a host off the suite's domains (it will receive your tokens and app secret)",
+    )
+    .action(async (key: string, value: string, raw) => {
+      const flags = parseOptions(
+        z.object({ allowUntrustedEndpoint: z.boolean().optional() }),
+        raw,
+        "config set",
+      );
       const { config: file, profile } = await loaded(ctx);
-      let next: LarkitConfig;
-      try {
-        next = setter(file, profile, value);
-      } catch (e) {
-        if (!(e instanceof z.ZodError)) throw e;
-        throw errors.validation(`invalid value for ${key}: "${value}"`, { hint: e.issues[0].message });
-      }
+      const next = await applySetting(ctx.p, file, profile, key, value, flags);
       await saveConfig(ctx.p, next);
       await emitSuccess(ctx, { data: { profile: profile.name, key, value } });
     });
@@ -128,8 +106,11 @@ function registerSet(config: Command, ctx: RunContext): void {
 
 function registerRemove(config: Command, ctx: RunContext): void {
   const remove = config.command("remove")
-    .description("remove the whole configuration: every profile, app secret and token")
-    .action(async () => {
+    .description("remove the whole configuration: every profile, app secret and token (high-risk: --yes)")
+    .option("--yes", "confirm: everything is deleted, with no way back")
+    .action(async (raw) => {
+      const flags = parseOptions(z.object({ yes: z.boolean().optional() }), raw, "config remove");
+      await confirmConfigRemove(ctx, flags.yes ?? false);
       for (const path of [configPath(ctx.p), secretsDir(ctx.p)]) {
         if (await ctx.p.files.stat(path)) await ctx.p.files.remove(path);
       }

@@ -22,6 +22,11 @@ const ProfileSchema = z.object({
   brand: z.enum(BRANDS),
   /** Only for brand `custom`: the origin every service lives at (the emulator, a proxy). */
   baseUrl: z.string().optional(),
+  /**
+   * An origin off the suite's domains that the user confirmed at a terminal (`endpoints.ts`); it counts only
+   * while it is the `baseUrl`, so a later base URL needs its own confirmation.
+   */
+  confirmedEndpoint: z.string().optional(),
   lang: z.enum(LANGS).optional(),
   defaultAs: z.enum(AS_VALUES).optional(),
   strictMode: z.enum(STRICT_MODES).optional(),
@@ -37,7 +42,7 @@ export const ConfigSchema = z.object({
   currentProfile: z.string().optional(),
   /** What `profile use -` switches back to. */
   previousProfile: z.string().optional(),
-  /** Module paths of extension credential providers, asked in this order (docs/credential-providers.md). */
+  /** Executables of extension credential providers, asked in this order (docs/credential-providers.md). */
   credentialProviders: z.array(z.string()).optional(),
   profiles: z.array(ProfileSchema).default([]),
 });
@@ -65,14 +70,14 @@ export async function loadConfig(p: Provider): Promise<LarkitConfig | undefined>
     raw = JSON.parse(text);
   } catch {
     throw errors.config(`config file is not valid JSON: ${path}`, {
-      hint: "fix the file, or start again with larkit config remove && larkit config init",
+      hint: "fix the file, or start again with larkit config remove --yes && larkit config init",
     });
   }
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw errors.config(`invalid config file ${path}: ${issue.path.join(".")}: ${issue.message}`, {
-      hint: "fix the file, or start again with larkit config remove && larkit config init",
+      hint: "fix the file, or start again with larkit config remove --yes && larkit config init",
     });
   }
   return parsed.data;

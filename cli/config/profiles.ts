@@ -122,7 +122,7 @@ export function removeProfile(config: LarkitConfig, key: string): { config: Lark
   if (!removed) throw notFound(config, key);
   if (config.profiles.length === 1) {
     throw errors.validation(`"${removed.name}" is the only profile and cannot be removed`, {
-      hint: "to remove all configuration: larkit config remove",
+      hint: "to remove all configuration: larkit config remove --yes",
     });
   }
   const profiles = config.profiles.filter((p) => p !== removed);

@@ -10,6 +10,7 @@
  */
 import { hostname } from "node:os";
 import { denoFiles } from "../../cli/files.ts";
+import { denoProcesses } from "../../cli/processes.ts";
 import {
   abortableSleep,
   BufferWriter,
@@ -90,6 +91,7 @@ export function cliProvider(
     fetch: loopbackFetch,
     random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
     files: denoFiles(),
+    processes: denoProcesses(),
     // HOME is whatever the test says, else the config dir: no path can fall back to the developer's home.
     paths: resolvePaths(env, opts.env?.HOME ?? opts.configDir),
     system: {

@@ -1,0 +1,115 @@
+/**
+ * `config set <key> <value>` and `config remove` as checked steps over the parsed config. The settings that
+ * decide where credentials go (`base-url`, `brand`) and what runs with them (`credential-providers`) are
+ * checked here, so every caller gets the same rules: untrusted endpoints need a confirmation typed at a
+ * terminal, and a provider program may not live where turns download files.
+ */
+import { z } from "zod";
+import { checkProviderProgram } from "../auth/extension_provider.ts";
+import { parseScopes } from "../auth/scopes.ts";
+import type { RunContext } from "../context.ts";
+import { errors } from "../output/errors.ts";
+import type { Provider } from "../provider.ts";
+import { confirmRisk } from "../risk.ts";
+import { BRANDS, LANGS, type LarkitConfig, type Profile } from "./config_file.ts";
+import { endpointsFor, parseBaseUrl, UNTRUSTED_FLAG } from "./endpoints.ts";
+import { updateProfile } from "./profiles.ts";
+
+export interface SettingOptions {
+  /** `--allow-untrusted-endpoint`: the user confirms a base URL off the suite's domains. */
+  allowUntrustedEndpoint?: boolean;
+}
+
+type Setter = (
+  p: Provider,
+  config: LarkitConfig,
+  profile: Profile,
+  value: string,
+  opts: SettingOptions,
+) => Promise<LarkitConfig> | LarkitConfig;
+
+const SETTERS: Record<string, Setter> = {
+  "brand": (_p, c, profile, v) => {
+    const brand = z.enum(BRANDS).parse(v);
+    endpointsFor(brand, profile.baseUrl, { allowUntrusted: confirmedFor(profile, profile.baseUrl) });
+    return updateProfile(c, profile.name, { brand });
+  },
+  "base-url": (_p, c, profile, v, opts) => {
+    const baseUrl = parseBaseUrl(v, { allowUntrusted: opts.allowUntrustedEndpoint });
+    // Recorded only when it was needed: a suite or loopback origin carries no confirmation.
+    const trusted = (() => {
+      try {
+        parseBaseUrl(baseUrl);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    return updateProfile(c, profile.name, {
+      brand: "custom",
+      baseUrl,
+      confirmedEndpoint: trusted ? undefined : baseUrl,
+    });
+  },
+  "lang": (_p, c, profile, v) => updateProfile(c, profile.name, { lang: z.enum(LANGS).parse(v) }),
+  "bot-scopes": (_p, c, profile, v) =>
+    updateProfile(c, profile.name, { botScopes: v.trim() ? parseScopes(v) : undefined }),
+  "credential-providers": async (p, c, _profile, v) => {
+    const entries = v.trim() ? v.split(",").map((s) => s.trim()).filter(Boolean) : [];
+    for (const entry of entries) await checkProviderProgram(p, entry);
+    return { ...c, credentialProviders: entries.length ? entries : undefined };
+  },
+};
+
+export const SETTING_KEYS = Object.keys(SETTERS);
+
+function confirmedFor(profile: Profile, baseUrl: string | undefined): boolean {
+  return profile.confirmedEndpoint !== undefined && profile.confirmedEndpoint === baseUrl;
+}
+
+/** The config after `config set key value`; a `validation` error names what is wrong and the fix. */
+export async function applySetting(
+  p: Provider,
+  config: LarkitConfig,
+  profile: Profile,
+  key: string,
+  value: string,
+  opts: SettingOptions = {},
+): Promise<LarkitConfig> {
+  const setter = SETTERS[key];
+  if (!setter) {
+    throw errors.validation(`unknown setting "${key}"`, { hint: `one of: ${SETTING_KEYS.join(", ")}` });
+  }
+  if (opts.allowUntrustedEndpoint && key !== "base-url") {
+    throw errors.validation(`${UNTRUSTED_FLAG} applies to base-url only`, {
+      hint: `larkit config set base-url <url> ${UNTRUSTED_FLAG}`,
+    });
+  }
+  // An in-process host (an agent-server turn) acts for a client; only the person at the terminal may vouch
+  // for a host that will receive this machine's credentials.
+  if (opts.allowUntrustedEndpoint && p.approver) {
+    throw errors.permission(`${UNTRUSTED_FLAG} is refused inside an agent-server turn`, {
+      hint: "run the command yourself at a terminal",
+    });
+  }
+  try {
+    return await setter(p, config, profile, value, opts);
+  } catch (e) {
+    if (!(e instanceof z.ZodError)) throw e;
+    throw errors.validation(`invalid value for ${key}: "${value}"`, { hint: e.issues[0].message });
+  }
+}
+
+/**
+ * `config remove` deletes every profile, app secret and token: a high-risk step, so `--yes` or a "y" typed at
+ * a terminal, like any high-risk write (an in-process host asks its approver).
+ */
+export async function confirmConfigRemove(ctx: RunContext, yes: boolean): Promise<void> {
+  await confirmRisk(ctx, {
+    risk: "high-risk-write",
+    argv: ["config", "remove"],
+    command: ["config", "remove"],
+    yes,
+    summary: { removes: ["config.json", "every profile", "every app secret and token"] },
+  });
+}
