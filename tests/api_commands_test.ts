@@ -1,5 +1,5 @@
 /**
- * Generated API commands, raw `api` and the registry overlay, end to end: `main.ts` as a subprocess against
+ * Generated API commands, raw `api` and the registry overlay, end to end: larkit in-process against
  * the suite emulator.
  */
 import assert from "node:assert/strict";
@@ -17,13 +17,13 @@ import {
   userToken,
   withEmulator,
 } from "./helpers/emulator.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 const { CALENDARS, CHATS } = fixtures;
 
 Deno.test("generated GET with a path parameter returns the suite's data in the envelope", async () => {
   await withEmulator({}, async (emu) => {
-    const r = await runMain([
+    const r = await runCli([
       "calendar",
       "events",
       "list",
@@ -49,9 +49,9 @@ Deno.test("POST with --data @file and with --data - (stdin)", async () => {
     const body = { receive_id: CHATS.engineering, msg_type: "text", content: JSON.stringify({ text: "hi" }) };
     await Deno.writeTextFile(join(dir, "msg.json"), JSON.stringify(body));
     const args = ["im", "messages", "create", "--params", '{"receive_id_type":"chat_id"}'];
-    const fromFile = await runMain([...args, "--data", "@msg.json"], { env: emulatorEnv(emu), cwd: dir });
+    const fromFile = await runCli([...args, "--data", "@msg.json"], { env: emulatorEnv(emu), cwd: dir });
     assert.equal(fromFile.code, 0, fromFile.stderr);
-    const fromStdin = await runMain([...args, "--data", "-"], {
+    const fromStdin = await runCli([...args, "--data", "-"], {
       env: emulatorEnv(emu),
       stdin: JSON.stringify(body),
     });
@@ -66,7 +66,7 @@ Deno.test("POST with --data @file and with --data - (stdin)", async () => {
 Deno.test("dry-run prints method, URL, params, redacted auth and body, and sends nothing", async () => {
   await withEmulator({}, async (emu) => {
     emu.clearRequests();
-    const r = await runMain([
+    const r = await runCli([
       "im",
       "messages",
       "create",
@@ -97,7 +97,7 @@ Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => 
     emu.faults.rateLimit({ path: "/open-apis/calendar", times: 1, retryAfterSeconds: 1 });
     emu.faults.serverError({ path: "/open-apis/calendar", times: 1, status: 503, retryAfterSeconds: 1 });
     emu.clearRequests();
-    const r = await runMain([
+    const r = await runCli([
       "calendar",
       "events",
       "list",
@@ -115,7 +115,7 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
   await withEmulator({}, async (emu) => {
     emu.faults.dropConnection({ path: "/open-apis/im/v1/messages", times: 1, after: "after-handling" });
     emu.clearRequests();
-    const r = await runMain([
+    const r = await runCli([
       "api",
       "POST",
       "/open-apis/im/v1/messages",
@@ -133,7 +133,7 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
 Deno.test("a missing scope is a permission error whose hint names the scope", async () => {
   await withEmulator({}, async (emu) => {
     emu.revokeScopes("tenant", ["im:message", "im:message:send_as_bot", "im:message:send"]);
-    const r = await runMain([
+    const r = await runCli([
       "im",
       "messages",
       "create",
@@ -167,7 +167,7 @@ Deno.test("--page-all --format ndjson streams 10,000 items", async () => {
     const before = emu.db.prepare("SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?").get(
       CHATS.random,
     ) as { n: number };
-    const r = await runMain([
+    const r = await runCli([
       "im",
       "messages",
       "list",
@@ -204,15 +204,15 @@ Deno.test("the remote overlay is fetched in the background and serves new method
       }, { name: "../evil", servicePath: "/etc", resources: {} }],
     });
     const env = { ...emulatorEnv(emu), LARKIT_REMOTE_META: "on" };
-    const first = await runMain(["schema"], { env, configDir });
+    const first = await runCli(["schema"], { env, configDir });
     assert.equal(first.code, 0, first.stderr);
     assert.ok(!first.stdout.includes("newsvc"));
     assert.match(first.stderr, /invalid and was skipped/);
-    const second = await runMain(["newsvc", "widgets", "list", "--dry-run"], { env, configDir });
+    const second = await runCli(["newsvc", "widgets", "list", "--dry-run"], { env, configDir });
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, /\/open-apis\/newsvc\/v1\/widgets/);
     emu.setOverlay("corrupt");
-    const third = await runMain(["schema", "calendar.calendars.list"], {
+    const third = await runCli(["schema", "calendar.calendars.list"], {
       env: { ...env, LARKIT_META_TTL: "1" },
       configDir,
     });
@@ -223,7 +223,7 @@ Deno.test("the remote overlay is fetched in the background and serves new method
 });
 
 Deno.test("dry-run without credentials still shows the request, as auto", async () => {
-  const r = await runMain(["calendar", "calendars", "list", "--dry-run"]);
+  const r = await runCli(["calendar", "calendars", "list", "--dry-run"]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json<{ data: { as: string } }>().data.as, "auto");
 });
@@ -238,16 +238,16 @@ Deno.test("a cached bot token the suite rejects is minted again once and the req
   const configDir = await Deno.makeTempDir();
   try {
     const env = emulatorEnv(emu);
-    const first = await runMain(["calendar", "calendars", "list"], { env, configDir });
+    const first = await runCli(["calendar", "calendars", "list"], { env, configDir });
     assert.equal(first.code, 0, first.stderr);
     emu.expireTokens("tenant");
     emu.clearRequests();
-    const second = await runMain(["calendar", "calendars", "list"], { env, configDir });
+    const second = await runCli(["calendar", "calendars", "list"], { env, configDir });
     assert.equal(second.code, 0, second.stderr);
     assert.equal(count(emu, TENANT_PATH), 1);
     assert.equal(count(emu, CALENDARS_PATH), 2);
     emu.clearRequests();
-    const third = await runMain(["calendar", "calendars", "list"], { env, configDir });
+    const third = await runCli(["calendar", "calendars", "list"], { env, configDir });
     assert.equal(third.code, 0, third.stderr);
     assert.equal(count(emu, TENANT_PATH), 0, "the re-minted token was cached");
   } finally {
@@ -259,7 +259,7 @@ Deno.test("a bot token rejected twice is an auth error after exactly one re-mint
   await withEmulator({}, async (emu) => {
     emu.clearRequests();
     // The search API takes user tokens only: the suite refuses every tenant token it is sent.
-    const r = await runMain([
+    const r = await runCli([
       "api",
       "GET",
       "/open-apis/search/v1/user",
@@ -282,7 +282,7 @@ Deno.test("a bot token rejected twice is an auth error after exactly one re-mint
 Deno.test("a token given verbatim is not retried when the suite rejects it", async () => {
   await withEmulator({}, async (emu) => {
     emu.clearRequests();
-    const r = await runMain(["calendar", "calendars", "list"], {
+    const r = await runCli(["calendar", "calendars", "list"], {
       env: { LARKIT_BASE_URL: emu.url, LARKIT_TENANT_ACCESS_TOKEN: "t-revoked-long-ago" },
     });
     assert.equal(r.code, 3, r.stderr);
@@ -295,7 +295,7 @@ Deno.test("a user token the suite rejects as expired is refreshed once and the r
   const emu = await startEmulator({});
   const configDir = await Deno.makeTempDir();
   try {
-    const init = await runMain(
+    const init = await runCli(
       ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
       { configDir, stdin: `${emu.app.appSecret}\n` },
     );
@@ -322,7 +322,7 @@ Deno.test("a user token the suite rejects as expired is refreshed once and the r
     );
     emu.expireTokens("user");
     emu.clearRequests();
-    const r = await runMain(["calendar", "calendars", "list", "--as", "user"], { configDir });
+    const r = await runCli(["calendar", "calendars", "list", "--as", "user"], { configDir });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.json<{ identity: string }>().identity, "user");
     assert.equal(count(emu, USER_TOKEN_PATH), 1);

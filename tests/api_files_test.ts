@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
+import { MAIN, REPO } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 const { DRIVE, CHATS } = fixtures;
 const UPLOAD = "/open-apis/drive/v1/files/upload_all";
@@ -44,7 +45,7 @@ Deno.test("--file uploads the file's bytes as multipart, from a generated comman
     const bytes = randomBytes(300_000);
     await Deno.writeFile(join(dir, "report.bin"), bytes);
 
-    const generated = await runMain([
+    const generated = await runCli([
       "drive",
       "files",
       "upload_all",
@@ -57,7 +58,7 @@ Deno.test("--file uploads the file's bytes as multipart, from a generated comman
     const token = generated.json<{ data: { file_token: string } }>().data.file_token;
     assert.deepEqual(storedBytes(emu, token), bytes);
 
-    const raw = await runMain([
+    const raw = await runCli([
       "api",
       "POST",
       UPLOAD,
@@ -77,14 +78,14 @@ Deno.test("--output streams a binary body to a relative path (0644, atomic) and 
   await withWorkspace(async (emu, dir) => {
     const bytes = randomBytes(1_500_000);
     await Deno.writeFile(join(dir, "big.bin"), bytes);
-    const up = await runMain(
+    const up = await runCli(
       ["api", "POST", UPLOAD, "--file", "big.bin", "--data", uploadForm("big.bin", bytes.length)],
       { env: emulatorEnv(emu), cwd: dir },
     );
     assert.equal(up.code, 0, up.stderr);
     const token = up.json<{ data: { file_token: string } }>().data.file_token;
 
-    const r = await runMain([
+    const r = await runCli([
       "drive",
       "files",
       "download",
@@ -117,7 +118,7 @@ Deno.test("--output outside the working directory is a validation error and noth
       const output of ["/tmp/stolen.bin", "../stolen.bin", "sub/../../stolen.bin", "elsewhere/stolen.bin"]
     ) {
       emu.clearRequests();
-      const r = await runMain([
+      const r = await runCli([
         "drive",
         "files",
         "download",
@@ -216,7 +217,7 @@ Deno.test("@file and --file read only inside the working tree: outside paths are
       [["--file", "../x.bin"], /--file: file (is outside the current directory|not found)/],
     ];
     for (const [flags, message] of cases) {
-      const r = await runMain(["api", "POST", "/open-apis/im/v1/images", ...flags], {
+      const r = await runCli(["api", "POST", "/open-apis/im/v1/images", ...flags], {
         env: emulatorEnv(emu),
         cwd: work,
       });

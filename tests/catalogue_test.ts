@@ -8,7 +8,7 @@ import { z } from "zod";
 import { createRunContext } from "../cli/context.ts";
 import { testProvider } from "../cli/provider.ts";
 import { buildTree } from "../cli/tree.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 const Flag = z.object({
   name: z.string().startsWith("-"),
@@ -44,7 +44,7 @@ function countLeaves(cmd: Command): number {
 }
 
 Deno.test("commands --format json validates and counts every leaf of the tree", async () => {
-  const r = await runMain(["commands", "--format", "json"]);
+  const r = await runCli(["commands", "--format", "json"]);
   assert.equal(r.code, 0, r.stderr);
   const cat = Catalogue.parse(r.json());
   const p = testProvider({ env: { LARKIT_REMOTE_META: "off" } });
@@ -57,7 +57,7 @@ Deno.test("commands --format json validates and counts every leaf of the tree", 
 });
 
 Deno.test("commands --format ndjson prints one entry per line", async () => {
-  const r = await runMain(["commands", "--format", "ndjson"]);
+  const r = await runCli(["commands", "--format", "ndjson"]);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split("\n").map((l) => Entry.parse(JSON.parse(l)));
   assert.ok(lines.some((e) => e.path === "commands"));
@@ -65,14 +65,14 @@ Deno.test("commands --format ndjson prints one entry per line", async () => {
 
 Deno.test("under bot-only strict mode the catalogue holds no user-only command", async () => {
   const env = { LARKIT_APP_ID: "cli_x", LARKIT_APP_SECRET: "s", LARKIT_STRICT_MODE: "bot" };
-  const full = Catalogue.parse((await runMain(["commands", "--service", "calendar"])).json());
-  const strict = Catalogue.parse((await runMain(["commands", "--service", "calendar"], { env })).json());
+  const full = Catalogue.parse((await runCli(["commands", "--service", "calendar"])).json());
+  const strict = Catalogue.parse((await runCli(["commands", "--service", "calendar"], { env })).json());
   const userOnly = full.data.filter((e) => e.identities.length > 0 && !e.identities.includes("bot"));
   assert.ok(userOnly.length > 0, "the calendar service has user-only commands to prune");
   const paths = new Set(strict.data.map((e) => e.path));
   for (const e of userOnly) assert.ok(!paths.has(e.path), `${e.path} is pruned`);
   assert.equal(strict.data.length, full.data.length - userOnly.length);
   assert.ok(strict.data.every((e) => e.identities.length === 0 || e.identities.includes("bot")));
-  const all = Catalogue.parse((await runMain(["commands"], { env })).json());
+  const all = Catalogue.parse((await runCli(["commands"], { env })).json());
   assert.ok(!all.data.some((e) => e.path === "auth login"), "auth login is user-only");
 });

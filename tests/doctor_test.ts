@@ -9,15 +9,14 @@ import { updateProfile } from "../cli/config/profiles.ts";
 import { secretStore } from "../cli/config/secret_store.ts";
 import type { DoctorReport } from "../cli/doctor/checks.ts";
 import { testProvider } from "../cli/provider.ts";
-import { runCli } from "../cli/run.ts";
 import { emulatorEnv, withEmulator } from "./helpers/emulator.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 const statusOf = (r: DoctorReport, name: string) => r.checks.find((c) => c.name === name)?.status;
 
 async function configured(emuUrl: string, appId: string, secret: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "larkit-doctor-" });
-  const r = await runMain(["config", "init", "--app-id", appId, "--app-secret-stdin", "--base-url", emuUrl], {
+  const r = await runCli(["config", "init", "--app-id", appId, "--app-secret-stdin", "--base-url", emuUrl], {
     configDir: dir,
     stdin: `${secret}\n`,
   });
@@ -28,7 +27,7 @@ async function configured(emuUrl: string, appId: string, secret: string): Promis
 Deno.test("doctor passes on a healthy emulator setup and reports every check", async () => {
   await withEmulator({}, async (emu) => {
     const dir = await configured(emu.url, emu.app.appId, emu.app.appSecret);
-    const r = await runMain(["doctor"], { configDir: dir });
+    const r = await runCli(["doctor"], { configDir: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = r.json<DoctorReport>();
     assert.equal(report.ok, true);
@@ -46,7 +45,7 @@ Deno.test("doctor passes on a healthy emulator setup and reports every check", a
     }
     assert.equal(statusOf(report, "token_verified_bot"), "pass");
     assert.ok(!r.stdout.includes(emu.app.appSecret));
-    const offline = (await runMain(["doctor", "--offline"], { configDir: dir })).json<DoctorReport>();
+    const offline = (await runCli(["doctor", "--offline"], { configDir: dir })).json<DoctorReport>();
     assert.equal(statusOf(offline, "endpoint_open"), "skip");
   });
 });
@@ -72,7 +71,7 @@ Deno.test("doctor fails the token check for an expired login, exit 1, report on 
       p,
       updateProfile(config, "default", { users: [{ openId: "ou_sandbox_user_0001", name: "Alice" }] }),
     );
-    const r = await runMain(["doctor", "--offline"], { configDir: dir });
+    const r = await runCli(["doctor", "--offline"], { configDir: dir });
     assert.equal(r.code, 1);
     assert.doesNotMatch(r.stderr, /^\{/m, "no error envelope: the report is the result");
     const report = r.json<DoctorReport>();
@@ -85,14 +84,9 @@ Deno.test("doctor fails the token check for an expired login, exit 1, report on 
 
 Deno.test("doctor fails the clock check when the local clock is skewed (injected clock)", async () => {
   await withEmulator({}, async (emu) => {
-    const p = testProvider({
-      env: { ...emulatorEnv(emu), LARKIT_REMOTE_META: "off" },
-      now: () => Date.now() + 2 * 3_600_000,
-      fetch: (input, init) => fetch(input, init),
-    });
-    const code = await runCli(["doctor"], p);
-    assert.equal(code, 1);
-    const report = JSON.parse(p.out.text()) as DoctorReport;
+    const r = await runCli(["doctor"], { env: emulatorEnv(emu), now: () => Date.now() + 2 * 3_600_000 });
+    assert.equal(r.code, 1);
+    const report = r.json<DoctorReport>();
     const skew = report.checks.find((c) => c.name === "clock_skew");
     assert.equal(skew?.status, "fail");
     assert.match(skew?.message ?? "", /ahead of the server/);

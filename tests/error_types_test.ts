@@ -1,12 +1,12 @@
 /**
- * The error contract through the real entry point, one case per error type a user can trigger: stdout stays
+ * The error contract through `runCli` as `main.ts` calls it, one case per error type a user can trigger: stdout stays
  * empty, stderr is exactly one JSON error envelope with `type`, `message` (and a `hint` where there is a next
  * step), and the exit code is the type's documented one.
  */
 import assert from "node:assert/strict";
 import { type ErrorType, EXIT_CODES } from "../cli/output/errors.ts";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 interface Case {
   type: ErrorType;
@@ -101,7 +101,7 @@ Deno.test("each error type: empty stdout, one envelope on stderr, its documented
         emu.grantScopes("tenant", ["calendar:calendar:readonly", "calendar:calendar.event:read"]);
         c.arrange?.(emu);
         emu.clearRequests();
-        const r = await runMain(c.args, { env: c.env?.(emu) ?? {}, cwd: work });
+        const r = await runCli(c.args, { env: c.env?.(emu) ?? {}, cwd: work });
         assert.equal(r.stdout, "", `stdout must be empty for ${c.type}`);
         const env = r.errorJson();
         assert.equal(env.ok, false);

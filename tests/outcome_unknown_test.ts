@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { EXIT_CODES } from "../cli/output/errors.ts";
 import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 const { CHATS, CALENDARS } = fixtures;
 
@@ -36,7 +36,7 @@ Deno.test("a lost message send is outcome_unknown; re-running with the hinted ke
       "--data",
       JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: JSON.stringify({ text }) }),
     ];
-    const lost = await runMain(args, { env: emulatorEnv(emu) });
+    const lost = await runCli(args, { env: emulatorEnv(emu) });
     assert.equal(lost.code, EXIT_CODES.outcome_unknown.exit, lost.stderr);
     assert.equal(lost.stdout, "");
     const err = lost.errorJson().error;
@@ -49,7 +49,7 @@ Deno.test("a lost message send is outcome_unknown; re-running with the hinted ke
     assert.equal(count(), 1, "the suite stored it once although larkit sent it several times");
 
     emu.faults.clear();
-    const rerun = await runMain(argvOfHint(err.hint ?? ""), { env: emulatorEnv(emu) });
+    const rerun = await runCli(argvOfHint(err.hint ?? ""), { env: emulatorEnv(emu) });
     assert.equal(rerun.code, 0, rerun.stderr);
     const out = rerun.json<{ meta: { idempotency_key: string } }>();
     assert.equal(out.meta.idempotency_key, detail.idempotency_key);
@@ -59,7 +59,7 @@ Deno.test("a lost message send is outcome_unknown; re-running with the hinted ke
 
 Deno.test("a lost write without a de-duplication key hints the read command that shows whether it happened", async () => {
   await withEmulator({}, async (emu) => {
-    const list = await runMain([
+    const list = await runCli([
       "calendar",
       "events",
       "list",
@@ -77,7 +77,7 @@ Deno.test("a lost write without a de-duplication key hints the read command that
     });
     emu.clearRequests();
     const params = { calendar_id: CALENDARS.bot, event_id: eventId };
-    const r = await runMain([
+    const r = await runCli([
       "calendar",
       "events",
       "patch",
@@ -119,16 +119,16 @@ Deno.test("--idempotency-key is sent, shown in dry-run and in meta", async () =>
       "--idempotency-key",
       "my-key-1",
     ];
-    const dry = await runMain([...args, "--dry-run"], { env: emulatorEnv(emu) });
+    const dry = await runCli([...args, "--dry-run"], { env: emulatorEnv(emu) });
     assert.equal(dry.code, 0, dry.stderr);
     const d = dry.json<{ data: { api: { body: { uuid: string } }[]; idempotency_key: string } }>();
     assert.equal(d.data.idempotency_key, "my-key-1");
     assert.equal(d.data.api[0].body.uuid, "my-key-1");
-    const first = await runMain(args, { env: emulatorEnv(emu) });
-    const second = await runMain(args, { env: emulatorEnv(emu) });
+    const first = await runCli(args, { env: emulatorEnv(emu) });
+    const second = await runCli(args, { env: emulatorEnv(emu) });
     const ids = [first, second].map((r) => r.json<{ data: { message_id: string } }>().data.message_id);
     assert.equal(ids[0], ids[1], "the same key sends once");
-    const tooLong = await runMain([...args.slice(0, -1), "x".repeat(51)], { env: emulatorEnv(emu) });
+    const tooLong = await runCli([...args.slice(0, -1), "x".repeat(51)], { env: emulatorEnv(emu) });
     assert.equal(tooLong.errorJson().error.type, "validation");
   });
 });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 const SESSIONS: string[][] = [
   ["calendar", "+agenda", "--as", "bot", "--start", "2026-11-23", "--end", "2026-11-24"],
@@ -30,7 +30,7 @@ Deno.test("a recorded session replays offline with byte-identical stdout and no 
     let recorded;
     let secrets: string[];
     try {
-      recorded = await runMain(["--record", dir, ...args], { env: emulatorEnv(emu), cwd: work });
+      recorded = await runCli(["--record", dir, ...args], { env: emulatorEnv(emu), cwd: work });
       assert.equal(recorded.code, 0, recorded.stderr);
       const tokens = (emu.db.prepare("SELECT token FROM tokens").all() as { token: string }[]).map((r) =>
         r.token
@@ -46,11 +46,11 @@ Deno.test("a recorded session replays offline with byte-identical stdout and no 
     }
 
     // Same credentials shape, but the emulator is gone: any real request would fail with a network error.
-    const replayed = await runMain(["--replay", dir, ...args], { env: emulatorEnv(emu), cwd: work });
+    const replayed = await runCli(["--replay", dir, ...args], { env: emulatorEnv(emu), cwd: work });
     assert.equal(replayed.code, 0, replayed.stderr);
     assert.equal(replayed.stdout, recorded.stdout, `byte-identical stdout for ${args.join(" ")}`);
 
-    const other = await runMain([
+    const other = await runCli([
       "--replay",
       dir,
       "calendar",

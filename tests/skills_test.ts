@@ -8,7 +8,7 @@ import { createRunContext } from "../cli/context.ts";
 import { testProvider } from "../cli/provider.ts";
 import { buildTree } from "../cli/tree.ts";
 import { allSkills } from "../skills/catalog.ts";
-import { runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
 
 /** `larkit w1 w2 …` mentions: the words up to the first flag, placeholder or punctuation. */
 export function commandMentions(markdown: string): string[][] {
@@ -64,7 +64,7 @@ Deno.test("commandMentions finds commands in code spans and stops at flags and p
 });
 
 Deno.test("larkit skills list and show print the embedded skills", async () => {
-  const list = await runMain(["skills", "list"]);
+  const list = await runCli(["skills", "list"]);
   assert.equal(list.code, 0, list.stderr);
   const doc = list.json<{ data: { domain: string }[]; meta: { count: number } }>();
   assert.deepEqual(doc.data.map((s) => s.domain), [
@@ -79,9 +79,9 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "task",
   ]);
   assert.equal(doc.meta.count, 9);
-  const show = await runMain(["skills", "show", "im"]);
+  const show = await runCli(["skills", "show", "im"]);
   assert.equal(show.code, 0, show.stderr);
   assert.ok(show.stdout.startsWith("---\nname: im\n"));
-  const missing = await runMain(["skills", "show", "payroll"]);
+  const missing = await runCli(["skills", "show", "payroll"]);
   assert.equal(missing.errorJson().error.type, "not_found");
 });
