@@ -4,6 +4,7 @@
  * turn) the host's approver is asked before every write, and always for high-risk writes.
  */
 import type { RunContext } from "./context.ts";
+import { emitPrompt } from "./output/emit.ts";
 import { errors } from "./output/errors.ts";
 import type { Risk } from "./provider.ts";
 
@@ -39,7 +40,7 @@ export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<vo
   }
   if (check.risk !== "high-risk-write" || check.yes) return;
   if (p.stdin.isTTY && p.stderr.isTTY) {
-    await p.stderr.write(`larkit ${name} is a high-risk write. Proceed? [y/N] `);
+    await emitPrompt(ctx, `larkit ${name} is a high-risk write. Proceed? [y/N] `);
     const answer = (await p.stdin.readLine())?.trim().toLowerCase();
     if (answer === "y" || answer === "yes") return;
     throw errors.confirmationRequired(`\`larkit ${name}\` was not confirmed`, {

@@ -1,18 +1,16 @@
 /**
  * The shape of a shortcut declaration (`larkit <service> +<name>`), and the flag builders that give each flag
- * its type. A shortcut is data plus two functions: `dryRun` describes the requests it would send, `execute`
- * sends them. Everything around them (identity, config, scopes, inputs, dry-run, risk, output) is the
- * pipeline's job (`pipeline.ts`), so no shortcut can skip a step.
+ * its type. A shortcut is data plus ONE function, `run`, written against the pipeline's context: every request
+ * is declared as data (`Call`) and handed to `ctx.api` / `ctx.upload` / `ctx.download` / `ctx.mcp`. The
+ * pipeline runs `run` twice: first as the plan (nothing is sent; each call answers with its declared
+ * `planned` stand-in, and the requests become the dry-run document and the summary a confirmation shows),
+ * then — unless `--dry-run` — for real. So dry-run and execute cannot disagree, every flag error surfaces
+ * before the first request, and a shortcut cannot reach the network, the disk or stdout any other way.
  */
 import { z } from "zod";
-import type { Account } from "../cli/auth/types.ts";
-import type { RunContext } from "../cli/context.ts";
-import type { HttpClient, Query } from "../cli/http/client.ts";
-import type { Diagnostics } from "../cli/output/diagnostics.ts";
+import type { Query } from "../cli/http/client.ts";
 import type { Identity, Meta } from "../cli/output/envelope.ts";
-import type { OutputFormat } from "../cli/output/formats/render.ts";
-import type { Provider, Risk } from "../cli/provider.ts";
-
+import type { Risk } from "../cli/provider.ts";
 export type InputSource = "file" | "stdin";
 export type FlagKind = "string" | "boolean" | "integer" | "json";
 
@@ -119,53 +117,121 @@ export const flag = {
   },
 };
 
-/** One request a shortcut would send, as `--dry-run` prints it. */
-export interface PlannedRequest {
-  method: string;
-  /** Absolute URL without the query. */
-  url: string;
-  query?: Query;
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Where a write carries the key the suite de-duplicates it on (e.g. IM `uuid` in the body). */
+export interface Dedup {
+  field: string;
+  in: "body" | "query";
+}
+
+/** One OpenAPI request, declared as data. `T` is the checked `data` of its response. */
+export interface Call<T> {
+  method: Method;
+  /** `/open-apis/…`, with ids already encoded (`encodeURIComponent`). */
+  path: string;
+  params?: Query;
   body?: unknown;
-  /** What the step is for, when a shortcut sends several. */
+  /** What the step is for, shown in the dry run when it is not obvious (lookups, repeated steps). */
   description?: string;
+  /**
+   * The write's de-duplication field: the pipeline sets the run's key there (`--idempotency-key`, else one
+   * generated per invocation) and the HTTP client retries with it. Needs `idempotencyKey: true`.
+   */
+  dedup?: Dedup;
+  /**
+   * Sending it twice has the effect of sending it once although it has no key (it is addressed by ids in the
+   * request, e.g. an upload part by upload id and sequence number): a lost answer may be retried.
+   */
+  repeatable?: boolean;
+  /** The response's `data`, checked; a mismatch is an `api_error` naming the call. */
+  response: z.ZodType<T>;
+  /** What stands for the response in the plan, e.g. `{ event: { event_id: "<event_id>" } }`. */
+  planned: NoInfer<T>;
 }
 
-/** What a shortcut would do: its requests in order, plus shortcut-specific facts (e.g. the idempotency key). */
-export interface DryRunPlan {
-  api: PlannedRequest[];
-  [extra: string]: unknown;
+/** A multipart upload of a local file (or a byte range of it), plus text fields. */
+export interface UploadCall<T> extends Omit<Call<T>, "method" | "params" | "body"> {
+  fields: Record<string, string>;
+  file: {
+    /** The multipart field holding the file. */
+    field: string;
+    /** As the user gave it (relative, inside the working directory), and the flag that gave it. */
+    path: string;
+    flag: string;
+    /** The file name sent (default: the local name). */
+    name?: string;
+    /** Only bytes [start, end) of the file (chunked uploads). */
+    range?: [number, number];
+    /** Refused locally, before anything is sent, when larger. */
+    maxBytes?: number;
+  };
 }
 
-/** What `dryRun` and `execute` receive: everything resolved, nothing left to decide. */
+export interface DownloadCall {
+  path: string;
+  params?: Query;
+  description?: string;
+  /** `--output` as given; undefined: the name `nameOf` finds in the response, else `fallbackName`. */
+  output?: string;
+  overwrite: boolean;
+  nameOf?: (headers: Headers) => string | undefined;
+  fallbackName: string;
+}
+
+export interface Downloaded {
+  /** Relative to the working directory. */
+  saved_path: string;
+  size_bytes: number;
+  content_type?: string;
+}
+
+/** One tool call on the suite's MCP endpoint. */
+export interface McpCall<T> {
+  tool: string;
+  args: Record<string, unknown>;
+  /** The tool changes something (not retried after a lost answer). */
+  write: boolean;
+  response: z.ZodType<T>;
+  planned: NoInfer<T>;
+}
+
+/** A local file a shortcut needs to know about before sending it (size, name). */
+export interface LocalFile {
+  name: string;
+  size: number;
+}
+
+/** What `run` receives: the resolved flags and identity, and the only ways to act. */
 export interface ShortcutContext<F extends FlagSpecs> {
-  run: RunContext;
-  p: Provider;
-  diag: Diagnostics;
-  identity: Identity;
-  account: Account;
   flags: FlagValues<F>;
-  /** One id per invocation: the default idempotency key of writes, stable between dry-run and execute. */
-  executionId: string;
+  identity: Identity;
+  /** The logged-in user's open_id, when the identity is a user and it is known. */
+  userOpenId?: string;
   /** IANA zone for dates given without one and for "today": `TZ`, else the system zone. */
   timeZone: string;
-  format: OutputFormat;
-  client: HttpClient;
-  /** An OpenAPI call as the resolved identity; returns the response's `data`. */
-  api<T = unknown>(req: ApiCall): Promise<T>;
-  /** Describes an OpenAPI request for the dry-run plan (absolute URL, query and body as they would be sent). */
-  plan(req: ApiCall & { description?: string }): Promise<PlannedRequest>;
+  /** The clock, in ms since the epoch. */
+  now(): number;
+  /** An OpenAPI call as the resolved identity; returns the checked `data`. */
+  api<T>(call: Call<T>): Promise<T>;
+  /** Every page of a list call (following `page_token` while `has_more`), at most `maxPages`. */
+  paginate<T>(call: Call<T>, opts: { maxPages: number }): Promise<T[]>;
+  upload<T>(call: UploadCall<T>): Promise<T>;
+  /** Streams the body to a file inside the working directory (refusing to replace one without overwrite). */
+  download(call: DownloadCall): Promise<Downloaded>;
+  mcp<T>(call: McpCall<T>): Promise<T>;
+  /** Size and name of a local file given by `flag` (checked to be inside the working directory). */
+  localFile(flag: string, path: string, opts?: { maxBytes?: number }): Promise<LocalFile>;
+  /** A local file's content as base64url, for APIs that take files inline in JSON. */
+  inlineFile(flag: string, path: string, opts?: { maxBytes?: number }): Promise<string>;
+  /** Facts the dry run shows beside the requests (e.g. which upload method was chosen). */
+  note(facts: Record<string, unknown>): void;
+  /** A progress line on a terminal. */
+  progress(message: string): Promise<void>;
   /** The result as the success envelope (JSON; `--jq` applies). */
   out(data: unknown, meta?: Meta): Promise<void>;
   /** The result in the chosen `--format`; `pretty` renders `data` with the given summary. */
   outFormat(data: unknown, meta?: Meta, pretty?: (data: unknown, columns?: number) => string): Promise<void>;
-}
-
-export interface ApiCall {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  path: string;
-  query?: Query;
-  body?: unknown;
-  form?: FormData;
 }
 
 export interface Shortcut<F extends FlagSpecs = FlagSpecs> {
@@ -182,12 +248,14 @@ export interface Shortcut<F extends FlagSpecs = FlagSpecs> {
   scopes: Partial<Record<Identity, string[]>>;
   /** Adds `--format json|pretty|table|csv|ndjson`. */
   hasFormat: boolean;
+  /** Adds `--idempotency-key`: the key its `dedup` calls carry (shown in the dry run and `meta`). */
+  idempotencyKey?: boolean;
   flags: F;
-  /** Rules across flags (exactly one of, mutually exclusive, formats); throws a `validation` error. */
-  validate?(ctx: ShortcutContext<F>): void;
-  /** The requests it would send; must not send any. */
-  dryRun(ctx: ShortcutContext<F>): Promise<DryRunPlan>;
-  execute(ctx: ShortcutContext<F>): Promise<void>;
+  /**
+   * The whole shortcut: checks across flags (throw `errors.validation`), the calls in order (later ones may
+   * use earlier answers — the plan sees the `planned` stand-ins), and the result (`ctx.out`/`ctx.outFormat`).
+   */
+  run(ctx: ShortcutContext<F>): Promise<void>;
 }
 
 /** Declares a shortcut with its flag types inferred, for `shortcuts/index.ts`. */

@@ -5,23 +5,35 @@
  * steps swap.
  *
  *   1. resolve the identity, honouring strict mode        5. resolve input flags (@file, stdin, JSON, types)
- *   2. load the config (the account)                      6. --dry-run: print the plan and stop, nothing sent
- *   3. check the identity's scopes locally                7. confirm the risk, then execute
- *   4. build the runtime context (client, out, format)
+ *   2. load the config (the account)                      6. plan: run the shortcut with nothing sent;
+ *   3. check the identity's scopes locally                   --dry-run prints the plan and stops
+ *   4. output settings (--format, --jq checked)           7. confirm the risk (shown the plan), then execute
+ *
+ * The shortcut's context is built here and is the only way a shortcut acts: the same `run` is given a
+ * planning context (calls answer with their `planned` stand-ins, results are dropped) and then an executing
+ * one (calls go through the one HTTP client, the result goes through `cli/output`).
  */
+import { relative } from "node:path";
 import { z } from "zod";
 import { resolveIdentity } from "../cli/auth/identity.ts";
 import { checkScopes } from "../cli/auth/scopes.ts";
 import type { Account, Identity } from "../cli/auth/types.ts";
 import type { RunContext } from "../cli/context.ts";
+import type { ApiRequest } from "../cli/http/client.ts";
+import { callMcpTool, plannedToolCall } from "../cli/http/mcp.ts";
+import { nextPageToken } from "../cli/http/pagination.ts";
+import { resolveLocalFile, resolveOutputPath } from "../cli/local_paths.ts";
+import { type DryRunDocument, dryRunDocument, type PlannedRequest } from "../cli/output/dry_run.ts";
+import { emitDryRun, emitResult } from "../cli/output/emit.ts";
+import type { Meta } from "../cli/output/envelope.ts";
 import { errors } from "../cli/output/errors.ts";
 import { checkJq } from "../cli/output/formats/jq.ts";
-import { parseFormat } from "../cli/output/formats/render.ts";
+import { type OutputFormat, parseFormat } from "../cli/output/formats/render.ts";
 import { confirmRisk } from "../cli/risk.ts";
+import { parseResponse } from "./common/response.ts";
 import { timeZoneOf } from "./common/time.ts";
-import type { FlagSpecs, Shortcut, ShortcutContext } from "./declare.ts";
+import type { Call, Dedup, FlagSpecs, FlagValues, Shortcut, ShortcutContext, UploadCall } from "./declare.ts";
 import { type RawFlagValue, resolveFlags } from "./inputs.ts";
-import { emitDryRun, emitResult, type OutputSettings } from "./output.ts";
 
 /** What the command line gave: the automatic flags, and the shortcut's own flags by name. */
 export interface Invocation {
@@ -30,6 +42,8 @@ export interface Invocation {
   yes: boolean;
   format?: string;
   jq?: string;
+  /** `--idempotency-key` (shortcuts with `idempotencyKey`). */
+  idempotencyKey?: string;
   flags: Record<string, RawFlagValue>;
 }
 
@@ -46,14 +60,8 @@ function parseAs(raw: string | undefined) {
   return parsed.data;
 }
 
-/** Step 4: everything a shortcut needs, except its flags (step 5). */
-async function buildRuntime<F extends FlagSpecs>(
-  run: RunContext,
-  shortcut: Shortcut<F>,
-  identity: Identity,
-  account: Account,
-  inv: Invocation,
-): Promise<Omit<ShortcutContext<F>, "flags">> {
+/** Step 4: the output settings, checked before any input is read. */
+async function outputSettings(shortcut: Shortcut<FlagSpecs>, inv: Invocation): Promise<OutputFormat> {
   const format = shortcut.hasFormat ? parseFormat(inv.format) : "json";
   if (inv.jq !== undefined) {
     if (format !== "json") {
@@ -63,31 +71,275 @@ async function buildRuntime<F extends FlagSpecs>(
     }
     await checkJq(inv.jq);
   }
-  const settings: OutputSettings = { identity, format, jq: inv.jq };
-  const client = run.http();
+  return format;
+}
+
+/** Everything resolved by steps 1–5: what both passes of the shortcut share. */
+interface Resolved<F extends FlagSpecs> {
+  run: RunContext;
+  shortcut: Shortcut<F>;
+  identity: Identity;
+  account: Account;
+  flags: FlagValues<F>;
+  format: OutputFormat;
+  jq?: string;
+  /** The key of this invocation's de-duplicated writes. */
+  key: string;
+}
+
+/** Placeholders such as `<event_id>` stand for values only known at run time; show them unescaped. */
+const showPlaceholders = (url: string) => url.replace(/%3C([a-z_]+)%3E/gi, "<$1>");
+
+/** The request with the run's key set in its de-duplication field, as it will be sent. */
+function withKey(dedup: Dedup | undefined, key: string, params: Call<unknown>["params"], body: unknown) {
+  if (!dedup) return { params, body };
+  if (dedup.in === "query") return { params: { ...params, [dedup.field]: key }, body };
+  return { params, body: { ...(body as Record<string, unknown> | undefined), [dedup.field]: key } };
+}
+
+/** The parts of the context that act the same in both passes: local checks, clock, zone, flags. */
+function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
+  const { p } = r.run;
+  async function localFile(flag: string, path: string, opts: { maxBytes?: number } = {}) {
+    const full = await resolveLocalFile(p, flag, path);
+    const size = (await p.files.stat(full))?.size ?? 0;
+    if (opts.maxBytes !== undefined && size > opts.maxBytes) {
+      throw errors.validation(
+        `--${flag}: ${path} is larger than the ${opts.maxBytes / 1024 / 1024} MB limit`,
+      );
+    }
+    return { full, size, name: path.split(/[\\/]/).pop() ?? path };
+  }
+  /** `--output` given: inside the working directory, and not replacing a file without `overwrite`. */
+  async function chosenOutput(output: string | undefined, overwrite: boolean) {
+    if (output === undefined) return undefined;
+    const path = await resolveOutputPath(p, "output", output);
+    if (!overwrite && await p.files.stat(path)) {
+      throw errors.validation(`--output: ${output} already exists`, {
+        hint: "add --overwrite to replace it",
+      });
+    }
+    return path;
+  }
   return {
-    run,
-    p: run.p,
-    diag: run.diag,
-    identity,
-    account,
-    executionId: run.p.random.uuid(),
-    timeZone: timeZoneOf(run.p.env),
-    format,
-    client,
-    api: async <T>(req: Parameters<ShortcutContext<F>["api"]>[0]) =>
-      (await client.call<T>({ ...req, identity })).data,
-    plan: async ({ description, method, path, query, body }) => ({
-      method,
-      // Placeholders such as `<primary>` stand for values only known at run time; show them unescaped.
-      url: (await client.url(path)).replace(/%3C([a-z_]+)%3E/g, "<$1>"),
-      ...(query && Object.keys(query).length ? { query } : {}),
-      ...(body !== undefined ? { body } : {}),
-      ...(description ? { description } : {}),
-    }),
-    out: (data, meta) => emitResult(run, { ...settings, format: "json" }, data, meta),
-    outFormat: (data, meta, pretty) => emitResult(run, settings, data, meta, pretty),
+    base: {
+      flags: r.flags,
+      identity: r.identity,
+      userOpenId: r.identity === "user" ? r.account.user?.openId : undefined,
+      timeZone: timeZoneOf(p.env),
+      now: () => p.clock.now(),
+      localFile: async (flag: string, path: string, opts?: { maxBytes?: number }) => {
+        const { size, name } = await localFile(flag, path, opts);
+        return { size, name };
+      },
+    },
+    localFile,
+    chosenOutput,
   };
+}
+
+/** Refuses what a shortcut must not declare: a keyed write without `--idempotency-key`, one key twice. */
+function keyGuard<F extends FlagSpecs>(shortcut: Shortcut<F>) {
+  const keyed = new Set<string>();
+  return (method: string, path: string, dedup: Dedup | undefined) => {
+    if (!dedup) return;
+    const name = `${shortcut.service} ${shortcut.command}`;
+    if (!shortcut.idempotencyKey) {
+      throw errors.internal(
+        `${name}: ${method} ${path} declares dedup but the shortcut has no idempotencyKey`,
+      );
+    }
+    if (keyed.has(`${method} ${path}`)) {
+      throw errors.internal(`${name}: two ${method} ${path} writes would share one de-duplication key`);
+    }
+    keyed.add(`${method} ${path}`);
+  };
+}
+
+/** Step 6: the shortcut run with nothing sent, its calls collected into the dry-run document. */
+async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument> {
+  const http = r.run.http();
+  const requests: PlannedRequest[] = [];
+  const facts: Record<string, unknown> = {};
+  let keyed = false;
+  const guard = keyGuard(r.shortcut);
+  const shared = sharedContext(r);
+  async function record(
+    req: { method: string; path: string; params?: Call<unknown>["params"]; body?: unknown },
+    extra: { dedup?: Dedup; description?: string },
+  ) {
+    guard(req.method, req.path, extra.dedup);
+    if (extra.dedup) keyed = true;
+    const { params, body } = withKey(extra.dedup, r.key, req.params, req.body);
+    requests.push({
+      method: req.method,
+      url: showPlaceholders(await http.url(req.path)),
+      params,
+      body,
+      description: extra.description,
+    });
+  }
+  const ctx: ShortcutContext<F> = {
+    ...shared.base,
+    api: async (call) => {
+      await record(call, call);
+      return call.planned;
+    },
+    paginate: async (call) => {
+      await record(call, call);
+      return [call.planned];
+    },
+    upload: async (call) => {
+      await shared.localFile(call.file.flag, call.file.path, { maxBytes: call.file.maxBytes });
+      const body = { ...call.fields, [call.file.field]: `@${call.file.path}` };
+      await record({ method: "POST", path: call.path, body }, call);
+      return call.planned;
+    },
+    download: async (call) => {
+      await shared.chosenOutput(call.output, call.overwrite);
+      await record({ method: "GET", path: call.path, params: call.params }, call);
+      return { saved_path: call.output ?? "<file name from the response>", size_bytes: 0 };
+    },
+    mcp: (call) => {
+      requests.push(plannedToolCall(r.account.endpoints.mcp, call.tool, call.args));
+      facts.mcp_tool = call.tool;
+      return Promise.resolve(call.planned);
+    },
+    inlineFile: async (flag, path, opts) => {
+      await shared.localFile(flag, path, opts);
+      return `<base64url of ${path}>`;
+    },
+    note: (more) => Object.assign(facts, more),
+    progress: () => Promise.resolve(),
+    out: () => Promise.resolve(),
+    outFormat: () => Promise.resolve(),
+  };
+  await r.shortcut.run(ctx);
+  return dryRunDocument({
+    as: r.identity,
+    appId: r.account.appId,
+    api: requests,
+    idempotencyKey: keyed ? r.key : undefined,
+    facts,
+  });
+}
+
+/** Step 7: the shortcut run for real, through the one HTTP client, its result through `cli/output`. */
+async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
+  const { run, shortcut, identity } = r;
+  const { p } = run;
+  const http = run.http();
+  const shared = sharedContext(r);
+  const guard = keyGuard(shortcut);
+  let keySent = false;
+  let results = 0;
+  const what = (method: string, path: string) => `${method} ${path}`;
+
+  function request(call: Omit<Call<unknown>, "response" | "planned"> & { form?: FormData }): ApiRequest {
+    guard(call.method, call.path, call.dedup);
+    if (call.dedup) keySent = true;
+    return {
+      method: call.method,
+      path: call.path,
+      query: call.params,
+      body: call.body,
+      form: call.form,
+      identity,
+      idempotency: call.dedup ? { ...call.dedup, key: r.key } : undefined,
+      idempotent: call.repeatable,
+    };
+  }
+  async function emit(
+    data: unknown,
+    meta: Meta | undefined,
+    format: OutputFormat,
+    pretty?: Parameters<ShortcutContext<F>["outFormat"]>[2],
+  ) {
+    if (++results > 1) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote two results`);
+    const withKeyMeta = keySent ? { ...meta, idempotency_key: r.key } : meta;
+    await emitResult(
+      run,
+      { identity, format, jq: r.jq, wrote: shortcut.risk !== "read" },
+      data,
+      withKeyMeta,
+      pretty,
+    );
+  }
+  async function uploadForm<T>(call: UploadCall<T>): Promise<FormData> {
+    const { full, name } = await shared.localFile(call.file.flag, call.file.path, {
+      maxBytes: call.file.maxBytes,
+    });
+    const bytes = await p.files.readFile(full);
+    const form = new FormData();
+    for (const [k, v] of Object.entries(call.fields)) form.set(k, v);
+    const part = call.file.range ? bytes.slice(...call.file.range) : bytes;
+    form.set(call.file.field, new File([new Uint8Array(part)], call.file.name ?? name));
+    return form;
+  }
+
+  const ctx: ShortcutContext<F> = {
+    ...shared.base,
+    api: async (call) => {
+      const { data } = await http.call(request(call));
+      return parseResponse(call.response, data, what(call.method, call.path));
+    },
+    paginate: async (call, opts) => {
+      const pages = [];
+      let token: string | undefined;
+      do {
+        const params = token ? { ...call.params, page_token: token } : call.params;
+        const { data } = await http.call(request({ ...call, params }));
+        pages.push(parseResponse(call.response, data, what(call.method, call.path)));
+        token = nextPageToken(data);
+      } while (token && pages.length < opts.maxPages);
+      return pages;
+    },
+    upload: async (call) => {
+      const form = await uploadForm(call);
+      const { data } = await http.call(request({ ...call, method: "POST", form }));
+      return parseResponse(call.response, data, what("POST", call.path));
+    },
+    download: async (call) => {
+      const chosen = await shared.chosenOutput(call.output, call.overwrite);
+      const res = await http.raw(request({ method: "GET", path: call.path, params: call.params }));
+      let path: string;
+      try {
+        const name = call.nameOf?.(res.headers) ?? call.fallbackName;
+        path = chosen ?? await resolveOutputPath(p, "output", name);
+        if (!chosen && !call.overwrite && await p.files.stat(path)) {
+          throw errors.validation(`${name} already exists in the current directory`, {
+            hint: "add --overwrite to replace it, or choose another --output",
+          });
+        }
+      } catch (e) {
+        await res.body?.cancel();
+        throw e;
+      }
+      const size = await p.files.writeStreamAtomic(path, res.body ?? new Blob([]).stream(), { mode: 0o644 });
+      return {
+        saved_path: relative(await p.files.realPath(p.cwd), path),
+        size_bytes: size,
+        content_type: res.headers.get("content-type") ?? undefined,
+      };
+    },
+    mcp: async (call) => {
+      const value = await callMcpTool(
+        { p, http, credentials: run.credentials() },
+        { tool: call.tool, arguments: call.args, identity, idempotent: !call.write },
+      );
+      return parseResponse(call.response, value, `MCP ${call.tool}`);
+    },
+    inlineFile: async (flag, path, opts) => {
+      const { full } = await shared.localFile(flag, path, opts);
+      return (await p.files.readFile(full)).toBase64({ alphabet: "base64url" });
+    },
+    note: () => {},
+    progress: (message) => run.diag.progress(message),
+    out: (data, meta) => emit(data, meta, "json"),
+    outFormat: (data, meta, pretty) => emit(data, meta, r.format, pretty),
+  };
+  await shortcut.run(ctx);
+  if (results === 0) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote no result`);
 }
 
 /** Runs one shortcut invocation through the seven steps. */
@@ -103,15 +355,24 @@ export async function runShortcut<F extends FlagSpecs>(
   const account = await run.credentials().account();
   // 3. local scope check, before any request
   await checkScopes(run, identity, shortcut.scopes[identity] ?? []);
-  // 4. runtime context
-  const runtime = await buildRuntime(run, shortcut, identity, account, inv);
+  // 4. output settings
+  const format = await outputSettings(shortcut as unknown as Shortcut<FlagSpecs>, inv);
   // 5. input flags
   const flags = await resolveFlags(run.p, shortcut.flags, inv.flags, `larkit ${command.join(" ")} --help`);
-  const ctx: ShortcutContext<F> = { ...runtime, flags };
-  shortcut.validate?.(ctx);
-  // 6. dry-run
+  const resolved: Resolved<F> = {
+    run,
+    shortcut,
+    identity,
+    account,
+    flags,
+    format,
+    jq: inv.jq,
+    key: inv.idempotencyKey ?? run.p.random.uuid(),
+  };
+  // 6. the plan: every check of the shortcut runs, nothing is sent
+  const document = await plan(resolved);
   if (inv.dryRun) {
-    await emitDryRun(run, { identity, format: runtime.format, jq: inv.jq }, await shortcut.dryRun(ctx));
+    await emitDryRun(run, document, { format, jq: inv.jq });
     return;
   }
   // 7. risk confirmation, then execute
@@ -122,8 +383,8 @@ export async function runShortcut<F extends FlagSpecs>(
       command,
       service: shortcut.service,
       yes: inv.yes,
-      summary: await shortcut.dryRun(ctx),
+      summary: document,
     });
   }
-  await shortcut.execute(ctx);
+  await execute(resolved);
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LarkitError } from "../cli/output/errors.ts";
+import { z } from "zod";
+import { errors, LarkitError } from "../cli/output/errors.ts";
 import { defineShortcut, flag } from "./declare.ts";
 import { type Invocation, runShortcut } from "./pipeline.ts";
 import { testRun, type TestRunOptions } from "./test_context.ts";
@@ -18,13 +19,15 @@ function probe() {
     scopes: { user: ["probe:write"], bot: ["probe:write"] },
     hasFormat: true,
     flags: { body: flag.json("payload", { input: ["file", "stdin"] }) },
-    async dryRun(ctx) {
-      calls.push("dryRun");
-      return { api: [await ctx.plan({ method: "POST", path: "/open-apis/probe", body: ctx.flags.body })] };
-    },
-    async execute(ctx) {
-      calls.push("execute");
-      const data = await ctx.api({ method: "POST", path: "/open-apis/probe", body: ctx.flags.body });
+    async run(ctx) {
+      const data = await ctx.api({
+        method: "POST",
+        path: "/open-apis/probe",
+        body: ctx.flags.body,
+        response: z.looseObject({ planned: z.boolean().optional() }),
+        planned: { planned: true },
+      });
+      calls.push(data.planned ? "plan" : "execute");
       await ctx.outFormat(data);
     },
   });
@@ -99,8 +102,10 @@ Deno.test("step 6: --dry-run prints the plan as the result and sends nothing", a
   const r = await attempt({ granted: GRANTED }, inv({ dryRun: true, yes: false }));
   assert.equal(r.error, undefined);
   assert.equal(r.requests.length, 0);
-  assert.deepEqual(r.calls, ["dryRun"]);
+  assert.deepEqual(r.calls, ["plan"]);
   const doc = JSON.parse(r.out.text());
+  assert.equal(doc.data.as, "user");
+  assert.equal(doc.data.appId, "cli_test");
   assert.deepEqual(doc.data.api, [{
     method: "POST",
     url: "http://127.0.0.1:1/open-apis/probe",
@@ -116,7 +121,7 @@ Deno.test("step 7: a high-risk write needs --yes (confirmation_required, nothing
   assert.match(refused.error?.hint ?? "", /--yes/);
   assert.equal(refused.requests.length, 0);
   const done = await attempt({ granted: GRANTED }, inv({ yes: true }));
-  assert.deepEqual(done.calls, ["dryRun", "execute"], "the plan is the approval summary, then execute");
+  assert.deepEqual(done.calls, ["plan", "execute"], "the plan is the approval summary, then execute");
   assert.equal(done.requests.length, 1);
   assert.deepEqual(JSON.parse(done.out.text()).data, { done: true });
 });
@@ -173,7 +178,7 @@ Deno.test("order 5 → 6: --dry-run with invalid input fails validation instead 
 Deno.test("order 6 → 7: --dry-run of a high-risk write needs no --yes and sends nothing", async () => {
   const r = await attempt({ granted: GRANTED }, inv({ dryRun: true, yes: false }));
   assert.equal(r.error, undefined);
-  assert.deepEqual(r.calls, ["dryRun"]);
+  assert.deepEqual(r.calls, ["plan"]);
   assert.equal(r.requests.length, 0);
 });
 
@@ -186,4 +191,105 @@ Deno.test("order 5 → 7: @file input outside the working directory is refused b
   );
   assert.equal(r.error?.type, "validation");
   assert.match(r.error?.message ?? "", /^--body:/);
+});
+
+// ---- what the context enforces ----
+
+/** A write shortcut declaring its calls with the given `run`. */
+function shortcutWith(
+  run: Parameters<typeof defineShortcut>[0]["run"],
+  over: { idempotencyKey?: boolean } = {},
+) {
+  return defineShortcut({
+    service: "probe",
+    command: "+probe",
+    description: "a probe",
+    examples: [],
+    risk: "write",
+    authTypes: ["bot"],
+    scopes: {},
+    hasFormat: false,
+    flags: {},
+    run,
+    ...over,
+  });
+}
+
+async function runWith(shortcut: ReturnType<typeof shortcutWith>, invocation: Partial<Invocation> = {}) {
+  const t = testRun({ respond: () => ({ id: "x1" }) });
+  let error: LarkitError | undefined;
+  try {
+    await runShortcut(t.run, shortcut, { dryRun: false, yes: true, flags: {}, ...invocation });
+  } catch (e) {
+    if (!(e instanceof LarkitError)) throw e;
+    error = e;
+  }
+  return { ...t, error };
+}
+
+const keyedCall = {
+  method: "POST" as const,
+  path: "/open-apis/probe/things",
+  body: { name: "n" },
+  dedup: { field: "uuid", in: "body" as const },
+  response: z.object({ id: z.string() }),
+  planned: { id: "<id>" },
+};
+
+Deno.test("a keyed write carries the run's key in its field; dry-run and meta show it", async () => {
+  const shortcut = shortcutWith(async (ctx) => await ctx.out(await ctx.api(keyedCall)), {
+    idempotencyKey: true,
+  });
+  const sent = await runWith(shortcut, { idempotencyKey: "k-7" });
+  assert.equal(sent.error, undefined);
+  assert.deepEqual(sent.requests[0].body, { name: "n", uuid: "k-7" });
+  assert.equal(JSON.parse(sent.out.text()).meta.idempotency_key, "k-7");
+  const dry = await runWith(shortcut, { idempotencyKey: "k-7", dryRun: true });
+  const doc = JSON.parse(dry.out.text()).data;
+  assert.equal(doc.idempotency_key, "k-7");
+  assert.deepEqual(doc.api[0].body, { name: "n", uuid: "k-7" });
+  const generated = await runWith(shortcut);
+  assert.match((generated.requests[0].body as { uuid: string }).uuid, /^[0-9a-f-]{36}$/);
+});
+
+Deno.test("misuse is refused before anything is sent: a key without idempotencyKey, one key twice, no result", async () => {
+  const undeclared = await runWith(shortcutWith(async (ctx) => await ctx.out(await ctx.api(keyedCall))));
+  assert.equal(undeclared.error?.type, "internal");
+  assert.equal(undeclared.requests.length, 0);
+  const twice = await runWith(
+    shortcutWith(async (ctx) => {
+      await ctx.api(keyedCall);
+      await ctx.out(await ctx.api(keyedCall));
+    }, { idempotencyKey: true }),
+  );
+  assert.equal(twice.error?.type, "internal");
+  assert.equal(twice.requests.length, 0);
+  const silent = await runWith(
+    shortcutWith(async (ctx) => void await ctx.api({ ...keyedCall, dedup: undefined })),
+  );
+  assert.equal(silent.error?.type, "internal");
+  assert.match(silent.error?.message ?? "", /wrote no result/);
+});
+
+Deno.test("a flag error found after a first call in the flow still fails before anything is sent", async () => {
+  const r = await runWith(shortcutWith(async (ctx) => {
+    await ctx.api({ ...keyedCall, dedup: undefined });
+    throw errors.validation("--late is wrong");
+  }));
+  assert.equal(r.error?.type, "validation");
+  assert.equal(r.requests.length, 0);
+});
+
+Deno.test("a --jq that fails at run time after a write reports the write as done, with a warning", async () => {
+  const r = await runWith(
+    shortcutWith(async (ctx) => await ctx.out(await ctx.api({ ...keyedCall, dedup: undefined }))),
+    {
+      jq: '.data.id | error("boom")',
+    },
+  );
+  assert.equal(r.error, undefined);
+  assert.equal(r.requests.length, 1);
+  assert.deepEqual(JSON.parse(r.out.text()).data, { id: "x1" });
+  assert.match(r.err.text(), /^warning: the write succeeded, but --jq failed/m);
+  assert.match(r.err.text(), /do not re-run/);
 });

@@ -8,7 +8,7 @@ import { type FlagMeta, setMeta } from "../cli/command_meta.ts";
 import type { RunContext } from "../cli/context.ts";
 import type { Identity } from "../cli/output/envelope.ts";
 import { OUTPUT_FORMATS } from "../cli/output/formats/render.ts";
-import type { ServiceSource, ServiceSummary } from "../cli/tree.ts";
+import type { ServiceSource, ServiceSummary } from "../cli/service_source.ts";
 import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
 import { SERVICE_DESCRIPTIONS, SHORTCUTS } from "./index.ts";
 import type { RawFlagValue } from "./inputs.ts";
@@ -61,6 +61,12 @@ export function shortcutCommand(
       new Option("--format <format>", `output format (${OUTPUT_FORMATS.join("|")})`).default("json"),
     );
   }
+  if (shortcut.idempotencyKey) {
+    cmd.option(
+      "--idempotency-key <key>",
+      "de-duplication key: the suite applies the write with the same key once (default: generated per run)",
+    );
+  }
   if (shortcut.risk === "high-risk-write") cmd.option("--yes", "confirm this high-risk write");
   cmd.addHelpText("after", helpText(shortcut));
 
@@ -70,6 +76,7 @@ export function shortcutCommand(
       { type: spec.kind === "json" ? "json" : spec.kind, ...(spec.input ? { input: spec.input } : {}) },
     ]),
   );
+  if (shortcut.idempotencyKey) flagMeta["idempotency-key"] = { type: "string" };
   setMeta(cmd, {
     layer: "shortcut",
     identities: shortcut.authTypes,
@@ -90,6 +97,7 @@ export function shortcutCommand(
       yes: opts.yes === true,
       format: opts.format as string | undefined,
       jq: opts.jq as string | undefined,
+      idempotencyKey: opts.idempotencyKey as string | undefined,
       flags,
     });
   });

@@ -86,9 +86,9 @@ Deno.test("base dry-runs show the request (create vs update) and send nothing", 
   await withSuite(async (emu, larkit) => {
     const list = await larkit(["base", "+records-list", ...TABLE, "--view-id", "vewX", "--dry-run"]);
     assert.equal(list.code, 0, list.stderr);
-    const api = list.json<{ data: { api: { url: string; query: unknown }[] } }>().data.api;
+    const api = list.json<{ data: { api: { url: string; params: unknown }[] } }>().data.api;
     assert.equal(api[0].url, `${emu.url}${RECORDS}`);
-    assert.deepEqual(api[0].query, { view_id: "vewX", page_size: 100 });
+    assert.deepEqual(api[0].params, { view_id: "vewX", page_size: 100 });
     const upsert = await larkit([
       "base",
       "+record-upsert",

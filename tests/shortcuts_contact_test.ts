@@ -49,11 +49,11 @@ Deno.test("contact +search-user --dry-run shows the search and sends nothing", a
   await withSuite(async (emu, larkit) => {
     const r = await larkit(["contact", "+search-user", "--query", "bob", "--dry-run"], { asUser: true });
     assert.equal(r.code, 0, r.stderr);
-    const api = r.json<{ data: { api: { method: string; url: string; query: unknown }[] } }>().data.api;
+    const api = r.json<{ data: { api: { method: string; url: string; params: unknown }[] } }>().data.api;
     assert.deepEqual(api, [{
       method: "GET",
       url: `${emu.url}/open-apis/search/v1/user`,
-      query: { query: "bob", page_size: 20 },
+      params: { query: "bob", page_size: 20 },
     }]);
     assert.deepEqual(emu.requests(), []);
   });

@@ -162,11 +162,15 @@ Deno.test("docs dry-runs show the MCP tool call and send nothing", async () => {
       "x",
       "--dry-run",
     ]);
-    assert.deepEqual(update.json<{ data: { args: unknown } }>().data.args, {
-      doc: HANDBOOK,
-      mode: "overwrite",
-      markdown: "x",
-    });
+    assert.deepEqual(
+      update.json<{ data: { api: { body: { params: { arguments: unknown } } }[] } }>().data.api[0].body.params
+        .arguments,
+      {
+        doc: HANDBOOK,
+        mode: "overwrite",
+        markdown: "x",
+      },
+    );
     assert.deepEqual(emu.requests(), []);
   });
 });

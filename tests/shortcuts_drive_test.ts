@@ -97,7 +97,7 @@ Deno.test("drive dry-runs name the upload method and the download target, and se
       file_name: "a.txt",
       parent_type: "explorer",
       parent_node: "",
-      size: 1,
+      size: "1",
       file: "@a.txt",
     });
     const down = await larkit(["drive", "+download", "--file-token", fixtures.DRIVE.readme, "--dry-run"], {

@@ -174,7 +174,7 @@ Deno.test("im +messages-list: newest first with count; table format; dry-run sen
       "5",
       "--dry-run",
     ]);
-    assert.deepEqual(dry.json<{ data: { api: { query: unknown }[] } }>().data.api[0].query, {
+    assert.deepEqual(dry.json<{ data: { api: { params: unknown }[] } }>().data.api[0].params, {
       container_id_type: "chat",
       container_id: ENGINEERING,
       sort_type: "ByCreateTimeDesc",

@@ -101,7 +101,7 @@ Deno.test("task dry-runs show the requests with the client token and send nothin
     ]);
     const mine = await larkit(["task", "+my-tasks", "--complete", "true", "--dry-run"], { asUser: true });
     assert.equal(
-      mine.json<{ data: { api: { query: { completed: string } }[] } }>().data.api[0].query.completed,
+      mine.json<{ data: { api: { params: { completed: string } }[] } }>().data.api[0].params.completed,
       "true",
     );
     assert.deepEqual(emu.requests(), []);

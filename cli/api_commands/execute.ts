@@ -1,16 +1,19 @@
 /**
  * Runs one API request for a generated command or raw `api`, in a fixed order: flags → inputs (`@file`, `-`)
- * → request built and validated → `--jq` compiled → dry-run (stop) → identity → scope pre-check → risk
- * confirmation → send (JSON, multipart upload, download to `--output`, or `--page-all`) → output.
+ * → request built and validated → `--jq` compiled → identity → scope pre-check → dry-run (stop) → risk
+ * confirmation → send (JSON, multipart upload, download to `--output`, or `--page-all`) → output. A dry run
+ * takes every step a real run takes up to the request, so it fails wherever the real run would.
  */
 import { z } from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import type { ApiRequest } from "../http/client.ts";
 import { mergePages, paginate } from "../http/pagination.ts";
-import { errors, LarkitError } from "../output/errors.ts";
-import { type SuccessEnvelope, successEnvelope, toJsonDocument } from "../output/envelope.ts";
-import { createItemWriter, parseFormat, renderDocument } from "../output/formats/render.ts";
+import { dryRunDocument } from "../output/dry_run.ts";
+import { emitDryRun, emitItems, emitResult } from "../output/emit.ts";
+import { errors } from "../output/errors.ts";
+import { checkJq } from "../output/formats/jq.ts";
+import { type ItemFormat, parseFormat } from "../output/formats/render.ts";
 import { extractItems } from "../output/formats/rows.ts";
 import { resolveOutputPath } from "../local_paths.ts";
 import type { Risk } from "../provider.ts";
@@ -106,53 +109,19 @@ function formOf(body: unknown, file: FileInput): FormData {
   return form;
 }
 
-/** The identity a real run would use; resolving it is local (no request). Unknown until credentials exist. */
-async function dryRunIdentity(ctx: RunContext, call: ApiCall, f: ApiFlags): Promise<string> {
-  if (!call.identities.length) return "none";
-  try {
-    const { resolveIdentity } = await import("../auth/identity.ts");
-    return await resolveIdentity(ctx, { flag: f.as, supported: call.identities });
-  } catch (e) {
-    if (e instanceof LarkitError && (e.type === "config" || e.type === "auth")) return f.as ?? "auto";
-    throw e;
-  }
-}
-
-async function dryRun(ctx: RunContext, call: ApiCall, f: ApiFlags, prep: Prepared): Promise<void> {
-  let url: string;
-  let appId: string | undefined;
-  try {
-    url = await ctx.http().url(prep.req.path, prep.req.query);
-    appId = (await ctx.credentials().account()).appId;
-  } catch {
-    // Not configured yet: a dry run still shows the request, relative to the path.
-    url = prep.req.path + (Object.keys(prep.req.query).length
-      ? "?" + new URLSearchParams(
-        Object.entries(prep.req.query).flatMap(([k, v]) =>
-          (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined && x !== null).map((x) => [k, String(x)])
-        ),
-      )
-      : "");
-  }
-  const as = await dryRunIdentity(ctx, call, f);
-  const api: Record<string, unknown> = { method: prep.req.method, url };
-  if (Object.keys(prep.req.query).length) api.params = prep.req.query;
-  if (call.identities.length) api.headers = { Authorization: "Bearer ***" };
-  if (prep.file) {
-    api.body = { file: { field: prep.file.field, path: prep.file.path }, form_fields: prep.req.body ?? {} };
-  } else if (prep.req.body !== undefined) api.body = prep.req.body;
-  const data: Record<string, unknown> = { api: [api], as };
-  const key = prep.req.idempotencyKey?.value;
-  if (key) data.idempotency_key = key;
-  if (appId) data.appId = appId;
-  if (parseFormat(f.format) === "pretty") {
-    const body = api.body === undefined ? "" : `\n  ${JSON.stringify(api.body)}`;
-    await ctx.p.stdout.write(`${prep.req.method} ${url}${body}\n`);
-    return;
-  }
-  await ctx.p.stdout.write(
-    toJsonDocument(successEnvelope({ data, meta: { dry_run: true, idempotency_key: key } })),
-  );
+async function dryRun(ctx: RunContext, f: ApiFlags, prep: Prepared, identity: Identity | undefined) {
+  const url = await ctx.http().url(prep.req.path);
+  const appId = (await ctx.credentials().account()).appId;
+  const body = prep.file
+    ? { file: { field: prep.file.field, path: prep.file.path }, form_fields: prep.req.body ?? {} }
+    : prep.req.body;
+  const doc = dryRunDocument({
+    as: identity ?? "none",
+    appId,
+    api: [{ method: prep.req.method, url, params: prep.req.query, body }],
+    idempotencyKey: prep.req.idempotencyKey?.value,
+  });
+  await emitDryRun(ctx, doc, { format: parseFormat(f.format), jq: f.jq });
 }
 
 async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Identity): Promise<void> {
@@ -168,17 +137,6 @@ async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Ident
   });
 }
 
-async function writeResult(ctx: RunContext, f: ApiFlags, envelope: SuccessEnvelope): Promise<void> {
-  if (f.jq) {
-    const { applyJq } = await import("../output/formats/jq.ts");
-    await ctx.p.stdout.write(await applyJq(envelope, f.jq));
-    return;
-  }
-  await ctx.p.stdout.write(
-    renderDocument(envelope, parseFormat(f.format), { columns: ctx.p.stdout.columns }),
-  );
-}
-
 /** The body streamed to disk as it arrives, so a large file is never held in memory. */
 async function download(ctx: RunContext, req: ApiRequest, path: string): Promise<void> {
   const res = await ctx.http().raw(req);
@@ -188,18 +146,14 @@ async function download(ctx: RunContext, req: ApiRequest, path: string): Promise
     size_bytes: size,
     content_type: res.headers.get("content-type") ?? "",
   };
-  await ctx.p.stdout.write(toJsonDocument(successEnvelope({ identity: req.identity, data })));
+  await emitResult(ctx, { identity: req.identity, format: "json" }, data);
 }
 
-async function pageAll(ctx: RunContext, f: ApiFlags, req: ApiRequest): Promise<void> {
+async function pageAll(ctx: RunContext, f: ApiFlags, req: ApiRequest, wrote: boolean): Promise<void> {
   const format = parseFormat(f.format);
   const pagination = paginate(ctx.http(), req, { pageSize: f.pageSize, pageLimit: f.pageLimit });
   const streaming = !f.jq && (format === "ndjson" || format === "table" || format === "csv");
-  const writer = streaming
-    ? createItemWriter(format as "ndjson" | "table" | "csv", (t) => ctx.p.stdout.write(t), {
-      columns: ctx.p.stdout.columns,
-    })
-    : undefined;
+  const writer = streaming ? emitItems(ctx, format as ItemFormat) : undefined;
   const kept: unknown[] = [];
   let pages = 0;
   let items = 0;
@@ -218,10 +172,11 @@ async function pageAll(ctx: RunContext, f: ApiFlags, req: ApiRequest): Promise<v
   }
   await ctx.diag.progress(`[pagination] ${writer ? "streamed" : "merged"} ${pages} pages, ${items} items`);
   if (writer) return await writer.end();
-  await writeResult(
+  await emitResult(
     ctx,
-    f,
-    successEnvelope({ identity: req.identity, data: mergePages(kept), meta: { count: items } }),
+    { identity: req.identity, format, jq: f.jq, wrote },
+    mergePages(kept),
+    { count: items },
   );
 }
 
@@ -229,8 +184,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   const f = parseApiFlags(rawFlags);
   const prep = await prepare(ctx, call, f);
   const outputPath = f.output === undefined ? undefined : await resolveOutputPath(ctx.p, "output", f.output);
-  if (f.jq) await (await import("../output/formats/jq.ts")).checkJq(f.jq);
-  if (f.dryRun) return await dryRun(ctx, call, f, prep);
+  if (f.jq) await checkJq(f.jq);
 
   let identity: Identity | undefined;
   if (call.identities.length) {
@@ -238,6 +192,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
     identity = await resolveIdentity(ctx, { flag: f.as, supported: call.identities });
     await checkMethodScopes(ctx, call, identity);
   }
+  if (f.dryRun) return await dryRun(ctx, f, prep, identity);
   await confirmRisk(ctx, {
     risk: call.risk,
     argv: ctx.argv,
@@ -246,22 +201,23 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
     yes: !!f.yes,
     summary: { method: prep.req.method, path: prep.req.path, query: prep.req.query, body: prep.req.body },
   });
+  const key = prep.req.idempotencyKey;
   const req: ApiRequest = {
     method: prep.req.method,
     path: prep.req.path,
     query: prep.req.query,
     identity,
-    idempotent: prep.req.idempotencyKey ? true : undefined,
-    idempotencyKey: prep.req.idempotencyKey?.value,
+    idempotency: key ? { field: key.field, in: key.location, key: key.value } : undefined,
     verify: call.verify?.(prep.params),
   };
   if (prep.file) req.form = formOf(prep.req.body, prep.file);
   else if (prep.req.body !== undefined && prep.req.method !== "GET") req.body = prep.req.body;
 
+  const wrote = call.risk !== "read";
   if (outputPath) return await download(ctx, req, outputPath);
-  if (f.pageAll) return await pageAll(ctx, f, req);
+  if (f.pageAll) return await pageAll(ctx, f, req, wrote);
   const { data } = await ctx.http().call(req);
   const items = extractItems(data);
-  const meta = { count: items?.length, idempotency_key: req.idempotencyKey };
-  await writeResult(ctx, f, successEnvelope({ identity, data, meta }));
+  const meta = { count: items?.length, idempotency_key: key?.value };
+  await emitResult(ctx, { identity, format: parseFormat(f.format), jq: f.jq, wrote }, data, meta);
 }

@@ -14,7 +14,7 @@ export interface BuiltRequest {
   query: Query;
   body?: unknown;
   /** The de-duplication key that makes this write safe to retry, when the method has one. */
-  idempotencyKey?: { field: string; value: string; generated: boolean };
+  idempotencyKey?: { field: string; location: "query" | "body"; value: string; generated: boolean };
 }
 
 const PAGINATION_PARAMS = new Set(["page_token", "page_size"]);
@@ -135,7 +135,7 @@ export function buildRequest(
       const value = given !== undefined && given !== null ? String(given) : opts.uuid();
       if (location === "query") query[field] = value;
       else built.body = { ...bodyObj, [field]: value };
-      built.idempotencyKey = { field, value, generated: given === undefined || given === null };
+      built.idempotencyKey = { field, location, value, generated: given === undefined || given === null };
     }
   }
   return built;

@@ -72,7 +72,7 @@ Deno.test("a write with a de-duplication field gets a generated key, so it is sa
     { receive_id: "oc_1", msg_type: "text", content: "{}" },
     opts,
   );
-  assert.deepEqual(req.idempotencyKey, { field: "uuid", value: "u-1", generated: true });
+  assert.deepEqual(req.idempotencyKey, { field: "uuid", location: "body", value: "u-1", generated: true });
   assert.equal((req.body as Record<string, unknown>).uuid, "u-1");
 });
 

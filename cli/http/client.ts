@@ -5,13 +5,24 @@
  */
 import type { CredentialChain, Identity } from "../auth/types.ts";
 import { type Diagnostics, redact } from "../output/diagnostics.ts";
+import { type Query, queryPairs } from "../output/dry_run.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { decideRetry, DEFAULT_RETRY, isIdempotentMethod, type RetryPolicy, wasSent } from "./retry.ts";
 import { isRejectedToken, suiteError } from "./suite_errors.ts";
 
-export type QueryValue = string | number | boolean | (string | number | boolean)[] | undefined | null;
-export type Query = Record<string, QueryValue>;
+export type { Query, QueryValue } from "../output/dry_run.ts";
+
+/**
+ * The de-duplication key of a write: the field the suite de-duplicates on, where it goes, and its value. The
+ * client puts it into the request itself, so a write that declares a key always sends it, every retry
+ * reuses it, and a lost response names it with the command that re-runs the write safely.
+ */
+export interface IdempotencyKey {
+  field: string;
+  in: "body" | "query";
+  key: string;
+}
 
 export interface ApiRequest {
   method: string;
@@ -26,12 +37,12 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /**
-   * Repeating the request cannot do the work twice (it carries a de-duplication key). Defaults to true for
-   * GET/HEAD/PUT/DELETE. Decides whether a lost response or a 5xx may be retried.
+   * Repeating the request cannot do the work twice. Defaults to true for GET/HEAD/PUT/DELETE and for a request
+   * with an `idempotency` key. Decides whether a lost response or a 5xx may be retried.
    */
   idempotent?: boolean;
-  /** The de-duplication key sent with this write, named in `outcome_unknown` errors. */
-  idempotencyKey?: string;
+  /** The de-duplication key of this write: set into the body or query here, named in `outcome_unknown`. */
+  idempotency?: IdempotencyKey;
   /** A read command that shows whether this write happened (writes without a key). */
   verify?: string;
 }
@@ -94,11 +105,40 @@ export function shellWord(word: string): string {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 export function appendQuery(url: URL, query: Query = {}): URL {
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null) continue;
-    for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
-  }
+  for (const [k, v] of queryPairs(query)) url.searchParams.append(k, v);
   return url;
+}
+
+/**
+ * An OpenAPI path that stays under `/open-apis/` once the suite decodes it: no `.`/`..` segment (plain or
+ * percent-encoded), no encoded `/` or `\`, no `?` or `#` (plain or encoded: the query goes in `query`), no
+ * double encoding. Checked for every layer before anything is sent, so no path can carry the bearer token
+ * to another endpoint of the host.
+ */
+export function checkApiPath(path: string): string {
+  const refuse = (why: string) =>
+    errors.validation(`invalid API path ${JSON.stringify(path)}: ${why}`, {
+      hint: "paths look like /open-apis/calendar/v4/calendars; query parameters go in --params",
+    });
+  if (!path.startsWith("/open-apis/")) {
+    throw errors.validation(`API paths start with /open-apis/: ${path}`, {
+      hint: "e.g. /open-apis/calendar/v4/calendars",
+    });
+  }
+  if (/[?#]/.test(path)) throw refuse("a query string or fragment belongs in the parameters, not the path");
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    throw refuse("malformed percent-encoding");
+  }
+  if (/%(2f|5c)/i.test(path) || decoded.includes("\\")) throw refuse("an encoded slash or a backslash");
+  if (/[?#]/.test(decoded)) throw refuse("an encoded ? or #");
+  if (/%[0-9a-f]{2}/i.test(decoded)) throw refuse("double percent-encoding");
+  if (decoded.split("/").some((s) => s === "." || s === "..")) throw refuse(". or .. segments");
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(decoded)) throw refuse("control characters");
+  return path;
 }
 
 export function logIdOf(res: Response, body?: unknown): string | undefined {
@@ -171,11 +211,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   async function url(path: string, query?: Query): Promise<string> {
-    if (!path.startsWith("/open-apis/")) {
-      throw errors.validation(`API paths start with /open-apis/: ${path}`, {
-        hint: "e.g. /open-apis/calendar/v4/calendars",
-      });
-    }
+    checkApiPath(path);
     const account = await credentials.account();
     return appendQuery(new URL(path, account.endpoints.open), query).toString();
   }
@@ -310,7 +346,26 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     token?: string;
   }
 
-  async function build(req: ApiRequest): Promise<Built> {
+  /** The request with its de-duplication key in place (the one place a key is put into a request). */
+  function keyed(req: ApiRequest): ApiRequest {
+    const idem = req.idempotency;
+    if (!idem) return req;
+    if (idem.in === "query") return { ...req, query: { ...req.query, [idem.field]: idem.key } };
+    if (req.form) {
+      const form = new FormData();
+      for (const [k, v] of req.form) form.append(k, v);
+      form.set(idem.field, idem.key);
+      return { ...req, form };
+    }
+    const body = req.body ?? {};
+    if (typeof body !== "object" || Array.isArray(body)) {
+      throw errors.internal(`${req.method} ${req.path}: the body must be an object to carry ${idem.field}`);
+    }
+    return { ...req, body: { ...body, [idem.field]: idem.key } };
+  }
+
+  async function build(original: ApiRequest): Promise<Built> {
+    const req = keyed(original);
     const target = await url(req.path, req.query);
     const headers = new Headers(req.headers);
     headers.set("User-Agent", `larkit/${p.version}`);
@@ -332,8 +387,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       opts: {
         signal: req.signal,
         label: req.path,
-        idempotent: req.idempotent,
-        idempotencyKey: req.idempotencyKey,
+        // A write carrying its key cannot be applied twice, so a 5xx or a lost answer may be retried.
+        idempotent: req.idempotent ?? (req.idempotency ? true : undefined),
+        idempotencyKey: req.idempotency?.key,
         verify: req.verify,
       },
     };

@@ -1,9 +1,22 @@
 /**
- * The single exit for results and errors. Commands hand a value here; this module decides the bytes.
+ * The single exit for results and errors: every byte larkit writes to stdout, and every error envelope and
+ * prompt it writes to stderr, leaves through this module. Commands hand a value here; this module decides the
+ * bytes (format, `--jq`, the dry-run document).
  */
 import type { RunContext } from "../context.ts";
-import { errorEnvelope, type Meta, successEnvelope, toJsonDocument } from "./envelope.ts";
-import type { LarkitError } from "./errors.ts";
+import { type DryRunDocument, dryRunText } from "./dry_run.ts";
+import { errorEnvelope, type Identity, type Meta, successEnvelope, toJsonDocument } from "./envelope.ts";
+import { LarkitError } from "./errors.ts";
+import { applyJq } from "./formats/jq.ts";
+import {
+  createItemWriter,
+  type ItemFormat,
+  type ItemWriter,
+  type OutputFormat,
+  renderDocument,
+} from "./formats/render.ts";
+
+type Ctx = Pick<RunContext, "p" | "state" | "diag">;
 
 /** Writes the success envelope as the run's one result document. */
 export async function emitSuccess(ctx: RunContext, parts: { data?: unknown; meta?: Meta }): Promise<void> {
@@ -11,11 +24,72 @@ export async function emitSuccess(ctx: RunContext, parts: { data?: unknown; meta
 }
 
 /** Writes a non-envelope result document (help text, `--version`, rendered formats). */
-export async function emitText(ctx: RunContext, text: string): Promise<void> {
+export async function emitText(ctx: Pick<RunContext, "p">, text: string): Promise<void> {
   await ctx.p.stdout.write(text.endsWith("\n") ? text : text + "\n");
 }
 
 /** The error envelope goes to stderr, so a pipe never receives an error as data. */
 export async function emitError(ctx: Pick<RunContext, "p" | "state">, err: LarkitError): Promise<void> {
   await ctx.p.stderr.write(toJsonDocument(errorEnvelope(err, { identity: ctx.state.identity })));
+}
+
+/** A question to whoever sits at the terminal (stderr, no newline: the answer is typed after it). */
+export async function emitPrompt(ctx: Pick<RunContext, "p">, question: string): Promise<void> {
+  await ctx.p.stderr.write(question);
+}
+
+export interface ResultSettings {
+  identity?: Identity;
+  format: OutputFormat;
+  jq?: string;
+  /**
+   * The command changed something in the suite before its result was shown. A `--jq` that then fails at run
+   * time must not turn a done write into an error (whose fix would be a re-run, sending it twice): the
+   * unfiltered envelope is written instead, with a warning.
+   */
+  wrote?: boolean;
+}
+
+/** The success envelope, rendered in the chosen format or filtered by `--jq`. */
+export async function emitResult(
+  ctx: Ctx,
+  settings: ResultSettings,
+  data: unknown,
+  meta?: Meta,
+  pretty?: (data: unknown, columns?: number) => string,
+): Promise<void> {
+  const envelope = successEnvelope({ identity: settings.identity, data, meta });
+  if (settings.jq === undefined) {
+    await ctx.p.stdout.write(
+      renderDocument(envelope, settings.format, { columns: ctx.p.stdout.columns, pretty }),
+    );
+    return;
+  }
+  let text: string;
+  try {
+    text = await applyJq(envelope, settings.jq);
+  } catch (e) {
+    if (!settings.wrote || !(e instanceof LarkitError)) throw e;
+    await ctx.diag.warn(
+      `the write succeeded, but --jq failed on its result (${e.body.message}); the unfiltered result follows — do not re-run the command`,
+    );
+    text = toJsonDocument(envelope);
+  }
+  await ctx.p.stdout.write(text);
+}
+
+/** `--dry-run`: a banner on stderr, the dry-run document as the result (`meta.dry_run`); `--jq` applies. */
+export async function emitDryRun(
+  ctx: Ctx,
+  doc: DryRunDocument,
+  settings: { format: OutputFormat; jq?: string },
+): Promise<void> {
+  await ctx.diag.info("=== Dry Run === (nothing was sent)");
+  const format = settings.format === "pretty" ? "pretty" : "json";
+  await emitResult(ctx, { format, jq: settings.jq }, doc, { dry_run: true }, () => dryRunText(doc));
+}
+
+/** Items streamed to stdout page by page (`--page-all` with ndjson, table or csv). */
+export function emitItems(ctx: Pick<RunContext, "p">, format: ItemFormat): ItemWriter {
+  return createItemWriter(format, (t) => ctx.p.stdout.write(t), { columns: ctx.p.stdout.columns });
 }

@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
-import { defineShortcut, flag, type FlagValues, type ShortcutContext } from "../declare.ts";
+import { defineShortcut, flag } from "../declare.ts";
 import { recordsPath, tableFlags } from "./table.ts";
 
 const flags = {
@@ -20,7 +19,6 @@ const flags = {
     required: true,
   },
 };
-type Flags = typeof flags;
 
 const Fields = z.record(z.string(), z.unknown());
 
@@ -35,19 +33,6 @@ export function fieldsOf(raw: unknown): Record<string, unknown> {
     });
   }
   return plain.data;
-}
-
-function request(ctx: ShortcutContext<Flags>) {
-  const f: FlagValues<Flags> = ctx.flags;
-  const body = { fields: fieldsOf(f.json) };
-  return f["record-id"] === undefined
-    ? {
-      method: "POST" as const,
-      path: recordsPath(f["base-token"], f["table-id"]),
-      query: { client_token: ctx.executionId },
-      body,
-    }
-    : { method: "PUT" as const, path: recordsPath(f["base-token"], f["table-id"], f["record-id"]), body };
 }
 
 const Saved = z.object({ record: z.looseObject({ record_id: z.string(), fields: Fields }) });
@@ -65,15 +50,30 @@ export const recordUpsert = defineShortcut({
   scopes: { user: ["bitable:app"], bot: ["bitable:app"] },
   hasFormat: false,
   flags,
-  validate({ flags: f }) {
-    fieldsOf(f.json);
-  },
-  async dryRun(ctx) {
-    return { api: [await ctx.plan(request(ctx))], action: ctx.flags["record-id"] ? "update" : "create" };
-  },
-  async execute(ctx) {
-    const req = request(ctx);
-    const saved = parseResponse(Saved, await ctx.api(req), "base record upsert");
-    await ctx.out(saved.record, { action: req.method === "POST" ? "created" : "updated" });
+  idempotencyKey: true,
+  async run(ctx) {
+    const f = ctx.flags;
+    const body = { fields: fieldsOf(f.json) };
+    const recordId = f["record-id"];
+    ctx.note({ action: recordId === undefined ? "create" : "update" });
+    const planned = { record: { record_id: recordId ?? "<record_id>", fields: body.fields } };
+    // Creating is keyed (the suite creates once per client_token); updating one record is repeatable as is.
+    const saved = recordId === undefined
+      ? await ctx.api({
+        method: "POST",
+        path: recordsPath(f["base-token"], f["table-id"]),
+        body,
+        dedup: { field: "client_token", in: "query" },
+        response: Saved,
+        planned,
+      })
+      : await ctx.api({
+        method: "PUT",
+        path: recordsPath(f["base-token"], f["table-id"], recordId),
+        body,
+        response: Saved,
+        planned,
+      });
+    await ctx.out(saved.record, { action: recordId === undefined ? "created" : "updated" });
   },
 });

@@ -3,7 +3,6 @@
  * size; with `meta.has_more`, `meta.page_token` fetches the next page.
  */
 import { z } from "zod";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { recordsPath, tableFlags } from "./table.ts";
 
@@ -39,17 +38,14 @@ export const recordsList = defineShortcut({
   scopes: { user: ["bitable:app:readonly"], bot: ["bitable:app:readonly"] },
   hasFormat: true,
   flags,
-  async dryRun(ctx) {
-    const path = recordsPath(ctx.flags["base-token"], ctx.flags["table-id"]);
-    return { api: [await ctx.plan({ method: "GET", path, query: query(ctx.flags) })] };
-  },
-  async execute(ctx) {
-    const path = recordsPath(ctx.flags["base-token"], ctx.flags["table-id"]);
-    const page = parseResponse(
-      Page,
-      await ctx.api({ method: "GET", path, query: query(ctx.flags) }),
-      "base records list",
-    );
+  async run(ctx) {
+    const page = await ctx.api({
+      method: "GET",
+      path: recordsPath(ctx.flags["base-token"], ctx.flags["table-id"]),
+      params: query(ctx.flags),
+      response: Page,
+      planned: { items: [], has_more: false },
+    });
     const records = page.items ?? [];
     await ctx.outFormat(records, {
       count: records.length,

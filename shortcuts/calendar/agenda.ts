@@ -7,10 +7,9 @@
 import { z } from "zod";
 import { errors, LarkitError } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
-import { parseResponse } from "../common/response.ts";
 import { formatRfc3339, parseTime, timeRange, unixSeconds } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { calendarPath, plannedCalendar, resolveCalendarId } from "./primary_calendar.ts";
+import { calendarPath, resolveCalendarId } from "./primary_calendar.ts";
 
 const DAY_MS = 86_400_000;
 /** instance_view refuses longer ranges (suite code 193103). */
@@ -146,38 +145,22 @@ export const agenda = defineShortcut({
     end: flag.string("end time (ISO 8601, date, or Unix seconds; default: end of the start day)"),
     "calendar-id": flag.string("calendar ID (default: primary)"),
   },
-  validate(ctx) {
-    timeRange(ctx.flags.start, ctx.flags.end, ctx.p.clock.now(), ctx.timeZone);
-  },
-  async dryRun(ctx) {
-    const { from, to } = timeRange(ctx.flags.start, ctx.flags.end, ctx.p.clock.now(), ctx.timeZone);
-    const { calendarId, steps } = await plannedCalendar(ctx, ctx.flags["calendar-id"]);
-    const views = await Promise.all(
-      windowsOf(from, to).map(([a, b]) =>
-        ctx.plan({
-          method: "GET",
-          path: calendarPath(calendarId, "/events/instance_view"),
-          query: { start_time: unixSeconds(a), end_time: unixSeconds(b) },
-        })
-      ),
-    );
-    return { api: [...steps, ...views], calendar_id: calendarId, time_zone: ctx.timeZone };
-  },
-  async execute(ctx) {
-    const { from, to } = timeRange(ctx.flags.start, ctx.flags.end, ctx.p.clock.now(), ctx.timeZone);
+  async run(ctx) {
+    const { from, to } = timeRange(ctx.flags.start, ctx.flags.end, ctx.now(), ctx.timeZone);
     const calendarId = await resolveCalendarId(ctx, ctx.flags["calendar-id"]);
     const path = calendarPath(calendarId, "/events/instance_view");
-    const items: EventItem[] = [];
-    const view = async (a: number, b: number) => {
-      const data = await ctx.api({
+    const view = async (a: number, b: number) =>
+      (await ctx.api({
         method: "GET",
         path,
-        query: { start_time: unixSeconds(a), end_time: unixSeconds(b) },
-      });
-      return parseResponse(InstanceView, data, "calendar instance_view").items;
-    };
+        params: { start_time: unixSeconds(a), end_time: unixSeconds(b) },
+        response: InstanceView,
+        planned: { items: [] },
+      })).items;
+    const items: EventItem[] = [];
     for (const [a, b] of windowsOf(from, to)) items.push(...await instancesOf(view, a, b));
     const events = shapeAgenda(items, ctx.timeZone);
+    ctx.note({ calendar_id: calendarId, time_zone: ctx.timeZone });
     await ctx.outFormat(events, { count: events.length }, agendaText);
   },
 });

@@ -4,10 +4,9 @@
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { calendarPath, plannedCalendar, resolveCalendarId } from "./primary_calendar.ts";
+import { calendarPath, resolveCalendarId } from "./primary_calendar.ts";
 
 export type Attendee =
   | { type: "user"; user_id: string }
@@ -48,15 +47,6 @@ function eventBody(f: FlagValues<typeof flags>, zone: string) {
   };
 }
 
-function attendeeCall(calendarId: string, eventId: string, attendees: Attendee[]) {
-  return {
-    method: "POST" as const,
-    path: calendarPath(calendarId, `/events/${eventId}/attendees`),
-    query: { user_id_type: "open_id" },
-    body: { attendees, need_notification: true },
-  };
-}
-
 const Created = z.object({ event: z.looseObject({ event_id: z.string() }) });
 const Invited = z.object({ attendees: z.array(z.unknown()).default([]) });
 
@@ -77,43 +67,27 @@ export const create = defineShortcut({
   },
   hasFormat: false,
   flags,
-  validate(ctx) {
-    attendeesOf(ctx.flags["attendee-ids"]);
-    eventBody(ctx.flags, ctx.timeZone);
-  },
-  async dryRun(ctx) {
-    const { calendarId, steps } = await plannedCalendar(ctx, ctx.flags["calendar-id"]);
-    const createEvent = await ctx.plan({
+  async run(ctx) {
+    const body = eventBody(ctx.flags, ctx.timeZone);
+    const attendees = attendeesOf(ctx.flags["attendee-ids"]);
+    const calendarId = await resolveCalendarId(ctx, ctx.flags["calendar-id"]);
+    const { event } = await ctx.api({
       method: "POST",
       path: calendarPath(calendarId, "/events"),
-      body: eventBody(ctx.flags, ctx.timeZone),
+      body,
+      response: Created,
+      planned: { event: { event_id: "<event_id>" } },
     });
-    const attendees = attendeesOf(ctx.flags["attendee-ids"]);
-    const invite = attendees.length
-      ? [
-        await ctx.plan({
-          ...attendeeCall(calendarId, "<event_id>", attendees),
-          description: "invite attendees",
-        }),
-      ]
-      : [];
-    return { api: [...steps, createEvent, ...invite] };
-  },
-  async execute(ctx) {
-    const calendarId = await resolveCalendarId(ctx, ctx.flags["calendar-id"]);
-    const body = eventBody(ctx.flags, ctx.timeZone);
-    const created = parseResponse(
-      Created,
-      await ctx.api({ method: "POST", path: calendarPath(calendarId, "/events"), body }),
-      "calendar event create",
-    );
-    const attendees = attendeesOf(ctx.flags["attendee-ids"]);
-    if (attendees.length === 0) return await ctx.out({ event: created.event });
-    const invited = parseResponse(
-      Invited,
-      await ctx.api(attendeeCall(calendarId, created.event.event_id, attendees)),
-      "calendar event attendees create",
-    );
-    await ctx.out({ event: created.event, attendees: invited.attendees });
+    if (attendees.length === 0) return await ctx.out({ event });
+    const invited = await ctx.api({
+      method: "POST",
+      path: calendarPath(calendarId, `/events/${encodeURIComponent(event.event_id)}/attendees`),
+      params: { user_id_type: "open_id" },
+      body: { attendees, need_notification: true },
+      description: "invite attendees",
+      response: Invited,
+      planned: { attendees: [] },
+    });
+    await ctx.out({ event, attendees: invited.attendees });
   },
 });

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
-import { parseResponse } from "../common/response.ts";
 import { formatRfc3339, timeRange } from "../common/time.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 
@@ -23,13 +22,18 @@ function subject<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
   given: string | undefined,
 ): string | undefined {
-  if (given) return given;
+  if (given) {
+    if (!given.startsWith("ou_")) {
+      throw errors.validation(`--user-id must be an open_id starting with ou_, got "${given}"`);
+    }
+    return given;
+  }
   if (ctx.identity === "bot") {
     throw errors.validation("--user-id is required when running as bot", {
       hint: "pass --user-id ou_…, or run --as user to query your own free/busy",
     });
   }
-  return ctx.account.user?.openId;
+  return ctx.userOpenId;
 }
 
 function freebusyBody(from: number, to: number, zone: string, userId: string) {
@@ -61,39 +65,23 @@ export const freebusy = defineShortcut({
     end: flag.string("end time (ISO 8601, date, or Unix seconds; default: end of the start day)"),
     "user-id": flag.string("target user open_id (ou_…; default: the logged-in user)"),
   },
-  validate(ctx) {
-    const f = ctx.flags;
-    timeRange(f.start, f.end, ctx.p.clock.now(), ctx.timeZone);
-    subject(ctx, f["user-id"]);
-    if (f["user-id"] && !f["user-id"].startsWith("ou_")) {
-      throw errors.validation(`--user-id must be an open_id starting with ou_, got "${f["user-id"]}"`);
-    }
-  },
-  async dryRun(ctx) {
-    const { from, to } = timeRange(ctx.flags.start, ctx.flags.end, ctx.p.clock.now(), ctx.timeZone);
-    const who = subject(ctx, ctx.flags["user-id"]);
-    const lookup = who
-      ? []
-      : [await ctx.plan({ method: "GET", path: USER_INFO, description: "resolve the current user" })];
-    const query = await ctx.plan({
+  async run(ctx) {
+    const { from, to } = timeRange(ctx.flags.start, ctx.flags.end, ctx.now(), ctx.timeZone);
+    const who = subject(ctx, ctx.flags["user-id"]) ?? (await ctx.api({
+      method: "GET",
+      path: USER_INFO,
+      description: "resolve the current user",
+      response: UserInfo,
+      planned: { open_id: CURRENT_USER },
+    })).open_id;
+    const { freebusy_list: slots } = await ctx.api({
       method: "POST",
       path: FREEBUSY,
-      query: { user_id_type: "open_id" },
-      body: freebusyBody(from, to, ctx.timeZone, who ?? CURRENT_USER),
-    });
-    return { api: [...lookup, query] };
-  },
-  async execute(ctx) {
-    const { from, to } = timeRange(ctx.flags.start, ctx.flags.end, ctx.p.clock.now(), ctx.timeZone);
-    const who = subject(ctx, ctx.flags["user-id"]) ??
-      parseResponse(UserInfo, await ctx.api({ method: "GET", path: USER_INFO }), "authen user_info").open_id;
-    const data = await ctx.api({
-      method: "POST",
-      path: FREEBUSY,
-      query: { user_id_type: "open_id" },
+      params: { user_id_type: "open_id" },
       body: freebusyBody(from, to, ctx.timeZone, who),
+      response: Freebusy,
+      planned: { freebusy_list: [] },
     });
-    const slots = parseResponse(Freebusy, data, "calendar freebusy list").freebusy_list;
     await ctx.outFormat(slots, { count: slots.length, user_id: who }, freebusyText);
   },
 });

@@ -1,12 +1,11 @@
 /**
  * Calendar shortcuts take `--calendar-id`, defaulting to the identity's primary calendar, which the suite
- * resolves through `POST /calendar/v4/calendars/primary`. The dry-run shows that lookup and `<primary>` in
- * the paths that depend on it.
+ * resolves through `POST /calendar/v4/calendars/primary`. The plan shows that lookup and `<primary>` in the
+ * paths that depend on it.
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
-import type { FlagSpecs, PlannedRequest, ShortcutContext } from "../declare.ts";
+import type { FlagSpecs, ShortcutContext } from "../declare.ts";
 
 export const PRIMARY_PLACEHOLDER = "<primary>";
 const PRIMARY_PATH = "/open-apis/calendar/v4/calendars/primary";
@@ -15,31 +14,19 @@ const PrimaryCalendars = z.object({
   calendars: z.array(z.object({ calendar: z.object({ calendar_id: z.string() }) })).default([]),
 });
 
-/** The calendar id to put in paths, and the lookup request the plan starts with when it is the primary. */
-export async function plannedCalendar<F extends FlagSpecs>(
-  ctx: ShortcutContext<F>,
-  given: string | undefined,
-): Promise<{ calendarId: string; steps: PlannedRequest[] }> {
-  if (given) return { calendarId: given, steps: [] };
-  const lookup = await ctx.plan({
-    method: "POST",
-    path: PRIMARY_PATH,
-    description: "(calendar-id omitted) resolve the primary calendar",
-  });
-  return { calendarId: PRIMARY_PLACEHOLDER, steps: [lookup] };
-}
-
 /** The calendar id to use: the given one, else the primary calendar of the resolved identity. */
 export async function resolveCalendarId<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
   given: string | undefined,
 ): Promise<string> {
   if (given) return given;
-  const data = parseResponse(
-    PrimaryCalendars,
-    await ctx.api({ method: "POST", path: PRIMARY_PATH }),
-    PRIMARY_PATH,
-  );
+  const data = await ctx.api({
+    method: "POST",
+    path: PRIMARY_PATH,
+    description: "(calendar-id omitted) resolve the primary calendar",
+    response: PrimaryCalendars,
+    planned: { calendars: [{ calendar: { calendar_id: PRIMARY_PLACEHOLDER } }] },
+  });
   const id = data.calendars[0]?.calendar.calendar_id;
   if (!id) {
     throw errors.notFound(`the ${ctx.identity} identity has no primary calendar`, {
@@ -50,6 +37,5 @@ export async function resolveCalendarId<F extends FlagSpecs>(
 }
 
 export function calendarPath(calendarId: string, rest = ""): string {
-  const id = calendarId === PRIMARY_PLACEHOLDER ? calendarId : encodeURIComponent(calendarId);
-  return `/open-apis/calendar/v4/calendars/${id}${rest}`;
+  return `/open-apis/calendar/v4/calendars/${encodeURIComponent(calendarId)}${rest}`;
 }

@@ -1,6 +1,7 @@
 /** `calendar +rsvp`: answers an event invitation (accept, decline, tentative) as the resolved identity. */
+import { z } from "zod";
 import { defineShortcut, flag } from "../declare.ts";
-import { calendarPath, plannedCalendar, resolveCalendarId } from "./primary_calendar.ts";
+import { calendarPath, resolveCalendarId } from "./primary_calendar.ts";
 
 const STATUSES = ["accept", "decline", "tentative"] as const;
 
@@ -18,22 +19,15 @@ export const rsvp = defineShortcut({
     "event-id": flag.requiredString("event ID"),
     "rsvp-status": flag.requiredChoice(STATUSES, "reply status"),
   },
-  async dryRun(ctx) {
-    const { calendarId, steps } = await plannedCalendar(ctx, ctx.flags["calendar-id"]);
-    const reply = await ctx.plan({
-      method: "POST",
-      path: calendarPath(calendarId, `/events/${encodeURIComponent(ctx.flags["event-id"])}/reply`),
-      body: { rsvp_status: ctx.flags["rsvp-status"] },
-    });
-    return { api: [...steps, reply] };
-  },
-  async execute(ctx) {
+  async run(ctx) {
     const calendarId = await resolveCalendarId(ctx, ctx.flags["calendar-id"]);
     const eventId = ctx.flags["event-id"];
     await ctx.api({
       method: "POST",
       path: calendarPath(calendarId, `/events/${encodeURIComponent(eventId)}/reply`),
       body: { rsvp_status: ctx.flags["rsvp-status"] },
+      response: z.unknown(),
+      planned: {},
     });
     await ctx.out({ calendar_id: calendarId, event_id: eventId, rsvp_status: ctx.flags["rsvp-status"] });
   },

@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 
 const SEARCH = "/open-apis/search/v1/user";
@@ -44,15 +43,14 @@ export const searchUser = defineShortcut({
   scopes: { user: ["search:user"] },
   hasFormat: true,
   flags,
-  async dryRun(ctx) {
-    return { api: [await ctx.plan({ method: "GET", path: SEARCH, query: query(ctx.flags) })] };
-  },
-  async execute(ctx) {
-    const page = parseResponse(
-      Page,
-      await ctx.api({ method: "GET", path: SEARCH, query: query(ctx.flags) }),
-      "user search",
-    );
+  async run(ctx) {
+    const page = await ctx.api({
+      method: "GET",
+      path: SEARCH,
+      params: query(ctx.flags),
+      response: Page,
+      planned: { users: [], has_more: false },
+    });
     const users = page.users ?? [];
     await ctx.outFormat(users, {
       count: users.length,

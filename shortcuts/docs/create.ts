@@ -4,9 +4,8 @@
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { planTool, runTool, toolArgs } from "./mcp_tool.ts";
+import { toolArgs } from "./mcp_tool.ts";
 
 const flags = {
   title: flag.string("document title"),
@@ -48,14 +47,14 @@ export const createDoc = defineShortcut({
   scopes: { user: ["docx:document:create"], bot: ["docx:document:create"] },
   hasFormat: false,
   flags,
-  validate({ flags: f }) {
-    createArgs(f);
-  },
-  dryRun(ctx) {
-    return Promise.resolve(planTool(ctx, "create-doc", createArgs(ctx.flags)));
-  },
-  async execute(ctx) {
-    const result = await runTool(ctx, "create-doc", createArgs(ctx.flags), { idempotent: false });
-    await ctx.out(parseResponse(Created, result, "MCP create-doc"));
+  async run(ctx) {
+    const created = await ctx.mcp({
+      tool: "create-doc",
+      args: createArgs(ctx.flags),
+      write: true,
+      response: Created,
+      planned: { doc_id: "<doc_id>" },
+    });
+    await ctx.out(created);
   },
 });

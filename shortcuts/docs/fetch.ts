@@ -3,9 +3,8 @@
  * `--offset`/`--limit` count characters, and `has_more` says whether more follows.
  */
 import { z } from "zod";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { planTool, runTool, toolArgs } from "./mcp_tool.ts";
+import { toolArgs } from "./mcp_tool.ts";
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
@@ -40,12 +39,14 @@ export const fetchDoc = defineShortcut({
   scopes: { user: ["docx:document:readonly"], bot: ["docx:document:readonly"] },
   hasFormat: true,
   flags,
-  dryRun(ctx) {
-    return Promise.resolve(planTool(ctx, "fetch-doc", fetchArgs(ctx.flags)));
-  },
-  async execute(ctx) {
-    const result = await runTool(ctx, "fetch-doc", fetchArgs(ctx.flags), { idempotent: true });
-    const doc = parseResponse(Fetched, result, "MCP fetch-doc");
+  async run(ctx) {
+    const doc = await ctx.mcp({
+      tool: "fetch-doc",
+      args: fetchArgs(ctx.flags),
+      write: false,
+      response: Fetched,
+      planned: { doc_id: "<doc_id>", markdown: "" },
+    });
     await ctx.outFormat(doc, undefined, (d) => {
       const { title, markdown } = d as z.infer<typeof Fetched>;
       return `${title ? `# ${title}\n\n` : ""}${markdown}${markdown.endsWith("\n") ? "" : "\n"}`;

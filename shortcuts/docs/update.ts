@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { planTool, runTool, toolArgs } from "./mcp_tool.ts";
+import { toolArgs } from "./mcp_tool.ts";
 
 export const UPDATE_MODES = [
   "append",
@@ -82,14 +81,14 @@ export const updateDoc = defineShortcut({
   },
   hasFormat: false,
   flags,
-  validate({ flags: f }) {
-    updateArgs(f);
-  },
-  dryRun(ctx) {
-    return Promise.resolve(planTool(ctx, "update-doc", updateArgs(ctx.flags)));
-  },
-  async execute(ctx) {
-    const result = await runTool(ctx, "update-doc", updateArgs(ctx.flags), { idempotent: false });
-    await ctx.out(parseResponse(Updated, result, "MCP update-doc"));
+  async run(ctx) {
+    const updated = await ctx.mcp({
+      tool: "update-doc",
+      args: updateArgs(ctx.flags),
+      write: true,
+      response: Updated,
+      planned: { doc_id: "<doc_id>" },
+    });
+    await ctx.out(updated);
   },
 });

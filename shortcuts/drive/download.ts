@@ -3,9 +3,6 @@
  * relative `--output` inside the working directory, by default the file's own name from the response; an
  * existing file is replaced only with `--overwrite`.
  */
-import { relative } from "node:path";
-import { errors } from "../../cli/output/errors.ts";
-import { resolveOutputPath } from "../../cli/local_paths.ts";
 import { defineShortcut, flag } from "../declare.ts";
 
 const FILES = "/open-apis/drive/v1/files";
@@ -44,48 +41,16 @@ export const download = defineShortcut({
     }),
     overwrite: flag.boolean("replace the output file if it exists"),
   },
-  async dryRun(ctx) {
-    if (ctx.flags.output !== undefined) await resolveOutputPath(ctx.p, "output", ctx.flags.output);
-    const path = `${FILES}/${encodeURIComponent(ctx.flags["file-token"])}/download`;
-    return {
-      api: [await ctx.plan({ method: "GET", path })],
-      output: ctx.flags.output ?? "<file name from the response>",
-    };
-  },
-  async execute(ctx) {
-    const chosen = ctx.flags.output === undefined
-      ? undefined
-      : await resolveOutputPath(ctx.p, "output", ctx.flags.output);
-    if (chosen && !ctx.flags.overwrite && await ctx.p.files.stat(chosen)) {
-      throw errors.validation(`--output: ${ctx.flags.output} already exists`, {
-        hint: "add --overwrite to replace it",
-      });
-    }
-    const res = await ctx.client.raw({
-      method: "GET",
-      path: `${FILES}/${encodeURIComponent(ctx.flags["file-token"])}/download`,
-      identity: ctx.identity,
+  async run(ctx) {
+    const token = ctx.flags["file-token"];
+    ctx.note({ output: ctx.flags.output ?? "<file name from the response>" });
+    const saved = await ctx.download({
+      path: `${FILES}/${encodeURIComponent(token)}/download`,
+      output: ctx.flags.output,
+      overwrite: ctx.flags.overwrite,
+      nameOf: (headers) => fileNameOf(headers.get("content-disposition")),
+      fallbackName: token,
     });
-    const name = fileNameOf(res.headers.get("content-disposition")) ?? ctx.flags["file-token"];
-    let path: string;
-    try {
-      path = chosen ?? await resolveOutputPath(ctx.p, "output", name);
-      if (!chosen && !ctx.flags.overwrite && await ctx.p.files.stat(path)) {
-        throw errors.validation(`${name} already exists in the current directory`, {
-          hint: "add --overwrite to replace it, or choose another --output",
-        });
-      }
-    } catch (e) {
-      await res.body?.cancel();
-      throw e;
-    }
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    await ctx.p.files.writeFileAtomic(path, bytes);
-    await ctx.out({
-      file_token: ctx.flags["file-token"],
-      saved_path: relative(await ctx.p.files.realPath(ctx.p.cwd), path),
-      size_bytes: bytes.length,
-      content_type: res.headers.get("content-type") ?? undefined,
-    });
+    await ctx.out({ file_token: token, ...saved });
   },
 });

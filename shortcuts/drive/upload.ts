@@ -6,9 +6,7 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues, type ShortcutContext } from "../declare.ts";
-import { resolveLocalFile } from "../../cli/local_paths.ts";
 
 const FILES = "/open-apis/drive/v1/files";
 /** The largest file `upload_all` accepts; above it the chunked upload is used. */
@@ -39,12 +37,6 @@ export function blocksOf(size: number, blockSize: number, count: number): [numbe
   return Array.from({ length: count }, (_, i) => [i * blockSize, Math.min(size, (i + 1) * blockSize)]);
 }
 
-async function localFile(ctx: ShortcutContext<Flags>) {
-  const path = await resolveLocalFile(ctx.p, "file", ctx.flags.file);
-  const size = (await ctx.p.files.stat(path))?.size ?? 0;
-  return { path, size, name: ctx.flags.name ?? basename(ctx.flags.file) };
-}
-
 function target(f: FlagValues<Flags>) {
   return { parent_type: "explorer", parent_node: f["folder-token"] ?? "" };
 }
@@ -56,51 +48,49 @@ const Prepared = z.object({
   block_num: z.number().int(),
 });
 
-async function uploadAll(ctx: ShortcutContext<Flags>, bytes: Uint8Array, name: string): Promise<string> {
-  const form = new FormData();
+async function uploadAll(ctx: ShortcutContext<Flags>, name: string, size: number): Promise<string> {
   const { parent_type, parent_node } = target(ctx.flags);
-  form.set("file_name", name);
-  form.set("parent_type", parent_type);
-  form.set("parent_node", parent_node);
-  form.set("size", String(bytes.length));
-  form.set("file", new File([new Uint8Array(bytes)], name));
-  const data = await ctx.api({ method: "POST", path: `${FILES}/upload_all`, form });
-  return parseResponse(Uploaded, data, "drive upload_all").file_token;
+  const uploaded = await ctx.upload({
+    path: `${FILES}/upload_all`,
+    fields: { file_name: name, parent_type, parent_node, size: String(size) },
+    file: { field: "file", path: ctx.flags.file, flag: "file", name },
+    response: Uploaded,
+    planned: { file_token: "<file_token>" },
+  });
+  return uploaded.file_token;
 }
 
-async function uploadChunked(ctx: ShortcutContext<Flags>, bytes: Uint8Array, name: string): Promise<string> {
-  const prepared = parseResponse(
-    Prepared,
-    await ctx.api({
-      method: "POST",
-      path: `${FILES}/upload_prepare`,
-      body: { file_name: name, ...target(ctx.flags), size: bytes.length },
-    }),
-    "drive upload_prepare",
-  );
-  const blocks = blocksOf(bytes.length, prepared.block_size, prepared.block_num);
+async function uploadChunked(ctx: ShortcutContext<Flags>, name: string, size: number): Promise<string> {
+  const prepared = await ctx.api({
+    method: "POST",
+    path: `${FILES}/upload_prepare`,
+    body: { file_name: name, ...target(ctx.flags), size },
+    response: Prepared,
+    // The plan shows one block: the suite chooses the block size.
+    planned: { upload_id: "<upload_id>", block_size: size, block_num: 1 },
+  });
+  const blocks = blocksOf(size, prepared.block_size, prepared.block_num);
   for (const [seq, [start, end]] of blocks.entries()) {
-    await ctx.diag.progress(`uploading block ${seq + 1}/${blocks.length}`);
-    const form = new FormData();
-    form.set("upload_id", prepared.upload_id);
-    form.set("seq", String(seq));
-    form.set("size", String(end - start));
-    form.set("file", new File([bytes.slice(start, end)], name));
-    // A part is addressed by (upload_id, seq): sending it twice stores it once, so a lost answer may be retried.
-    await ctx.client.call({
-      method: "POST",
+    await ctx.progress(`uploading block ${seq + 1}/${blocks.length}`);
+    await ctx.upload({
       path: `${FILES}/upload_part`,
-      form,
-      identity: ctx.identity,
-      idempotent: true,
+      fields: { upload_id: prepared.upload_id, seq: String(seq), size: String(end - start) },
+      file: { field: "file", path: ctx.flags.file, flag: "file", name, range: [start, end] },
+      description: "once per block, block size chosen by upload_prepare",
+      // A part is addressed by (upload_id, seq): sending it twice stores it once, so a lost answer may be retried.
+      repeatable: true,
+      response: z.unknown(),
+      planned: {},
     });
   }
-  const data = await ctx.api({
+  const finished = await ctx.api({
     method: "POST",
     path: `${FILES}/upload_finish`,
     body: { upload_id: prepared.upload_id, block_num: prepared.block_num },
+    response: Uploaded,
+    planned: { file_token: "<file_token>" },
   });
-  return parseResponse(Uploaded, data, "drive upload_finish").file_token;
+  return finished.file_token;
 }
 
 export const upload = defineShortcut({
@@ -116,41 +106,14 @@ export const upload = defineShortcut({
   scopes: { user: ["drive:file:upload"], bot: ["drive:file:upload"] },
   hasFormat: false,
   flags,
-  async dryRun(ctx) {
-    const { size, name } = await localFile(ctx);
+  async run(ctx) {
+    const { size } = await ctx.localFile("file", ctx.flags.file);
+    const name = ctx.flags.name ?? basename(ctx.flags.file);
     const method = uploadMethodFor(size);
-    const common = { file_name: name, ...target(ctx.flags), size };
-    const api = method === "upload_all"
-      ? [
-        await ctx.plan({
-          method: "POST",
-          path: `${FILES}/upload_all`,
-          body: { ...common, file: `@${ctx.flags.file}` },
-        }),
-      ]
-      : [
-        await ctx.plan({ method: "POST", path: `${FILES}/upload_prepare`, body: common }),
-        await ctx.plan({
-          method: "POST",
-          path: `${FILES}/upload_part`,
-          body: { upload_id: "<upload_id>", seq: "<0..block_num-1>", file: `@${ctx.flags.file}` },
-          description: "once per block, block size chosen by upload_prepare",
-        }),
-        await ctx.plan({
-          method: "POST",
-          path: `${FILES}/upload_finish`,
-          body: { upload_id: "<upload_id>", block_num: "<block_num>" },
-        }),
-      ];
-    return { api, upload_method: method, size };
-  },
-  async execute(ctx) {
-    const { path, size, name } = await localFile(ctx);
-    const bytes = await ctx.p.files.readFile(path);
-    const method = uploadMethodFor(size);
+    ctx.note({ upload_method: method, size });
     const token = method === "upload_all"
-      ? await uploadAll(ctx, bytes, name)
-      : await uploadChunked(ctx, bytes, name);
+      ? await uploadAll(ctx, name, size)
+      : await uploadChunked(ctx, name, size);
     await ctx.out({ file_token: token, file_name: name, size }, { upload_method: method });
   },
 });

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag } from "../declare.ts";
 
 const SEARCH = "/open-apis/im/v1/chats/search";
@@ -47,24 +46,16 @@ export const chatSearch = defineShortcut({
     "page-size": flag.integer("chats per page (1-100)", { default: 20, min: 1, max: 100 }),
     "page-token": flag.string("page token from the previous page's meta.page_token"),
   },
-  validate({ flags: f }) {
+  async run(ctx) {
+    const f = ctx.flags;
     if ([...f.query].length > 64) throw errors.validation("--query is longer than 64 characters");
-  },
-  async dryRun(ctx) {
-    const query = {
-      query: ctx.flags.query,
-      page_size: ctx.flags["page-size"],
-      page_token: ctx.flags["page-token"],
-    };
-    return { api: [await ctx.plan({ method: "GET", path: SEARCH, query })] };
-  },
-  async execute(ctx) {
-    const query = {
-      query: ctx.flags.query,
-      page_size: ctx.flags["page-size"],
-      page_token: ctx.flags["page-token"],
-    };
-    const page = parseResponse(Page, await ctx.api({ method: "GET", path: SEARCH, query }), "im chat search");
+    const page = await ctx.api({
+      method: "GET",
+      path: SEARCH,
+      params: { query: f.query, page_size: f["page-size"], page_token: f["page-token"] },
+      response: Page,
+      planned: { items: [], has_more: false },
+    });
     const chats = page.items.map(({ chat_id, name, description, owner_id, external }) => ({
       chat_id,
       name,

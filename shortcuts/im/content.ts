@@ -6,15 +6,7 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
-import {
-  flag,
-  type FlagSpecs,
-  type FlagValues,
-  type PlannedRequest,
-  type ShortcutContext,
-} from "../declare.ts";
-import { resolveLocalFile } from "../../cli/local_paths.ts";
+import { flag, type FlagSpecs, type FlagValues, type ShortcutContext } from "../declare.ts";
 
 export const MSG_TYPES = [
   "text",
@@ -133,30 +125,6 @@ function contentFor(media: "image" | "file", key: string): string {
 
 const UPLOAD = { image: "/open-apis/im/v1/images", file: "/open-apis/im/v1/files" };
 
-/** The upload request of a local path, as the dry-run shows it (the file is not read). */
-export async function plannedUpload<F extends FlagSpecs>(
-  ctx: ShortcutContext<F>,
-  source: Extract<MessageSource, { kind: "upload" }>,
-): Promise<PlannedRequest> {
-  const body = source.media === "image" ? { image_type: "message", image: `@${source.path}` } : {
-    file_type: fileTypeOf(source.path),
-    file_name: source.path.split(/[\\/]/).pop(),
-    file: `@${source.path}`,
-  };
-  return await ctx.plan({
-    method: "POST",
-    path: UPLOAD[source.media],
-    body,
-    description: `upload the ${source.media}`,
-  });
-}
-
-/** msg_type and content for the plan: uploads appear as `<image_key>` / `<file_key>`. */
-export function plannedContent(source: MessageSource): { msg_type: string; content: string } {
-  if (source.kind === "inline") return { msg_type: source.msgType, content: source.content };
-  return { msg_type: source.media, content: contentFor(source.media, `<${source.media}_key>`) };
-}
-
 const Uploaded = z.object({ image_key: z.string().optional(), file_key: z.string().optional() });
 
 /** msg_type and content to send, uploading a local file first when the source is a path. */
@@ -165,28 +133,24 @@ export async function resolveContent<F extends FlagSpecs>(
   source: MessageSource,
 ): Promise<{ msg_type: string; content: string }> {
   if (source.kind === "inline") return { msg_type: source.msgType, content: source.content };
-  const path = await resolveLocalFile(ctx.p, source.media, source.path);
-  const info = await ctx.p.files.stat(path);
-  const limit = source.media === "image" ? MAX_IMAGE_BYTES : MAX_FILE_BYTES;
-  if ((info?.size ?? 0) > limit) {
-    throw errors.validation(
-      `--${source.media}: ${source.path} is larger than the ${limit / 1024 / 1024} MB limit`,
-    );
-  }
   const name = source.path.split(/[\\/]/).pop() ?? "upload";
-  const blob = new File([new Uint8Array(await ctx.p.files.readFile(path))], name);
-  const form = new FormData();
-  if (source.media === "image") {
-    form.set("image_type", "message");
-    form.set("image", blob);
-  } else {
-    form.set("file_type", fileTypeOf(name));
-    form.set("file_name", name);
-    form.set("file", blob);
-  }
-  const data = await ctx.api({ method: "POST", path: UPLOAD[source.media], form });
-  const uploaded = parseResponse(Uploaded, data, `im ${source.media} upload`);
-  const key = source.media === "image" ? uploaded.image_key : uploaded.file_key;
+  const keyName = source.media === "image" ? "image_key" : "file_key";
+  const uploaded = await ctx.upload({
+    path: UPLOAD[source.media],
+    fields: source.media === "image"
+      ? { image_type: "message" }
+      : { file_type: fileTypeOf(name), file_name: name },
+    file: {
+      field: source.media,
+      path: source.path,
+      flag: source.media,
+      maxBytes: source.media === "image" ? MAX_IMAGE_BYTES : MAX_FILE_BYTES,
+    },
+    description: `upload the ${source.media}`,
+    response: Uploaded,
+    planned: { [keyName]: `<${keyName}>` },
+  });
+  const key = uploaded[keyName];
   if (!key) throw errors.api(`the ${source.media} upload returned no key`);
   return { msg_type: source.media, content: contentFor(source.media, key) };
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { LarkitError } from "../../cli/output/errors.ts";
 import type { FlagValues } from "../declare.ts";
-import { type contentFlags, fileTypeOf, markdownPost, messageSourceOf, plannedContent } from "./content.ts";
+import { type contentFlags, fileTypeOf, markdownPost, messageSourceOf } from "./content.ts";
 
 type ContentFlags = FlagValues<typeof contentFlags>;
 const flags = (over: Partial<ContentFlags>): ContentFlags => ({
@@ -53,7 +53,6 @@ Deno.test("content: text, markdown as a post of paragraphs, raw content, keys an
   });
   const upload = messageSourceOf(flags({ file: "./r.pdf" }));
   assert.deepEqual(upload, { kind: "upload", media: "file", path: "./r.pdf" });
-  assert.deepEqual(plannedContent(upload), { msg_type: "file", content: '{"file_key":"<file_key>"}' });
 });
 
 Deno.test("content: exactly one source, valid JSON, no conflicting --msg-type", () => {

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
-import { parseResponse } from "../common/response.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
@@ -71,19 +70,17 @@ export const messagesList = defineShortcut({
   },
   hasFormat: true,
   flags,
-  validate({ flags: f }) {
-    if (!f["chat-id"].startsWith("oc_")) {
-      throw errors.validation(`--chat-id must start with oc_, got "${f["chat-id"]}"`);
+  async run(ctx) {
+    if (!ctx.flags["chat-id"].startsWith("oc_")) {
+      throw errors.validation(`--chat-id must start with oc_, got "${ctx.flags["chat-id"]}"`);
     }
-  },
-  async dryRun(ctx) {
-    return {
-      api: [await ctx.plan({ method: "GET", path: MESSAGES, query: listQuery(ctx.flags, ctx.timeZone) })],
-    };
-  },
-  async execute(ctx) {
-    const data = await ctx.api({ method: "GET", path: MESSAGES, query: listQuery(ctx.flags, ctx.timeZone) });
-    const page = parseResponse(Page, data, "im message list");
+    const page = await ctx.api({
+      method: "GET",
+      path: MESSAGES,
+      params: listQuery(ctx.flags, ctx.timeZone),
+      response: Page,
+      planned: { items: [], has_more: false },
+    });
     const messages = page.items.map((m) => shapeMessage(m, ctx.timeZone));
     await ctx.outFormat(messages, {
       count: messages.length,

@@ -3,9 +3,8 @@
  * same content flags and idempotency key as `+messages-send`.
  */
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { contentFlags, messageSourceOf, plannedContent, plannedUpload, resolveContent } from "./content.ts";
+import { contentFlags, messageSourceOf, resolveContent } from "./content.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
 
 const replyPath = (messageId: string) => `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/reply`;
@@ -26,36 +25,21 @@ export const messagesReply = defineShortcut({
     "message-id": flag.requiredString("ID of the message to reply to (om_…)"),
     ...contentFlags,
     "reply-in-thread": flag.boolean("reply in the message's thread instead of the chat"),
-    "idempotency-key": flag.string(
-      "idempotency key: the same key sends once within an hour (default: generated)",
-    ),
   },
-  validate({ flags: f }) {
-    if (!f["message-id"].startsWith("om_")) {
-      throw errors.validation(`--message-id must start with om_, got "${f["message-id"]}"`);
+  idempotencyKey: true,
+  async run(ctx) {
+    if (!ctx.flags["message-id"].startsWith("om_")) {
+      throw errors.validation(`--message-id must start with om_, got "${ctx.flags["message-id"]}"`);
     }
-    messageSourceOf(f);
-  },
-  async dryRun(ctx) {
-    const source = messageSourceOf(ctx.flags);
-    const uuid = ctx.flags["idempotency-key"] ?? ctx.executionId;
-    const upload = source.kind === "upload" ? [await plannedUpload(ctx, source)] : [];
-    const reply = await ctx.plan({
-      method: "POST",
-      path: replyPath(ctx.flags["message-id"]),
-      body: { ...plannedContent(source), reply_in_thread: ctx.flags["reply-in-thread"], uuid },
-    });
-    return { api: [...upload, reply], idempotency_key: uuid };
-  },
-  async execute(ctx) {
-    const uuid = ctx.flags["idempotency-key"] ?? ctx.executionId;
     const content = await resolveContent(ctx, messageSourceOf(ctx.flags));
-    const data = await ctx.api({
+    const sent = await ctx.api({
       method: "POST",
       path: replyPath(ctx.flags["message-id"]),
-      body: { ...content, reply_in_thread: ctx.flags["reply-in-thread"], uuid },
+      body: { ...content, reply_in_thread: ctx.flags["reply-in-thread"] },
+      dedup: { field: "uuid", in: "body" },
+      response: SuiteMessage,
+      planned: { message_id: "<message_id>" },
     });
-    const sent = parseResponse(SuiteMessage, data, "im message reply");
-    await ctx.out(shapeMessage(sent, ctx.timeZone), { idempotency_key: uuid });
+    await ctx.out(shapeMessage(sent, ctx.timeZone));
   },
 });

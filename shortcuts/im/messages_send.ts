@@ -2,12 +2,11 @@
  * `im +messages-send`: sends a message to a chat (`--chat-id oc_…`), a person (`--user-id ou_…`) or an email
  * address (`--email`). Every send carries an idempotency `uuid` (`--idempotency-key`, else one generated per
  * invocation), so a retried request cannot post twice; the key is shown in the dry-run and in
- * `meta.idempotency_key`.
+ * `meta.idempotency_key`; the key is the shortcut's `--idempotency-key` (the suite keeps it for an hour).
  */
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { contentFlags, messageSourceOf, plannedContent, plannedUpload, resolveContent } from "./content.ts";
+import { contentFlags, messageSourceOf, resolveContent } from "./content.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
 
 const MESSAGES = "/open-apis/im/v1/messages";
@@ -17,9 +16,6 @@ const flags = {
   "user-id": flag.string("user open_id (ou_…), for a direct message"),
   email: flag.string("email address of the person, for a direct message"),
   ...contentFlags,
-  "idempotency-key": flag.string(
-    "idempotency key: the same key sends once within an hour (default: generated)",
-  ),
 };
 
 /** The receiver flag given → the suite's receive_id_type and receive_id. */
@@ -67,34 +63,19 @@ export const messagesSend = defineShortcut({
   scopes: { bot: ["im:message:send_as_bot"], user: ["im:message.send_as_user", "im:message"] },
   hasFormat: false,
   flags,
-  validate({ flags: f }) {
-    receiverOf(f);
-    messageSourceOf(f);
-  },
-  async dryRun(ctx) {
+  idempotencyKey: true,
+  async run(ctx) {
     const receiver = receiverOf(ctx.flags);
-    const source = messageSourceOf(ctx.flags);
-    const uuid = ctx.flags["idempotency-key"] ?? ctx.executionId;
-    const upload = source.kind === "upload" ? [await plannedUpload(ctx, source)] : [];
-    const send = await ctx.plan({
-      method: "POST",
-      path: MESSAGES,
-      query: { receive_id_type: receiver.type },
-      body: { receive_id: receiver.id, ...plannedContent(source), uuid },
-    });
-    return { api: [...upload, send], idempotency_key: uuid };
-  },
-  async execute(ctx) {
-    const receiver = receiverOf(ctx.flags);
-    const uuid = ctx.flags["idempotency-key"] ?? ctx.executionId;
     const content = await resolveContent(ctx, messageSourceOf(ctx.flags));
-    const data = await ctx.api({
+    const sent = await ctx.api({
       method: "POST",
       path: MESSAGES,
-      query: { receive_id_type: receiver.type },
-      body: { receive_id: receiver.id, ...content, uuid },
+      params: { receive_id_type: receiver.type },
+      body: { receive_id: receiver.id, ...content },
+      dedup: { field: "uuid", in: "body" },
+      response: SuiteMessage,
+      planned: { message_id: "<message_id>" },
     });
-    const sent = parseResponse(SuiteMessage, data, "im message create");
-    await ctx.out(shapeMessage(sent, ctx.timeZone), { idempotency_key: uuid });
+    await ctx.out(shapeMessage(sent, ctx.timeZone));
   },
 });

@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
-import { parseResponse } from "../common/response.ts";
 import { formatRfc3339 } from "../common/time.ts";
-import { defineShortcut, flag, type FlagValues, type PlannedRequest } from "../declare.ts";
+import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { mailboxFlag, messagesPath } from "./mailbox.ts";
 
 const flags = {
@@ -98,48 +97,30 @@ export const messages = defineShortcut({
   scopes: { user: ["mail:user_mailbox.message:readonly"] },
   hasFormat: true,
   flags,
-  async dryRun(ctx) {
-    const ids = idsOf(ctx.flags);
-    const steps: PlannedRequest[] = ids
-      ? await Promise.all(
-        ids.map((id) =>
-          ctx.plan({ method: "GET", path: messagesPath(ctx.flags.mailbox, `/${encodeURIComponent(id)}`) })
-        ),
-      )
-      : [
-        await ctx.plan({ method: "GET", path: messagesPath(ctx.flags.mailbox), query: listQuery(ctx.flags) }),
-        await ctx.plan({
-          method: "GET",
-          path: messagesPath(ctx.flags.mailbox, `/${encodeURIComponent("<message_id>")}`),
-          description: "once per listed message",
-        }),
-      ];
-    return { api: steps };
-  },
-  async execute(ctx) {
+  async run(ctx) {
+    const mailbox = ctx.flags.mailbox;
     let ids = idsOf(ctx.flags);
     let page: z.infer<typeof IdPage> | undefined;
     if (!ids) {
-      const data = await ctx.api({
+      page = await ctx.api({
         method: "GET",
-        path: messagesPath(ctx.flags.mailbox),
-        query: listQuery(ctx.flags),
+        path: messagesPath(mailbox),
+        params: listQuery(ctx.flags),
+        response: IdPage,
+        planned: { items: ["<message_id>"], has_more: false },
       });
-      page = parseResponse(IdPage, data, "mail message list");
       ids = page.items ?? [];
     }
     const mails = [];
     for (const id of ids) {
-      const data = await ctx.api({
+      const { message } = await ctx.api({
         method: "GET",
-        path: messagesPath(ctx.flags.mailbox, `/${encodeURIComponent(id)}`),
+        path: messagesPath(mailbox, `/${encodeURIComponent(id)}`),
+        description: page ? "once per listed message" : undefined,
+        response: z.object({ message: SuiteMail }),
+        planned: { message: SuiteMail.parse({ message_id: id }) },
       });
-      mails.push(
-        shapeMail(
-          parseResponse(z.object({ message: SuiteMail }), data, "mail message get").message,
-          ctx.timeZone,
-        ),
-      );
+      mails.push(shapeMail(message, ctx.timeZone));
     }
     await ctx.outFormat(mails, {
       count: mails.length,

@@ -6,9 +6,7 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagValues, type ShortcutContext } from "../declare.ts";
-import { resolveLocalFile } from "../../cli/local_paths.ts";
 import { addressesOf, mailboxFlag, messagesPath } from "./mailbox.ts";
 
 /** The suite's limit on the attachments of one message. */
@@ -56,12 +54,12 @@ function content(f: FlagValues<Flags>) {
   return !f["plain-text"] && isHtml(f.body) ? { body_html: f.body } : { body_plain_text: f.body };
 }
 
+/** The attachments inline (base64url), their total size checked locally before anything is sent. */
 async function attachments(ctx: ShortcutContext<Flags>) {
   let total = 0;
   const out: { filename: string; body: string }[] = [];
   for (const path of attachmentPaths(ctx.flags)) {
-    const bytes = await ctx.p.files.readFile(await resolveLocalFile(ctx.p, "attach", path));
-    total += bytes.length;
+    total += (await ctx.localFile("attach", path)).size;
     if (total > MAX_ATTACHMENT_BYTES) {
       throw errors.validation(
         `--attach: attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in total`,
@@ -70,7 +68,7 @@ async function attachments(ctx: ShortcutContext<Flags>) {
         },
       );
     }
-    out.push({ filename: basename(path), body: bytes.toBase64({ alphabet: "base64url" }) });
+    out.push({ filename: basename(path), body: await ctx.inlineFile("attach", path) });
   }
   return out;
 }
@@ -88,33 +86,20 @@ export const send = defineShortcut({
   scopes: { user: ["mail:user_mailbox.message:send"] },
   hasFormat: false,
   flags,
-  validate({ flags: f }) {
-    recipientsOf(f);
-  },
-  async dryRun(ctx) {
-    for (const path of attachmentPaths(ctx.flags)) await resolveLocalFile(ctx.p, "attach", path);
-    const body = {
-      subject: ctx.flags.subject,
-      ...recipientsOf(ctx.flags),
-      ...content(ctx.flags),
-      attachments: attachmentPaths(ctx.flags).map((p) => ({
-        filename: basename(p),
-        body: `<base64url of ${p}>`,
-      })),
-    };
-    return {
-      api: [await ctx.plan({ method: "POST", path: messagesPath(ctx.flags.mailbox, "/send"), body })],
-    };
-  },
-  async execute(ctx) {
+  async run(ctx) {
     const body = {
       subject: ctx.flags.subject,
       ...recipientsOf(ctx.flags),
       ...content(ctx.flags),
       attachments: await attachments(ctx),
     };
-    const data = await ctx.api({ method: "POST", path: messagesPath(ctx.flags.mailbox, "/send"), body });
-    const sent = parseResponse(z.looseObject({ message_id: z.string() }), data, "mail send");
+    const sent = await ctx.api({
+      method: "POST",
+      path: messagesPath(ctx.flags.mailbox, "/send"),
+      body,
+      response: z.looseObject({ message_id: z.string() }),
+      planned: { message_id: "<message_id>" },
+    });
     await ctx.out({
       message_id: sent.message_id,
       subject: body.subject,

@@ -3,9 +3,8 @@
  * no range is given); the suite finds that row, so concurrent appends do not overwrite each other.
  */
 import { z } from "zod";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, type FlagValues } from "../declare.ts";
-import { parseValues, rangeText, sheetFlags, targetOf, valuesFlag, valuesRequest } from "./spreadsheet.ts";
+import { parseValues, rangeText, sheetFlags, targetOf, valuesFlag, writeValues } from "./spreadsheet.ts";
 
 const flags = { ...sheetFlags, values: valuesFlag };
 
@@ -17,8 +16,6 @@ const Appended = z.looseObject({
   tableRange: z.string().optional(),
   updates: z.looseObject({ updatedRange: z.string(), updatedRows: z.number() }),
 });
-
-const request = valuesRequest<typeof flags>("POST", "/values_append", bodyOf);
 
 export const append = defineShortcut({
   service: "sheets",
@@ -33,13 +30,14 @@ export const append = defineShortcut({
   scopes: { user: ["sheets:spreadsheet"], bot: ["sheets:spreadsheet"] },
   hasFormat: false,
   flags,
-  validate({ flags: f }) {
-    bodyOf(f, "sheet");
-  },
-  dryRun: (ctx) => request.dryRun(ctx),
-  async execute(ctx) {
-    const data = await request.send(ctx);
-    const appended = parseResponse(Appended, data, "sheets values append");
+  async run(ctx) {
+    const appended = await writeValues(ctx, {
+      method: "POST",
+      rest: "/values_append",
+      body: (sheetId) => bodyOf(ctx.flags, sheetId),
+      response: Appended,
+      planned: { updates: { updatedRange: "<range>", updatedRows: 0 } },
+    });
     await ctx.out(appended.updates, { count: appended.updates.updatedRows });
   },
 });

@@ -2,16 +2,8 @@
  * `sheets +read`: the values of a range (or of a whole sheet) as rows of cells.
  */
 import { z } from "zod";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import {
-  plannedSheetId,
-  rangeText,
-  resolveSheetId,
-  sheetFlags,
-  spreadsheetPath,
-  targetOf,
-} from "./spreadsheet.ts";
+import { rangeText, resolveSheetId, sheetFlags, spreadsheetPath, targetOf } from "./spreadsheet.ts";
 
 const RENDER_OPTIONS = ["ToString", "FormattedValue", "Formula", "UnformattedValue"] as const;
 
@@ -38,28 +30,16 @@ export const read = defineShortcut({
     ...sheetFlags,
     "value-render-option": flag.choice(RENDER_OPTIONS, "how cells are rendered", { default: "ToString" }),
   },
-  validate({ flags: f }) {
-    targetOf(f);
-  },
-  async dryRun(ctx) {
-    const target = targetOf(ctx.flags);
-    const { sheetId, steps } = await plannedSheetId(ctx, target);
-    const read = await ctx.plan({
-      method: "GET",
-      path: valuesPath(target.token, rangeText(sheetId, target.cells)),
-      query: { valueRenderOption: ctx.flags["value-render-option"] },
-    });
-    return { api: [...steps, read] };
-  },
-  async execute(ctx) {
+  async run(ctx) {
     const target = targetOf(ctx.flags);
     const sheetId = await resolveSheetId(ctx, target);
-    const data = await ctx.api({
+    const { valueRange } = await ctx.api({
       method: "GET",
       path: valuesPath(target.token, rangeText(sheetId, target.cells)),
-      query: { valueRenderOption: ctx.flags["value-render-option"] },
+      params: { valueRenderOption: ctx.flags["value-render-option"] },
+      response: ValueRange,
+      planned: { valueRange: { range: "<range>", values: [] } },
     });
-    const { valueRange } = parseResponse(ValueRange, data, "sheets values read");
     await ctx.out({ range: valueRange.range, values: valueRange.values }, {
       count: valueRange.values.length,
     });

@@ -5,16 +5,7 @@
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
-import {
-  type ApiCall,
-  type DryRunPlan,
-  flag,
-  type FlagSpec,
-  type FlagValues,
-  type PlannedRequest,
-  type ShortcutContext,
-} from "../declare.ts";
+import { flag, type FlagSpec, type FlagValues, type Method, type ShortcutContext } from "../declare.ts";
 
 export const sheetFlags = {
   url: flag.string("spreadsheet URL (…/sheets/<token>?sheet=<sheetId>)"),
@@ -142,60 +133,42 @@ const SheetList = z.object({
 });
 
 /** The sheet to act on: the named one, else the spreadsheet's first sheet. */
+/** The sheet to use: the one named, else the first sheet of the spreadsheet (looked up). */
 export async function resolveSheetId<F extends typeof sheetFlags>(
   ctx: ShortcutContext<F>,
   target: SheetTarget,
 ): Promise<string> {
   if (target.sheetId) return target.sheetId;
-  const data = await ctx.api({ method: "GET", path: sheetsQueryPath(target.token) });
-  const sheets = parseResponse(SheetList, data, "sheets query").sheets;
+  const { sheets } = await ctx.api({
+    method: "GET",
+    path: sheetsQueryPath(target.token),
+    description: "look up the first sheet (no sheet named)",
+    response: SheetList,
+    planned: { sheets: [{ sheet_id: "<first_sheet>" }] },
+  });
   const first = [...sheets].sort((a, b) => (a.index ?? 0) - (b.index ?? 0))[0];
   if (!first) throw errors.notFound(`spreadsheet ${target.token} has no sheets`);
   return first.sheet_id;
 }
 
-/** The dry-run side of `resolveSheetId`: the lookup step (if any) and the id, or `<first_sheet>`. */
-export async function plannedSheetId<F extends typeof sheetFlags>(
+/** A write of cell values (`+write`, `+append`): the sheet resolved, then one request with the body. */
+export async function writeValues<F extends typeof sheetFlags, T>(
   ctx: ShortcutContext<F>,
-  target: SheetTarget,
-): Promise<{ sheetId: string; steps: PlannedRequest[] }> {
-  if (target.sheetId) return { sheetId: target.sheetId, steps: [] };
-  const step = await ctx.plan({
-    method: "GET",
-    path: sheetsQueryPath(target.token),
-    description: "look up the first sheet (no sheet named)",
+  call: {
+    method: Method;
+    rest: string;
+    body: (sheetId: string) => unknown;
+    response: z.ZodType<T>;
+    planned: T;
+  },
+): Promise<T> {
+  const target = targetOf(ctx.flags);
+  const sheetId = await resolveSheetId(ctx, target);
+  return await ctx.api({
+    method: call.method,
+    path: spreadsheetPath(target.token, call.rest),
+    body: call.body(sheetId),
+    response: call.response,
+    planned: call.planned,
   });
-  return { sheetId: "<first_sheet>", steps: [step] };
-}
-
-/**
- * The one values request of a sheet write (`+write`, `+append`): the sheet resolved first (or its lookup
- * planned), then `method` on `<spreadsheet>{rest}` with the body built for that sheet id.
- */
-export function valuesRequest<F extends typeof sheetFlags>(
-  method: ApiCall["method"],
-  rest: string,
-  body: (flags: FlagValues<F>, sheetId: string) => unknown,
-) {
-  return {
-    async dryRun(ctx: ShortcutContext<F>): Promise<DryRunPlan> {
-      const target = targetOf(ctx.flags);
-      const { sheetId, steps } = await plannedSheetId(ctx, target);
-      const write = await ctx.plan({
-        method,
-        path: spreadsheetPath(target.token, rest),
-        body: body(ctx.flags, sheetId),
-      });
-      return { api: [...steps, write] };
-    },
-    async send(ctx: ShortcutContext<F>): Promise<unknown> {
-      const target = targetOf(ctx.flags);
-      const sheetId = await resolveSheetId(ctx, target);
-      return await ctx.api({
-        method,
-        path: spreadsheetPath(target.token, rest),
-        body: body(ctx.flags, sheetId),
-      });
-    },
-  };
 }

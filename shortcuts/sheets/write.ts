@@ -3,7 +3,6 @@
  * size of the values, so `--range C2` writes the block whose top-left corner is C2.
  */
 import { z } from "zod";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, type FlagValues } from "../declare.ts";
 import {
   parseValues,
@@ -11,8 +10,8 @@ import {
   sheetFlags,
   targetOf,
   valuesFlag,
-  valuesRequest,
   writeCells,
+  writeValues,
 } from "./spreadsheet.ts";
 
 const flags = { ...sheetFlags, values: valuesFlag };
@@ -23,8 +22,6 @@ function bodyOf(f: FlagValues<typeof flags>, sheetId: string) {
 }
 
 const Written = z.looseObject({ updatedRange: z.string(), updatedCells: z.number() });
-
-const request = valuesRequest<typeof flags>("PUT", "/values", bodyOf);
 
 export const write = defineShortcut({
   service: "sheets",
@@ -39,13 +36,14 @@ export const write = defineShortcut({
   scopes: { user: ["sheets:spreadsheet"], bot: ["sheets:spreadsheet"] },
   hasFormat: false,
   flags,
-  validate({ flags: f }) {
-    targetOf(f);
-    bodyOf(f, "sheet");
-  },
-  dryRun: (ctx) => request.dryRun(ctx),
-  async execute(ctx) {
-    const data = await request.send(ctx);
-    await ctx.out(parseResponse(Written, data, "sheets values write"));
+  async run(ctx) {
+    const written = await writeValues(ctx, {
+      method: "PUT",
+      rest: "/values",
+      body: (sheetId) => bodyOf(ctx.flags, sheetId),
+      response: Written,
+      planned: { updatedRange: "<range>", updatedCells: 0 },
+    });
+    await ctx.out(written);
   },
 });

@@ -3,20 +3,10 @@
  * task only moves that time, so a retry is harmless.
  */
 import { z } from "zod";
-import { parseResponse } from "../common/response.ts";
-import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
+import { defineShortcut, flag } from "../declare.ts";
 import { shapeTask, SuiteTask, taskPath, tasksText } from "./tasks.ts";
 
 const flags = { "task-id": flag.requiredString("task guid") };
-
-function request(ctx: ShortcutContext<typeof flags>) {
-  return {
-    method: "PATCH" as const,
-    path: taskPath(ctx.flags["task-id"]),
-    query: { user_id_type: "open_id" },
-    body: { task: { completed_at: String(ctx.p.clock.now()) }, update_fields: ["completed_at"] },
-  };
-}
 
 export const complete = defineShortcut({
   service: "task",
@@ -28,12 +18,15 @@ export const complete = defineShortcut({
   scopes: { user: ["task:task:write"], bot: ["task:task:write"] },
   hasFormat: true,
   flags,
-  async dryRun(ctx) {
-    return { api: [await ctx.plan(request(ctx))] };
-  },
-  async execute(ctx) {
-    const data = await ctx.api(request(ctx));
-    const { task } = parseResponse(z.object({ task: SuiteTask }), data, "task update");
+  async run(ctx) {
+    const { task } = await ctx.api({
+      method: "PATCH",
+      path: taskPath(ctx.flags["task-id"]),
+      params: { user_id_type: "open_id" },
+      body: { task: { completed_at: String(ctx.now()) }, update_fields: ["completed_at"] },
+      response: z.object({ task: SuiteTask }),
+      planned: { task: { guid: ctx.flags["task-id"], summary: "" } },
+    });
     await ctx.outFormat(shapeTask(task, ctx.timeZone), undefined, tasksText);
   },
 });

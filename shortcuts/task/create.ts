@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { parseResponse } from "../common/response.ts";
 import { parseTime } from "../common/time.ts";
 import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
 import { shapeTask, SuiteTask, TASKS, tasksText } from "./tasks.ts";
@@ -14,7 +13,6 @@ const flags = {
   description: flag.string("task description", { input: ["file", "stdin"] }),
   assignee: flag.string("assignee open_id (ou_…); default: none for bots, the creator for users"),
   due: flag.string("due time: ISO 8601, a date (all-day), or Unix seconds"),
-  "idempotency-key": flag.string("client token: the same key creates the task once (default: generated)"),
 };
 type Flags = typeof flags;
 
@@ -33,7 +31,6 @@ function bodyOf(ctx: ShortcutContext<Flags>) {
     ...(f.description !== undefined ? { description: f.description } : {}),
     ...(f.due !== undefined ? { due: dueOf(f.due, ctx.timeZone) } : {}),
     ...(f.assignee !== undefined ? { members: [{ id: f.assignee, type: "user", role: "assignee" }] } : {}),
-    client_token: f["idempotency-key"] ?? ctx.executionId,
   };
 }
 
@@ -50,18 +47,17 @@ export const create = defineShortcut({
   scopes: { user: ["task:task:write"], bot: ["task:task:write"] },
   hasFormat: true,
   flags,
-  validate(ctx) {
-    bodyOf(ctx);
-  },
-  async dryRun(ctx) {
-    const body = bodyOf(ctx);
-    const post = await ctx.plan({ method: "POST", path: TASKS, query: { user_id_type: "open_id" }, body });
-    return { api: [post], idempotency_key: body.client_token };
-  },
-  async execute(ctx) {
-    const body = bodyOf(ctx);
-    const data = await ctx.api({ method: "POST", path: TASKS, query: { user_id_type: "open_id" }, body });
-    const { task } = parseResponse(z.object({ task: SuiteTask }), data, "task create");
-    await ctx.outFormat(shapeTask(task, ctx.timeZone), { idempotency_key: body.client_token }, tasksText);
+  idempotencyKey: true,
+  async run(ctx) {
+    const { task } = await ctx.api({
+      method: "POST",
+      path: TASKS,
+      params: { user_id_type: "open_id" },
+      body: bodyOf(ctx),
+      dedup: { field: "client_token", in: "body" },
+      response: z.object({ task: SuiteTask }),
+      planned: { task: { guid: "<guid>", summary: ctx.flags.summary } },
+    });
+    await ctx.outFormat(shapeTask(task, ctx.timeZone), undefined, tasksText);
   },
 });

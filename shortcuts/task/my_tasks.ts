@@ -3,7 +3,6 @@
  * or `false` narrows to done or open tasks. A user-only view: a bot has no "my tasks".
  */
 import { z } from "zod";
-import { parseResponse } from "../common/response.ts";
 import { defineShortcut, flag, type FlagSpec, type FlagValues } from "../declare.ts";
 import { shapeTask, SuiteTask, TASKS, tasksText } from "./tasks.ts";
 
@@ -49,15 +48,14 @@ export const myTasks = defineShortcut({
   scopes: { user: ["task:task:read"] },
   hasFormat: true,
   flags,
-  async dryRun(ctx) {
-    return { api: [await ctx.plan({ method: "GET", path: TASKS, query: query(ctx.flags) })] };
-  },
-  async execute(ctx) {
-    const page = parseResponse(
-      Page,
-      await ctx.api({ method: "GET", path: TASKS, query: query(ctx.flags) }),
-      "task list",
-    );
+  async run(ctx) {
+    const page = await ctx.api({
+      method: "GET",
+      path: TASKS,
+      params: query(ctx.flags),
+      response: Page,
+      planned: { items: [], has_more: false },
+    });
     const tasks = (page.items ?? []).map((t) => shapeTask(t, ctx.timeZone));
     await ctx.outFormat(tasks, {
       count: tasks.length,
