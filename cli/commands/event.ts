@@ -1,0 +1,365 @@
+/**
+ * `larkit event list | schema <key> | consume <key…> | status | stop`: the suite's events, received over the
+ * app's long connection. One background hub per app holds the connection (`larkit event hub`, started by the
+ * first `consume` in a terminal) and fans events out to every `consume` over a Unix socket.
+ */
+import { join } from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import { hide, readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
+import type { RunContext } from "../context.ts";
+import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
+import { hubPaths, probeHub } from "../event/protocol.ts";
+import { emitSuccess, emitText } from "../output/emit.ts";
+import { errors } from "../output/errors.ts";
+import { applyJq, checkJq } from "../output/formats/jq.ts";
+import { resolveOutputPath } from "../local_paths.ts";
+import { parseOptions } from "./parse_options.ts";
+import type { ServiceSource } from "../service_source.ts";
+import { ENDPOINT_PATH } from "../event/connection.ts";
+
+export const HUB_IDLE_ENV = "LARKIT_EVENT_HUB_IDLE_MS";
+
+const CONSUME_HELP = `
+Prints each matching event as one JSON line (the suite's v2 envelope: {schema, header:{event_id, event_type,
+create_time, app_id, tenant_key}, event}) on stdout, and "[event] ready" on stderr once subscribed.
+
+It stops, exit 0, when stdin reaches its end (close the pipe, or Ctrl-D), after --max-events events, or at
+--timeout when at least one event arrived. --timeout with no event at all is a "timeout" error (exit 4).
+
+--param k=v keeps events whose field k inside "event" (a dotted path) equals v, e.g.
+  --param message.chat_id=oc_xxx. Repeatable; all must match.
+--output-dir DIR writes each event to DIR/<event_id>.json instead, and prints {event_id, event_type, file}.
+
+An event is acknowledged to the suite only after it was printed (or written). One background hub per app
+holds the long connection and is started by the first consume in a terminal; inside an agent-server turn a
+hub must already run. Events that arrived while no consumer listened (up to 1,000, unacknowledged) are handed
+to the next consumer that matches them. The hub exits after \`larkit event stop\`, or after 10 minutes
+without a consumer (${HUB_IDLE_ENV} sets the milliseconds).
+`;
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
+
+/** `30s`, `500ms`, `2m`, `1h`, or bare seconds, to milliseconds. */
+export function parseDuration(raw: string): number | undefined {
+  const m = DURATION.exec(raw.trim());
+  if (!m) return undefined;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? "s"] ?? 1000;
+  return Math.round(Number(m[1]) * unit);
+}
+
+const ConsumeOptions = z.object({
+  param: z.array(z.string().regex(/^[^=]+=/, "expected k=v")).default([]),
+  jq: z.string().optional(),
+  maxEvents: z.coerce.number().int().positive().optional(),
+  timeout: z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const ms = parseDuration(v);
+    if (ms === undefined || ms <= 0) {
+      ctx.addIssue({ code: "custom", message: `expected a duration like 30s, 500ms or 2m, got "${v}"` });
+      return z.NEVER;
+    }
+    return ms;
+  }),
+  outputDir: z.string().optional(),
+  quiet: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
+});
+type ConsumeOpts = z.infer<typeof ConsumeOptions>;
+
+const KEY = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
+
+/** The app the hub is for, and its socket: one hub per app id. */
+async function appHub(ctx: RunContext) {
+  const account = await ctx.credentials().account();
+  if (!account.appId) {
+    throw errors.config("events need app credentials: the credentials in use name no app", {
+      hint:
+        "configure the app: larkit config init --app-id <id> --app-secret-stdin, or LARKIT_APP_ID/LARKIT_APP_SECRET",
+    });
+  }
+  return { account, appId: account.appId, ...hubPaths(ctx.p.paths, account.appId) };
+}
+
+function hubArgv(ctx: RunContext): string[] {
+  return [
+    ...ctx.p.system.selfCommand,
+    ...(ctx.globals.profile ? ["--profile", ctx.globals.profile] : []),
+    "event",
+    "hub",
+  ];
+}
+
+async function ensureHub(ctx: RunContext, hub: Awaited<ReturnType<typeof appHub>>): Promise<void> {
+  if (await probeHub(hub.socket) === "live") return;
+  if (ctx.p.approver) {
+    throw errors.config(`no event hub runs for app ${hub.appId}, and a turn does not start one`, {
+      hint:
+        "start it from a terminal on this machine: larkit event consume <key> (it keeps running in the background)",
+    });
+  }
+  const { startHub } = await import("../event/client.ts");
+  await ctx.p.files.mkdir(hub.dir, { mode: 0o700 });
+  await startHub(hubArgv(ctx), hub.socket, ctx.p.clock, hub.log);
+}
+
+function parseParams(raw: string[]): Record<string, string> {
+  return Object.fromEntries(raw.map((kv) => {
+    const at = kv.indexOf("=");
+    return [kv.slice(0, at), kv.slice(at + 1)];
+  }));
+}
+
+type StopReason = "eof" | "timeout" | "abort";
+
+async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Promise<void> {
+  for (const key of keys) {
+    if (!KEY.test(key)) {
+      throw errors.validation(`not an event key: "${key}"`, { hint: "see larkit event list" });
+    }
+  }
+  const params = parseParams(opts.param);
+  if (opts.jq !== undefined) await checkJq(opts.jq);
+  const outputDir = opts.outputDir === undefined
+    ? undefined
+    : await resolveOutputPath(ctx.p, "output-dir", opts.outputDir);
+  const hub = await appHub(ctx);
+  if (opts.dryRun) {
+    await emitSuccess(ctx, {
+      data: {
+        app_id: hub.appId,
+        keys,
+        params,
+        hub: {
+          socket: hub.socket,
+          running: await probeHub(hub.socket) === "live",
+          command: hubArgv(ctx).slice(-2),
+        },
+        endpoint: { method: "POST", url: `${hub.account.endpoints.open}${ENDPOINT_PATH}` },
+        ...(outputDir ? { output_dir: outputDir } : {}),
+      },
+    });
+    return;
+  }
+  for (const key of keys) {
+    if (!eventKey(key)) await ctx.diag.warn(`${key} is not in \`larkit event list\`; consuming it anyway`);
+  }
+  await ensureHub(ctx, hub);
+  if (outputDir) await ctx.p.files.mkdir(outputDir);
+  const { HubClient } = await import("../event/client.ts");
+  const client = await HubClient.connect(hub.socket);
+  const stop = new AbortController();
+  let reason: StopReason | undefined;
+  const stopWith = (r: StopReason) => {
+    reason ??= r;
+    stop.abort();
+  };
+  const stopped = new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve()));
+  const onAbort = () => stopWith("abort");
+  ctx.p.signal.addEventListener("abort", onAbort);
+  let count = 0;
+  try {
+    await client.send({ op: "subscribe", keys, params });
+    void (async () => {
+      while (!stop.signal.aborted && (await ctx.p.stdin.readLine(1 << 16)) !== null) {
+        // Input lines mean nothing; only the end of input does.
+      }
+      stopWith("eof");
+    })();
+    if (opts.timeout !== undefined) {
+      ctx.p.clock.sleep(opts.timeout, stop.signal).then(() => stopWith("timeout"), () => {});
+    }
+    let next = client.next();
+    while (!stop.signal.aborted) {
+      const msg = await Promise.race([next, stopped.then(() => "stopped" as const)]);
+      if (msg === "stopped") break;
+      if (msg === undefined) {
+        throw errors.network("the event hub closed the connection", {
+          hint: `see ${hub.log}; larkit event status shows whether it still runs`,
+        });
+      }
+      next = client.next();
+      if (msg.op === "error") throw errors.network(msg.message, { hint: msg.hint ?? `see ${hub.log}` });
+      if (msg.op === "ready") {
+        if (!opts.quiet) await ctx.diag.info("[event] ready");
+        continue;
+      }
+      if (msg.op !== "event") continue;
+      const event = EventEnvelopeSchema.parse(msg.event);
+      await deliver(ctx, event, opts, outputDir);
+      await client.send({ op: "ack", event_id: event.header.event_id });
+      count++;
+      if (opts.maxEvents !== undefined && count >= opts.maxEvents) return;
+    }
+  } finally {
+    ctx.p.signal.removeEventListener("abort", onAbort);
+    stop.abort();
+    client.close();
+  }
+  if (reason === "timeout" && count === 0) {
+    throw errors.timeout(`no matching event arrived within ${opts.timeout} ms`, {
+      hint: "check the app subscribes to the event in its console, or raise --timeout",
+    });
+  }
+  if (reason === "abort") {
+    throw errors.network("consuming was interrupted", { hint: "the command was cancelled" });
+  }
+}
+
+async function deliver(ctx: RunContext, event: EventEnvelope, opts: ConsumeOpts, outputDir?: string) {
+  if (outputDir) {
+    const file = join(outputDir, `${event.header.event_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
+    await ctx.p.files.writeFileAtomic(file, JSON.stringify(event, null, 2) + "\n");
+    const line = { event_id: event.header.event_id, event_type: event.header.event_type, file };
+    await emitText(ctx, opts.jq !== undefined ? await applyJq(line, opts.jq) : JSON.stringify(line));
+    return;
+  }
+  if (opts.jq !== undefined) {
+    const out = await applyJq(event, opts.jq);
+    if (out !== "") await emitText(ctx, out);
+    return;
+  }
+  await emitText(ctx, JSON.stringify(event));
+}
+
+async function runHub(ctx: RunContext): Promise<void> {
+  const hub = await appHub(ctx);
+  const chain = ctx.credentials();
+  if (!chain.appSecret) throw errors.config("the credentials in use hold no app secret");
+  const appSecret = await chain.appSecret();
+  const idle = Number(ctx.p.env.get(HUB_IDLE_ENV) ?? "");
+  const [{ EventHub, DEFAULT_IDLE_MS }, { LongConnection }] = await Promise.all([
+    import("../event/hub.ts"),
+    import("../event/connection.ts"),
+  ]);
+  await ctx.p.files.mkdir(hub.dir, { mode: 0o700 });
+  const log = (line: string) => {
+    const stamped = `${new Date(ctx.p.clock.now()).toISOString()} ${line}\n`;
+    void ctx.p.files.appendTextFile(hub.log, stamped).catch(() => {});
+    void ctx.diag.debug(line);
+  };
+  const eventHub = new EventHub({
+    appId: hub.appId,
+    socketPath: hub.socket,
+    clock: ctx.p.clock,
+    pid: Deno.pid,
+    idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS,
+    log,
+    connect: (handlers) =>
+      new LongConnection({
+        openOrigin: hub.account.endpoints.open,
+        appId: hub.appId,
+        appSecret,
+        fetch: ctx.p.fetch,
+        clock: ctx.p.clock,
+        random: () => ctx.p.random.bytes(4).reduce((n, b) => n * 256 + b, 0) / 2 ** 32,
+        log,
+        ...handlers,
+      }),
+  });
+  const onAbort = () => eventHub.stop("interrupted");
+  ctx.p.signal.addEventListener("abort", onAbort);
+  log(`event hub for ${hub.appId} listening on ${hub.socket}`);
+  try {
+    const reason = await eventHub.run();
+    await emitSuccess(ctx, { data: { app_id: hub.appId, stopped: reason } });
+  } finally {
+    ctx.p.signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * The event commands join the `event` service command (which also holds the registry's `event outbound_ip
+ * list` and the `event +subscribe` shortcut), so they are built only when the command line names `event`.
+ */
+export const eventSource: ServiceSource = {
+  list: () => [{
+    name: "event",
+    description: "Events: receive the suite's events over the app's long connection",
+    identities: ["bot"],
+  }],
+  register(serviceCmd, service, ctx) {
+    if (service === "event") registerEventCommands(serviceCmd, ctx);
+  },
+};
+
+function registerEventCommands(event: Command, ctx: RunContext): void {
+  const list = event.command("list").description("event keys larkit knows, with one-line descriptions")
+    .action(async () => {
+      await emitSuccess(ctx, {
+        data: EVENT_KEYS.map(({ key, description, scope }) => ({ key, description, scope })),
+        meta: { count: EVENT_KEYS.length },
+      });
+    });
+  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists the embedded event catalogue") });
+
+  const schema = event.command("schema").description("the payload shape of one event key")
+    .argument("<key>", "event key, e.g. im.message.receive_v1")
+    .action(async (key: string) => {
+      const found = eventKey(key);
+      if (!found) throw errors.validation(`unknown event key: ${key}`, { hint: "see larkit event list" });
+      await emitSuccess(ctx, {
+        data: {
+          key: found.key,
+          description: found.description,
+          scope: found.scope,
+          envelope: {
+            schema: "2.0",
+            header: ["event_id", "event_type", "create_time", "token", "app_id", "tenant_key"],
+          },
+          event: found.payload,
+        },
+      });
+    });
+  setMeta(schema, { layer: "builtin", turn: readOnlyInTurns("reads the embedded event catalogue") });
+
+  const consumeCmd = event.command("consume").description("stream matching events as NDJSON on stdout")
+    .argument("<key...>", "event keys to receive, e.g. im.message.receive_v1")
+    .option(
+      "--param <k=v>",
+      "keep events whose event.<k> equals v (repeatable)",
+      (v, acc: string[]) => [...acc, v],
+      [],
+    )
+    .option("--jq <expr>", "jq filter applied to each event")
+    .option("--max-events <n>", "stop after n events")
+    .option("--timeout <duration>", "stop after this long (30s, 500ms, 2m); no event by then is exit 4")
+    .option("--output-dir <dir>", "write each event to <dir>/<event_id>.json instead of stdout")
+    .option("--quiet", "no [event] status lines on stderr")
+    .option("--dry-run", "show the subscription without connecting")
+    .addHelpText("after", CONSUME_HELP)
+    .action(async (keys: string[], raw: unknown) => {
+      await consume(ctx, keys, parseOptions(ConsumeOptions, raw, "event consume"));
+    });
+  setMeta(consumeCmd, {
+    layer: "builtin",
+    dryRun: true,
+    turn: readOnlyInTurns("receives events from a running hub; a turn never starts one"),
+  });
+
+  const status = event.command("status").description("whether the app's event hub runs, and its counters")
+    .action(async () => {
+      const hub = await appHub(ctx);
+      const { hubStatus } = await import("../event/client.ts");
+      const s = await hubStatus(hub.socket);
+      await emitSuccess(ctx, {
+        data: { running: s !== undefined, socket: hub.socket, ...(s ? { hub: s } : {}) },
+      });
+    });
+  setMeta(status, { layer: "builtin", turn: readOnlyInTurns("asks the hub for its counters") });
+
+  const stop = event.command("stop").description("stop the app's event hub and its long connection")
+    .action(async () => {
+      const hub = await appHub(ctx);
+      const { stopHub } = await import("../event/client.ts");
+      const stopped = await stopHub(hub.socket, ctx.p.clock);
+      await emitSuccess(ctx, { data: { stopped, socket: hub.socket } });
+    });
+  setMeta(stop, { layer: "builtin", turn: refusedInTurns("stops a background process") });
+
+  const hubCmd = hide(
+    event.command("hub").description("run the app's event hub in this process (what consume starts)")
+      .action(async () => await runHub(ctx)),
+  );
+  setMeta(hubCmd, { layer: "builtin", turn: refusedInTurns("runs a background process and a socket") });
+}

@@ -1,0 +1,99 @@
+/**
+ * What the event hub and its consumers say over the hub's Unix socket: one JSON object per line, each side
+ * parsed with zod. A consumer subscribes once, receives `ready` when the hub's long connection is up, then
+ * `event` lines, and answers each with `ack` once the event is safe (printed, or written to a file).
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import type { Paths } from "../provider.ts";
+
+export const ClientMessageSchema = z.discriminatedUnion("op", [
+  z.object({
+    op: z.literal("subscribe"),
+    keys: z.array(z.string()),
+    params: z.record(z.string(), z.string()),
+  }),
+  z.object({ op: z.literal("ack"), event_id: z.string().min(1) }),
+  z.object({ op: z.literal("status") }),
+  z.object({ op: z.literal("stop") }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+
+export const HubStatusSchema = z.object({
+  app_id: z.string(),
+  pid: z.number(),
+  started_at: z.string(),
+  connection: z.enum(["connecting", "connected", "reconnecting", "failed", "stopped"]),
+  connects: z.number(),
+  consumers: z.number(),
+  pending: z.number(),
+  received: z.number(),
+  delivered: z.number(),
+  acked: z.number(),
+  duplicates: z.number(),
+  error: z.string().optional(),
+});
+export type HubStatus = z.infer<typeof HubStatusSchema>;
+
+export const HubMessageSchema = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("ready") }),
+  z.object({ op: z.literal("event"), event: z.unknown() }),
+  z.object({ op: z.literal("status"), status: HubStatusSchema }),
+  z.object({ op: z.literal("stopping") }),
+  z.object({ op: z.literal("error"), message: z.string(), hint: z.string().optional() }),
+]);
+export type HubMessage = z.infer<typeof HubMessageSchema>;
+
+/** Longest line either side accepts; an event is at most a few hundred KiB. */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+/** One hub per app: its socket (0600) and log sit in `<stateDir>/events/`. */
+export function hubPaths(paths: Paths, appId: string): { dir: string; socket: string; log: string } {
+  const dir = join(paths.stateDir, "events");
+  const safe = appId.replace(/[^A-Za-z0-9_.-]/g, "_");
+  return { dir, socket: join(dir, `${safe}.sock`), log: join(dir, `${safe}.log`) };
+}
+
+/**
+ * Lines of a byte stream, without their newline. A line longer than `max` bytes ends the stream with an
+ * error: the peer is not speaking this protocol.
+ */
+export async function* lines(
+  readable: ReadableStream<Uint8Array>,
+  max = MAX_LINE_BYTES,
+): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  for await (const chunk of readable) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      yield buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+    }
+    if (buffered.length > max) throw new Error(`a line longer than ${max} bytes`);
+  }
+  if (buffered.length > 0) yield buffered;
+}
+
+/** Writes all of `bytes` (a socket write may take only part of them). */
+export async function writeAll(conn: Deno.Conn, text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length;) at += await conn.write(bytes.subarray(at));
+}
+
+/** Whether something answers on the socket path: absent, live, or a stale file left by a killed hub. */
+export async function probeHub(path: string): Promise<"absent" | "live" | "stale"> {
+  try {
+    await Deno.lstat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return "absent";
+    throw e;
+  }
+  try {
+    (await Deno.connect({ transport: "unix", path })).close();
+    return "live";
+  } catch {
+    return "stale";
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The event hub in-process against the emulator's long connection, with consumers on its real Unix socket:
+ * exactly-once delivery through socket drops, consumers that leave, and a clean stop. Bounded: 1,000 events,
+ * 20 drops.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { abortableSleep } from "../cli/provider.ts";
+import { EventEnvelopeSchema } from "../cli/event/catalog.ts";
+import { HubClient, hubStatus, stopHub } from "../cli/event/client.ts";
+import { LongConnection } from "../cli/event/connection.ts";
+import { EventHub } from "../cli/event/hub.ts";
+import { probeHub } from "../cli/event/protocol.ts";
+import { type Emulator, startEmulator } from "./helpers/emulator.ts";
+
+const clock = { now: () => Date.now(), sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s) };
+
+async function withHub(fn: (emu: Emulator, socket: string, hub: EventHub) => Promise<void>): Promise<void> {
+  const emu = await startEmulator({});
+  emu.events.clientConfig = {
+    PingInterval: 120,
+    ReconnectCount: -1,
+    ReconnectInterval: 0.02,
+    ReconnectNonce: 0.02,
+  };
+  const dir = await Deno.makeTempDir({ prefix: "larkit-hub-" });
+  const socket = join(dir, "hub.sock");
+  const hub = new EventHub({
+    appId: emu.app.appId,
+    socketPath: socket,
+    clock,
+    pid: 1,
+    idleMs: 60_000,
+    log: () => {},
+    connect: (handlers) =>
+      new LongConnection({
+        openOrigin: emu.url,
+        appId: emu.app.appId,
+        appSecret: emu.app.appSecret,
+        fetch: (i, init) => fetch(i, init),
+        clock,
+        random: Math.random,
+        ...handlers,
+      }),
+  });
+  const running = hub.run();
+  try {
+    while (await probeHub(socket) !== "live") await clock.sleep(5);
+    await fn(emu, socket, hub);
+  } finally {
+    hub.stop("test over");
+    await running;
+    await emu.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A consumer that acks what it receives; `take(n)` collects n events. */
+async function consumer(socket: string, keys: string[] = [], params: Record<string, string> = {}) {
+  const client = await HubClient.connect(socket);
+  await client.send({ op: "subscribe", keys, params });
+  const first = await client.next();
+  assert.equal(first?.op, "ready");
+  return {
+    client,
+    async take(n: number, ack = true) {
+      const got = [];
+      while (got.length < n) {
+        const m = await client.next();
+        if (!m) throw new Error(`hub closed after ${got.length} of ${n} events`);
+        if (m.op !== "event") continue;
+        const e = EventEnvelopeSchema.parse(m.event);
+        got.push(e);
+        if (ack) await client.send({ op: "ack", event_id: e.header.event_id });
+      }
+      return got;
+    },
+  };
+}
+
+Deno.test("hub: 1,000 events through 20 socket drops reach the consumer exactly once, in order per chat", async () => {
+  await withHub(async (emu, socket) => {
+    const c = await consumer(socket, ["im.message.receive_v1"]);
+    const chats = ["oc_a", "oc_b", "oc_c", "oc_d", "oc_e"];
+    const receiving = c.take(1000);
+    let reconnected = () => true;
+    for (let i = 0; i < 1000; i++) {
+      if (i % 50 === 25) {
+        // One drop per 50 events, each once the previous one was recovered from; the events published right
+        // after it pile up while the client is away.
+        while (!reconnected()) await clock.sleep(2);
+        const before = emu.events.connections();
+        reconnected = () => emu.events.connections() > before;
+        emu.events.dropSocket();
+      }
+      emu.events.publish("im.message.receive_v1", { message: { chat_id: chats[i % 5], seq: i } });
+    }
+    const got = await receiving;
+    assert.equal(got.length, 1000);
+    const ids = new Set(got.map((e) => e.header.event_id));
+    assert.equal(ids.size, 1000, "no duplicates reached the consumer");
+    for (const chat of chats) {
+      const seqs = got.map((e) => e.event.message as { chat_id: string; seq: number })
+        .filter((m) => m.chat_id === chat).map((m) => m.seq);
+      assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), `order in ${chat}`);
+      assert.equal(seqs.length, 200);
+    }
+    assert.equal(emu.events.connections(), 21, "one connection, then one per drop");
+    while (emu.events.unacked() > 0) await clock.sleep(5);
+    const status = await hubStatus(socket);
+    assert.equal(status?.acked, 1000);
+    c.client.close();
+  });
+});
+
+Deno.test("hub: split payloads and lost acks still deliver once; redeliveries are de-duplicated", async () => {
+  await withHub(async (emu, socket) => {
+    emu.events.splitInto = 4;
+    emu.events.loseAcks = true;
+    const c = await consumer(socket);
+    const receiving = c.take(10);
+    for (let i = 0; i < 10; i++) emu.events.publish("task.task.updated_v1", { task_id: `t${i}` });
+    await receiving;
+    // The emulator never heard the acks: it redelivers all ten, the hub answers them without bothering anyone.
+    emu.events.loseAcks = false;
+    emu.events.redeliver();
+    while (emu.events.unacked() > 0) await clock.sleep(5);
+    const status = await hubStatus(socket);
+    assert.equal(status?.duplicates, 10);
+    assert.equal(status?.delivered, 10);
+    c.client.close();
+  });
+});
+
+Deno.test("hub: a consumer that exits without acking loses nothing for the others or the next one", async () => {
+  await withHub(async (emu, socket) => {
+    const quitter = await consumer(socket);
+    const stayer = await consumer(socket, [], { "message.chat_id": "oc_keep" });
+    emu.events.publish("im.message.receive_v1", { message: { chat_id: "oc_drop" } });
+    const kept = emu.events.publish("im.message.receive_v1", { message: { chat_id: "oc_keep" } });
+    // The quitter receives both and leaves without acknowledging either.
+    const seen = await quitter.take(2, false);
+    assert.equal(seen.length, 2);
+    quitter.client.close();
+    // The stayer, filtered to oc_keep, receives its event once.
+    const [only] = await stayer.take(1);
+    assert.equal(only.header.event_id, kept);
+    // The unacknowledged oc_drop event waits in the hub and goes to the next consumer.
+    const late = await consumer(socket);
+    const [handed] = await late.take(1);
+    assert.equal((handed.event.message as { chat_id: string }).chat_id, "oc_drop");
+    while (emu.events.unacked() > 0) await clock.sleep(5);
+    stayer.client.close();
+    late.client.close();
+  });
+});
+
+Deno.test("hub: stop ends the long connection, closes consumers and removes the socket", async () => {
+  await withHub(async (emu, socket, hub) => {
+    const c = await consumer(socket);
+    assert.equal(await stopHub(socket, clock), true);
+    assert.equal(await c.client.next(), undefined, "the consumer's connection was closed");
+    assert.equal(await probeHub(socket), "absent");
+    assert.equal(await stopHub(socket, clock), false);
+    hub.stop("again");
+    // The emulator sees no open socket: the long connection is gone.
+    emu.events.publish("task.task.updated_v1", { task_id: "t" });
+    assert.equal(emu.events.sent(), 0);
+  });
+});
