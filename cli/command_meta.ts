@@ -15,8 +15,35 @@ export interface FlagMeta {
   input?: ("file" | "stdin")[];
 }
 
+/**
+ * Whether a command may run inside an agent-server turn, and why. Turns act for a remote or local client with
+ * this machine's credentials, so only commands that act on the suite (with approvals for writes) or only read
+ * are allowed; anything that changes this machine (config, credentials, daemons, files outside the turn's
+ * workspace) is refused before it runs.
+ */
+export interface TurnPolicy {
+  allowed: boolean;
+  reason: string;
+}
+
+/** What a host learns about a command line once commander resolved it, before its action runs. */
+export interface ResolvedCommand {
+  /** The leaf's path from the root: ["calendar", "+agenda"], ["config", "set"]. */
+  path: string[];
+  layer: Layer;
+  /** The suite service it addresses (first word for services, the path's segment for raw `api`). */
+  service?: string;
+  /** Undefined when the command has no classification: hosts must treat that as refused. */
+  turn?: TurnPolicy;
+}
+
+/** A host's check of the resolved command (the agent server's turn rules); an error refuses it before it runs. */
+export type CommandGate = (cmd: ResolvedCommand) => Error | undefined;
+
 export interface CommandMeta {
   layer: Layer;
+  /** Whether it may run in an agent-server turn; suite layers default to allowed (`turnPolicyOf`). */
+  turn?: TurnPolicy;
   /** Identities the command can run as; absent = identity-agnostic (config, schema, …). */
   identities?: Identity[];
   risk?: Risk;
@@ -53,4 +80,26 @@ export function commandPath(cmd: Command): string[] {
   const names: string[] = [];
   for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
   return names;
+}
+
+const SUITE_TURN: TurnPolicy = {
+  allowed: true,
+  reason: "acts on the suite through the HTTP client; writes ask the client for approval",
+};
+
+/** A leaf's turn policy: declared on builtins, implied for shortcuts and generated API commands. */
+export function turnPolicyOf(cmd: Command): TurnPolicy | undefined {
+  const meta = META.get(cmd);
+  if (meta?.turn) return meta.turn;
+  return meta?.layer === "shortcut" || meta?.layer === "api" ? SUITE_TURN : undefined;
+}
+
+/** A builtin that only reads (secrets redacted) may run in a turn. */
+export function readOnlyInTurns(reason: string): TurnPolicy {
+  return { allowed: true, reason: `read-only: ${reason}` };
+}
+
+/** A builtin that changes this machine is refused in turns: run it in a terminal. */
+export function refusedInTurns(reason: string): TurnPolicy {
+  return { allowed: false, reason: `changes this machine: ${reason}` };
 }

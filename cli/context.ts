@@ -2,10 +2,13 @@
  * Per-run context handed to every command: the provider, the global flags, diagnostics, and the lazily built
  * services (credential chain, HTTP client) — built once per run, only when a command needs them.
  */
+import type { Command } from "commander";
 import { createCredentialChain } from "./auth/chain.ts";
+import type { CommandGate } from "./command_meta.ts";
 import type { CredentialChain } from "./auth/types.ts";
 import { createHttpClient, type HttpClient } from "./http/client.ts";
 import { type Diagnostics, diagnostics } from "./output/diagnostics.ts";
+import { errors } from "./output/errors.ts";
 import type { Identity } from "./output/envelope.ts";
 import type { Provider } from "./provider.ts";
 
@@ -29,6 +32,26 @@ export interface RunState {
   background?: Promise<void>[];
 }
 
+export interface BuildOptions {
+  /** Build these services in full instead of the one argv names (the `commands` catalogue: all of them). */
+  services?: "all" | string[];
+}
+
+/**
+ * What `cli/run.ts` hands down so commands can rebuild the tree (catalogue, completion) or run another argv
+ * (`sandbox run`) without importing the modules that import them.
+ */
+export interface RunHooks {
+  tree(argv: string[], ctx: RunContext, opts?: BuildOptions): Promise<Command>;
+  /** With a gate (an agent-server turn), the resolved command is checked before it runs. */
+  run(argv: string[], p: Provider, opts?: { gate?: CommandGate }): Promise<number>;
+}
+
+const NO_HOOKS: RunHooks = {
+  tree: () => Promise.reject(errors.internal("this context cannot build the command tree")),
+  run: () => Promise.reject(errors.internal("this context cannot run commands")),
+};
+
 export interface RunContext {
   /** The argv of this run, as given (after the program name). */
   argv: string[];
@@ -38,9 +61,15 @@ export interface RunContext {
   state: RunState;
   credentials(): CredentialChain;
   http(): HttpClient;
+  hooks: RunHooks;
 }
 
-export function createRunContext(p: Provider, globals: Globals, argv: string[] = []): RunContext {
+export function createRunContext(
+  p: Provider,
+  globals: Globals,
+  argv: string[] = [],
+  hooks: RunHooks = NO_HOOKS,
+): RunContext {
   const diag = diagnostics(p.stderr, { debug: globals.debug, color: globals.color });
   let chain: CredentialChain | undefined;
   let http: HttpClient | undefined;
@@ -50,6 +79,7 @@ export function createRunContext(p: Provider, globals: Globals, argv: string[] =
     globals,
     diag,
     state: {},
+    hooks,
     credentials: () =>
       chain ??= createCredentialChain(p, {
         profile: globals.profile,

@@ -2,35 +2,16 @@
  * Runs one argv against a provider and returns the exit code. `main.ts` and the agent server's turns both
  * call this, so a remote turn runs exactly what a terminal runs, streaming to the writers it is given.
  */
-import { CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
 import { resolve } from "node:path";
-import { createRunContext, type Globals } from "./context.ts";
+import { type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
+import { createRunContext, type Globals, type RunHooks } from "./context.ts";
+import { positionalWords, prescanGlobals } from "./globals.ts";
 import { recordingEdges, replayEdges } from "./record/session.ts";
 import { emitError } from "./output/emit.ts";
 import { errors, type LarkitError, toLarkitError } from "./output/errors.ts";
 import type { Env, Provider } from "./provider.ts";
-import { buildTree, configureAll, positionalWords } from "./tree.ts";
-
-/** Global flags are read before the tree exists: the profile and strict mode decide what the tree holds. */
-export function prescanGlobals(argv: string[], env: Env): Globals {
-  const before = argv.indexOf("--") === -1 ? argv : argv.slice(0, argv.indexOf("--"));
-  const valueOf = (flag: string, fallback?: string) => {
-    let value = fallback || undefined;
-    for (let i = 0; i < before.length; i++) {
-      if (before[i] === flag) value = before[i + 1];
-      else if (before[i].startsWith(`${flag}=`)) value = before[i].slice(flag.length + 1);
-    }
-    return value;
-  };
-  return {
-    profile: valueOf("--profile", env.get("LARKIT_PROFILE")),
-    record: valueOf("--record", env.get("LARKIT_RECORD")),
-    replay: valueOf("--replay", env.get("LARKIT_REPLAY")),
-    debug: before.includes("--debug"),
-    color: !before.includes("--no-color") && env.get("NO_COLOR") === undefined,
-    offline: before.includes("--offline"),
-  };
-}
+import { buildTree, configureAll } from "./tree.ts";
 
 const HELP_CODES = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
 
@@ -44,6 +25,16 @@ function usageFromCommander(e: CommanderError, argv: string[]): LarkitError {
   });
 }
 
+/** Recording and replaying read and write files of this machine: a host's run (a turn) may not ask for them. */
+function refuseHostFlags(given: Pick<Globals, "record" | "replay">): void {
+  const flag = given.record !== undefined ? "--record" : given.replay !== undefined ? "--replay" : undefined;
+  if (flag) {
+    throw errors.permission(`${flag} cannot be used inside an agent-server turn`, {
+      hint: "it reads or writes files on the server's machine; record in a terminal instead",
+    });
+  }
+}
+
 /** `--record`/`--replay` swap the provider's network, random ids and clock before anything runs. */
 async function withRecordReplay(p: Provider, globals: Globals): Promise<Provider> {
   if (globals.record && globals.replay) {
@@ -54,14 +45,51 @@ async function withRecordReplay(p: Provider, globals: Globals): Promise<Provider
   return p;
 }
 
-export async function runCli(argv: string[], original: Provider): Promise<number> {
+/** The suite service a resolved command addresses: its first word, or for raw `api` the path's segment. */
+function serviceOf(path: string[], cmd: Command): string | undefined {
+  if (path[0] !== "api") return metaOf(cmd)?.layer === "builtin" ? undefined : path[0];
+  const apiPath = cmd.args[1] ?? "";
+  return /^\/?open-apis\/([^/?]+)/.exec(apiPath)?.[1];
+}
+
+export interface RunOptions {
+  /**
+   * The host's check of the resolved command (the agent server's turn rules). With a gate, the command line's
+   * own `--record`/`--replay` are refused too: they write or read files of this machine.
+   */
+  gate?: CommandGate;
+}
+
+const HOOKS: RunHooks = {
+  tree: (argv, ctx, opts) => buildTree(argv, ctx, opts),
+  run: (argv, p, opts) => runCli(argv, p, opts),
+};
+
+export async function runCli(argv: string[], original: Provider, opts: RunOptions = {}): Promise<number> {
   const globals = prescanGlobals(argv, original.env);
-  let ctx = createRunContext(original, globals, argv);
+  let ctx = createRunContext(original, globals, argv, HOOKS);
   let captured = "";
   try {
-    ctx = createRunContext(await withRecordReplay(original, globals), globals, argv);
+    if (opts.gate) refuseHostFlags(prescanGlobals(argv, { get: () => undefined }));
+    ctx = createRunContext(await withRecordReplay(original, globals), globals, argv, HOOKS);
     const program = await buildTree(argv, ctx);
     configureAll(program, (text) => captured += text);
+    const gate = opts.gate;
+    if (gate) {
+      // Decided on the leaf commander resolved, after parsing: argv tricks (`--`, quoting) cannot hide it.
+      program.hook("preAction", (_root, leaf) => {
+        const path = commandPath(leaf);
+        const refusal = gate({
+          path,
+          layer: metaOf(leaf)?.layer ?? "builtin",
+          service: serviceOf(path, leaf),
+          turn: turnPolicyOf(leaf),
+        });
+        if (refusal) throw refusal;
+        const flags = leaf.optsWithGlobals();
+        refuseHostFlags({ ...globals, record: flags.record, replay: flags.replay });
+      });
+    }
     await program.parseAsync(argv, { from: "user" });
     return ctx.state.exitCode ?? 0;
   } catch (e) {

@@ -6,38 +6,13 @@
 import { Command } from "commander";
 import { type CommandMeta, hide, isHidden, metaOf, setMeta } from "./command_meta.ts";
 import { FIXED_COMMANDS } from "./commands/index.ts";
-import type { RunContext } from "./context.ts";
+import type { BuildOptions, RunContext } from "./context.ts";
+import { addGlobalOptions, positionalWords } from "./globals.ts";
 import type { StrictMode } from "./auth/types.ts";
 import { errors } from "./output/errors.ts";
 import type { Identity } from "./output/envelope.ts";
+import type { ServiceSummary } from "./service_source.ts";
 import { SERVICE_SOURCES } from "./sources.ts";
-
-export interface ServiceSummary {
-  name: string;
-  description: string;
-  /** Union of the identities its commands support (for strict-mode pruning of unbuilt services). */
-  identities: Identity[];
-}
-
-/** A provider of service subtrees: the registry's generated API commands, the shortcut declarations. */
-export interface ServiceSource {
-  list(ctx: RunContext): ServiceSummary[] | Promise<ServiceSummary[]>;
-  register(serviceCmd: Command, service: string, ctx: RunContext): void | Promise<void>;
-}
-
-/** Options every level understands; parsed before the tree exists so the right profile and service load. */
-export function addGlobalOptions(program: Command): Command {
-  return program
-    .option("--profile <name>", "config profile to use for this command (env LARKIT_PROFILE)")
-    .option("--debug", "log requests and responses on stderr, secrets redacted")
-    .option("--no-color", "no ANSI colours on stderr (also NO_COLOR)")
-    .option("--offline", "never fetch remote registry metadata (env LARKIT_REMOTE_META=off)")
-    .option(
-      "--record <dir>",
-      "append every HTTP/MCP exchange, secrets redacted, to <dir> (env LARKIT_RECORD)",
-    )
-    .option("--replay <dir>", "answer requests from a recording in <dir>, no network (env LARKIT_REPLAY)");
-}
 
 /** Every command, at every depth, reports errors through the run instead of printing and exiting. */
 export function configureAll(cmd: Command, sink: (text: string) => void): void {
@@ -45,21 +20,6 @@ export function configureAll(cmd: Command, sink: (text: string) => void): void {
     .configureOutput({ writeOut: sink, writeErr: sink, outputError: () => {} })
     .showSuggestionAfterError(true);
   for (const sub of cmd.commands) configureAll(sub as Command, sink);
-}
-
-const GLOBAL_VALUE_FLAGS = new Set(["--profile", "--record", "--replay"]);
-
-/** The positional words of argv, skipping global flags' values: ["calendar", "+agenda"]. */
-export function positionalWords(argv: string[]): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--") break;
-    if (GLOBAL_VALUE_FLAGS.has(a)) i++;
-    else if (!a.startsWith("-")) words.push(a);
-    else if (words.length > 0) break;
-  }
-  return words;
 }
 
 async function strictModeOf(ctx: RunContext): Promise<StrictMode> {
@@ -103,11 +63,6 @@ export function pruneForStrictMode(cmd: Command, mode: StrictMode): void {
       children[i] = stub;
     }
   }
-}
-
-export interface BuildOptions {
-  /** Build these services in full instead of the one argv names (the `commands` catalogue: all of them). */
-  services?: "all" | string[];
 }
 
 export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOptions = {}): Promise<Command> {

@@ -1,20 +1,27 @@
 /**
  * Runs one larkit argv in-process the way a terminal would, but with the agent server's own sinks: output
  * is streamed to a callback as it is written (each write awaited, so a slow client slows the command rather
- * than the server buffering), the abort signal is the turn's, and the approver is the client's.
+ * than the server buffering), the abort signal is the turn's, the approver is the client's, the working
+ * directory is the thread's workspace, and the gate sees the resolved command before it runs.
+ * The runner itself comes from the CLI (`larkit app-server` hands it over): rpc/ knows nothing of the CLI.
  */
 import { emitError } from "../cli/output/emit.ts";
 import { errorEnvelope } from "../cli/output/envelope.ts";
 import { type LarkitError, toLarkitError } from "../cli/output/errors.ts";
-import { type Approver, bytesReader, type Provider, type Writer } from "../cli/provider.ts";
+import type { CommandGate } from "../cli/command_meta.ts";
+import { type Approver, bytesReader, type Provider, withIOFrom, type Writer } from "../cli/provider.ts";
 
-export type Runner = (argv: string[], p: Provider) => Promise<number>;
+/** Runs one argv in-process against a provider; the gate refuses the resolved command before it runs. */
+export type Runner = (argv: string[], p: Provider, opts: { gate: CommandGate }) => Promise<number>;
 export type Stream = "stdout" | "stderr";
 
 export interface CommandRun {
   argv: string[];
   signal: AbortSignal;
   approver: Approver;
+  gate: CommandGate;
+  /** The working directory `@file`, `--file` and `--output` resolve in (the thread's workspace). */
+  cwd: string;
   onOutput(stream: Stream, delta: string): Promise<void>;
 }
 
@@ -119,7 +126,8 @@ export async function runCommand(p: Provider, runner: Runner, run: CommandRun): 
     all.push(text);
     await run.onOutput(stream, text);
   };
-  const io = p.withIO({
+  const { withIO: _, ...base } = p;
+  const io = withIOFrom({ ...base, cwd: run.cwd }).withIO({
     stdout: streamingWriter("stdout", sink),
     stderr: streamingWriter("stderr", sink),
     // A turn has no terminal: a command that reads stdin gets an empty one, never the server's own.
@@ -129,7 +137,7 @@ export async function runCommand(p: Provider, runner: Runner, run: CommandRun): 
   });
   const running = (async () => {
     try {
-      return await runner(run.argv, io);
+      return await runner(run.argv, io, { gate: run.gate });
     } catch (e) {
       const larkitErr = toLarkitError(e);
       await emitError({ p: io, state: {} }, larkitErr);

@@ -1,12 +1,16 @@
 /**
- * What a turn may run, by connection origin. Approvals apply to every origin the same way; on top of them the
- * server's policy can forbid writes, or whole services, for remote origins (by default `RemoteControl`). A
- * refusal is a `permission` error envelope from the command, so the client sees the same shape as any failure.
+ * What a turn may run and who may approve it. Three layers, checked in this order:
+ * 1. The command's own turn policy (`TurnPolicy`, declared with the command and resolved by the CLI after
+ *    parsing): only suite commands and read-only ones run in turns; whatever changes this machine is refused.
+ * 2. The server's policy for remote origins (`--remote-read-only`, `--remote-forbid-service`).
+ * 3. Approvals before writes, answered only by connections that may answer (`mayAnswer`).
+ * A refusal is a `permission` error envelope from the command, so the client sees the same shape as any failure.
  */
-import { errors, type LarkitError } from "../cli/output/errors.ts";
+import type { CommandGate } from "../cli/command_meta.ts";
+import { errors } from "../cli/output/errors.ts";
 import type { Approver } from "../cli/provider.ts";
-import { positionalWords } from "../cli/tree.ts";
 import type { Origin } from "./connection.ts";
+import type { ConnectionInfo } from "./session.ts";
 
 export interface RemotePolicy {
   /** Origins the restrictions below apply to. */
@@ -23,42 +27,32 @@ export const DEFAULT_POLICY: RemotePolicy = {
   forbiddenServices: [],
 };
 
-/** Commands that manage this server itself; running them inside a turn would nest servers or leak control. */
-const NOT_IN_A_TURN = new Set(["app-server", "remote-control", "relay"]);
-
-/** The service a command line addresses: its first word, or for raw `api` calls the path's service segment. */
-export function serviceOf(argv: string[]): string | undefined {
-  const words = positionalWords(argv);
-  if (words[0] === "api") return /^\/?open-apis\/([^/?]+)/.exec(words[2] ?? "")?.[1];
-  return words[0];
-}
-
-function isRemote(origin: Origin, policy: RemotePolicy): boolean {
+export function isRemote(origin: Origin, policy: RemotePolicy): boolean {
   return policy.remoteOrigins.includes(origin);
 }
 
-/** Checked before a command runs: a refusal means nothing is sent anywhere. */
-export function refusalBeforeRun(
-  argv: string[],
-  origin: Origin,
-  policy: RemotePolicy,
-): LarkitError | undefined {
-  const first = positionalWords(argv)[0];
-  if (first !== undefined && NOT_IN_A_TURN.has(first)) {
-    return errors.permission(`\`larkit ${first}\` cannot run inside an agent-server turn`, {
-      hint: "run it in a terminal on this machine",
-    });
-  }
-  const service = serviceOf(argv);
-  if (isRemote(origin, policy) && service !== undefined && policy.forbiddenServices.includes(service)) {
-    return errors.permission(
-      `the service "${service}" is not available to ${origin} connections on this server`,
-      {
-        hint: "the server's policy forbids it for remote clients; run it locally instead",
-      },
-    );
-  }
-  return undefined;
+/** The check a turn's command passes once the CLI resolved it, before anything runs. */
+export function turnGate(origin: Origin, policy: RemotePolicy): CommandGate {
+  return (cmd) => {
+    const name = `\`larkit ${cmd.path.join(" ")}\``;
+    if (!cmd.turn) {
+      return errors.permission(`${name} has no turn policy, so it cannot run inside an agent-server turn`, {
+        hint: "run it in a terminal on this machine",
+      });
+    }
+    if (!cmd.turn.allowed) {
+      return errors.permission(`${name} cannot run inside an agent-server turn: ${cmd.turn.reason}`, {
+        hint: "run it in a terminal on this machine",
+      });
+    }
+    if (isRemote(origin, policy) && cmd.service !== undefined && policy.forbiddenServices.includes(cmd.service)) {
+      return errors.permission(
+        `the service "${cmd.service}" is not available to ${origin} connections on this server`,
+        { hint: "the server's policy forbids it for remote clients; run it locally instead" },
+      );
+    }
+    return undefined;
+  };
 }
 
 /**
@@ -85,4 +79,15 @@ export function policyApprover(origin: Origin, policy: RemotePolicy, ask: Approv
     }
     return ask(req);
   };
+}
+
+/**
+ * Whether `answerer` may approve a write asked for by a command that a connection of origin `asker` started:
+ * only initialized connections; never a remote one under `--remote-read-only`; and never a remote one for a
+ * local client's command (a phone must not approve what a local agent is doing behind the user's back).
+ */
+export function mayApprove(asker: Origin, answerer: ConnectionInfo & { initialized: boolean }, policy: RemotePolicy) {
+  if (!answerer.initialized) return false;
+  if (!isRemote(answerer.origin, policy)) return true;
+  return !policy.forbidWrites && isRemote(asker, policy);
 }

@@ -5,27 +5,27 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { z } from "zod";
-import { runCli } from "../cli/run.ts";
 import type { Provider } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "./connection.ts";
 import type { Runner } from "./command_run.ts";
 import { rpcErrors } from "./errors.ts";
 import type { Response } from "./messages.ts";
+import {
+  type InitializeParams,
+  isMethodName,
+  METHODS,
+  type MethodName,
+  type MethodSpec,
+  type Notify,
+  type ParamsOf,
+  type ResultOf,
+} from "./protocol.ts";
 import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from "./outbound_queue.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "./policy.ts";
 import { ServerRequests } from "./server_requests.ts";
-import { type ConnectionInfo, type InitializeParams, Session, type SessionHost } from "./session.ts";
+import { type ConnectionInfo, ReplyThen, Session, type SessionHost } from "./session.ts";
 import { ThreadStore } from "./store.ts";
-import {
-  CommandExecParams,
-  ThreadHub,
-  ThreadIdParams,
-  ThreadListParams,
-  ThreadReadParams,
-  ThreadStartParams,
-  TurnInterruptParams,
-  TurnStartParams,
-} from "./threads.ts";
+import { ThreadHub } from "./threads.ts";
 
 export { ReplyThen } from "./session.ts";
 export type { ConnectionInfo } from "./session.ts";
@@ -33,11 +33,30 @@ export type { ConnectionInfo } from "./session.ts";
 export interface MethodContext {
   connection: ConnectionInfo;
   /** Sends a notification to every initialized connection (e.g. `remoteControl/status/changed`). */
-  broadcast(method: string, params?: unknown): Promise<void>;
+  broadcast: Notify;
 }
 
-/** Returns the result, or a `ReplyThen` to do more after the response is sent; throws `RpcError` to fail. */
+type Reply<M extends MethodName> = ResultOf<M> | ReplyThen<ResultOf<M>>;
+
+/**
+ * The handler of method M: gets M's params (already parsed by the protocol's schema) and returns M's result,
+ * or a `ReplyThen` to do more after the response is sent; throws `RpcError` to fail.
+ */
+export type Handler<M extends MethodName> = (
+  params: ParamsOf<M>,
+  ctx: MethodContext,
+) => Reply<M> | Promise<Reply<M>>;
+
+/** A registered handler as the server stores it; build one with `defineMethod` to get the protocol's types. */
 export type MethodHandler = (params: unknown, ctx: MethodContext) => unknown | Promise<unknown>;
+
+/** Registers `handler` for the protocol's method `name`: params arrive parsed, the result is type-checked. */
+export function defineMethod<M extends MethodName>(name: M, handler: Handler<M>): Record<M, MethodHandler> {
+  return { [name]: (params: unknown, ctx: MethodContext) => handler(params as ParamsOf<M>, ctx) } as Record<
+    M,
+    MethodHandler
+  >;
+}
 
 export interface AppServerOptions {
   provider: Provider;
@@ -45,19 +64,22 @@ export interface AppServerOptions {
   db?: DatabaseSync;
   /** Restrictions for remote origins; approvals apply to every origin regardless. */
   policy?: RemotePolicy;
-  /** Extra methods, e.g. `remoteControl/enable` from relay/. They cannot replace built-in methods. */
-  methods?: Record<string, MethodHandler>;
-  /** Runs one argv in-process; `runCli` unless a test substitutes it. */
+  /**
+   * Extra methods, e.g. `remoteControl/enable` from relay/. Each must be a method of the protocol module
+   * (`rpc/protocol.ts`) and cannot replace a built-in one.
+   */
+  methods?: Partial<Record<MethodName, MethodHandler>>;
+  /**
+   * Runs one argv in-process: `larkit app-server` hands over the CLI's runner, which resolves the command and
+   * lets the server's gate refuse it before it runs. Without one, every turn is refused.
+   */
   runner?: Runner;
   queueLimits?: QueueLimits;
   maxInFlight?: number;
   /** How long an approval waits for any client before it counts as "cancel". */
   approvalTimeoutMs?: number;
   /** Called after a connection's `initialize` succeeded, e.g. to send it the remote-control status. */
-  onInitialized?: (
-    connection: ConnectionInfo,
-    notify: (method: string, params?: unknown) => Promise<void>,
-  ) => void;
+  onInitialized?: (connection: ConnectionInfo, notify: Notify) => void;
   /** Structured log lines (connection open/close with origin, turns, approvals). */
   log?: (event: string, fields: Record<string, unknown>) => void;
 }
@@ -71,7 +93,7 @@ export interface LocalConnection extends Connection {
 
 export interface LarkitAppServer extends AppServer {
   connect(origin: Origin, out: Outbound, label?: string): LocalConnection;
-  broadcast(method: string, params?: unknown): Promise<void>;
+  broadcast: Notify;
   /** Live connections, for status and tests. */
   readonly connections: readonly ConnectionInfo[];
 }
@@ -106,10 +128,10 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
   const store = new ThreadStore(opts.db ? { db: opts.db } : { stateDir: p.paths.stateDir });
   const orphaned = store.interruptOrphanedTurns(p.clock.now());
   if (orphaned > 0) log("orphaned_turns_interrupted", { count: orphaned });
-  const requests = new ServerRequests(p.clock);
+  const requests = new ServerRequests(p.clock, p.random);
   const sessions = new Map<string, Session>();
 
-  const broadcast = async (method: string, params?: unknown) => {
+  const broadcast: Notify = async (method, params) => {
     await Promise.all(
       [...sessions.values()].filter((s) => s.initialized).map((s) => s.notify(method, params)),
     );
@@ -118,7 +140,7 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
   const hub = new ThreadHub({
     provider: p,
     store,
-    runner: opts.runner ?? runCli,
+    runner: opts.runner,
     policy: opts.policy ?? DEFAULT_POLICY,
     requests,
     approvalTimeoutMs: opts.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
@@ -126,26 +148,26 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
     log,
   });
 
-  type Builtin = (params: unknown, session: Session) => unknown;
-  const builtins: Record<string, Builtin> = {
-    "thread/start": (params, s) => {
-      parseParams(ThreadStartParams, params);
-      return hub.startThread(s);
-    },
-    "thread/list": (params) => hub.list(parseParams(ThreadListParams, params)),
-    "thread/read": (params) => hub.read(parseParams(ThreadReadParams, params)),
-    "thread/resume": (params, s) => hub.resume(s, parseParams(ThreadIdParams, params)),
-    "turn/start": (params, s) => hub.startTurn(s, parseParams(TurnStartParams, params)),
-    "turn/interrupt": (params) => hub.interrupt(parseParams(TurnInterruptParams, params)),
-    "command/exec": (params, s) => hub.exec(s, parseParams(CommandExecParams, params)),
-  };
-  const extra = opts.methods ?? {};
+  type BuiltinName = "thread/start" | "thread/list" | "thread/read" | "thread/resume" | "turn/start" |
+    "turn/interrupt" | "command/exec";
+  const builtins: { [M in BuiltinName]: (params: ParamsOf<M>, session: Session) => Reply<M> | Promise<Reply<M>> } =
+    {
+      "thread/start": (_params, s) => hub.startThread(s),
+      "thread/list": (params) => hub.list(params),
+      "thread/read": (params) => hub.read(params),
+      "thread/resume": (params, s) => hub.resume(s, params),
+      "turn/start": (params, s) => hub.startTurn(s, params),
+      "turn/interrupt": (params) => hub.interrupt(params),
+      "command/exec": (params, s) => hub.exec(s, params),
+    };
+  const extra: Partial<Record<MethodName, MethodHandler>> = opts.methods ?? {};
   for (const name of Object.keys(extra)) {
+    if (!isMethodName(name)) throw new Error(`method ${name} is not in the protocol module (rpc/protocol.ts)`);
     if (name in builtins || name === "initialize") throw new Error(`method ${name} is built in`);
   }
 
   const host: SessionHost = {
-    initialize(session: Session, params: InitializeParams) {
+    initialize(session: Session, params: InitializeParams): ResultOf<"initialize"> {
       opts.onInitialized?.(session, async (method, params) => {
         await session.notify(method, params);
       });
@@ -158,16 +180,29 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
         clientInfo: params.clientInfo,
       };
     },
-    async dispatch(session, method, params) {
-      const builtin = builtins[method];
-      if (builtin) return await builtin(params, session);
+    async dispatch(session, method, raw) {
+      if (!isMethodName(method) || method === "initialize") throw rpcErrors.methodNotFound(method);
+      const builtin = builtins[method as BuiltinName] as
+        | ((params: unknown, session: Session) => unknown)
+        | undefined;
       const handler = extra[method];
-      if (!handler) throw rpcErrors.methodNotFound(method);
-      return await handler(params, { connection: session, broadcast });
+      if (!builtin && !handler) throw rpcErrors.methodNotFound(method);
+      const spec: MethodSpec = METHODS[method];
+      if (spec.experimental && !session.experimentalApi) {
+        throw rpcErrors.invalidRequest(`${method} requires experimentalApi capability`);
+      }
+      const params = parseParams(METHODS[method].params, raw);
+      if (builtin) return await builtin(params, session);
+      return await handler?.(params, { connection: session, broadcast });
     },
     onResponse(session, response: Response) {
-      const settled = requests.answer(response);
-      if (!settled) log("stray_response", { connection: session.id, id: response.id });
+      const fields = { connection: session.id, origin: session.origin, id: response.id };
+      if (!session.initialized) return log("response_ignored", { ...fields, reason: "not initialized" });
+      const outcome = requests.answer(response, session);
+      if (outcome.kind === "unknown") log("stray_response", fields);
+      if (outcome.kind === "refused") {
+        log("response_ignored", { ...fields, reason: "this connection was not asked", method: outcome.request.method });
+      }
     },
     onClosed(session, reason) {
       sessions.delete(session.id);

@@ -1,18 +1,23 @@
 /**
- * Server→client requests (approvals) and their correlation. Ids are integers from 0, unique per server rather
- * than per connection: a pending approval belongs to its thread, survives the asking connection, and is
- * re-sent under the same id to whoever resumes the thread; the first answer from any connection settles it.
+ * Server→client requests (approvals) and their correlation. A pending approval belongs to whoever was asked:
+ * each request carries the rule for who may answer it (the thread's subscribers, or for `command/exec` the asking
+ * connection), and an answer from anyone else is ignored and reported to the caller for the log. Ids are random
+ * (128 bits) so a connection cannot answer a request it was never sent by guessing; a thread's pending request
+ * outlives the asking connection and is re-sent under the same id to whoever may answer it and resumes the thread.
  */
-import type { Clock } from "../cli/provider.ts";
+import type { Clock, Random } from "../cli/provider.ts";
+import type { ConnectionInfo } from "./session.ts";
 import { RpcError, rpcErrors } from "./errors.ts";
 import type { Response } from "./messages.ts";
 
 export interface PendingRequest {
-  readonly id: number;
+  readonly id: string;
   readonly method: string;
   readonly params: unknown;
   readonly threadId?: string;
   readonly turnId?: string;
+  /** Whether this connection may answer (and therefore be sent) the request. */
+  mayAnswer(connection: ConnectionInfo): boolean;
 }
 
 /** How a server request ended: the client's result, its error object, or a local reason (timeout, cancel). */
@@ -20,18 +25,27 @@ export type Settlement =
   | { kind: "result"; result: unknown }
   | { kind: "error"; error: RpcError };
 
+/** What became of a client's response. */
+export type AnswerOutcome =
+  | { kind: "settled"; request: PendingRequest }
+  | { kind: "unknown" }
+  | { kind: "refused"; request: PendingRequest };
+
 interface Entry extends PendingRequest {
   settle: (s: Settlement) => void;
   stopTimer: AbortController;
 }
 
-export class ServerRequests {
-  #next = 0;
-  #pending = new Map<number, Entry>();
-  #clock: Clock;
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-  constructor(clock: Clock) {
+export class ServerRequests {
+  #pending = new Map<string, Entry>();
+  #clock: Clock;
+  #random: Random;
+
+  constructor(clock: Clock, random: Random) {
     this.#clock = clock;
+    this.#random = random;
   }
 
   get size(): number {
@@ -42,9 +56,14 @@ export class ServerRequests {
   open(
     method: string,
     params: unknown,
-    opts: { timeoutMs: number; threadId?: string; turnId?: string },
+    opts: {
+      timeoutMs: number;
+      threadId?: string;
+      turnId?: string;
+      mayAnswer: (connection: ConnectionInfo) => boolean;
+    },
   ): { request: PendingRequest; settled: Promise<Settlement> } {
-    const id = this.#next++;
+    const id = `req-${hex(this.#random.bytes(16))}`;
     const stopTimer = new AbortController();
     let settle!: (s: Settlement) => void;
     const settled = new Promise<Settlement>((resolve) => {
@@ -60,6 +79,7 @@ export class ServerRequests {
       params,
       threadId: opts.threadId,
       turnId: opts.turnId,
+      mayAnswer: opts.mayAnswer,
       settle,
       stopTimer,
     };
@@ -71,21 +91,21 @@ export class ServerRequests {
     return { request: entry, settled };
   }
 
-  /** Routes a client's response. Returns the request it settled, or undefined for an unknown/stale id. */
-  answer(response: Response): PendingRequest | undefined {
-    if (typeof response.id !== "number") return undefined;
-    const entry = this.#pending.get(response.id);
-    if (!entry) return undefined;
+  /** Routes a client's response: it settles the request only if `from` may answer it. */
+  answer(response: Response, from: ConnectionInfo): AnswerOutcome {
+    const entry = typeof response.id === "string" ? this.#pending.get(response.id) : undefined;
+    if (!entry) return { kind: "unknown" };
+    if (!entry.mayAnswer(from)) return { kind: "refused", request: entry };
     if ("error" in response) {
       const e = response.error;
       entry.settle({ kind: "error", error: new RpcError(e.code, e.message, e.data) });
     } else {
       entry.settle({ kind: "result", result: response.result });
     }
-    return entry;
+    return { kind: "settled", request: entry };
   }
 
-  cancel(id: number, why: string): void {
+  cancel(id: string, why: string): void {
     this.#pending.get(id)?.settle({ kind: "error", error: rpcErrors.closed(why) });
   }
 

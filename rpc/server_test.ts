@@ -4,11 +4,21 @@ import { type Provider, testProvider } from "../cli/provider.ts";
 import type { Runner } from "./command_run.ts";
 import { RPC_CODES, RpcError } from "./errors.ts";
 import { DEFAULT_POLICY } from "./policy.ts";
-import { type AppServerOptions, createAppServer } from "./server.ts";
+import { type AppServerOptions, createAppServer, defineMethod } from "./server.ts";
 import { InProcessClient, type ServerMessage } from "./transports/in-process.ts";
 
-/** A runner standing in for runCli: echoes argv as a success envelope, or acts on a few magic words. */
-const fakeRunner: Runner = async (argv, p) => {
+/**
+ * A runner standing in for the CLI's: resolves argv to a two-word path (`config …` is a machine-changing
+ * builtin), lets the gate refuse it, then echoes argv as a success envelope or acts on a few magic words.
+ */
+const fakeRunner: Runner = async (argv, p, { gate }) => {
+  const refusal = gate({
+    path: argv.slice(0, 2),
+    layer: argv[0] === "config" ? "builtin" : "shortcut",
+    service: argv[0] === "config" ? undefined : argv[0],
+    turn: { allowed: argv[0] !== "config", reason: "fake" },
+  });
+  if (refusal) throw refusal;
   if (argv[0] === "write") {
     const decision = await p.approver?.({
       argv,
@@ -290,15 +300,13 @@ Deno.test("threads persist across servers; a turn cut off by a crash reads back 
   await a.close();
 });
 
-Deno.test("extra methods: experimental wrapper and broadcast to initialized connections", async () => {
-  const { experimental } = await import("./server.ts");
+Deno.test("extra methods: registered against the protocol, experimental, broadcast to initialized connections", async () => {
+  const status = { status: "disabled" as const, serverName: "h", installationId: "", environmentId: null };
   const { server } = setup({
-    methods: {
-      "remoteControl/status/read": experimental("remoteControl/status/read", async (_params, ctx) => {
-        await ctx.broadcast("remoteControl/status/changed", { status: "disabled" });
-        return { status: "disabled", origin: ctx.connection.origin };
-      }),
-    },
+    methods: defineMethod("remoteControl/status/read", async (_params, ctx) => {
+      await ctx.broadcast("remoteControl/status/changed", status);
+      return { ...status, serverName: ctx.connection.origin };
+    }),
   });
   const plain = new InProcessClient(server);
   await plain.initialize();
@@ -306,10 +314,122 @@ Deno.test("extra methods: experimental wrapper and broadcast to initialized conn
   assert.equal(e.message, "remoteControl/status/read requires experimentalApi capability");
   const exp = new InProcessClient(server);
   await exp.initialize("exp", { experimentalApi: true });
-  assert.deepEqual(await exp.request("remoteControl/status/read"), {
-    status: "disabled",
-    origin: "InProcess",
-  });
+  assert.deepEqual(await exp.request("remoteControl/status/read"), { ...status, serverName: "InProcess" });
   await plain.waitForNotification("remoteControl/status/changed");
+  await server.close();
+});
+
+Deno.test("extra methods must be methods of the protocol module", () => {
+  assert.throws(
+    () => setup({ methods: { "nope/extra": () => ({}) } as unknown as AppServerOptions["methods"] }),
+    /not in the protocol module/,
+  );
+});
+
+Deno.test("a config command is refused in a turn by the gate, before it runs", async () => {
+  const { server } = setup();
+  const c = new InProcessClient(server);
+  await c.initialize();
+  const r = await c.request("command/exec", { command: "config set base-url http://evil" }) as {
+    status: string;
+    error: { error: { type: string; message: string } };
+  };
+  assert.equal(r.status, "failed");
+  assert.equal(r.error.error.type, "permission");
+  assert.match(r.error.error.message, /cannot run inside an agent-server turn/);
+  await server.close();
+});
+
+/** Starts a write turn from `asker` and waits until its approval is pending. */
+async function pendingWrite(server: ReturnType<typeof setup>["server"], asker: InProcessClient) {
+  const { thread } = await asker.request("thread/start") as { thread: { id: string; cwd: string } };
+  await asker.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
+  const ask = await asker.waitFor((m) => m.method === "item/commandExecution/requestApproval");
+  return { thread, ask };
+}
+
+Deno.test("approvals: ids are unguessable; answers from other, uninitialized or remote connections are ignored", async () => {
+  const logged: { event: string; fields: Record<string, unknown> }[] = [];
+  const { server } = setup({ log: (event, fields) => logged.push({ event, fields }) });
+  const local = new InProcessClient(server);
+  await local.initialize();
+  const { thread, ask } = await pendingWrite(server, local);
+  assert.match(String(ask.id), /^req-[0-9a-f]{32}$/);
+
+  const stranger = new InProcessClient(server);
+  await stranger.send({ id: ask.id, result: { decision: "accept" } });
+  await stranger.initialize();
+  await stranger.send({ id: ask.id, result: { decision: "accept" } });
+  for (let guess = 0; guess < 64; guess++) await stranger.send({ id: guess, result: { decision: "accept" } });
+  const remote = new InProcessClient(server, { origin: "RemoteControl" });
+  await remote.initialize();
+  const resumed = remote.received.length;
+  await remote.request("thread/resume", { threadId: thread.id });
+  await remote.send({ id: ask.id, result: { decision: "accept" } });
+  assert.ok(
+    !remote.received.slice(resumed).some((m) => m.method === "item/commandExecution/requestApproval"),
+    "a remote connection is not sent a local client's approval",
+  );
+  const reasons = logged.filter((l) => l.event === "response_ignored").map((l) => l.fields.reason);
+  assert.deepEqual(reasons, ["not initialized", "this connection was not asked", "this connection was not asked"]);
+  const read = await local.request("thread/read", { threadId: thread.id }) as {
+    thread: { status: { activeFlags: string[] } };
+  };
+  assert.deepEqual(read.thread.status.activeFlags, ["waitingOnApproval"], "still pending: nothing approved it");
+
+  await local.send({ id: ask.id, result: { decision: "decline" } });
+  const done = await local.waitForNotification("turn/completed");
+  assert.equal((done.params as { turn: { status: string } }).turn.status, "failed");
+  await server.close();
+});
+
+Deno.test("approvals: --remote-read-only remotes cannot answer even a remote turn's approval", async () => {
+  const { server } = setup({ policy: { ...DEFAULT_POLICY, forbidWrites: true } });
+  const remote = new InProcessClient(server, { origin: "RemoteControl", onServerRequest: () => ({ decision: "accept" }) });
+  await remote.initialize();
+  const { thread } = await remote.request("thread/start") as { thread: { id: string } };
+  await remote.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
+  const done = await remote.waitForNotification("turn/completed");
+  const turn = (done.params as { turn: { status: string; error: { error: { type: string } } } }).turn;
+  assert.equal(turn.status, "failed");
+  assert.equal(turn.error.error.type, "permission");
+  assert.ok(!remote.received.some((m) => m.method === "item/commandExecution/requestApproval"));
+  await server.close();
+});
+
+Deno.test("approvals: command/exec asks only the asking connection and takes only its answer", async () => {
+  const { server } = setup();
+  const asker = new InProcessClient(server);
+  await asker.initialize();
+  const other = new InProcessClient(server);
+  await other.initialize();
+  const result = asker.request("command/exec", { command: "write hi" }) as Promise<{ status: string }>;
+  const ask = await asker.waitFor((m) => m.method === "item/commandExecution/requestApproval");
+  assert.ok(!other.received.some((m) => m.method === "item/commandExecution/requestApproval"));
+  await other.send({ id: ask.id, result: { decision: "accept" } });
+  await asker.send({ id: ask.id, result: { decision: "decline" } });
+  assert.equal((await result).status, "failed");
+  await server.close();
+});
+
+Deno.test("a thread's workspace is private to it, under the state dir, and reported as cwd", async () => {
+  const p = testProvider();
+  const seen: string[] = [];
+  const { server } = setup({
+    runner: async (_argv, rp) => {
+      seen.push(rp.cwd);
+      await rp.stdout.write("{}\n");
+      return 0;
+    },
+  }, p);
+  const c = new InProcessClient(server);
+  await c.initialize();
+  const { thread } = await c.request("thread/start") as { thread: { id: string; cwd: string } };
+  assert.ok(thread.cwd.startsWith(p.paths.stateDir + "/workspaces/"), thread.cwd);
+  assert.notEqual(thread.cwd, p.cwd);
+  assert.equal((await Deno.stat(thread.cwd)).mode! & 0o777, 0o700);
+  await c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "calendar +agenda" }] });
+  await c.waitForNotification("turn/completed");
+  assert.deepEqual(seen, [thread.cwd]);
   await server.close();
 });

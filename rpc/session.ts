@@ -19,19 +19,13 @@ import {
   resultObject,
 } from "./messages.ts";
 import { OutboundQueue, type QueueLimits } from "./outbound_queue.ts";
+import {
+  type InitializeParams,
+  InitializeParamsSchema,
+  type NotificationName,
+  type NotificationParams,
+} from "./protocol.ts";
 
-export const InitializeParamsSchema = z.object({
-  clientInfo: z.object({
-    name: z.string().min(1),
-    title: z.string().nullish(),
-    version: z.string(),
-  }),
-  capabilities: z.looseObject({
-    experimentalApi: z.boolean().optional(),
-    optOutNotificationMethods: z.array(z.string()).nullish(),
-  }).nullish(),
-});
-export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
 
 /** What handlers and logs may know about a connection. */
 export interface ConnectionInfo {
@@ -40,11 +34,13 @@ export interface ConnectionInfo {
   readonly label?: string;
   readonly clientInfo?: InitializeParams["clientInfo"];
   readonly experimentalApi: boolean;
+  /** The connection completed `initialize`; before that nothing it sends (not even an answer) counts. */
+  readonly initialized: boolean;
 }
 
 /** A handler's result plus work that must happen after the response is on its way (e.g. the turn's events). */
-export class ReplyThen {
-  constructor(readonly result: unknown, readonly afterReply: () => Promise<void>) {}
+export class ReplyThen<T = unknown> {
+  constructor(readonly result: T, readonly afterReply: () => Promise<void>) {}
 }
 
 /** The server side the session calls into. */
@@ -145,7 +141,7 @@ export class Session implements Connection, ConnectionInfo {
   }
 
   /** Sends a notification unless the client opted out of that method. Resolves false when not delivered. */
-  notify(method: string, params?: unknown): Promise<boolean> {
+  notify<N extends NotificationName>(method: N, params: NotificationParams<N>): Promise<boolean> {
     if (this.#init?.capabilities?.optOutNotificationMethods?.includes(method)) return Promise.resolve(true);
     return this.#send(notificationObject(method, params));
   }

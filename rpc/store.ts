@@ -3,10 +3,9 @@
  * so `thread/list`, `thread/read` and `thread/resume` see the history after a restart. Rows hold JSON for the
  * parts clients read back whole (items, parsed envelopes); columns for what is filtered or ordered on.
  */
-import { DatabaseSync } from "node:sqlite";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
 import { z } from "zod";
+import { openStateDb } from "./state_db.ts";
 
 export type TurnStatus = "inProgress" | "completed" | "failed" | "interrupted";
 
@@ -122,9 +121,7 @@ export class ThreadStore {
       this.#db = source.db;
       this.#owned = false;
     } else {
-      mkdirSync(source.stateDir, { recursive: true });
-      this.#db = new DatabaseSync(join(source.stateDir, "state.db"), { timeout: 5000 });
-      this.#db.exec("PRAGMA journal_mode = WAL");
+      this.#db = openStateDb(source.stateDir);
       this.#owned = true;
     }
     this.#db.exec(SCHEMA);

@@ -5,46 +5,39 @@
  * every subscribed connection in order.
  */
 import { z } from "zod";
+import { join } from "node:path";
 import type { ApprovalDecision, ApprovalRequest, Approver, Provider } from "../cli/provider.ts";
+import { errors } from "../cli/output/errors.ts";
+import type { Origin } from "./connection.ts";
 import { type CommandOutcome, refusedOutcome, runCommand, type Runner, statusOf } from "./command_run.ts";
 import { rpcErrors } from "./errors.ts";
-import { policyApprover, refusalBeforeRun, type RemotePolicy } from "./policy.ts";
+import { mayApprove, policyApprover, type RemotePolicy, turnGate } from "./policy.ts";
+import {
+  APPROVAL_METHOD,
+  type ApprovalParams,
+  Decision,
+  type NotificationName,
+  type NotificationParams,
+  type ParamsOf,
+  type ResultOf,
+  type Thread,
+  type Turn,
+} from "./protocol.ts";
 import type { ServerRequests } from "./server_requests.ts";
-import { ReplyThen, type Session } from "./session.ts";
+import { type ConnectionInfo, ReplyThen, type Session } from "./session.ts";
 import type { ItemBody, ThreadRecord, ThreadStore, TurnRecord } from "./store.ts";
 import { tokenize } from "./tokenize.ts";
 
-export const APPROVAL_METHOD = "item/commandExecution/requestApproval";
+const ApprovalAnswer = z.looseObject({ decision: Decision });
 
-export const ThreadStartParams = z.looseObject({});
-export const ThreadIdParams = z.looseObject({ threadId: z.string().min(1) });
-export const ThreadReadParams = z.looseObject({
-  threadId: z.string().min(1),
-  includeTurns: z.boolean().optional(),
-});
-export const ThreadListParams = z.looseObject({
-  cursor: z.string().nullish(),
-  limit: z.number().int().min(1).max(200).nullish(),
-});
-const TextInput = z.looseObject({
-  type: z.literal("text", { error: "only text input is supported: the text is one larkit command line" }),
-  text: z.string(),
-});
-export const TurnStartParams = z.looseObject({
-  threadId: z.string().min(1),
-  input: z.array(TextInput).min(1),
-});
-export const TurnInterruptParams = z.looseObject({ threadId: z.string().min(1), turnId: z.string().min(1) });
-export const CommandExecParams = z.looseObject({
-  command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
-  timeoutMs: z.number().int().positive().nullish(),
-});
-const ApprovalAnswer = z.looseObject({ decision: z.enum(["accept", "decline", "cancel"]) });
+/** Notifications that belong to one thread (sent to its subscribers, `threadId` filled in). */
+type ThreadNotification = Exclude<NotificationName, "thread/started" | "remoteControl/status/changed">;
 
 export interface HubOptions {
   provider: Provider;
   store: ThreadStore;
-  runner: Runner;
+  /** Runs a turn's argv; absent, every turn is refused (a server built without the CLI). */
+  runner?: Runner;
   policy: RemotePolicy;
   requests: ServerRequests;
   approvalTimeoutMs: number;
@@ -55,6 +48,8 @@ export interface HubOptions {
 
 interface ActiveTurn {
   id: string;
+  /** The origin of the connection that started it: decides who may approve its writes. */
+  origin: Origin;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -82,6 +77,23 @@ export class ThreadHub {
     return live;
   }
 
+  /** The thread's private working directory under the state dir (0700); nothing in it is executed or imported. */
+  #workspace(threadId: string): string {
+    return join(this.#o.provider.paths.stateDir, "workspaces", threadId);
+  }
+
+  async #ensureWorkspace(threadId: string): Promise<string> {
+    const dir = this.#workspace(threadId);
+    await this.#o.provider.files.mkdir(dir, { mode: 0o700 });
+    return dir;
+  }
+
+  /** A connection may answer a thread's approval while subscribed to it, within the origin rules. */
+  #mayAnswerThread(threadId: string, asker: Origin, c: ConnectionInfo): boolean {
+    const subscribed = [...this.#live.get(threadId)?.subscribers ?? []].some((s) => s.id === c.id);
+    return subscribed && mayApprove(asker, c, this.#o.policy);
+  }
+
   #thread(threadId: string): ThreadRecord {
     const t = this.#o.store.getThread(threadId);
     if (!t) throw rpcErrors.notFound(`thread not found: ${threadId}`);
@@ -95,11 +107,11 @@ export class ThreadHub {
     return { type: "active", activeFlags: waiting ? ["waitingOnApproval"] : [] };
   }
 
-  #threadView(t: ThreadRecord, withTurns: boolean): Record<string, unknown> {
+  #threadView(t: ThreadRecord, withTurns: boolean): Thread {
     return {
       id: t.id,
       preview: t.preview,
-      cwd: t.cwd,
+      cwd: this.#workspace(t.id),
       createdAt: seconds(t.createdAtMs),
       updatedAt: seconds(t.updatedAtMs),
       status: this.#status(t.id),
@@ -107,8 +119,8 @@ export class ThreadHub {
     };
   }
 
-  #turnView(t: TurnRecord, items?: ItemBody[]): Record<string, unknown> {
-    const view: Record<string, unknown> = {
+  #turnView(t: TurnRecord, items?: ItemBody[]): Turn {
+    const view: Turn = {
       id: t.id,
       threadId: t.threadId,
       input: t.input,
@@ -125,9 +137,14 @@ export class ThreadHub {
   }
 
   /** Every subscriber gets each event before the next one is sent: one order for all connections. */
-  async #emit(threadId: string, method: string, params: Record<string, unknown>): Promise<void> {
+  async #emit<N extends ThreadNotification>(
+    threadId: string,
+    method: N,
+    params: Omit<NotificationParams<N>, "threadId">,
+  ): Promise<void> {
     const subs = [...this.#live.get(threadId)?.subscribers ?? []];
-    await Promise.all(subs.map((s) => s.notify(method, { threadId, ...params })));
+    const full = { threadId, ...params } as NotificationParams<N>;
+    await Promise.all(subs.map((s) => s.notify(method, full)));
   }
 
   subscribe(threadId: string, session: Session): void {
@@ -142,12 +159,13 @@ export class ThreadHub {
     }
   }
 
-  startThread(session: Session): ReplyThen {
+  async startThread(session: Session): Promise<ReplyThen<ResultOf<"thread/start">>> {
     const now = this.#o.provider.clock.now();
+    const id = this.#o.provider.random.uuid();
     const t: ThreadRecord = {
-      id: this.#o.provider.random.uuid(),
+      id,
       preview: "",
-      cwd: this.#o.provider.cwd,
+      cwd: await this.#ensureWorkspace(id),
       createdAtMs: now,
       updatedAtMs: now,
     };
@@ -158,28 +176,28 @@ export class ThreadHub {
     return new ReplyThen({ thread }, () => this.#o.broadcast("thread/started", { thread }));
   }
 
-  list(params: z.infer<typeof ThreadListParams>): Record<string, unknown> {
+  list(params: ParamsOf<"thread/list">): ResultOf<"thread/list"> {
     const page = this.#o.store.listThreads(params.limit ?? 50, params.cursor ?? undefined);
     return { data: page.threads.map((t) => this.#threadView(t, false)), nextCursor: page.nextCursor };
   }
 
-  read(params: z.infer<typeof ThreadReadParams>): Record<string, unknown> {
+  read(params: ParamsOf<"thread/read">): ResultOf<"thread/read"> {
     return { thread: this.#threadView(this.#thread(params.threadId), params.includeTurns ?? true) };
   }
 
-  /** Subscribes the connection and re-sends the thread's pending approvals under their original ids. */
-  resume(session: Session, params: z.infer<typeof ThreadIdParams>): ReplyThen {
+  /** Subscribes the connection and re-sends it the pending approvals it may answer, under their original ids. */
+  resume(session: Session, params: ParamsOf<"thread/resume">): ReplyThen<ResultOf<"thread/resume">> {
     const t = this.#thread(params.threadId);
     this.subscribe(t.id, session);
     const thread = this.#threadView(t, true);
     return new ReplyThen({ thread }, async () => {
       for (const pending of this.#o.requests.pendingFor({ threadId: t.id })) {
-        await session.request(pending.id, pending.method, pending.params);
+        if (pending.mayAnswer(session)) await session.request(pending.id, pending.method, pending.params);
       }
     });
   }
 
-  startTurn(session: Session, params: z.infer<typeof TurnStartParams>): ReplyThen {
+  startTurn(session: Session, params: ParamsOf<"turn/start">): ReplyThen<ResultOf<"turn/start">> {
     const t = this.#thread(params.threadId);
     const text = params.input.map((i) => i.text).join(" ");
     const argv = tokenize(text);
@@ -209,7 +227,7 @@ export class ThreadHub {
       .finally(() => {
         if (live.active?.id === turn.id) live.active = undefined;
       });
-    live.active = { id: turn.id, controller, done };
+    live.active = { id: turn.id, origin: session.origin, controller, done };
     this.#o.log("turn_started", {
       thread: t.id,
       turn: turn.id,
@@ -246,12 +264,13 @@ export class ThreadHub {
     await item("item/completed", userMessage);
 
     const startedAtMs = provider.clock.now();
+    const cwd = await this.#ensureWorkspace(threadId);
     const command: ItemBody = {
       type: "commandExecution",
       id: provider.random.uuid(),
       command: turn.input,
       argv,
-      cwd: provider.cwd,
+      cwd,
       status: "inProgress",
       aggregatedOutput: null,
       exitCode: null,
@@ -259,7 +278,7 @@ export class ThreadHub {
     };
     await item("item/started", command);
 
-    const outcome = await this.#execute(session, argv, signal, {
+    const outcome = await this.#execute(session, argv, signal, cwd, {
       onOutput: (stream, delta) =>
         this.#emit(threadId, "command/exec/outputDelta", {
           turnId: turn.id,
@@ -267,7 +286,7 @@ export class ThreadHub {
           stream,
           delta,
         }),
-      ask: (req) => this.#askThread(threadId, turn.id, command.id, turn.input, req),
+      ask: (req) => this.#askThread(session.origin, threadId, turn.id, command.id, turn.input, req),
     });
     const status = statusOf(outcome);
     await item("item/completed", {
@@ -292,35 +311,47 @@ export class ThreadHub {
     this.#o.log("turn_completed", { thread: threadId, turn: turn.id, status, exitCode: outcome.exitCode });
   }
 
-  /** Runs argv under the server's policy for the asking connection's origin. */
+  /** Runs argv in `cwd` under the server's policy for the asking connection's origin. */
   #execute(
     session: Session,
     argv: string[],
     signal: AbortSignal,
+    cwd: string,
     io: { onOutput: (stream: "stdout" | "stderr", delta: string) => Promise<unknown>; ask: Approver },
   ): Promise<CommandOutcome> {
     const { provider, runner, policy } = this.#o;
     const run = {
       argv,
       signal,
+      cwd,
+      gate: turnGate(session.origin, policy),
       approver: policyApprover(session.origin, policy, io.ask),
       onOutput: async (stream: "stdout" | "stderr", delta: string) => {
         await io.onOutput(stream, delta);
       },
     };
-    const refusal = refusalBeforeRun(argv, session.origin, policy);
-    return refusal ? refusedOutcome(provider, refusal, run) : runCommand(provider, runner, run);
+    if (!runner) {
+      return refusedOutcome(
+        provider,
+        errors.permission("this agent server was started without a command runner", {
+          hint: "start it with `larkit app-server`",
+        }),
+        run,
+      );
+    }
+    return runCommand(provider, runner, run);
   }
 
   /** Asks the thread's clients; the question outlives any one connection (re-sent on thread/resume). */
   async #askThread(
+    asker: Origin,
     threadId: string,
     turnId: string,
     itemId: string,
     command: string,
     req: ApprovalRequest,
   ): Promise<ApprovalDecision> {
-    const params = {
+    const params: ApprovalParams = {
       threadId,
       turnId,
       itemId,
@@ -336,9 +367,10 @@ export class ThreadHub {
       timeoutMs: this.#o.approvalTimeoutMs,
       threadId,
       turnId,
+      mayAnswer: (c) => this.#mayAnswerThread(threadId, asker, c),
     });
     await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
-    const subs = [...this.#live.get(threadId)?.subscribers ?? []];
+    const subs = [...this.#live.get(threadId)?.subscribers ?? []].filter((s) => request.mayAnswer(s));
     await Promise.all(subs.map((s) => s.request(request.id, request.method, request.params)));
     const decision = decisionOf(await settled);
     await this.#emit(threadId, "serverRequest/resolved", { requestId: request.id });
@@ -347,7 +379,7 @@ export class ThreadHub {
     return decision;
   }
 
-  interrupt(params: z.infer<typeof TurnInterruptParams>): Record<string, never> {
+  interrupt(params: ParamsOf<"turn/interrupt">): ResultOf<"turn/interrupt"> {
     this.#thread(params.threadId);
     const active = this.#live.get(params.threadId)?.active;
     if (!active || active.id !== params.turnId) {
@@ -360,8 +392,11 @@ export class ThreadHub {
     return {};
   }
 
-  /** `command/exec`: one command, no thread; approvals go to the asking connection only. */
-  async exec(session: Session, params: z.infer<typeof CommandExecParams>): Promise<Record<string, unknown>> {
+  /**
+   * `command/exec`: one command, no thread; approvals go to, and are taken from, the asking connection only.
+   * It runs in the connection's own workspace, which lives as long as the server's state dir.
+   */
+  async exec(session: Session, params: ParamsOf<"command/exec">): Promise<ResultOf<"command/exec">> {
     const argv = typeof params.command === "string" ? tokenize(params.command) : {
       ok: true as const,
       argv: params.command[0] === "larkit" ? params.command.slice(1) : params.command,
@@ -379,10 +414,11 @@ export class ThreadHub {
     }
     const processId = this.#o.provider.random.uuid();
     try {
-      const outcome = await this.#execute(session, argv.argv, controller.signal, {
+      const cwd = await this.#ensureWorkspace(`exec-${session.id}`);
+      const outcome = await this.#execute(session, argv.argv, controller.signal, cwd, {
         onOutput: () => Promise.resolve(),
         ask: async (req) => {
-          const { request, settled } = this.#o.requests.open(APPROVAL_METHOD, {
+          const approval: ApprovalParams = {
             threadId: null,
             turnId: null,
             itemId: processId,
@@ -393,12 +429,16 @@ export class ThreadHub {
             risk: req.risk,
             summary: req.summary,
             availableDecisions: ["accept", "decline", "cancel"],
-          }, { timeoutMs: this.#o.approvalTimeoutMs });
+          };
+          const { request, settled } = this.#o.requests.open(APPROVAL_METHOD, approval, {
+            timeoutMs: this.#o.approvalTimeoutMs,
+            mayAnswer: (c) => c.id === session.id && mayApprove(session.origin, c, this.#o.policy),
+          });
           await session.request(request.id, request.method, request.params);
           return decisionOf(await settled);
         },
       });
-      const result: Record<string, unknown> = {
+      const result: ResultOf<"command/exec"> = {
         status: statusOf(outcome),
         exitCode: outcome.exitCode,
         stdout: outcome.stdout,

@@ -5,7 +5,7 @@
 import { Command } from "commander";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import type { ServiceSource } from "../tree.ts";
+import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
 import { type ApiCall, runApiCall } from "./execute.ts";
 import { addApiFlags } from "./flags.ts";

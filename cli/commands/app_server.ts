@@ -5,9 +5,10 @@
  */
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { setMeta } from "../command_meta.ts";
+import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
+import type { Runner } from "../../rpc/command_run.ts";
 import type { LarkitAppServer } from "../../rpc/server.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../../rpc/policy.ts";
 import { isLoopback } from "../../rpc/transports/websocket.ts";
@@ -64,6 +65,14 @@ export interface AppServerRun {
   logFile?: string;
 }
 
+/**
+ * The CLI's runner as the server gets it: runs one argv in-process with the same tree a terminal gets, and lets
+ * the server's gate refuse the resolved command before it runs.
+ */
+export function turnRunner(ctx: RunContext): Runner {
+  return (argv, p, opts) => ctx.hooks.run(argv, p, opts);
+}
+
 /** Runs the server on one transport until its end (stdin closed, or the run's signal aborted). */
 export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<void> {
   const { p, diag } = ctx;
@@ -86,7 +95,7 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
       : diag.debug(line));
   };
   const built: BuiltServer = run.build?.(log) ?? (() => {
-    const server = createAppServer({ provider: p, policy: run.policy, log });
+    const server = createAppServer({ provider: p, policy: run.policy, log, runner: turnRunner(ctx) });
     return { server, close: () => server.close() };
   })();
   const { server } = built;
@@ -169,5 +178,5 @@ export function registerAppServer(program: Command, ctx: RunContext): void {
       });
       await runAppServer(ctx, { listen, policy, build, until: shutdown.signal, logFile });
     });
-  setMeta(cmd, { layer: "builtin" });
+  setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts a server and listeners on this machine") });
 }

@@ -18,7 +18,7 @@ import { parseScopes } from "../auth/scopes.ts";
 import { checkGrant, describeAuth } from "../auth/status.ts";
 import type { Account, Identity } from "../auth/types.ts";
 import { userTokenKey } from "../auth/user_token.ts";
-import { setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
 import { IDENTITIES, loadConfig, saveConfig } from "../config/config_file.ts";
 import { requireProfile, updateProfile } from "../config/profiles.ts";
 import { secretStore } from "../config/secret_store.ts";
@@ -130,7 +130,11 @@ function registerLogin(auth: Command, ctx: RunContext): void {
       await ctx.diag.info("Waiting for user authorization...");
       await reportLogin(ctx, await completeLogin(session, pending));
     });
-  setMeta(login, { layer: "builtin", identities: ["user"] });
+  setMeta(login, {
+    layer: "builtin",
+    identities: ["user"],
+    turn: refusedInTurns("stores new credentials on this machine"),
+  });
 }
 
 function registerStatus(auth: Command, ctx: RunContext): void {
@@ -146,7 +150,7 @@ function registerStatus(auth: Command, ctx: RunContext): void {
       if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
       await emitSuccess(ctx, { data });
     });
-  setMeta(status, { layer: "builtin" });
+  setMeta(status, { layer: "builtin", turn: readOnlyInTurns("reports identities and token state, secrets redacted") });
 }
 
 /** A user token is proven by asking who it belongs to; a bot token by minting (or reusing) it. */
@@ -173,7 +177,7 @@ function registerLogout(auth: Command, ctx: RunContext): void {
       await ctx.diag.info(profile.users.length ? "OK: Logged out" : "Not logged in.");
       await emitSuccess(ctx, { data: { profile: profile.name, logged_out: profile.users } });
     });
-  setMeta(logout, { layer: "builtin" });
+  setMeta(logout, { layer: "builtin", turn: refusedInTurns("deletes credentials on this machine") });
 }
 
 function registerScopes(auth: Command, ctx: RunContext): void {
@@ -195,7 +199,7 @@ function registerScopes(auth: Command, ctx: RunContext): void {
         },
       });
     });
-  setMeta(scopes, { layer: "builtin" });
+  setMeta(scopes, { layer: "builtin", turn: readOnlyInTurns("lists granted scopes; no secret") });
 }
 
 function registerCheck(auth: Command, ctx: RunContext): void {
@@ -219,7 +223,7 @@ function registerCheck(auth: Command, ctx: RunContext): void {
       if (!result.ok) ctx.state.exitCode = 1;
       await emitSuccess(ctx, { data: result });
     });
-  setMeta(check, { layer: "builtin" });
+  setMeta(check, { layer: "builtin", turn: readOnlyInTurns("compares scopes; no secret") });
 }
 
 export function registerAuth(program: Command, ctx: RunContext): void {

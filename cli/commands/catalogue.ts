@@ -3,7 +3,17 @@
  * that build the tree (after strict-mode pruning), so an agent never has to scrape `--help`.
  */
 import type { Command, Option } from "commander";
-import { type CommandMeta, commandPath, type FlagMeta, isHidden, metaOf, setMeta } from "../command_meta.ts";
+import {
+  type CommandMeta,
+  commandPath,
+  type FlagMeta,
+  isHidden,
+  metaOf,
+  readOnlyInTurns,
+  setMeta,
+  type TurnPolicy,
+  turnPolicyOf,
+} from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { successEnvelope } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
@@ -29,6 +39,8 @@ export interface CatalogueEntry {
   risk: string;
   dry_run: boolean;
   pagination: boolean;
+  /** Whether an agent-server turn may run it, and why; null = unclassified (refused in turns). */
+  turn: TurnPolicy | null;
 }
 
 /** Every visible leaf under `root`, depth first, in tree order. */
@@ -69,13 +81,14 @@ export function catalogueEntry(cmd: Command): CatalogueEntry {
     risk: meta?.risk ?? "read",
     dry_run: meta?.dryRun ?? false,
     pagination: meta?.pagination ?? false,
+    turn: turnPolicyOf(cmd) ?? null,
   };
 }
 
 export function registerCatalogue(program: Command, ctx: RunContext): void {
   const cmd = program.command("commands")
     .description(
-      "list every command: path, layer, flags, identities, scopes, risk, dry-run and pagination support",
+      "list every command: path, layer, flags, identities, scopes, risk, dry-run, pagination, turn policy",
     )
     .option("--service <name>", "only the commands of this service")
     .option("--format <format>", "json (envelope), ndjson (one command per line) or table", "json")
@@ -86,8 +99,7 @@ export function registerCatalogue(program: Command, ctx: RunContext): void {
           hint: "use json, ndjson or table",
         });
       }
-      const { buildTree } = await import("../tree.ts");
-      const tree = await buildTree([], ctx, { services: opts.service ? [opts.service] : "all" });
+      const tree = await ctx.hooks.tree([], ctx, { services: opts.service ? [opts.service] : "all" });
       let scope: Command = tree;
       if (opts.service) {
         const found = tree.commands.find((c) => c.name() === opts.service) as Command | undefined;
@@ -105,11 +117,12 @@ export function registerCatalogue(program: Command, ctx: RunContext): void {
           layer: e.layer,
           risk: e.risk,
           identities: e.identities.join(","),
+          turn: e.turn === null ? "unclassified" : e.turn.allowed ? "allowed" : "refused",
           summary: e.summary,
         }))
         : entries;
       const envelope = successEnvelope({ data, meta: { count: entries.length } });
       await ctx.p.stdout.write(renderDocument(envelope, format, { columns: ctx.p.stdout.columns }));
     });
-  setMeta(cmd, { layer: "builtin" });
+  setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("lists the command surface") });
 }

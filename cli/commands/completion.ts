@@ -3,7 +3,7 @@
  * same tree as a run: lazily built services, strict-mode pruning, registry overlays.
  */
 import type { Command, Option } from "commander";
-import { isHidden, setMeta } from "../command_meta.ts";
+import { isHidden, readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -53,7 +53,7 @@ export function registerCompletion(program: Command, ctx: RunContext): void {
       }
       await emitText(ctx, script);
     });
-  setMeta(completion, { layer: "builtin" });
+  setMeta(completion, { layer: "builtin", turn: readOnlyInTurns("prints a fixed script") });
 
   const complete = program.command("__complete", { hidden: true })
     .argument("[words...]")
@@ -62,9 +62,8 @@ export function registerCompletion(program: Command, ctx: RunContext): void {
     .action(async () => {
       // commander reorders unknown options after operands; completion needs the words exactly as typed.
       const words = ctx.argv.slice(ctx.argv.indexOf("__complete") + 1);
-      const { buildTree } = await import("../tree.ts");
-      const tree = await buildTree(words, ctx);
+      const tree = await ctx.hooks.tree(words, ctx);
       await emitText(ctx, completeWords(tree, words.length ? words : [""]).join("\n"));
     });
-  setMeta(complete, { layer: "builtin" });
+  setMeta(complete, { layer: "builtin", turn: readOnlyInTurns("lists completion candidates") });
 }

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { forgetProfileCredentials } from "../auth/forget_profile.ts";
 import type { AsFlag, StrictMode } from "../auth/types.ts";
-import { setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
 import {
   AS_VALUES,
   configPath,
@@ -49,7 +49,7 @@ function registerInit(config: Command, ctx: RunContext): void {
       const { name, brand, baseUrl } = placed.profile;
       await emitSuccess(ctx, { data: { profile: name, appId, appSecret: "****", brand, baseUrl } });
     });
-  setMeta(init, { layer: "builtin" });
+  setMeta(init, { layer: "builtin", turn: refusedInTurns("writes the app configuration and secret") });
 }
 
 function registerShow(config: Command, ctx: RunContext): void {
@@ -75,7 +75,7 @@ function registerShow(config: Command, ctx: RunContext): void {
         },
       });
     });
-  setMeta(show, { layer: "builtin" });
+  setMeta(show, { layer: "builtin", turn: readOnlyInTurns("shows the configuration, the secret masked") });
 }
 
 function registerSet(config: Command, ctx: RunContext): void {
@@ -101,7 +101,10 @@ function registerSet(config: Command, ctx: RunContext): void {
       await saveConfig(ctx.p, next);
       await emitSuccess(ctx, { data: { profile: profile.name, key, value } });
     });
-  setMeta(set, { layer: "builtin" });
+  setMeta(set, {
+    layer: "builtin",
+    turn: refusedInTurns("changes endpoints or credential providers: a turn could redirect tokens or run code"),
+  });
 }
 
 function registerRemove(config: Command, ctx: RunContext): void {
@@ -117,7 +120,7 @@ function registerRemove(config: Command, ctx: RunContext): void {
       await ctx.diag.info("OK: Configuration removed");
       await emitSuccess(ctx, { data: { removed: true } });
     });
-  setMeta(remove, { layer: "builtin" });
+  setMeta(remove, { layer: "builtin", turn: refusedInTurns("deletes configuration and secrets") });
 }
 
 function registerStrictMode(config: Command, ctx: RunContext): void {
@@ -162,7 +165,7 @@ function registerStrictMode(config: Command, ctx: RunContext): void {
       );
       await emitSuccess(ctx, { data: { strictMode: flags.reset ? file.strictMode ?? "off" : value, scope } });
     });
-  setMeta(strict, { layer: "builtin" });
+  setMeta(strict, { layer: "builtin", turn: refusedInTurns("strict mode is the administrator's setting") });
 }
 
 function registerDefaultAs(config: Command, ctx: RunContext): void {
@@ -182,7 +185,7 @@ function registerDefaultAs(config: Command, ctx: RunContext): void {
       await ctx.diag.info(`Default identity set to: ${value}`);
       await emitSuccess(ctx, { data: { defaultAs: value } });
     });
-  setMeta(defaultAs, { layer: "builtin" });
+  setMeta(defaultAs, { layer: "builtin", turn: refusedInTurns("changes the configuration") });
 }
 
 export function registerConfig(program: Command, ctx: RunContext): void {

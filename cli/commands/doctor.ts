@@ -3,7 +3,7 @@
  * result); the exit code is 1 when a check failed, as the reference CLI does, with no error envelope.
  */
 import type { Command } from "commander";
-import { setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { runDoctor } from "../doctor/checks.ts";
 import { toJsonDocument } from "../output/envelope.ts";
@@ -34,5 +34,5 @@ export function registerDoctor(program: Command, ctx: RunContext): void {
       await ctx.p.stdout.write(text);
       if (!report.ok) ctx.state.exitCode = 1;
     });
-  setMeta(cmd, { layer: "builtin" });
+  setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("read-only checks, secrets redacted") });
 }

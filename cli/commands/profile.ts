@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { forgetProfileCredentials } from "../auth/forget_profile.ts";
 import { readUserToken, tokenStatus } from "../auth/user_token.ts";
-import { setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
 import { loadConfig, saveConfig } from "../config/config_file.ts";
 import {
   removeProfile,
@@ -67,7 +67,7 @@ export function registerProfile(program: Command, ctx: RunContext): void {
         },
       });
     });
-  setMeta(add, { layer: "builtin" });
+  setMeta(add, { layer: "builtin", turn: refusedInTurns("writes a profile and its secret") });
 
   const list = profile.command("list")
     .description("list the profiles; active = the current profile (not --profile)")
@@ -90,7 +90,7 @@ export function registerProfile(program: Command, ctx: RunContext): void {
       }
       await emitSuccess(ctx, { data: rows, meta: { count: rows.length } });
     });
-  setMeta(list, { layer: "builtin" });
+  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists profile names and app ids") });
 
   const use = profile.command("use")
     .description("make a profile the current one; - switches back to the previous one")
@@ -102,7 +102,7 @@ export function registerProfile(program: Command, ctx: RunContext): void {
       await ctx.diag.info(`OK: Switched to profile "${chosen.name}" (${chosen.appId}, ${chosen.brand})`);
       await emitSuccess(ctx, { data: { name: chosen.name, appId: chosen.appId, brand: chosen.brand } });
     });
-  setMeta(use, { layer: "builtin" });
+  setMeta(use, { layer: "builtin", turn: refusedInTurns("changes the default profile") });
 
   const rename = profile.command("rename")
     .description("rename a profile")
@@ -113,7 +113,7 @@ export function registerProfile(program: Command, ctx: RunContext): void {
       await ctx.diag.info(`OK: Profile "${from}" renamed to "${to}"`);
       await emitSuccess(ctx, { data: { from, to } });
     });
-  setMeta(rename, { layer: "builtin" });
+  setMeta(rename, { layer: "builtin", turn: refusedInTurns("changes the configuration") });
 
   const remove = profile.command("remove")
     .description("remove a profile with its app secret and tokens")
@@ -125,5 +125,5 @@ export function registerProfile(program: Command, ctx: RunContext): void {
       await ctx.diag.info(`OK: Profile "${removed.name}" removed`);
       await emitSuccess(ctx, { data: { removed: removed.name, current: config.currentProfile } });
     });
-  setMeta(remove, { layer: "builtin" });
+  setMeta(remove, { layer: "builtin", turn: refusedInTurns("deletes a profile and its secrets") });
 }

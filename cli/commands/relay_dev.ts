@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { z } from "zod";
-import { setMeta } from "../command_meta.ts";
+import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -51,7 +51,7 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
       await untilAborted(ctx.p.signal);
       await server.close();
     });
-  setMeta(dev, { layer: "builtin" });
+  setMeta(dev, { layer: "builtin", turn: refusedInTurns("starts a listener on this machine") });
 
   const client = relay.command("client")
     .description(
@@ -107,5 +107,5 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
       }
       remote.close();
     });
-  setMeta(client, { layer: "builtin" });
+  setMeta(client, { layer: "builtin", turn: refusedInTurns("opens a relay client from this machine") });
 }

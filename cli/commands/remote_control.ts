@@ -6,7 +6,7 @@
  */
 import { Argument, type Command } from "commander";
 import { z } from "zod";
-import { setMeta } from "../command_meta.ts";
+import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { errors, larkitError } from "../output/errors.ts";
@@ -14,7 +14,7 @@ import { type GetAccount, requireUserAccount } from "../../relay/enroll.ts";
 import type { RemoteControlStatus } from "../../relay/status.ts";
 import { normalizeRelayBaseUrl } from "../../relay/url.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
-import type { BuiltServer, ServerLog } from "./app_server.ts";
+import { type BuiltServer, type ServerLog, turnRunner } from "./app_server.ts";
 import { parseOptions } from "./parse_options.ts";
 
 /** The environment variable naming the relay base URL when `--relay-url` is not given. */
@@ -74,6 +74,7 @@ export async function remoteControlServer(
       provider: ctx.p,
       baseUrl: opts.relayUrl,
       getAccount: accountFromCredentials(ctx),
+      runner: turnRunner(ctx),
       policy: opts.policy,
       methods: shutdownMethods(opts.shutdown),
       log: (line) => void ctx.diag.info(line),
@@ -112,6 +113,7 @@ async function runForeground(ctx: RunContext, relayUrl: string): Promise<void> {
     provider: ctx.p,
     baseUrl: relayUrl,
     getAccount: accountFromCredentials(ctx),
+    runner: turnRunner(ctx),
     log: (line) => void ctx.diag.debug(line),
   });
   const say = (line: string) => void ctx.p.stderr.write(line + "\n");
@@ -219,5 +221,5 @@ export function registerRemoteControl(program: Command, ctx: RunContext): void {
       if (!opts.daemon) return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl));
       await runThroughDaemon(ctx, action, opts);
     });
-  setMeta(cmd, { layer: "builtin" });
+  setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts or stops the remote-control daemon") });
 }

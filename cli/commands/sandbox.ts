@@ -7,13 +7,12 @@ import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { z } from "zod";
 import type { Emulator } from "../../sandbox/server.ts";
-import { setMeta } from "../command_meta.ts";
+import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { successEnvelope } from "../output/envelope.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { type Provider, resolvePaths, withIOFrom } from "../provider.ts";
-import { runCli } from "../run.ts";
 
 const ServeFlags = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(0),
@@ -121,7 +120,7 @@ async function runInside(ctx: RunContext, argv: string[], flags: z.infer<typeof 
     const inner = { get: (name: string) => name in overrides ? overrides[name] : ctx.p.env.get(name) };
     const { withIO: _drop, ...edges } = ctx.p;
     const child = withIOFrom({ ...edges, env: inner, paths: resolvePaths(inner, home) });
-    ctx.state.exitCode = await runCli(argv, child);
+    ctx.state.exitCode = await ctx.hooks.run(argv, child);
   } finally {
     await emu.stop();
     await ctx.p.files.remove(home).catch(() => {});
@@ -159,7 +158,7 @@ export function registerSandbox(program: Command, ctx: RunContext): void {
   ).action(async (opts: Record<string, unknown>) => {
     await serve(ctx, parseFlags(opts));
   });
-  setMeta(serveCmd, { layer: "builtin" });
+  setMeta(serveCmd, { layer: "builtin", turn: refusedInTurns("starts a listener on this machine") });
 
   const runCmd = common(
     sandbox.command("run")
@@ -171,5 +170,5 @@ export function registerSandbox(program: Command, ctx: RunContext): void {
   ).action(async (argv: string[], opts: Record<string, unknown>) => {
     await runInside(ctx, argv, parseFlags(opts));
   });
-  setMeta(runCmd, { layer: "builtin" });
+  setMeta(runCmd, { layer: "builtin", turn: refusedInTurns("runs another program on this machine") });
 }

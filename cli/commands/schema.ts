@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { registryOf } from "../api_commands/registry_of.ts";
-import { setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -199,5 +199,5 @@ export function registerSchema(program: Command, ctx: RunContext): void {
     .argument("[path]", "service[.resource[.method]], e.g. calendar.events.instance_view")
     .option("--format <fmt>", "json (default) or pretty", "json")
     .action(async (path: string | undefined, opts: { format: string }) => await show(ctx, path, opts.format));
-  setMeta(cmd, { layer: "builtin" });
+  setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("reads the embedded registry") });
 }

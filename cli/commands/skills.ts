@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { allSkills } from "../../skills/catalog.ts";
-import { setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -19,7 +19,7 @@ export function registerSkills(program: Command, ctx: RunContext): void {
       const data = allSkills().map(({ text: _text, ...summary }) => summary);
       await emitSuccess(ctx, { data, meta: { count: data.length } });
     });
-  setMeta(list, { layer: "builtin" });
+  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("reads embedded guides") });
 
   const show = skills.command("show")
     .description("print a skill (markdown): larkit skills show calendar")
@@ -34,5 +34,5 @@ export function registerSkills(program: Command, ctx: RunContext): void {
       }
       await emitText(ctx, skill.text);
     });
-  setMeta(show, { layer: "builtin" });
+  setMeta(show, { layer: "builtin", turn: readOnlyInTurns("reads embedded guides") });
 }

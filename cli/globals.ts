@@ -1,0 +1,74 @@
+/**
+ * The global flags, listed once: commander's options, the prescan that reads them before the tree exists (the
+ * profile and strict mode decide what the tree holds), and the positional-word scan all derive from this list.
+ */
+import type { Command } from "commander";
+import type { Globals } from "./context.ts";
+import type { Env } from "./provider.ts";
+
+interface GlobalFlag {
+  /** The long flag as typed: `--profile`. */
+  flag: string;
+  /** The value placeholder for flags that take one: `<name>`. */
+  value?: string;
+  description: string;
+}
+
+export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
+  { flag: "--profile", value: "<name>", description: "config profile to use for this command (env LARKIT_PROFILE)" },
+  { flag: "--debug", description: "log requests and responses on stderr, secrets redacted" },
+  { flag: "--no-color", description: "no ANSI colours on stderr (also NO_COLOR)" },
+  { flag: "--offline", description: "never fetch remote registry metadata (env LARKIT_REMOTE_META=off)" },
+  {
+    flag: "--record",
+    value: "<dir>",
+    description: "append every HTTP/MCP exchange, secrets redacted, to <dir> (env LARKIT_RECORD)",
+  },
+  {
+    flag: "--replay",
+    value: "<dir>",
+    description: "answer requests from a recording in <dir>, no network (env LARKIT_REPLAY)",
+  },
+];
+
+const VALUE_FLAGS = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
+
+/** Options every level understands; parsed before the tree exists so the right profile and service load. */
+export function addGlobalOptions(program: Command): Command {
+  for (const f of GLOBAL_FLAGS) program.option(f.value ? `${f.flag} ${f.value}` : f.flag, f.description);
+  return program;
+}
+
+/** The global flags as given on the command line, before `--`; environment defaults are applied by the caller. */
+export function prescanGlobals(argv: string[], env: Env): Globals {
+  const before = argv.indexOf("--") === -1 ? argv : argv.slice(0, argv.indexOf("--"));
+  const valueOf = (flag: string, fallback?: string) => {
+    let value = fallback || undefined;
+    for (let i = 0; i < before.length; i++) {
+      if (before[i] === flag) value = before[i + 1];
+      else if (before[i].startsWith(`${flag}=`)) value = before[i].slice(flag.length + 1);
+    }
+    return value;
+  };
+  return {
+    profile: valueOf("--profile", env.get("LARKIT_PROFILE")),
+    record: valueOf("--record", env.get("LARKIT_RECORD")),
+    replay: valueOf("--replay", env.get("LARKIT_REPLAY")),
+    debug: before.includes("--debug"),
+    color: !before.includes("--no-color") && env.get("NO_COLOR") === undefined,
+    offline: before.includes("--offline"),
+  };
+}
+
+/** The positional words of argv, skipping global flags' values: ["calendar", "+agenda"]. */
+export function positionalWords(argv: string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") break;
+    if (VALUE_FLAGS.has(a)) i++;
+    else if (!a.startsWith("-")) words.push(a);
+    else if (words.length > 0) break;
+  }
+  return words;
+}

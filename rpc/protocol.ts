@@ -1,0 +1,228 @@
+/**
+ * The agent server's whole JSON-RPC surface in one place: every method (name, params schema, result schema),
+ * every notification, every server→client request. Handlers are registered against it (`Handlers`, `defineMethod`),
+ * so a handler for method M returns M's result type and sending notification N takes N's params type;
+ * `docs/rpc.md` is checked against it by `tests/rpc_doc_test.ts`. Remote control's methods live here too:
+ * `relay/` implements them but does not define their shape.
+ */
+import { z } from "zod";
+import { ERROR_TYPES } from "../cli/output/errors.ts";
+
+// ---- shared shapes --------------------------------------------------------------------------------------
+
+const Seconds = z.number().int();
+const ThreadStatus = z.object({
+  type: z.enum(["idle", "active"]),
+  activeFlags: z.array(z.string()),
+});
+export const TurnStatusSchema = z.enum(["inProgress", "completed", "failed", "interrupted"]);
+
+/** An item as clients see it (`userMessage`, `commandExecution`); kept open so new item kinds stay readable. */
+export const ItemSchema = z.looseObject({ type: z.string(), id: z.string() });
+export type Item = z.infer<typeof ItemSchema>;
+
+export const TurnSchema = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  input: z.string(),
+  status: TurnStatusSchema,
+  exitCode: z.number().int().nullable(),
+  startedAt: Seconds,
+  completedAt: Seconds.nullable(),
+  durationMs: z.number().nullable(),
+  items: z.array(ItemSchema),
+  result: z.unknown().optional(),
+  error: z.unknown().optional(),
+});
+export type Turn = z.infer<typeof TurnSchema>;
+
+export const ThreadSchema = z.object({
+  id: z.string(),
+  preview: z.string(),
+  /** The thread's private workspace: where `@file`, `--file`, `--output` and downloads of its turns resolve. */
+  cwd: z.string(),
+  createdAt: Seconds,
+  updatedAt: Seconds,
+  status: ThreadStatus,
+  turns: z.array(TurnSchema),
+});
+export type Thread = z.infer<typeof ThreadSchema>;
+
+export const RemoteControlStatusViewSchema = z.object({
+  status: z.enum(["disabled", "connecting", "connected", "errored"]),
+  serverName: z.string(),
+  installationId: z.string(),
+  environmentId: z.string().nullable(),
+  error: z.object({
+    message: z.string(),
+    hint: z.string().optional(),
+    type: z.enum(ERROR_TYPES).optional(),
+  }).optional(),
+});
+export type RemoteControlStatusView = z.infer<typeof RemoteControlStatusViewSchema>;
+
+// ---- methods ----------------------------------------------------------------------------------------------
+
+export const InitializeParamsSchema = z.object({
+  clientInfo: z.object({
+    name: z.string().min(1),
+    title: z.string().nullish(),
+    version: z.string(),
+  }),
+  capabilities: z.looseObject({
+    experimentalApi: z.boolean().optional(),
+    optOutNotificationMethods: z.array(z.string()).nullish(),
+  }).nullish(),
+});
+export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
+
+const TextInput = z.looseObject({
+  type: z.literal("text", { error: "only text input is supported: the text is one larkit command line" }),
+  text: z.string(),
+});
+const NoParams = z.object({}).nullish();
+const RunStatus = z.enum(["completed", "failed", "interrupted"]);
+
+export interface MethodSpec {
+  params: z.ZodType;
+  result: z.ZodType;
+  /** Only connections that initialized with `capabilities.experimentalApi` may call it. */
+  experimental?: boolean;
+  /** Served only when the server was started with remote control (`--remote-control`). */
+  remoteControl?: boolean;
+}
+
+export const METHODS = {
+  initialize: {
+    params: InitializeParamsSchema,
+    result: z.object({
+      userAgent: z.string(),
+      serverInfo: z.object({ name: z.string(), version: z.string() }),
+      platformFamily: z.enum(["unix", "windows"]),
+      platformOs: z.string(),
+      connection: z.object({ id: z.string(), origin: z.string() }),
+      clientInfo: InitializeParamsSchema.shape.clientInfo,
+    }),
+  },
+  "thread/start": { params: z.looseObject({}), result: z.object({ thread: ThreadSchema }) },
+  "thread/list": {
+    params: z.looseObject({
+      cursor: z.string().nullish(),
+      limit: z.number().int().min(1).max(200).nullish(),
+    }),
+    result: z.object({ data: z.array(ThreadSchema), nextCursor: z.string().nullable() }),
+  },
+  "thread/read": {
+    params: z.looseObject({ threadId: z.string().min(1), includeTurns: z.boolean().optional() }),
+    result: z.object({ thread: ThreadSchema }),
+  },
+  "thread/resume": {
+    params: z.looseObject({ threadId: z.string().min(1) }),
+    result: z.object({ thread: ThreadSchema }),
+  },
+  "turn/start": {
+    params: z.looseObject({ threadId: z.string().min(1), input: z.array(TextInput).min(1) }),
+    result: z.object({ turn: TurnSchema }),
+  },
+  "turn/interrupt": {
+    params: z.looseObject({ threadId: z.string().min(1), turnId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  "command/exec": {
+    params: z.looseObject({
+      command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
+      timeoutMs: z.number().int().positive().nullish(),
+    }),
+    result: z.object({
+      status: RunStatus,
+      exitCode: z.number().int(),
+      stdout: z.string(),
+      stderr: z.string(),
+      result: z.unknown().optional(),
+      error: z.unknown().optional(),
+    }),
+  },
+  "remoteControl/enable": {
+    params: NoParams,
+    result: RemoteControlStatusViewSchema,
+    experimental: true,
+    remoteControl: true,
+  },
+  "remoteControl/disable": {
+    params: NoParams,
+    result: RemoteControlStatusViewSchema,
+    experimental: true,
+    remoteControl: true,
+  },
+  "remoteControl/status/read": {
+    params: NoParams,
+    result: RemoteControlStatusViewSchema,
+    experimental: true,
+    remoteControl: true,
+  },
+  "daemon/shutdown": { params: NoParams, result: z.object({}), experimental: true, remoteControl: true },
+} as const satisfies Record<string, MethodSpec>;
+
+export type MethodName = keyof typeof METHODS;
+export type ParamsOf<M extends MethodName> = z.infer<(typeof METHODS)[M]["params"]>;
+export type ResultOf<M extends MethodName> = z.input<(typeof METHODS)[M]["result"]>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.hasOwn(METHODS, name);
+}
+
+// ---- notifications (server → client) ----------------------------------------------------------------------
+
+const ThreadEvent = { threadId: z.string() };
+const TurnEvent = { threadId: z.string(), turnId: z.string() };
+
+export const NOTIFICATIONS = {
+  "thread/started": z.object({ thread: ThreadSchema }),
+  "thread/status/changed": z.object({ ...ThreadEvent, status: ThreadStatus }),
+  "turn/started": z.object({ ...ThreadEvent, turn: TurnSchema }),
+  "item/started": z.object({ ...TurnEvent, item: ItemSchema, startedAtMs: z.number() }),
+  "item/completed": z.object({ ...TurnEvent, item: ItemSchema, completedAtMs: z.number() }),
+  "command/exec/outputDelta": z.object({
+    ...TurnEvent,
+    itemId: z.string(),
+    stream: z.enum(["stdout", "stderr"]),
+    delta: z.string(),
+  }),
+  "serverRequest/resolved": z.object({ ...ThreadEvent, requestId: z.string() }),
+  "turn/completed": z.object({ ...ThreadEvent, turn: TurnSchema }),
+  "remoteControl/status/changed": RemoteControlStatusViewSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+export type NotificationName = keyof typeof NOTIFICATIONS;
+export type NotificationParams<N extends NotificationName> = z.input<(typeof NOTIFICATIONS)[N]>;
+/** Sends one typed notification (to a connection, or to every initialized connection). */
+export type Notify = <N extends NotificationName>(method: N, params: NotificationParams<N>) => Promise<void>;
+
+/** Notifications a client sends; the server acts on none but `initialized`. */
+export const CLIENT_NOTIFICATIONS = ["initialized"] as const;
+
+// ---- server → client requests ------------------------------------------------------------------------------
+
+export const Decision = z.enum(["accept", "decline", "cancel"]);
+
+export const SERVER_REQUESTS = {
+  "item/commandExecution/requestApproval": {
+    params: z.object({
+      threadId: z.string().nullable(),
+      turnId: z.string().nullable(),
+      itemId: z.string(),
+      startedAtMs: z.number(),
+      command: z.string(),
+      argv: z.array(z.string()),
+      service: z.string().nullable(),
+      risk: z.enum(["read", "write", "high-risk-write"]),
+      summary: z.unknown(),
+      availableDecisions: z.array(Decision),
+    }),
+    result: z.looseObject({ decision: Decision }),
+  },
+} as const;
+
+export type ServerRequestName = keyof typeof SERVER_REQUESTS;
+export const APPROVAL_METHOD: ServerRequestName = "item/commandExecution/requestApproval";
+export type ApprovalParams = z.input<(typeof SERVER_REQUESTS)["item/commandExecution/requestApproval"]["params"]>;
