@@ -1,14 +1,15 @@
 /**
- * Outbound reliability: every server envelope is numbered per (client_id, stream_id) and kept in that stream's
- * bounded buffer until the relay acks it, so a reconnect can resend exactly what was not confirmed. A full
- * stream makes its producers wait (backpressure) in arrival order; nothing is dropped, and other streams
- * are unaffected. Sequence numbers start at 1 and survive reconnects because the buffer outlives sockets.
+ * Outbound reliability: every server envelope is numbered per (client_id, stream_id) and kept until the relay
+ * acks it, so a reconnect can resend exactly what was not confirmed. The limit of 128 unacked frames counts
+ * across all streams (the reference's one channel): while it is reached, producers wait (backpressure) and
+ * nothing is dropped; a message already being stored is stored whole. Sequence numbers start at 1 and survive
+ * reconnects because the buffer outlives sockets; a closed stream's buffer is freed with `drop`.
  */
 import { LarkitError } from "../cli/output/errors.ts";
 import type { WireFrame } from "./segments.ts";
 
-/** Unacked frames per stream before producers wait (the reference's channel capacity). */
-export const STREAM_BUFFER_CAPACITY = 128;
+/** Unacked frames, across all streams, before producers wait (the reference's channel capacity). */
+export const BUFFER_CAPACITY = 128;
 
 export interface StreamAddress {
   clientId: string;
@@ -20,7 +21,6 @@ interface Outbox extends StreamAddress {
   frames: WireFrame[];
   /** Tail of the per-stream chain that serializes producers. */
   lock: Promise<void>;
-  roomWaiter?: () => void;
 }
 
 function keyOf(a: StreamAddress): string {
@@ -30,32 +30,42 @@ function keyOf(a: StreamAddress): string {
 export class OutboundBuffer {
   readonly #capacity: number;
   readonly #outboxes = new Map<string, Outbox>();
+  #total = 0;
+  /** Producers waiting for room, woken together whenever frames are released. */
+  #roomWaiters: (() => void)[] = [];
   #closed: LarkitError | undefined;
 
   readonly #sink: (frames: WireFrame[]) => void;
 
   /** `sink` receives each message's frames synchronously once stored (the session writes them if connected). */
-  constructor(sink: (frames: WireFrame[]) => void, capacity = STREAM_BUFFER_CAPACITY) {
+  constructor(sink: (frames: WireFrame[]) => void, capacity = BUFFER_CAPACITY) {
     this.#sink = sink;
     this.#capacity = capacity;
   }
 
   /**
-   * Waits for room on the stream, then numbers one message, stores its frames (built by `frame` from the
+   * Waits for room in the buffer, then numbers one message, stores its frames (built by `frame` from the
    * assigned seq_id) and hands them to the sink. Calls on one stream run strictly in call order, so seq_ids
    * follow the producer's order; the seq is consumed only when framing succeeds.
    */
   enqueue(address: StreamAddress, frame: (seqId: number) => WireFrame[] | LarkitError): Promise<WireFrame[]> {
     const box = this.#outbox(address);
     const run = box.lock.then(async () => {
-      while (box.frames.length >= this.#capacity && !this.#closed) {
-        await new Promise<void>((resolve) => box.roomWaiter = resolve);
+      while (this.#total >= this.#capacity && !this.#closed) {
+        await new Promise<void>((resolve) => this.#roomWaiters.push(resolve));
       }
       if (this.#closed) throw this.#closed;
       const frames = frame(box.nextSeq);
       if (frames instanceof LarkitError) throw frames;
       box.nextSeq++;
-      box.frames.push(...frames);
+      for (const f of frames) box.frames.push(f);
+      this.#total += frames.length;
+      // The stream may have been dropped (closed) while this producer waited: keep numbering, store nothing.
+      if (this.#outboxes.get(keyOf(address)) !== box) {
+        this.#total -= frames.length;
+        box.frames.length = 0;
+        return frames;
+      }
       this.#sink(frames);
       return frames;
     });
@@ -77,9 +87,22 @@ export class OutboundBuffer {
       if (f.seqId < seqId || (f.seqId === seqId && (f.segmentId ?? 0) <= limit)) n++;
       else break;
     }
-    if (n > 0) box.frames.splice(0, n);
-    if (box.frames.length < this.#capacity) this.#wake(box);
+    if (n > 0) {
+      box.frames.splice(0, n);
+      this.#release(n);
+    }
     return n;
+  }
+
+  /** Frees a closed stream's frames and numbering (a later stream on the same address starts at seq 1). */
+  drop(address: StreamAddress): void {
+    const key = keyOf(address);
+    const box = this.#outboxes.get(key);
+    if (!box) return;
+    this.#outboxes.delete(key);
+    const n = box.frames.length;
+    box.frames = [];
+    this.#release(n);
   }
 
   /** Every unacked frame: streams in creation order, each stream's frames in send order (what a reconnect resends). */
@@ -92,15 +115,18 @@ export class OutboundBuffer {
   }
 
   totalPending(): number {
-    let n = 0;
-    for (const box of this.#outboxes.values()) n += box.frames.length;
-    return n;
+    return this.#total;
+  }
+
+  /** Streams that hold a buffer (tests check that closed streams free theirs). */
+  streams(): number {
+    return this.#outboxes.size;
   }
 
   /** Fails every waiting producer; later enqueues fail at once. */
   close(reason: LarkitError): void {
     this.#closed = reason;
-    for (const box of this.#outboxes.values()) this.#wake(box);
+    this.#release(0);
   }
 
   #outbox(address: StreamAddress): Outbox {
@@ -113,9 +139,11 @@ export class OutboundBuffer {
     return box;
   }
 
-  #wake(box: Outbox): void {
-    const wake = box.roomWaiter;
-    box.roomWaiter = undefined;
-    wake?.();
+  #release(n: number): void {
+    this.#total -= n;
+    if (this.#total >= this.#capacity && !this.#closed) return;
+    const waiters = this.#roomWaiters;
+    this.#roomWaiters = [];
+    for (const wake of waiters) wake();
   }
 }

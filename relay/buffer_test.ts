@@ -38,22 +38,34 @@ Deno.test("segment-level acks keep later segments; seq-level acks cover all segm
   assert.equal(buf.ack(s1, 2), 4);
 });
 
-Deno.test("a full stream makes producers wait in order until acked; other streams flow", async () => {
+Deno.test("the 128-frame limit counts across streams: producers wait in order until acked", async () => {
+  const buf = new OutboundBuffer(() => {}, 2);
+  await buf.enqueue(s1, one);
+  await buf.enqueue(s2, one);
+  const order: string[] = [];
+  const third = buf.enqueue(s1, (seq) => (order.push(`s1:${seq}`), one(seq)));
+  const fourth = buf.enqueue(s2, (seq) => (order.push(`s2:${seq}`), one(seq)));
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(order, [], "another stream's frames fill the shared limit");
+  assert.equal(buf.totalPending(), 2);
+  buf.ack(s2, 1);
+  await third;
+  assert.deepEqual(order, ["s1:2"]);
+  buf.ack(s1, 2);
+  await fourth;
+  assert.deepEqual(order, ["s1:2", "s2:2"]);
+});
+
+Deno.test("drop frees a closed stream's frames (waking producers) and its numbering", async () => {
   const buf = new OutboundBuffer(() => {}, 2);
   await buf.enqueue(s1, one);
   await buf.enqueue(s1, one);
-  const order: number[] = [];
-  const third = buf.enqueue(s1, (seq) => (order.push(seq), one(seq)));
-  const fourth = buf.enqueue(s1, (seq) => (order.push(seq), one(seq)));
-  await buf.enqueue(s2, one);
-  await new Promise((r) => setTimeout(r, 5));
-  assert.deepEqual(order, [], "blocked while full");
-  buf.ack(s1, 1);
-  await third;
-  assert.deepEqual(order, [3]);
-  buf.ack(s1, 3);
-  await fourth;
-  assert.deepEqual(order, [3, 4]);
+  const waiting = buf.enqueue(s2, one);
+  buf.drop(s1);
+  assert.equal((await waiting)[0].seqId, 1);
+  assert.equal(buf.totalPending(), 1);
+  assert.equal(buf.streams(), 1);
+  assert.equal((await buf.enqueue(s1, one))[0].seqId, 1, "a new stream on the address starts at 1");
 });
 
 Deno.test("a framing error consumes no seq_id; close fails waiting producers", async () => {

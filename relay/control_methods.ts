@@ -1,30 +1,35 @@
 /**
- * The JSON-RPC control surface of remote control, handed to the app server as extra methods:
+ * The JSON-RPC control surface of remote control, handed to every app server as extra methods:
  * `remoteControl/enable`, `remoteControl/disable`, `remoteControl/status/read`, and the
  * `remoteControl/status/changed` notification broadcast to every initialized connection on each change.
- * The methods exist before the session does (the session needs the app server), hence `attach`.
+ * The shapes are the protocol module's (`rpc/protocol.ts`); the work is the host's `RemoteControl`.
  */
-import { z } from "zod";
 import { type LarkitError, toLarkitError } from "../cli/output/errors.ts";
 import { RPC_CODES, RpcError } from "../rpc/errors.ts";
-import { experimental, type MethodHandler, parseParams } from "../rpc/server.ts";
-import type { RemoteControlSession } from "./session.ts";
+import type { Notify } from "../rpc/protocol.ts";
+import { type ConnectionInfo, defineMethod, type MethodHandler } from "../rpc/server.ts";
 import type { RemoteControlStatus } from "./status.ts";
 
 export const STATUS_CHANGED = "remoteControl/status/changed";
 
-const NoParams = z.object({}).nullish();
+/** What the methods drive (the host's lazily created session). */
+export interface RemoteControlSwitch {
+  readonly current: RemoteControlStatus;
+  enable(): Promise<RemoteControlStatus>;
+  disable(): Promise<RemoteControlStatus>;
+  /** A local connection finished `initialize` (its client name keys the enrollment). */
+  localClientInitialized(name: string): void;
+}
 
 /** The wire shape of status (reads, enable/disable results and the change notification). */
-export function statusView(s: RemoteControlStatus): Record<string, unknown> {
-  const view: Record<string, unknown> = {
+export function statusView(s: RemoteControlStatus) {
+  return {
     status: s.status,
     serverName: s.serverName,
     installationId: s.installationId,
     environmentId: s.environmentId,
+    ...(s.error ? { error: s.error } : {}),
   };
-  if (s.error) view.error = s.error;
-  return view;
 }
 
 function rpcErrorOf(e: unknown): RpcError {
@@ -34,57 +39,34 @@ function rpcErrorOf(e: unknown): RpcError {
 }
 
 export class RemoteControlMethods {
-  #session: RemoteControlSession | undefined;
-  readonly #unavailable: RemoteControlStatus;
+  readonly #switch: RemoteControlSwitch;
 
-  /** `unavailable` is what status/read reports while no session is attached (no state database). */
-  constructor(unavailable: RemoteControlStatus) {
-    this.#unavailable = unavailable;
+  constructor(sw: RemoteControlSwitch) {
+    this.#switch = sw;
   }
 
-  /** Connects the session and starts broadcasting its status changes. */
-  attach(session: RemoteControlSession, broadcast: (method: string, params: unknown) => Promise<void>): void {
-    this.#session = session;
-    session.status.subscribe((s) => void broadcast(STATUS_CHANGED, statusView(s)).catch(() => {}));
-  }
-
-  /** Sends the current status to a connection that just initialized. */
-  readonly onInitialized = (
-    _c: unknown,
-    notify: (method: string, params?: unknown) => Promise<void>,
-  ): void => {
-    void notify(STATUS_CHANGED, statusView(this.#status())).catch(() => {});
+  /**
+   * Sends the current status to a connection that just initialized, after its `initialize` response: the
+   * server queues that response once this returns, and a zero-delay timer runs only after it is queued.
+   */
+  readonly onInitialized = (connection: ConnectionInfo, notify: Notify): void => {
+    if (connection.origin !== "RemoteControl" && connection.clientInfo) {
+      this.#switch.localClientInitialized(connection.clientInfo.name);
+    }
+    setTimeout(() => void notify(STATUS_CHANGED, statusView(this.#switch.current)).catch(() => {}), 0);
   };
 
   handlers(): Record<string, MethodHandler> {
     return {
-      "remoteControl/enable": experimental("remoteControl/enable", async (params) => {
-        parseParams(NoParams, params);
-        const session = this.#session;
-        if (!session) {
-          throw new RpcError(
-            RPC_CODES.invalidRequest,
-            "remote control cannot be enabled because the state database is unavailable",
-          );
-        }
+      ...defineMethod("remoteControl/enable", async () => {
         try {
-          return statusView(await session.enable());
+          return statusView(await this.#switch.enable());
         } catch (e) {
           throw rpcErrorOf(e);
         }
       }),
-      "remoteControl/disable": experimental("remoteControl/disable", async (params) => {
-        parseParams(NoParams, params);
-        return statusView(this.#session ? await this.#session.disable() : this.#unavailable);
-      }),
-      "remoteControl/status/read": experimental("remoteControl/status/read", (params) => {
-        parseParams(NoParams, params);
-        return statusView(this.#status());
-      }),
+      ...defineMethod("remoteControl/disable", async () => statusView(await this.#switch.disable())),
+      ...defineMethod("remoteControl/status/read", () => statusView(this.#switch.current)),
     };
-  }
-
-  #status(): RemoteControlStatus {
-    return this.#session?.status.current ?? this.#unavailable;
   }
 }

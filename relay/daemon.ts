@@ -215,9 +215,14 @@ export function parseStatus(value: unknown): StatusView {
   return parsed.data;
 }
 
+/** Connected, errored, or still connecting after a failed attempt (the daemon keeps retrying): worth reporting. */
+function isSettled(s: StatusView): boolean {
+  return s.status === "connected" || s.status === "errored" || (s.status === "connecting" && !!s.error);
+}
+
 /**
- * Enables remote control on the daemon and waits (bounded) until the connection settles as connected or
- * errored. Listening starts before the enable request and a status read follows its reply, so a change that
+ * Enables remote control on the daemon and waits (bounded) until the connection settles: connected, errored,
+ * or connecting with the error of a failed first attempt. Listening starts before the enable request and a status read follows its reply, so a change that
  * raced the reply is never missed.
  */
 export async function enableAndSettle(
@@ -231,15 +236,13 @@ export async function enableAndSettle(
     unsubscribe = client.onNotification((method, params) => {
       if (method !== "remoteControl/status/changed") return;
       const status = StatusViewSchema.safeParse(params);
-      if (status.success && (status.data.status === "connected" || status.data.status === "errored")) {
-        resolve(status.data);
-      }
+      if (status.success && isSettled(status.data)) resolve(status.data);
     });
   });
   try {
     await client.call("remoteControl/enable");
     const now = parseStatus(await client.call("remoteControl/status/read"));
-    if (now.status !== "connecting") return { status: now, timedOut: false };
+    if (now.status !== "connecting" || isSettled(now)) return { status: now, timedOut: false };
     const timedOut = clock.sleep(waitMs, abort.signal).then(() => undefined, () => undefined);
     const first = await Promise.race([settled, timedOut]);
     if (first) return { status: first, timedOut: false };

@@ -31,6 +31,7 @@ async function withDaemon(
     baseUrl: relay.baseUrl,
     getAccount: () => Promise.resolve(account),
     timing: { backoffBaseMs: 10, backoffCapMs: 40 },
+    clientName: "",
     methods: shutdownMethods(() => shutdowns++),
   });
   const socket = join(p.paths.configDir, "d.sock");
@@ -49,18 +50,18 @@ async function withDaemon(
 
 const USER: RelayAccount = { accountId: "acct-1", accessToken: "tok", kind: "user" };
 
-Deno.test("enableAndSettle waits for connected; a failing relay settles as errored with the error's type", async () => {
+Deno.test("enableAndSettle waits for connected; a failing relay settles as connecting with the last error", async () => {
   await withDaemon(USER, async ({ client, relay }) => {
     const p = testProvider();
     const up = await enableAndSettle(client, p.clock, 10_000);
     assert.equal(up.timedOut, false);
     assert.deepEqual([up.status.status, up.status.environmentId], ["connected", "env_dev_1"]);
     await client.call("remoteControl/disable");
-    relay.faults.rejectHandshakes(500, 1000);
+    relay.faults.rejectHandshakes(503, { body: '{"detail":"Server overloaded; retry later."}', count: 1000 });
     const down = await enableAndSettle(client, p.clock, 10_000);
-    assert.equal(down.status.status, "errored");
+    assert.equal(down.status.status, "connecting", "the session keeps retrying");
     assert.equal(down.status.error?.type, "network");
-    assert.match(down.status.error?.message ?? "", /handshake/);
+    assert.match(down.status.error?.message ?? "", /HTTP 503, body: \{"detail":"Server overloaded/);
     await client.call("remoteControl/disable");
   });
 });
@@ -76,6 +77,7 @@ Deno.test("enableAndSettle reports timedOut when the relay stays silent", async 
     provider: p,
     baseUrl: `http://127.0.0.1:${silent.addr.port}/`,
     getAccount: () => Promise.resolve(USER),
+    clientName: "",
   });
   const socket = join(p.paths.stateDir, "d.sock");
   const listener = await listenUnix(host.appServer, socket);

@@ -1,20 +1,27 @@
 /**
- * The dev relay: a loopback stand-in for the cloud relay, for tests and for driving a turn by hand. It serves
- *  - `POST /backend-api/wham/remote/control/server/enroll` (hands out server and environment ids),
- *  - the server WebSocket `GET /backend-api/wham/remote/control/server` (one local server at a time),
+ * The dev relay: a loopback stand-in for the cloud relay, as strict as the production relay, for tests and for
+ * driving a turn by hand. It serves
+ *  - `POST /backend-api/wham/remote/control/server/enroll` (server and environment ids, plus a server token
+ *    `remote_control_token` with `expires_at` unless started with `tokens: false`, the seed's simpler relay),
+ *  - `POST …/server/refresh` (`{server_id, installation_id}` → a new token; 404 for a forgotten server),
+ *  - the server WebSocket `GET …/server` (one local server at a time), authenticated by the server token
+ *    only (an account id header is refused), or by the account headers with `tokens: false`,
  *  - a remote-client WebSocket `GET /dev/client?client_id=…` whose frames are client envelopes (the relay
- *    stamps `client_id` and a `cursor`), and which receives the server envelopes addressed to that client,
+ *    stamps `client_id` and a `cursor`), and which receives the server envelopes addressed to that client;
+ *    when it goes away the server gets `client_closed` for every stream it used,
  *  - `POST /dev/faults` to inject faults by hand (the same switches tests call on `faults`).
+ * Both WebSockets are pinged with control frames and closed when they stop answering (Deno's `idleTimeout`).
  * Client envelopes are logged with their cursor, so a server that reconnects with `x-svc-subscribe-cursor`
  * gets everything after it; envelopes never written to any server socket are replayed on the next one.
  */
 import { z } from "zod";
 import { abortableSleep, type Clock } from "../cli/provider.ts";
-import { clientEnvelopeSchema, parseKeepAlive, parseServerEnvelope } from "./envelopes.ts";
+import { clientEnvelopeSchema, parseServerEnvelope } from "./envelopes.ts";
 
 const SERVER_PATH = "/backend-api/wham/remote/control/server";
 const ENROLL_PATH = `${SERVER_PATH}/enroll`;
-const NOT_FOUND_BODY = JSON.stringify({ detail: "Remote app server not found" });
+const REFRESH_PATH = `${SERVER_PATH}/refresh`;
+export const NOT_FOUND_BODY = JSON.stringify({ detail: "Remote app server not found" });
 
 const enrollRequestSchema = z.object({
   name: z.string(),
@@ -24,13 +31,17 @@ const enrollRequestSchema = z.object({
   installation_id: z.string(),
 });
 
+const refreshRequestSchema = z.object({ server_id: z.string(), installation_id: z.string() });
+
 const faultRequestSchema = z.discriminatedUnion("fault", [
   z.object({ fault: z.literal("drop") }),
   z.object({ fault: z.literal("forget") }),
+  z.object({ fault: z.literal("expire_tokens") }),
   z.object({
     fault: z.literal("reject_handshakes"),
-    status: z.number().int(),
-    count: z.number().int().min(1),
+    status: z.number().int().min(200).max(599),
+    body: z.string().optional(),
+    count: z.number().int().min(1).max(1000),
   }),
   z.object({ fault: z.literal("delay_acks"), ms: z.number().int().nonnegative() }),
   z.object({
@@ -53,19 +64,30 @@ export interface DevRelayOptions {
   port?: number;
   clock?: Clock;
   log?: (line: string) => void;
-  /** Bearer tokens the relay accepts; any non-empty token when absent. */
+  /** Account bearer tokens accepted on enroll and refresh (and handshakes without tokens); any non-empty one by default. */
   acceptToken?: (token: string) => boolean;
+  /** Issue server tokens (production); false: the seed's relay, whose handshake carries the account headers. */
+  tokens?: boolean;
+  /** Lifetime of an issued server token (default one hour). */
+  tokenTtlMs?: number;
+  /** Seconds of silence after which a socket is pinged, and closed if the pong does not follow (default 30). */
+  idleTimeoutSeconds?: number;
 }
 
 /** What the relay saw, for assertions and for the by-hand log. */
 export interface DevRelayStats {
   enrollments: number;
+  refreshes: number;
   handshakes: number;
   /** Headers of every handshake request, in order (tokens included: this is a loopback test double). */
   handshakeHeaders: Record<string, string>[];
+  /** Status of every refused handshake, in order. */
+  refusals: number[];
   serverFramesRejected: number;
   /** Server chunk frames forwarded to remote clients (shows that a message travelled segmented). */
   chunkFramesForwarded: number;
+  /** `client_closed` envelopes sent because a remote client's socket went away. */
+  clientClosedSent: number;
 }
 
 interface LoggedClientFrame {
@@ -74,33 +96,51 @@ interface LoggedClientFrame {
   written: boolean;
 }
 
+interface IssuedToken {
+  serverId: string;
+  expiresAt: number;
+}
+
 export class DevRelay {
   readonly stats: DevRelayStats = {
     enrollments: 0,
+    refreshes: 0,
     handshakes: 0,
     handshakeHeaders: [],
+    refusals: [],
     serverFramesRejected: 0,
     chunkFramesForwarded: 0,
+    clientClosedSent: 0,
   };
+  /** Every server token issued, in order (tests check which one a handshake used). */
+  readonly issuedTokens: string[] = [];
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #clock: Clock;
   readonly #log: (line: string) => void;
   readonly #acceptToken: (token: string) => boolean;
-  readonly #servers = new Set<string>();
+  readonly #tokensOn: boolean;
+  readonly #tokenTtlMs: number;
+  readonly #idleTimeout: number;
+  readonly #servers = new Map<string, string>();
+  readonly #tokens = new Map<string, IssuedToken>();
   readonly #clients = new Map<string, WebSocket>();
   /** Server envelopes for clients not connected yet, in order. */
   readonly #toClients = new Map<string, string[]>();
   #clientLog: LoggedClientFrame[] = [];
   #nextCursor = 1;
   #nextServer = 1;
+  #nextToken = 1;
   #serverSocket: WebSocket | undefined;
-  #handshakeRejections: number[] = [];
+  #handshakeRejections: { status: number; body: string }[] = [];
   #ackDelayMs = 0;
 
   private constructor(options: DevRelayOptions) {
     this.#clock = options.clock ?? { now: () => Date.now(), sleep: abortableSleep };
     this.#log = options.log ?? (() => {});
     this.#acceptToken = options.acceptToken ?? ((t) => t.length > 0);
+    this.#tokensOn = options.tokens ?? true;
+    this.#tokenTtlMs = options.tokenTtlMs ?? 60 * 60_000;
+    this.#idleTimeout = options.idleTimeoutSeconds ?? 30;
     this.#server = Deno.serve({
       hostname: options.hostname ?? "127.0.0.1",
       port: options.port ?? 0,
@@ -123,18 +163,32 @@ export class DevRelay {
     return `ws://${hostname}:${port}/dev/client?client_id=${encodeURIComponent(clientId)}`;
   }
 
+  /** The server WebSocket's URL (tests open raw sockets to it). */
+  get serverUrl(): string {
+    const { hostname, port } = this.#server.addr;
+    return `ws://${hostname}:${port}${SERVER_PATH}`;
+  }
+
   get serverConnected(): boolean {
     return this.#serverSocket?.readyState === WebSocket.OPEN;
+  }
+
+  /** Server ids the relay currently knows. */
+  get knownServers(): string[] {
+    return [...this.#servers.keys()];
   }
 
   /** Fault switches (tests call these directly; `POST /dev/faults` reaches the same code). */
   readonly faults = {
     /** Closes the local server's socket as if the network dropped it. */
     dropServerSocket: () => this.fault({ fault: "drop" }),
-    /** Forgets every enrolled server: the next handshake is answered 404 "Remote app server not found". */
+    /** Forgets every enrolled server: handshakes get 404 "Remote app server not found", refreshes 404. */
     forgetServers: () => this.fault({ fault: "forget" }),
-    rejectHandshakes: (status: number, count = 1) =>
-      this.fault({ fault: "reject_handshakes", status, count }),
+    /** Every issued token expires now (the socket stays up, as in production; the next handshake needs a refresh). */
+    expireTokens: () => this.fault({ fault: "expire_tokens" }),
+    /** Answers the next `count` handshakes with this status and body. */
+    rejectHandshakes: (status: number, opts: { body?: string; count?: number } = {}) =>
+      this.fault({ fault: "reject_handshakes", status, body: opts.body, count: opts.count ?? 1 }),
     delayAcks: (ms: number) => this.fault({ fault: "delay_acks", ms }),
     sendOversizedSegment: (clientId: string, streamId: string, seqId: number) =>
       this.fault({ fault: "oversized_segment", client_id: clientId, stream_id: streamId, seq_id: seqId }),
@@ -151,9 +205,15 @@ export class DevRelay {
         return;
       case "forget":
         this.#servers.clear();
+        this.#tokens.clear();
+        return;
+      case "expire_tokens":
+        for (const t of this.#tokens.values()) t.expiresAt = this.#clock.now() - 1;
         return;
       case "reject_handshakes":
-        for (let i = 0; i < f.count; i++) this.#handshakeRejections.push(f.status);
+        for (let i = 0; i < f.count; i++) {
+          this.#handshakeRejections.push({ status: f.status, body: f.body ?? "" });
+        }
         return;
       case "delay_acks":
         this.#ackDelayMs = f.ms;
@@ -186,6 +246,9 @@ export class DevRelay {
   async #route(req: Request): Promise<Response> {
     const url = new URL(req.url);
     if (req.method === "POST" && url.pathname === ENROLL_PATH) return await this.#enroll(req);
+    if (req.method === "POST" && url.pathname === REFRESH_PATH && this.#tokensOn) {
+      return await this.#refresh(req);
+    }
     if (req.method === "GET" && url.pathname === SERVER_PATH) return this.#serverHandshake(req);
     if (req.method === "GET" && url.pathname === "/dev/client") return this.#clientHandshake(req, url);
     if (req.method === "POST" && url.pathname === "/dev/faults") {
@@ -194,43 +257,97 @@ export class DevRelay {
       this.fault(parsed.data);
       return Response.json({ ok: true });
     }
-    return new Response("not found", { status: 404 });
+    return Response.json({ detail: "Not Found" }, { status: 404 });
   }
 
-  #authorized(req: Request): boolean {
+  /** The account headers enroll and refresh carry (and handshakes of the token-less relay). */
+  #accountAuthorized(req: Request): boolean {
     const auth = req.headers.get("authorization") ?? "";
     return auth.startsWith("Bearer ") && this.#acceptToken(auth.slice(7)) &&
       !!req.headers.get("svc-account-id") &&
       !!req.headers.get("x-svc-installation-id");
   }
 
+  #issue(serverId: string): { remote_control_token: string; expires_at: string } | Record<string, never> {
+    if (!this.#tokensOn) return {};
+    const token = `rc_dev_${this.#nextToken++}_${crypto.randomUUID().slice(0, 8)}`;
+    const expiresAt = this.#clock.now() + this.#tokenTtlMs;
+    this.#tokens.set(token, { serverId, expiresAt });
+    this.issuedTokens.push(token);
+    return { remote_control_token: token, expires_at: new Date(expiresAt).toISOString() };
+  }
+
   async #enroll(req: Request): Promise<Response> {
-    if (!this.#authorized(req)) return Response.json({ detail: "unauthorized" }, { status: 401 });
+    if (!this.#accountAuthorized(req)) return Response.json({ detail: "unauthorized" }, { status: 401 });
     const body = enrollRequestSchema.safeParse(await req.json().catch(() => undefined));
     if (!body.success) return Response.json({ detail: body.error.message }, { status: 400 });
     const n = this.#nextServer++;
     const serverId = `srv_dev_${n}`;
-    this.#servers.add(serverId);
+    const environmentId = `env_dev_${n}`;
+    this.#servers.set(serverId, environmentId);
     this.stats.enrollments++;
     this.#log(`dev relay: enrolled ${body.data.name} as ${serverId}`);
-    return Response.json({ server_id: serverId, environment_id: `env_dev_${n}` });
+    return Response.json({ server_id: serverId, environment_id: environmentId, ...this.#issue(serverId) });
+  }
+
+  async #refresh(req: Request): Promise<Response> {
+    if (!this.#accountAuthorized(req)) return Response.json({ detail: "unauthorized" }, { status: 401 });
+    const body = refreshRequestSchema.safeParse(await req.json().catch(() => undefined));
+    if (!body.success) return Response.json({ detail: body.error.message }, { status: 400 });
+    const environmentId = this.#servers.get(body.data.server_id);
+    if (environmentId === undefined) return new Response(NOT_FOUND_BODY, { status: 404 });
+    this.stats.refreshes++;
+    return Response.json({
+      server_id: body.data.server_id,
+      environment_id: environmentId,
+      ...this.#issue(body.data.server_id),
+    });
+  }
+
+  /** null when the handshake may proceed, else the refusal. */
+  #refuseHandshake(headers: Record<string, string>): Response | null {
+    const rejection = this.#handshakeRejections.shift();
+    if (rejection !== undefined) return new Response(rejection.body, { status: rejection.status });
+    const serverId = headers["x-svc-server-id"] ?? "";
+    if (this.#tokensOn) {
+      if (headers["svc-account-id"] !== undefined) {
+        return Response.json({ detail: "account headers are not accepted on the server socket" }, {
+          status: 400,
+        });
+      }
+      const auth = headers["authorization"] ?? "";
+      const token = auth.startsWith("Bearer ") ? this.#tokens.get(auth.slice(7)) : undefined;
+      if (!token || token.serverId !== serverId || token.expiresAt <= this.#clock.now()) {
+        if (!this.#servers.has(serverId)) return new Response(NOT_FOUND_BODY, { status: 404 });
+        return Response.json({ detail: "invalid or expired server token" }, { status: 401 });
+      }
+    } else {
+      const auth = headers["authorization"] ?? "";
+      if (!auth.startsWith("Bearer ") || !this.#acceptToken(auth.slice(7)) || !headers["svc-account-id"]) {
+        return Response.json({ detail: "unauthorized" }, { status: 401 });
+      }
+    }
+    if (!this.#servers.has(serverId)) return new Response(NOT_FOUND_BODY, { status: 404 });
+    if (headers["x-svc-protocol-version"] !== "3") {
+      return Response.json({ detail: "unsupported protocol" }, { status: 400 });
+    }
+    if (!headers["x-svc-installation-id"]) {
+      return Response.json({ detail: "x-svc-installation-id is required" }, { status: 400 });
+    }
+    return null;
   }
 
   #serverHandshake(req: Request): Response {
     // Headers must be read before upgrading: the request is closed afterwards.
     const headers = Object.fromEntries(req.headers.entries());
     this.stats.handshakeHeaders.push(headers);
-    const rejection = this.#handshakeRejections.shift();
-    if (rejection !== undefined) return new Response(NOT_FOUND_BODY, { status: rejection });
-    if (!this.#authorized(req)) return Response.json({ detail: "unauthorized" }, { status: 401 });
-    if (!this.#servers.has(headers["x-svc-server-id"] ?? "")) {
-      return new Response(NOT_FOUND_BODY, { status: 404 });
-    }
-    if (headers["x-svc-protocol-version"] !== "3") {
-      return new Response("unsupported protocol", { status: 400 });
+    const refusal = this.#refuseHandshake(headers);
+    if (refusal) {
+      this.stats.refusals.push(refusal.status);
+      return refusal;
     }
     const cursorHeader = headers["x-svc-subscribe-cursor"];
-    const { socket, response } = Deno.upgradeWebSocket(req);
+    const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: this.#idleTimeout });
     this.stats.handshakes++;
     socket.onopen = () => {
       this.#serverSocket?.close();
@@ -243,7 +360,7 @@ export class DevRelay {
     };
     socket.onmessage = (ev) => {
       if (this.#serverSocket !== socket || typeof ev.data !== "string") return;
-      this.#fromServer(socket, ev.data);
+      this.#fromServer(ev.data);
     };
     socket.onclose = () => {
       if (this.#serverSocket === socket) this.#serverSocket = undefined;
@@ -252,9 +369,7 @@ export class DevRelay {
     return response;
   }
 
-  #fromServer(socket: WebSocket, text: string): void {
-    const keepAlive = parseKeepAlive(text);
-    if (keepAlive) return socket.send(text);
+  #fromServer(text: string): void {
     const env = parseServerEnvelope(text);
     if (!env) {
       this.stats.serverFramesRejected++;
@@ -273,7 +388,9 @@ export class DevRelay {
   #clientHandshake(req: Request, url: URL): Response {
     const clientId = url.searchParams.get("client_id");
     if (!clientId) return new Response("client_id is required", { status: 400 });
-    const { socket, response } = Deno.upgradeWebSocket(req);
+    const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: this.#idleTimeout });
+    /** Streams this socket opened or used: each gets `client_closed` when the socket goes away. */
+    const streams = new Set<string>();
     socket.onopen = () => {
       this.#clients.get(clientId)?.close();
       this.#clients.set(clientId, socket);
@@ -290,9 +407,11 @@ export class DevRelay {
       }
       const env = clientEnvelopeSchema.safeParse({ ...(json as object), client_id: clientId });
       if (!env.success) return;
-      const frame = { cursor: this.#nextCursor++, text: "", written: false };
-      frame.text = JSON.stringify({ ...env.data, cursor: String(frame.cursor) });
-      this.#clientLog.push(frame);
+      if (env.data.stream_id !== undefined) {
+        if (env.data.type === "client_closed") streams.delete(env.data.stream_id);
+        else streams.add(env.data.stream_id);
+      }
+      const frame = this.#record(env.data);
       if (env.data.type === "ack" && this.#ackDelayMs > 0) {
         this.#clock.sleep(this.#ackDelayMs).then(() => this.#writeToServer(frame));
       } else {
@@ -301,9 +420,24 @@ export class DevRelay {
     };
     socket.onclose = () => {
       if (this.#clients.get(clientId) === socket) this.#clients.delete(clientId);
+      for (const streamId of streams) {
+        this.stats.clientClosedSent++;
+        this.#writeToServer(
+          this.#record({ type: "client_closed", client_id: clientId, stream_id: streamId }),
+        );
+      }
+      streams.clear();
     };
     socket.onerror = () => {};
     return response;
+  }
+
+  /** Appends a client envelope to the log under the next cursor. */
+  #record(env: Record<string, unknown>): LoggedClientFrame {
+    const frame = { cursor: this.#nextCursor++, text: "", written: false };
+    frame.text = JSON.stringify({ ...env, cursor: String(frame.cursor) });
+    this.#clientLog.push(frame);
+    return frame;
   }
 
   #writeToServer(frame: LoggedClientFrame): void {

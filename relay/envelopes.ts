@@ -54,14 +54,6 @@ export type ChunkFields = {
   message_chunk_base64: string;
 };
 
-/**
- * App-level keep-alive. The native WebSocket client cannot send ping frames, so the local server sends this
- * frame and expects the relay to echo it; any inbound frame counts as a sign of life. Peers that do not know
- * it drop it like any unknown `type`.
- */
-export const keepAliveSchema = z.object({ type: z.literal("keepalive"), sent_at_ms: z.number() });
-export type KeepAlive = z.infer<typeof keepAliveSchema>;
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -77,13 +69,6 @@ export function parseClientEnvelope(text: string): ClientEnvelope | undefined {
 
 export function parseServerEnvelope(text: string): ServerEnvelope | undefined {
   const parsed = serverEnvelopeSchema.safeParse(parseJson(text));
-  return parsed.success ? parsed.data : undefined;
-}
-
-export function parseKeepAlive(text: string): KeepAlive | undefined {
-  // Cheap prefilter: keep-alives are tiny, and most frames are not keep-alives.
-  if (text.length > 200 || !text.includes('"keepalive"')) return undefined;
-  const parsed = keepAliveSchema.safeParse(parseJson(text));
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -24,14 +24,15 @@ Deno.test("a remote turn runs through the relay on the real app server", async (
     baseUrl: relay.baseUrl,
     getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
     timing: { backoffBaseMs: 10, backoffCapMs: 40 },
+    clientName: "",
     runner: async (argv, rp) => {
       await rp.stdout.write(JSON.stringify({ ok: true, argv }) + "\n");
       return 0;
     },
   });
   try {
-    await host.session.enable();
-    await until("connected", () => host.session.status.current.status === "connected");
+    await host.remote.enable();
+    await until("connected", () => host.remote.status.current.status === "connected");
     const client = await RemoteClient.connect(relay.clientUrl("phone"), "phone");
     const stream = client.stream("s1");
     const seen: Array<{ method?: string; params?: Record<string, unknown> }> = [];
@@ -69,10 +70,11 @@ Deno.test("remoteControl/* need experimentalApi; disable reports disabled and br
     baseUrl: relay.baseUrl,
     getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
     timing: { backoffBaseMs: 10, backoffCapMs: 40 },
+    clientName: "",
   });
   try {
-    await host.session.enable();
-    await until("connected", () => host.session.status.current.status === "connected");
+    await host.remote.enable();
+    await until("connected", () => host.remote.status.current.status === "connected");
     const client = await RemoteClient.connect(relay.clientUrl("phone"), "phone");
     const plain = client.stream("plain");
     await plain.request("initialize", { clientInfo: { name: "phone", version: "1" } });

@@ -116,7 +116,9 @@ export class RemoteStream {
     this.#send(JSON.stringify({ type: "ping", client_id: this.#clientId, stream_id: this.streamId }));
   }
 
+  /** Closes the stream; the server frees its buffer, so a later initialize here starts again at seq 1. */
   closeStream(): void {
+    this.#lastSeq = 0;
     this.#send(
       JSON.stringify({ type: "client_closed", client_id: this.#clientId, stream_id: this.streamId }),
     );

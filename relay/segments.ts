@@ -106,14 +106,17 @@ interface Assembly {
 }
 
 /**
- * Reassembles inbound chunks. One assembly per key (the relay client id on the local server: a chunk on a
- * new stream of the same client resets it), at most `ASSEMBLY_MAX_COUNT` keys. Parts are kept as a list and
- * copied once into the final buffer, so memory stays linear in the message size.
+ * Reassembles inbound chunks. One assembly per key (the relay client id on the local server: a valid chunk on
+ * a new stream of the same client resets it), at most `ASSEMBLY_MAX_COUNT` keys. Parts are kept as a list and
+ * copied once into the final buffer, so memory stays linear in the message size. A rejected message is
+ * reported once: its later segments are ignored quietly.
  */
 export class Reassembler {
   readonly #assemblies = new Map<string, Assembly>();
   /** Last completed seq per key+stream: replays of completed messages are ignored. */
   readonly #completed = new Map<string, number>();
+  /** The last rejected (stream, seq) per key, whose remaining segments are ignored without a report. */
+  readonly #rejected = new Map<string, string>();
 
   observe(key: string, chunk: ObservedChunk, frameBytes: number): ChunkObservation {
     const { stream_id: streamId, seq_id: seqId } = chunk;
@@ -124,6 +127,19 @@ export class Reassembler {
     const lastDone = this.#completed.get(completedKey);
     if (lastDone !== undefined && seqId <= lastDone) {
       return { kind: "ignored", reason: "replay of a completed message" };
+    }
+    const messageKey = `${streamId}\u0000${seqId}`;
+    // Segment 0 starts the message over (a replay after a rejection is allowed); later ones stay quiet.
+    if (this.#rejected.get(key) === messageKey && chunk.segment_id !== 0) {
+      return { kind: "ignored", reason: "segment of a rejected message" };
+    }
+    // Checked before anything else: an oversized frame, even on another stream, never disturbs the assembly.
+    if (frameBytes > SEGMENT_MAX_BYTES) {
+      const inProgress = this.#assemblies.get(key);
+      if (inProgress?.streamId !== streamId || inProgress.seqId !== seqId) {
+        this.#rejected.set(key, messageKey);
+      }
+      return { kind: "rejected", reason: `frame of ${frameBytes} bytes exceeds ${SEGMENT_MAX_BYTES}` };
     }
     let current = this.#assemblies.get(key);
     if (current && current.streamId !== streamId) {
@@ -136,11 +152,9 @@ export class Reassembler {
     }
     const reject = (reason: string): ChunkObservation => {
       if (sameMessage) this.#assemblies.delete(key);
+      this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason };
     };
-    if (frameBytes > SEGMENT_MAX_BYTES) {
-      return reject(`frame of ${frameBytes} bytes exceeds ${SEGMENT_MAX_BYTES}`);
-    }
     if (chunk.segment_count === 0 || chunk.segment_count > SEGMENT_COUNT_MAX) {
       return reject(`segment_count ${chunk.segment_count} out of range`);
     }
@@ -170,10 +184,12 @@ export class Reassembler {
       part = Uint8Array.fromBase64(chunk.message_chunk_base64);
     } catch {
       this.#assemblies.delete(key);
+      this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "invalid base64" };
     }
     if (current.received + part.length > current.size) {
       this.#assemblies.delete(key);
+      this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "segments exceed message_size_bytes" };
     }
     current.parts.push(part);
@@ -182,6 +198,7 @@ export class Reassembler {
     if (current.parts.length < current.count) return { kind: "pending" };
     this.#assemblies.delete(key);
     if (current.received !== current.size) {
+      this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "reassembled size differs from message_size_bytes" };
     }
     const bytes = new Uint8Array(current.size);
@@ -198,6 +215,17 @@ export class Reassembler {
   invalidate(key: string, streamId: string): void {
     if (this.#assemblies.get(key)?.streamId === streamId) this.#assemblies.delete(key);
     this.#completed.delete(`${key}\u0000${streamId}`);
+    if (this.#rejected.get(key)?.startsWith(`${streamId}\u0000`)) this.#rejected.delete(key);
+  }
+
+  /**
+   * A re-`initialize` on the stream starts its numbering afresh: completions before it no longer make a
+   * chunked message a replay. `seqId` is the initialize's own seq when it travelled in chunks.
+   */
+  restart(key: string, streamId: string, seqId?: number): void {
+    const completedKey = `${key}\u0000${streamId}`;
+    if (seqId === undefined) this.#completed.delete(completedKey);
+    else this.#completed.set(completedKey, seqId);
   }
 
   /** Bytes held by partial assemblies (tests and the benchmark check that memory is released). */

@@ -79,7 +79,6 @@ Deno.test("every malformed chunk is rejected and discards the partial assembly",
     ["metadata change", { message_size_bytes: 5 }],
     ["out of order", { segment_id: 2 }],
     ["missing stream", { stream_id: undefined }],
-    ["oversized frame", {}, SEGMENT_MAX_BYTES + 1],
   ];
   for (const [name, change, frameBytes] of bad) {
     const r = new Reassembler();
@@ -90,6 +89,30 @@ Deno.test("every malformed chunk is rejected and discards the partial assembly",
     if (change.stream_id === undefined && "stream_id" in change) continue;
     assert.equal(r.pendingBytes(), 0, `${name}: partial assembly discarded`);
   }
+});
+
+Deno.test("an oversized chunk frame is dropped without discarding the assembly in progress, reported once", () => {
+  const chunks = chunksOf(bigMessage(300_000));
+  const r = new Reassembler();
+  assert.equal(feed(r, chunks.slice(0, 1))[0].kind, "pending");
+  // Another stream of the same client sends an oversized message: its segments are dropped, quietly after the first.
+  const other = { ...chunks[0].env, stream_id: "s2", seq_id: 9 };
+  assert.equal(r.observe("c1", other, SEGMENT_MAX_BYTES + 1).kind, "rejected");
+  assert.equal(r.observe("c1", { ...other, segment_id: 1 }, 1000).kind, "ignored");
+  assert.equal(r.observe("c1", { ...other, segment_id: 2 }, 1000).kind, "ignored");
+  // The same stream's oversized duplicate does not disturb it either.
+  assert.equal(r.observe("c1", chunks[0].env, SEGMENT_MAX_BYTES + 1).kind, "rejected");
+  const rest = feed(r, chunks.slice(1));
+  assert.equal(rest.at(-1)?.kind, "complete");
+});
+
+Deno.test("a re-initialize restarts replay detection: an earlier seq_id is accepted again", () => {
+  const chunks = chunksOf(bigMessage(300_000));
+  const r = new Reassembler();
+  assert.equal(feed(r, chunks).at(-1)?.kind, "complete");
+  assert.equal(feed(r, chunks.slice(0, 1))[0].kind, "ignored");
+  r.restart("c1", chunks[0].env.stream_id as string);
+  assert.equal(feed(r, chunks).at(-1)?.kind, "complete");
 });
 
 Deno.test("wrong total size and a decoded overflow are rejected", () => {

@@ -2,58 +2,75 @@
  * The remote-control session: one outbound WebSocket to the relay, kept alive across drops, that turns every
  * remote (client_id, stream_id) into an ordinary app-server connection with origin `RemoteControl`.
  *
- * Connect cycle: account (user login only) → enrollment (memory, then the state DB, then enroll) → handshake
- * → resend every unacked envelope in order → serve frames until the socket drops or the peer goes silent →
- * back off (capped exponential with jitter, reset after a stable connection) → again. A handshake 404 means
- * the relay forgot this server: the stored enrollment is deleted and the next attempt enrolls anew. An auth
- * failure refreshes the account token once; a second one stops the loop in `errored` with a login hint.
+ * Connect cycle: client name (the first local `initialize`'s, or '' for larkit's own daemon) → account (user
+ * login only) → enrollment (memory, then the state DB, then enroll) → server token (refreshed when missing or
+ * expiring within 30 s; tokens live in memory only) → handshake with `Authorization: Bearer <server token>`
+ * (or the account headers when the relay issues no tokens) → resend every unacked envelope in order → serve
+ * frames, pinging every 10 s, until the socket drops or 60 s pass without a pong or any frame → back off
+ * (capped exponential with jitter, reset after a stable connection) → again. The loop never gives up: every
+ * failure leaves the status `connecting` with the last error, until `disable`.
+ *
+ * Handshake answers: 401/403 forget the server token (the next attempt refreshes it) or, without tokens,
+ * refresh the account login; a 404 whose body is exactly `{"detail":"Remote app server not found"}` deletes
+ * the enrollment and enrolls again at once; any other 404 keeps it. A refresh answered 404 means a stale
+ * enrollment: it is deleted and enrolled again in the same attempt.
  */
-import { errors, type LarkitError, toLarkitError } from "../cli/output/errors.ts";
+import { errors, LarkitError, toLarkitError } from "../cli/output/errors.ts";
 import type { Clock, FetchFn, Random } from "../cli/provider.ts";
 import type { AppServer, Connection } from "../rpc/connection.ts";
-import { OutboundBuffer, STREAM_BUFFER_CAPACITY, type StreamAddress } from "./buffer.ts";
+import { BUFFER_CAPACITY, OutboundBuffer, type StreamAddress } from "./buffer.ts";
 import {
   accountHeaders,
   enrollServer,
   type GetAccount,
   LOGIN_HINT,
+  redactBody,
+  refreshServerToken,
   type RelayAccount,
   requireUserAccount,
+  type ServerToken,
 } from "./enroll.ts";
-import {
-  type ClientEnvelope,
-  isInitializeRequest,
-  parseClientEnvelope,
-  parseKeepAlive,
-} from "./envelopes.ts";
-import { frameMessage, Reassembler, SEGMENT_MAX_BYTES, type WireFrame } from "./segments.ts";
+import { type ClientEnvelope, isInitializeRequest, parseClientEnvelope } from "./envelopes.ts";
+import { frameMessage, Reassembler, SEGMENT_MAX_BYTES } from "./segments.ts";
+import { HandshakeRefused, type OpenSocket, openWsSocket, type RelaySocket } from "./socket.ts";
 import { type RemoteControlStatus, StatusBoard } from "./status.ts";
 import type { Enrollment, EnrollmentKey, EnrollmentStore } from "./store.ts";
 import type { RelayUrls } from "./url.ts";
 
 export const PROTOCOL_VERSION = "3";
 
+/** The one handshake 404 body that means "the relay forgot this server"; any other 404 keeps the enrollment. */
+export const SERVER_NOT_FOUND_DETAIL = "Remote app server not found";
+
 export interface SessionTiming {
   backoffBaseMs: number;
   backoffCapMs: number;
   /** A connection up at least this long resets the backoff. */
   stableMs: number;
-  keepAliveMs: number;
-  /** No frame from the relay for this long: the peer is considered dead and the socket is recycled. */
-  deadPeerMs: number;
+  /** A WebSocket ping goes out this often while connected. */
+  pingIntervalMs: number;
+  /** No pong nor any other frame for this long: the relay is considered dead and the socket dropped. */
+  pongTimeoutMs: number;
   connectTimeoutMs: number;
+  /** A server token expiring within this margin is refreshed before connecting. */
+  tokenRefreshSkewMs: number;
+  /** A remote stream without a message or ping for this long is closed as if `client_closed`. */
+  streamIdleMs: number;
+  /** How often idle streams are looked for. */
+  idleSweepMs: number;
 }
 
 export const DEFAULT_TIMING: SessionTiming = {
   backoffBaseMs: 200,
   backoffCapMs: 30_000,
   stableMs: 10_000,
-  keepAliveMs: 10_000,
-  deadPeerMs: 60_000,
+  pingIntervalMs: 10_000,
+  pongTimeoutMs: 60_000,
   connectTimeoutMs: 30_000,
+  tokenRefreshSkewMs: 30_000,
+  streamIdleMs: 10 * 60_000,
+  idleSweepMs: 30_000,
 };
-
-export type OpenSocket = (url: string, headers: Record<string, string>) => WebSocket;
 
 export interface SessionOptions {
   urls: RelayUrls;
@@ -64,22 +81,32 @@ export interface SessionOptions {
   random: Random;
   fetch: FetchFn;
   server: { name: string; os: string; arch: string; appServerVersion: string };
-  /** The first local client's name (part of the enrollment key); "" when none. */
-  clientName?: string;
+  /**
+   * The enrollment key's client name: the first local connection's `clientInfo.name` ('' for larkit's own
+   * daemon or foreground mode). Nothing is connected before it is known.
+   */
+  clientName: string | Promise<string>;
   timing?: Partial<SessionTiming>;
   bufferCapacity?: number;
   /** Diagnostics (stderr); never receives tokens. */
   log?: (line: string) => void;
   openSocket?: OpenSocket;
+  /** The status board to publish on (the host's, which exists before the session); a new one by default. */
+  status?: StatusBoard;
+}
+
+export interface ToggleOptions {
+  /** Leave the persisted preference as it is (start-up resolution, `--remote-control`). */
+  ephemeral?: boolean;
 }
 
 interface RemoteStream extends StreamAddress {
   connection: Connection;
   /** Last accepted client seq_id; inbound duplicates at or below it are ignored. */
   lastSeq: number;
+  /** Clock time of the last client_message or ping (the idle timeout). */
+  lastActivity: number;
 }
-
-const nativeSocket: OpenSocket = (url, headers) => new WebSocket(url, { headers });
 
 /** Capped exponential backoff with ±10% jitter; `unit` is a uniform random number in [0, 1). */
 export function backoffDelay(attempt: number, timing: SessionTiming, unit: number): number {
@@ -87,17 +114,35 @@ export function backoffDelay(attempt: number, timing: SessionTiming, unit: numbe
   return Math.round(raw * (0.9 + 0.2 * unit));
 }
 
-/** The native client exposes a refused handshake's status only inside the error text. */
-export function handshakeStatus(message: string): number | undefined {
-  const m = /Invalid status code:? (\d{3})/.exec(message);
-  return m ? Number(m[1]) : undefined;
+/** Whether a refused handshake's body is exactly `{"detail":"Remote app server not found"}`. */
+export function reportsServerNotFound(body: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  return typeof json === "object" && json !== null && !Array.isArray(json) &&
+    Object.keys(json).length === 1 && (json as { detail?: unknown }).detail === SERVER_NOT_FOUND_DETAIL;
 }
+
+/** Initialize requests are small; a megabyte-sized message on a live stream is not parsed twice to check. */
+const INITIALIZE_CHECK_MAX_CHARS = 1024 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 function utf8Length(text: string): number {
   return text.length * 3 <= SEGMENT_MAX_BYTES ? text.length : encoder.encode(text).length;
+}
+
+/** What one failed attempt means for the loop. */
+interface Failure {
+  error: LarkitError;
+  /** Enroll again without waiting (the relay forgot the server). */
+  immediate?: boolean;
+  /** Refresh the account login before the next attempt. */
+  recoverAuth?: boolean;
 }
 
 export class RemoteControlSession {
@@ -107,11 +152,22 @@ export class RemoteControlSession {
   readonly #buffer: OutboundBuffer;
   readonly #reassembler = new Reassembler();
   readonly #streams = new Map<string, RemoteStream>();
+  /** Stream ids the server generated for legacy clients (messages without `stream_id`), per client_id. */
+  readonly #legacyStreams = new Map<string, string>();
   readonly #installationId: string;
   readonly #log: (line: string) => void;
-  #socket: WebSocket | undefined;
+  readonly #closed = new AbortController();
+  #socket: RelaySocket | undefined;
   #cursor: string | undefined;
   #enrollment: Enrollment | undefined;
+  /** The relay-issued server token (memory only); undefined: refresh before the next handshake. */
+  #token: ServerToken | undefined;
+  /** The relay issued no token at enroll: handshakes carry the account headers (the seed's simpler relay). */
+  #accountHandshake = false;
+  /** The preference to persist for the current key (set by non-ephemeral enable/disable). */
+  #preference: boolean | undefined;
+  #lastInboundAt: number | undefined;
+  #sweeping = false;
   #loop: { abort: AbortController; done: Promise<void> } | undefined;
 
   constructor(options: SessionOptions) {
@@ -120,10 +176,10 @@ export class RemoteControlSession {
     this.#log = options.log ?? (() => {});
     this.#buffer = new OutboundBuffer(
       (frames) => this.#write(frames),
-      options.bufferCapacity ?? STREAM_BUFFER_CAPACITY,
+      options.bufferCapacity ?? BUFFER_CAPACITY,
     );
     this.#installationId = options.store.installationId(() => options.random.uuid());
-    this.status = new StatusBoard({
+    this.status = options.status ?? new StatusBoard({
       status: "disabled",
       serverName: options.server.name,
       installationId: this.#installationId,
@@ -131,18 +187,33 @@ export class RemoteControlSession {
     });
   }
 
-  /** Starts connecting (idempotent). Fails at once, without starting, when the account is not a user login. */
-  async enable(): Promise<RemoteControlStatus> {
+  /**
+   * Starts connecting (idempotent) and, unless ephemeral, persists "enabled" for this enrollment key. Fails at
+   * once, without starting, when the account is not a user login.
+   */
+  async enable(opts: ToggleOptions = {}): Promise<RemoteControlStatus> {
+    if (this.#closed.signal.aborted) throw errors.internal("remote control session is closed");
+    if (!this.#loop) requireUserAccount(await this.#o.getAccount());
+    if (!opts.ephemeral) {
+      this.#preference = true;
+      await this.#persistPreference();
+    }
     if (this.#loop) return this.status.current;
-    requireUserAccount(await this.#o.getAccount());
     const abort = new AbortController();
-    this.status.update({ status: "connecting", environmentId: this.#enrollment?.environmentId ?? null });
+    this.status.update({
+      status: "connecting",
+      environmentId: this.#enrollment?.environmentId ?? null,
+      error: undefined,
+    });
     this.#loop = { abort, done: this.#run(abort.signal) };
     return this.status.current;
   }
 
-  /** Stops this process's remote control: closes the socket and stops reconnecting. Streams and buffers stay. */
-  async disable(): Promise<RemoteControlStatus> {
+  /**
+   * Stops this process's remote control: closes the socket and stops reconnecting; unless ephemeral, persists
+   * "disabled". Streams and their buffers stay (remote connections survive a disable/enable cycle).
+   */
+  async disable(opts: ToggleOptions = {}): Promise<RemoteControlStatus> {
     const loop = this.#loop;
     this.#loop = undefined;
     if (loop) {
@@ -150,15 +221,20 @@ export class RemoteControlSession {
       this.#socket?.close();
       await loop.done;
     }
+    if (!opts.ephemeral) {
+      this.#preference = false;
+      await this.#persistPreference();
+    }
     this.status.update({ status: "disabled" });
     return this.status.current;
   }
 
-  /** Disables and closes every remote stream's connection. */
+  /** Disables (ephemerally) and closes every remote stream's connection. */
   async close(): Promise<void> {
-    await this.disable();
+    await this.disable({ ephemeral: true });
+    this.#closed.abort();
     this.#buffer.close(errors.network("remote control session closed"));
-    for (const s of this.#streams.values()) s.connection.close();
+    for (const s of [...this.#streams.values()]) s.connection.close();
     this.#streams.clear();
   }
 
@@ -167,51 +243,79 @@ export class RemoteControlSession {
     return this.#buffer.totalPending();
   }
 
+  /** Open remote streams and streams holding an outbound buffer (tests check both are freed). */
+  streamCounts(): { open: number; buffered: number } {
+    return { open: this.#streams.size, buffered: this.#buffer.streams() };
+  }
+
+  /** Clock time of the last inbound frame of any kind (pongs included), for tests of the liveness rule. */
+  get lastInboundAt(): number | undefined {
+    return this.#lastInboundAt;
+  }
+
+  async #persistPreference(): Promise<void> {
+    if (this.#preference === undefined) return;
+    const now = Math.floor(this.#o.clock.now() / 1000);
+    if (this.#enrollment) {
+      this.#o.store.setEnabled(this.#enrollment, this.#preference, now);
+      return;
+    }
+    // Not enrolled in this process yet: update the stored row of this key if there is one; an enrollment made
+    // later carries the preference in its insert. The client name is used only if already known (a settled
+    // promise wins the race against the equally settled `undefined` because it is listed first).
+    const name = await Promise.race([this.#o.clientName, Promise.resolve(undefined)]);
+    if (name === undefined) return;
+    let account: RelayAccount;
+    try {
+      account = await this.#o.getAccount();
+    } catch {
+      return;
+    }
+    this.#o.store.setEnabled(
+      { websocketUrl: this.#o.urls.websocket, accountId: account.accountId, clientName: name },
+      this.#preference,
+      now,
+    );
+  }
+
+  #failed(f: Failure): void {
+    const { error } = f;
+    this.#log(`remote control: ${error.message}`);
+    this.status.update({
+      status: "connecting",
+      error: { message: error.message, hint: error.hint, type: error.type },
+    });
+  }
+
   async #run(signal: AbortSignal): Promise<void> {
     let attempt = 0;
-    let refreshAccount = false;
+    let recoverAuth = false;
+    let lastImmediate = false;
     while (!signal.aborted) {
       let connectedAt: number | undefined;
+      let immediate = false;
       try {
+        const clientName = await abortable(Promise.resolve(this.#o.clientName), signal);
         const account = requireUserAccount(
-          await this.#o.getAccount(refreshAccount ? { refresh: true } : undefined),
+          await this.#o.getAccount(recoverAuth ? { refresh: true } : undefined),
         );
-        const enrollment = await this.#prepareEnrollment(account, signal);
-        const ws = await this.#handshake(enrollment, account, signal);
-        refreshAccount = false;
+        recoverAuth = false;
+        const enrollment = await this.#prepareEnrollment(account, clientName, signal);
+        const socket = await this.#handshake(enrollment, account, signal);
         connectedAt = this.#o.clock.now();
         this.status.update({ status: "connected", environmentId: enrollment.environmentId });
-        await this.#serve(ws, signal);
-        if (!signal.aborted) this.status.update({ status: "connecting" });
+        await this.#serve(socket, signal);
+        if (!signal.aborted) this.status.update({ status: "connecting", error: undefined });
       } catch (e) {
         if (signal.aborted) break;
-        const err = toLarkitError(e);
-        if (err.type === "auth") {
-          if (!refreshAccount) {
-            this.#log(`remote control: authentication failed (${err.message}); refreshing the account token`);
-            refreshAccount = true;
-            continue;
-          }
-          this.status.update({
-            status: "errored",
-            error: { message: err.message, hint: err.hint ?? LOGIN_HINT, type: err.type },
-          });
-          this.#loop = undefined;
-          return;
-        }
-        if (err.type === "not_found" && err.body.code === 404 && this.#enrollment) {
-          this.#log("remote control: relay no longer knows this server (HTTP 404); enrolling again");
-          this.#o.store.delete(this.#enrollment);
-          this.#enrollment = undefined;
-          this.status.update({ environmentId: null });
-        } else {
-          this.#log(`remote control: ${err.message}`);
-          this.status.update({
-            status: "errored",
-            error: { message: err.message, hint: err.hint, type: err.type },
-          });
-        }
+        const failure = this.#classify(e);
+        recoverAuth ||= failure.recoverAuth === true;
+        // At most one immediate retry in a row: a relay that keeps forgetting the server still gets backoff.
+        immediate = failure.immediate === true && !lastImmediate;
+        this.#failed(failure);
       }
+      lastImmediate = immediate;
+      if (immediate) continue;
       if (connectedAt !== undefined && this.#o.clock.now() - connectedAt >= this.#timing.stableMs) {
         attempt = 0;
       }
@@ -224,169 +328,263 @@ export class RemoteControlSession {
     }
   }
 
-  async #prepareEnrollment(account: RelayAccount, signal: AbortSignal): Promise<Enrollment> {
-    if (this.#enrollment && this.#enrollment.accountId !== account.accountId) {
-      this.#log("remote control: account changed; clearing the in-memory enrollment");
-      this.#enrollment = undefined;
-      this.status.update({ environmentId: null });
+  /** Turns a failed attempt into what the loop does next (the session state is adjusted here). */
+  #classify(e: unknown): Failure {
+    const where = `remote control websocket ${this.#o.urls.websocket}`;
+    if (e instanceof HandshakeRefused) {
+      if (e.status === 401 || e.status === 403) {
+        if (this.#accountHandshake) {
+          return {
+            error: errors.auth(`${where} auth failed with HTTP ${e.status}; refreshing the account login`, {
+              hint: LOGIN_HINT,
+              code: e.status,
+            }),
+            recoverAuth: true,
+          };
+        }
+        this.#token = undefined;
+        return {
+          error: errors.auth(
+            `${where} auth failed with HTTP ${e.status}; refreshing server token before reconnect`,
+            { code: e.status },
+          ),
+        };
+      }
+      if (e.status === 404 && reportsServerNotFound(e.body)) {
+        this.#forgetEnrollment("the relay no longer knows this server (HTTP 404); enrolling again");
+        return {
+          error: errors.notFound(`${where}: HTTP 404, body: ${redactBody(e.body)}`, { code: 404 }),
+          immediate: true,
+        };
+      }
+      const kept = e.status === 404 ? " (unrecognized HTTP 404; enrollment kept)" : "";
+      return {
+        error: errors.network(
+          `${where} refused the connection: HTTP ${e.status}${kept}, body: ${
+            redactBody(e.body) || "<empty>"
+          }`,
+          { code: e.status },
+        ),
+      };
     }
-    if (this.#enrollment) return this.#enrollment;
-    const key: EnrollmentKey = {
-      websocketUrl: this.#o.urls.websocket,
-      accountId: account.accountId,
-      clientName: this.#o.clientName ?? "",
-    };
-    const stored = this.#o.store.load(key);
-    const nowSeconds = Math.floor(this.#o.clock.now() / 1000);
-    if (stored) {
-      this.#enrollment = { ...stored, serverName: this.#o.server.name };
-    } else {
-      const { server } = this.#o;
-      const result = await enrollServer(this.#o.fetch, this.#o.urls.enroll, account, {
-        name: server.name,
-        os: server.os,
-        arch: server.arch,
-        appServerVersion: server.appServerVersion,
-        installationId: this.#installationId,
-      }, signal);
-      this.#enrollment = { ...key, ...result, serverName: server.name, updatedAt: nowSeconds };
-      this.#o.store.upsert(this.#enrollment);
+    const err = toLarkitError(e);
+    if (!(e instanceof LarkitError) && e instanceof Error) {
+      // The socket library's connection errors (refused, reset, timed out) are network failures, not bugs.
+      return { error: errors.network(`${where} failed: ${e.message}`) };
     }
-    this.status.update({ environmentId: this.#enrollment.environmentId });
-    return this.#enrollment;
+    return { error: err, recoverAuth: err.type === "auth" };
   }
 
-  #handshake(enrollment: Enrollment, account: RelayAccount, signal: AbortSignal): Promise<WebSocket> {
-    const headers: Record<string, string> = {
-      ...accountHeaders(account, this.#installationId),
-      "x-svc-server-id": enrollment.serverId,
-      "x-svc-name": encoder.encode(enrollment.serverName).toBase64(),
-      "x-svc-protocol-version": PROTOCOL_VERSION,
+  #forgetEnrollment(why: string): void {
+    if (!this.#enrollment) return;
+    this.#log(`remote control: ${why}`);
+    this.#o.store.delete(this.#enrollment);
+    this.#enrollment = undefined;
+    this.#token = undefined;
+    this.status.update({ environmentId: null });
+  }
+
+  async #prepareEnrollment(
+    account: RelayAccount,
+    clientName: string,
+    signal: AbortSignal,
+  ): Promise<Enrollment> {
+    if (
+      this.#enrollment &&
+      (this.#enrollment.accountId !== account.accountId || this.#enrollment.clientName !== clientName)
+    ) {
+      this.#log("remote control: account changed; clearing the in-memory enrollment");
+      this.#enrollment = undefined;
+      this.#token = undefined;
+      this.status.update({ environmentId: null });
+    }
+    if (!this.#enrollment) {
+      const key: EnrollmentKey = {
+        websocketUrl: this.#o.urls.websocket,
+        accountId: account.accountId,
+        clientName,
+      };
+      const stored = this.#o.store.load(key);
+      if (stored) {
+        this.#log(`remote control: reusing persisted enrollment ${stored.serverId}`);
+        this.#enrollment = { ...stored, serverName: this.#o.server.name };
+        this.#token = undefined;
+        this.#accountHandshake = false;
+        if (this.#preference !== undefined && stored.remoteControlEnabled !== this.#preference) {
+          this.#o.store.setEnabled(key, this.#preference, Math.floor(this.#o.clock.now() / 1000));
+        }
+      } else {
+        await this.#enroll(account, key, signal);
+      }
+    }
+    let enrollment = this.#enrollment as Enrollment;
+    if (!this.#accountHandshake && !this.#tokenFresh()) {
+      try {
+        this.#token = await refreshServerToken(
+          this.#o.fetch,
+          this.#o.urls.refresh,
+          account,
+          enrollment,
+          this.#installationId,
+          signal,
+        );
+      } catch (e) {
+        if (!(toLarkitError(e).type === "not_found")) throw e;
+        this.#forgetEnrollment(
+          "the relay no longer knows this enrollment (refresh HTTP 404); enrolling again",
+        );
+        await this.#enroll(account, enrollment, signal);
+        enrollment = this.#enrollment as Enrollment;
+      }
+    }
+    this.status.update({ environmentId: enrollment.environmentId });
+    return enrollment;
+  }
+
+  #tokenFresh(): boolean {
+    return this.#token !== undefined &&
+      this.#token.expiresAt - this.#o.clock.now() > this.#timing.tokenRefreshSkewMs;
+  }
+
+  async #enroll(account: RelayAccount, key: EnrollmentKey, signal: AbortSignal): Promise<void> {
+    const { server } = this.#o;
+    const result = await enrollServer(this.#o.fetch, this.#o.urls.enroll, account, {
+      name: server.name,
+      os: server.os,
+      arch: server.arch,
+      appServerVersion: server.appServerVersion,
+      installationId: this.#installationId,
+    }, signal);
+    this.#enrollment = {
+      websocketUrl: key.websocketUrl,
+      accountId: key.accountId,
+      clientName: key.clientName,
+      serverId: result.serverId,
+      environmentId: result.environmentId,
+      serverName: server.name,
+      updatedAt: Math.floor(this.#o.clock.now() / 1000),
+      remoteControlEnabled: this.#preference ?? null,
     };
+    this.#token = result.token;
+    this.#accountHandshake = result.token === undefined;
+    this.#o.store.upsert(this.#enrollment);
+    this.#log(`remote control: created new enrollment ${result.serverId}`);
+  }
+
+  #handshake(enrollment: Enrollment, account: RelayAccount, signal: AbortSignal): Promise<RelaySocket> {
+    const headers: Record<string, string> = this.#accountHandshake || !this.#token
+      ? accountHeaders(account, this.#installationId)
+      : { authorization: `Bearer ${this.#token.value}`, "x-svc-installation-id": this.#installationId };
+    headers["x-svc-server-id"] = enrollment.serverId;
+    headers["x-svc-name"] = encoder.encode(enrollment.serverName).toBase64();
+    headers["x-svc-protocol-version"] = PROTOCOL_VERSION;
     if (this.#cursor !== undefined) headers["x-svc-subscribe-cursor"] = this.#cursor;
-    const ws = (this.#o.openSocket ?? nativeSocket)(this.#o.urls.websocket, headers);
-    return new Promise((resolve, reject) => {
-      const fail = (err: LarkitError) => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        ws.onopen = ws.onerror = ws.onclose = null;
-        if (ws.readyState !== WebSocket.CLOSED) ws.close();
-        reject(err);
-      };
-      const timer = setTimeout(
-        () =>
-          fail(errors.timeout(`timed out connecting to the relay after ${this.#timing.connectTimeoutMs} ms`)),
-        this.#timing.connectTimeoutMs,
-      );
-      const onAbort = () => fail(errors.network("remote control disabled while connecting"));
-      signal.addEventListener("abort", onAbort, { once: true });
-      ws.onopen = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        ws.onopen = ws.onerror = ws.onclose = null;
-        resolve(ws);
-      };
-      ws.onerror = (ev) => fail(this.#handshakeError(ev instanceof ErrorEvent ? ev.message : String(ev)));
-      ws.onclose = () => fail(errors.network("relay closed the connection during the handshake"));
+    return (this.#o.openSocket ?? openWsSocket)(this.#o.urls.websocket, headers, {
+      timeoutMs: this.#timing.connectTimeoutMs,
+      signal,
     });
   }
 
-  #handshakeError(message: string): LarkitError {
-    const status = handshakeStatus(message);
-    const where = `remote control handshake with ${this.#o.urls.websocket}`;
-    if (status === 401 || status === 403) return errors.auth(`${where}: HTTP ${status}`, { code: status });
-    if (status === 404) return errors.notFound(`${where}: HTTP 404 (server not found)`, { code: 404 });
-    return errors.network(`${where} failed: ${message}`, status ? { code: status } : {});
-  }
-
-  /** Resends the unacked backlog, then serves frames until the socket closes or the peer goes silent. */
-  #serve(ws: WebSocket, signal: AbortSignal): Promise<void> {
+  /** Resends the unacked backlog, then serves frames until the socket closes or the relay goes silent. */
+  #serve(socket: RelaySocket, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
-      let lastSeen = this.#o.clock.now();
+      const { clock } = this.#o;
+      this.#lastInboundAt = clock.now();
       const stop = new AbortController();
       const finish = () => {
-        if (this.#socket === ws) this.#socket = undefined;
+        if (this.#socket === socket) this.#socket = undefined;
         stop.abort();
         signal.removeEventListener("abort", onAbort);
         resolve();
       };
-      const onAbort = () => ws.close();
+      const onAbort = () => socket.close();
       signal.addEventListener("abort", onAbort, { once: true });
-      ws.onmessage = (ev) => {
-        lastSeen = this.#o.clock.now();
-        if (typeof ev.data !== "string") return this.#log("remote control: dropping a binary frame");
-        this.#onFrame(ev.data);
-      };
-      ws.onclose = finish;
-      ws.onerror = () => {};
-      for (const frame of this.#buffer.unacked()) ws.send(frame.text);
-      this.#socket = ws;
-      this.#keepAlive(ws, () => lastSeen, stop.signal);
+      socket.listen({
+        onActivity: () => this.#lastInboundAt = clock.now(),
+        onText: (text) => this.#onFrame(text),
+        onBinary: () => this.#log("remote control: dropping a binary frame"),
+        onClose: finish,
+      });
+      for (const frame of this.#buffer.unacked()) socket.send(frame.text);
+      this.#socket = socket;
+      void this.#liveness(socket, stop.signal);
     });
   }
 
-  async #keepAlive(ws: WebSocket, lastSeen: () => number, signal: AbortSignal): Promise<void> {
+  /** Pings every interval; drops the socket once nothing (pong or frame) arrived within the pong timeout. */
+  async #liveness(socket: RelaySocket, signal: AbortSignal): Promise<void> {
     const { clock } = this.#o;
+    const t = this.#timing;
+    let nextPing = clock.now() + t.pingIntervalMs;
     while (!signal.aborted) {
+      const deadline = (this.#lastInboundAt ?? clock.now()) + t.pongTimeoutMs;
       try {
-        await clock.sleep(this.#timing.keepAliveMs, signal);
+        await clock.sleep(Math.max(0, Math.min(nextPing, deadline) - clock.now()), signal);
       } catch {
         return;
       }
-      if (clock.now() - lastSeen() >= this.#timing.deadPeerMs) {
-        this.#log("remote control: no frame from the relay within the dead-peer timeout; reconnecting");
-        ws.close();
+      const now = clock.now();
+      if (now - (this.#lastInboundAt ?? now) >= t.pongTimeoutMs) {
+        this.#log("remote control: websocket pong timeout; reconnecting");
+        socket.terminate();
         return;
       }
-      if (ws.readyState === WebSocket.OPEN) {
-        ws.send(JSON.stringify({ type: "keepalive", sent_at_ms: clock.now() }));
+      if (now >= nextPing) {
+        socket.ping();
+        nextPing = now + t.pingIntervalMs;
       }
     }
   }
 
-  #write(frames: WireFrame[]): void {
-    const ws = this.#socket;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    for (const f of frames) ws.send(f.text);
+  #write(frames: { text: string }[]): void {
+    const socket = this.#socket;
+    if (!socket?.isOpen) return;
+    for (const f of frames) socket.send(f.text);
   }
 
   #onFrame(text: string): void {
     const env = parseClientEnvelope(text);
-    if (!env) {
-      if (!parseKeepAlive(text)) this.#log("remote control: dropping an unparseable frame");
-      return;
-    }
+    if (!env) return this.#log("remote control: dropping an unparseable frame");
     if (env.cursor !== undefined) this.#cursor = env.cursor;
     switch (env.type) {
       case "client_message":
         return this.#deliver(env, env.message);
       case "client_message_chunk": {
         const seen = this.#reassembler.observe(env.client_id, env, utf8Length(text));
-        if (seen.kind === "rejected" || seen.kind === "ignored") {
-          return this.#log(`remote control: segment ${seen.kind}: ${seen.reason}`);
+        if (seen.kind === "rejected") {
+          return this.#log(
+            `remote control: dropping chunked message ${env.client_id}/${env.stream_id}#${env.seq_id}: ${seen.reason}`,
+          );
         }
-        if (seen.kind === "pending") return;
-        let message: unknown;
+        if (seen.kind !== "complete") return;
+        let json: string;
         try {
-          message = JSON.parse(decoder.decode(seen.bytes));
+          json = decoder.decode(seen.bytes);
         } catch {
-          return this.#log("remote control: reassembled message is not JSON; dropped");
+          return this.#log("remote control: reassembled message is not UTF-8; dropped");
         }
-        return this.#deliver(env, message);
+        return this.#deliver(env, undefined, json);
       }
-      case "ack":
-        if (env.stream_id !== undefined && env.seq_id !== undefined) {
-          this.#buffer.ack({ clientId: env.client_id, streamId: env.stream_id }, env.seq_id, env.segment_id);
+      case "ack": {
+        if (env.stream_id === undefined || env.seq_id === undefined) return;
+        const address = { clientId: env.client_id, streamId: env.stream_id };
+        this.#buffer.ack(address, env.seq_id, env.segment_id);
+        // Pongs to unknown streams leave a buffer behind; once acked it is freed.
+        if (!this.#streams.has(streamKey(address)) && this.#buffer.pending(address) === 0) {
+          this.#buffer.drop(address);
         }
         return;
+      }
       case "ping": {
-        const address = { clientId: env.client_id, streamId: env.stream_id ?? this.#o.random.uuid() };
-        const live = this.#streams.has(streamKey(address));
-        this.#enqueue(address, (seq) => [{
+        const streamId = env.stream_id ?? this.#legacyStreams.get(env.client_id) ?? this.#o.random.uuid();
+        const address = { clientId: env.client_id, streamId };
+        const stream = this.#streams.get(streamKey(address));
+        if (stream) stream.lastActivity = this.#o.clock.now();
+        this.#buffer.enqueue(address, (seq) => [{
           seqId: seq,
           text: JSON.stringify({
             type: "pong",
-            status: live ? "active" : "unknown",
+            status: stream ? "active" : "unknown",
             client_id: address.clientId,
             stream_id: address.streamId,
             seq_id: seq,
@@ -395,61 +593,143 @@ export class RemoteControlSession {
         return;
       }
       case "client_closed": {
-        if (env.stream_id === undefined) return;
-        const address = { clientId: env.client_id, streamId: env.stream_id };
-        this.#reassembler.invalidate(env.client_id, env.stream_id);
-        const stream = this.#streams.get(streamKey(address));
-        this.#streams.delete(streamKey(address));
-        stream?.connection.close();
+        const streamId = env.stream_id ?? this.#legacyStreams.get(env.client_id);
+        if (streamId !== undefined) this.#closeStream({ clientId: env.client_id, streamId }, "client_closed");
         return;
       }
     }
   }
 
-  /** Routes one complete client JSON-RPC message: `initialize` opens a stream, others need an open one. */
-  #deliver(env: ClientEnvelope, message: unknown): void {
-    if (env.stream_id === undefined) return this.#log("remote control: message without stream_id dropped");
-    const address = { clientId: env.client_id, streamId: env.stream_id };
-    const key = streamKey(address);
-    let stream = this.#streams.get(key);
-    if (isInitializeRequest(message)) {
-      stream?.connection.close();
-      stream = { ...address, lastSeq: env.seq_id ?? -1, connection: this.#openConnection(address) };
-      this.#streams.set(key, stream);
-    } else if (!stream) {
+  /**
+   * Routes one complete client JSON-RPC message (parsed, or as JSON text when it was reassembled):
+   * `initialize` opens a stream, others need an open one. Without `stream_id` (legacy clients) the message
+   * goes to the stream the server generated for that client.
+   */
+  #deliver(env: ClientEnvelope, message: unknown, text?: string): void {
+    const legacy = env.stream_id === undefined;
+    const known = env.stream_id ?? this.#legacyStreams.get(env.client_id);
+    const stream = known === undefined
+      ? undefined
+      : this.#streams.get(streamKey({ clientId: env.client_id, streamId: known }));
+    if (text !== undefined && (!stream || text.length <= INITIALIZE_CHECK_MAX_CHARS)) {
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return this.#log("remote control: reassembled message is not JSON; dropped");
+      }
+    }
+    const now = this.#o.clock.now();
+    if (message !== undefined && isInitializeRequest(message)) {
+      const streamId = known ?? this.#o.random.uuid();
+      if (legacy) this.#legacyStreams.set(env.client_id, streamId);
+      const address = { clientId: env.client_id, streamId };
+      // A re-initialize replaces the connection; the outbound numbering continues, inbound starts afresh.
+      // Unlisted first, so the old connection's close does not close the stream itself.
+      if (stream) {
+        this.#streams.delete(streamKey(address));
+        stream.connection.close();
+      }
+      this.#reassembler.restart(env.client_id, streamId, text !== undefined ? env.seq_id : undefined);
+      const opened: RemoteStream = {
+        ...address,
+        lastSeq: env.seq_id ?? -1,
+        lastActivity: now,
+        connection: this.#openConnection(address),
+      };
+      this.#streams.set(streamKey(address), opened);
+      void this.#sweepIdle();
+      this.#receive(opened, text ?? JSON.stringify(message));
       return;
-    } else if (env.seq_id !== undefined) {
+    }
+    if (!stream) return;
+    if (env.seq_id !== undefined) {
       if (env.seq_id <= stream.lastSeq) return;
       stream.lastSeq = env.seq_id;
     }
-    stream.connection.receive(JSON.stringify(message)).catch((e) =>
-      this.#log(`remote control: stream ${address.clientId}/${address.streamId}: ${toLarkitError(e).message}`)
+    stream.lastActivity = now;
+    this.#receive(stream, text ?? JSON.stringify(message));
+  }
+
+  #receive(stream: RemoteStream, text: string): void {
+    stream.connection.receive(text).catch((e) =>
+      this.#log(`remote control: stream ${stream.clientId}/${stream.streamId}: ${toLarkitError(e).message}`)
     );
   }
 
+  /** Closes a remote stream: its connection, partial assembly and outbound buffer go away. */
+  #closeStream(address: StreamAddress, why: string): void {
+    const key = streamKey(address);
+    const stream = this.#streams.get(key);
+    this.#streams.delete(key);
+    this.#reassembler.invalidate(address.clientId, address.streamId);
+    this.#buffer.drop(address);
+    if (this.#legacyStreams.get(address.clientId) === address.streamId) {
+      this.#legacyStreams.delete(address.clientId);
+    }
+    if (stream) {
+      this.#log(`remote control: stream ${address.clientId}/${address.streamId} closed (${why})`);
+      stream.connection.close();
+    }
+  }
+
+  /** Closes streams idle past the timeout; runs while any stream is open (one loop at a time). */
+  async #sweepIdle(): Promise<void> {
+    if (this.#sweeping) return;
+    this.#sweeping = true;
+    try {
+      while (this.#streams.size > 0 && !this.#closed.signal.aborted) {
+        try {
+          await this.#o.clock.sleep(this.#timing.idleSweepMs, this.#closed.signal);
+        } catch {
+          return;
+        }
+        const now = this.#o.clock.now();
+        for (const s of [...this.#streams.values()]) {
+          if (now - s.lastActivity >= this.#timing.streamIdleMs) this.#closeStream(s, "idle");
+        }
+      }
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+
   #openConnection(address: StreamAddress): Connection {
+    const label = `${address.clientId}/${address.streamId}`;
     const connection = this.#o.appServer.connect("RemoteControl", {
       send: async (message) => {
-        await this.#enqueue(address, (seq) =>
-          frameMessage("server", message, {
-            client_id: address.clientId,
-            stream_id: address.streamId,
-            seq_id: seq,
-          }));
+        try {
+          await this.#buffer.enqueue(address, (seq) =>
+            frameMessage("server", message, {
+              client_id: address.clientId,
+              stream_id: address.streamId,
+              seq_id: seq,
+            }));
+        } catch (e) {
+          const err = toLarkitError(e);
+          // Too large to send (over 100 MiB or 1024 segments): this message is dropped, the stream goes on.
+          if (err.type !== "validation") throw err;
+          this.#log(`remote control: dropping a server message on ${label}: ${err.message}`);
+        }
       },
       close: () => {
         const key = streamKey(address);
-        if (this.#streams.get(key)?.connection === connection) this.#streams.delete(key);
+        if (this.#streams.get(key)?.connection === connection) this.#closeStream(address, "server closed");
       },
-    }, `${address.clientId}/${address.streamId}`);
+    }, label);
     return connection;
-  }
-
-  #enqueue(address: StreamAddress, frame: (seq: number) => WireFrame[] | LarkitError): Promise<WireFrame[]> {
-    return this.#buffer.enqueue(address, frame);
   }
 }
 
 function streamKey(a: StreamAddress): string {
   return `${a.clientId}\u0000${a.streamId}`;
+}
+
+/** Awaits `p` unless `signal` aborts first. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new DOMException("aborted", "AbortError"));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new DOMException("aborted", "AbortError"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

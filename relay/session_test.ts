@@ -42,7 +42,13 @@ class ScriptedAppServer implements AppServer {
   }
 }
 
-const FAST = { backoffBaseMs: 10, backoffCapMs: 40, stableMs: 1000, keepAliveMs: 200, deadPeerMs: 2000 };
+const FAST = {
+  backoffBaseMs: 10,
+  backoffCapMs: 40,
+  stableMs: 1000,
+  pingIntervalMs: 200,
+  pongTimeoutMs: 2000,
+};
 
 interface Harness {
   relay: DevRelay;
@@ -54,9 +60,16 @@ interface Harness {
 }
 
 function harness(
-  opts: { account?: (o?: { refresh?: boolean }) => RelayAccount; acceptToken?: (t: string) => boolean } = {},
+  opts: {
+    account?: (o?: { refresh?: boolean }) => RelayAccount;
+    acceptToken?: (t: string) => boolean;
+    tokens?: boolean;
+    /** Shifts the session's clock (the relay keeps real time): tokens look expired to the session. */
+    clockOffset?: () => number;
+    log?: string[];
+  } = {},
 ): Harness {
-  const relay = DevRelay.start({ acceptToken: opts.acceptToken });
+  const relay = DevRelay.start({ acceptToken: opts.acceptToken, tokens: opts.tokens });
   const store = new EnrollmentStore(new DatabaseSync(":memory:"));
   const app = new ScriptedAppServer();
   const account = opts.account ??
@@ -66,11 +79,13 @@ function harness(
     appServer: app,
     getAccount: (o) => Promise.resolve(account(o)),
     store,
-    clock: { now: () => Date.now(), sleep: abortableSleep },
+    clock: { now: () => Date.now() + (opts.clockOffset?.() ?? 0), sleep: abortableSleep },
     random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
     fetch: (input, init) => fetch(input, init),
     server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
+    clientName: "",
     timing: FAST,
+    log: (line) => opts.log?.push(line),
   });
   const states: string[] = [];
   session.status.subscribe((s) => states.push(`${s.status}:${s.environmentId}`));
@@ -117,8 +132,13 @@ Deno.test("a remote stream opens a RemoteControl connection and round-trips thro
   assert.equal(headers["x-svc-server-id"], "srv_dev_1");
   assert.equal(headers["x-svc-protocol-version"], "3");
   assert.equal(headers["x-svc-name"], new TextEncoder().encode("test-host").toBase64());
-  assert.equal(headers["svc-account-id"], "acct-1");
-  assert.equal(headers["authorization"], "Bearer tok-1");
+  assert.equal(headers["svc-account-id"], undefined, "the handshake never carries the account id");
+  assert.equal(
+    headers["authorization"],
+    `Bearer ${h.relay.issuedTokens[0]}`,
+    "the relay-issued server token",
+  );
+  assert.equal(h.relay.stats.refreshes, 0, "the token from enroll is fresh");
   assert.ok(headers["x-svc-installation-id"]);
   assert.equal(headers["x-svc-subscribe-cursor"], undefined);
   await until("acks drain the buffer", () => h.session.pendingEnvelopes() === 0);
@@ -167,22 +187,98 @@ Deno.test("20 socket kills during a 1,000-message exchange: every message once, 
   client.close();
 });
 
-Deno.test("a handshake 404 deletes the enrollment and enrolls again (the DB row changes)", async () => {
-  await using h = harness();
+Deno.test("a relay without tokens (the seed's): the handshake carries the account headers", async () => {
+  await using h = harness({ tokens: false });
   await h.session.enable();
   await until("connected", () => h.session.status.current.status === "connected");
-  const key = {
+  const headers = h.relay.stats.handshakeHeaders[0];
+  assert.equal(headers["svc-account-id"], "acct-1");
+  assert.equal(headers["authorization"], "Bearer tok-1");
+  h.relay.faults.dropServerSocket();
+  await until("reconnected", () => h.relay.stats.handshakes === 2);
+  assert.equal(h.relay.stats.enrollments, 1);
+  assert.equal(h.relay.stats.refreshes, 0);
+});
+
+function keyOf(h: Harness) {
+  return {
     websocketUrl: normalizeRelayBaseUrl(h.relay.baseUrl).websocket,
     accountId: "acct-1",
     clientName: "",
   };
-  assert.equal(h.store.load(key)?.serverId, "srv_dev_1");
+}
+
+Deno.test("a 404 'Remote app server not found' deletes the enrollment and enrolls again at once", async () => {
+  await using h = harness();
+  await h.session.enable();
+  await until("connected", () => h.session.status.current.status === "connected");
+  assert.equal(h.store.load(keyOf(h))?.serverId, "srv_dev_1");
   h.relay.faults.forgetServers();
   h.relay.faults.dropServerSocket();
-  await until("re-enrolled", () => h.store.load(key)?.serverId === "srv_dev_2");
+  await until("re-enrolled", () => h.store.load(keyOf(h))?.serverId === "srv_dev_2");
   await until("reconnected", () => h.relay.serverConnected);
   assert.equal(h.session.status.current.environmentId, "env_dev_2");
   assert.equal(h.relay.stats.enrollments, 2);
+});
+
+Deno.test("any other 404 keeps the enrollment and retries the same server id", async () => {
+  await using h = harness();
+  await h.session.enable();
+  await until("connected", () => h.session.status.current.status === "connected");
+  h.relay.faults.rejectHandshakes(404, { body: '{"detail":"Not Found"}' });
+  h.relay.faults.rejectHandshakes(404, { body: '{"detail":"Remote app server not found","x":1}' });
+  h.relay.faults.rejectHandshakes(404, { body: "" });
+  h.relay.faults.dropServerSocket();
+  await until("reconnected", () => h.relay.stats.handshakes === 2);
+  assert.deepEqual(h.relay.stats.refusals, [404, 404, 404]);
+  assert.equal(h.relay.stats.enrollments, 1);
+  assert.equal(h.store.load(keyOf(h))?.serverId, "srv_dev_1");
+  assert.ok(h.relay.stats.handshakeHeaders.every((x) => x["x-svc-server-id"] === "srv_dev_1"));
+});
+
+Deno.test("a 401 on the handshake: status connecting with the error, token refreshed, then connected", async () => {
+  await using h = harness();
+  const seen: string[] = [];
+  h.session.status.subscribe((s) => s.error && seen.push(`${s.status}:${s.error.message}`));
+  await h.session.enable();
+  await until("connected", () => h.session.status.current.status === "connected");
+  h.relay.faults.rejectHandshakes(401, { body: '{"detail":"unauthorized"}', count: 2 });
+  h.relay.faults.dropServerSocket();
+  await until("reconnected", () => h.relay.stats.handshakes === 2);
+  assert.equal(h.relay.stats.refreshes, 2, "each 401 forgets the server token; each retry refreshes it");
+  assert.ok(seen.length >= 1 && seen.every((x) => /^connecting:.*HTTP 401/.test(x)), seen.join("\n"));
+  assert.equal(h.session.status.current.status, "connected");
+  const last = h.relay.stats.handshakeHeaders.at(-1);
+  assert.equal(last?.["authorization"], `Bearer ${h.relay.issuedTokens.at(-1)}`);
+});
+
+Deno.test("a token that expired mid-session is refreshed at the next reconnect (the socket stayed up)", async () => {
+  let offset = 0;
+  await using h = harness({ clockOffset: () => offset });
+  await h.session.enable();
+  await until("connected", () => h.session.status.current.status === "connected");
+  offset = 2 * 60 * 60_000; // two hours later for the session: its one-hour token has expired
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(h.relay.stats.refreshes, 0, "no refresh while connected");
+  h.relay.faults.dropServerSocket();
+  await until("reconnected", () => h.relay.stats.handshakes === 2);
+  assert.equal(h.relay.stats.refreshes, 1);
+  assert.deepEqual(h.relay.stats.refusals, [], "refreshed before the handshake, not after a 401");
+  assert.equal(h.relay.stats.handshakeHeaders[1]["authorization"], `Bearer ${h.relay.issuedTokens[1]}`);
+});
+
+Deno.test("a refresh answered 404 (stale enrollment) re-enrolls in the same attempt", async () => {
+  let offset = 0;
+  await using h = harness({ clockOffset: () => offset });
+  await h.session.enable();
+  await until("connected", () => h.session.status.current.status === "connected");
+  offset = 2 * 60 * 60_000;
+  h.relay.faults.forgetServers();
+  h.relay.faults.dropServerSocket();
+  await until("reconnected", () => h.relay.stats.handshakes === 2);
+  assert.equal(h.relay.stats.enrollments, 2);
+  assert.equal(h.store.load(keyOf(h))?.serverId, "srv_dev_2");
+  assert.deepEqual(h.relay.stats.refusals, []);
 });
 
 Deno.test("app-only credentials are refused with the account-authentication error", async () => {
@@ -197,26 +293,19 @@ Deno.test("app-only credentials are refused with the account-authentication erro
   assert.equal(h.relay.stats.enrollments, 0);
 });
 
-Deno.test("an auth failure refreshes the token once, then errors with a hint", async () => {
+Deno.test("an enroll 401 never ends the loop: connecting with the error and a hint, retrying with backoff", async () => {
   const refreshes: boolean[] = [];
-  {
-    await using h = harness({
-      account: (
-        o,
-      ) => (refreshes.push(!!o?.refresh),
-        { accountId: "a", accessToken: o?.refresh ? "good" : "stale", kind: "user" }),
-      acceptToken: (t) => t === "good",
-    });
-    await h.session.enable();
-    await until("connected after refresh", () => h.session.status.current.status === "connected");
-    assert.ok(refreshes.includes(true));
-  }
-  await using h = harness({ acceptToken: () => false });
+  await using h = harness({
+    account: (o) => (refreshes.push(!!o?.refresh), { accountId: "a", accessToken: "stale", kind: "user" }),
+    acceptToken: () => false,
+  });
   await h.session.enable();
-  await until("errored", () => h.session.status.current.status === "errored");
-  assert.match(h.session.status.current.error?.hint ?? "", /larkit auth login/);
-  await new Promise((r) => setTimeout(r, 100));
-  assert.equal(h.relay.stats.enrollments, 0, "no retry storm after giving up");
+  await until("several attempts", () => refreshes.filter(Boolean).length >= 3);
+  const s = h.session.status.current;
+  assert.equal(s.status, "connecting");
+  assert.match(s.error?.message ?? "", /HTTP 401/);
+  assert.match(s.error?.hint ?? "", /larkit auth login/);
+  assert.equal(h.relay.stats.enrollments, 0);
 });
 
 Deno.test("oversized and corrupt segments are dropped while the socket and other streams keep working", async () => {

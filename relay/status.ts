@@ -12,7 +12,10 @@ export interface RemoteControlStatus {
   installationId: string;
   /** Known once enrolled; null while disabled or without an enrollment. */
   environmentId: string | null;
-  /** Why the status is `errored` (with the fix), absent otherwise. */
+  /**
+   * The last failure while `connecting` (the session keeps retrying) or why it is `errored`; absent once
+   * connected or disabled.
+   */
   error?: { message: string; hint?: string; type?: ErrorType };
 }
 
@@ -30,10 +33,15 @@ export class StatusBoard {
     return this.#current;
   }
 
-  /** Applies a change; `disabled` always clears the environment id. Notifies only when something differs. */
+  /**
+   * Applies a change (`error: undefined` removes the error); `connected` and `disabled` clear the error,
+   * `disabled` the environment id too. Notifies only when something differs.
+   */
   update(change: Partial<RemoteControlStatus>): void {
     const next: RemoteControlStatus = { ...this.#current, ...change };
-    if (next.status !== "errored") delete next.error;
+    if (next.error === undefined || next.status === "connected" || next.status === "disabled") {
+      delete next.error;
+    }
     if (next.status === "disabled") next.environmentId = null;
     if (JSON.stringify(next) === JSON.stringify(this.#current)) return;
     this.#current = next;

@@ -19,6 +19,11 @@ export interface Enrollment extends EnrollmentKey {
   serverName: string;
   /** Epoch seconds of the last upsert. */
   updatedAt: number;
+  /**
+   * The persisted "remote control enabled" preference: true/false once `remoteControl/enable|disable` set it,
+   * null when never set (treated as disabled at start-up). An upsert never overwrites it.
+   */
+  remoteControlEnabled: boolean | null;
 }
 
 const rowSchema = z.object({
@@ -29,6 +34,7 @@ const rowSchema = z.object({
   environment_id: z.string(),
   server_name: z.string(),
   updated_at: z.number(),
+  remote_control_enabled: z.number().nullable(),
 });
 
 const SCHEMA = `
@@ -53,6 +59,13 @@ export class EnrollmentStore {
   constructor(db: DatabaseSync) {
     this.#db = db;
     db.exec(SCHEMA);
+    // Databases created before the preference existed get the column, NULL (disabled) for every row.
+    const columns = z.array(z.object({ name: z.string() }).loose()).parse(
+      db.prepare("PRAGMA table_info(remote_control_enrollments)").all(),
+    );
+    if (!columns.some((c) => c.name === "remote_control_enabled")) {
+      db.exec("ALTER TABLE remote_control_enrollments ADD COLUMN remote_control_enabled INTEGER");
+    }
   }
 
   /** Opens (creating if needed) the state database file at `path`; its directory must exist. */
@@ -64,7 +77,8 @@ export class EnrollmentStore {
 
   load(key: EnrollmentKey): Enrollment | undefined {
     const row = this.#db.prepare(
-      `SELECT websocket_url, account_id, app_server_client_name, server_id, environment_id, server_name, updated_at
+      `SELECT websocket_url, account_id, app_server_client_name, server_id, environment_id, server_name, updated_at,
+         remote_control_enabled
        FROM remote_control_enrollments
        WHERE websocket_url = ? AND account_id = ? AND app_server_client_name = ?`,
     ).get(key.websocketUrl, key.accountId, key.clientName);
@@ -78,20 +92,40 @@ export class EnrollmentStore {
       environmentId: r.environment_id,
       serverName: r.server_name,
       updatedAt: r.updated_at,
+      remoteControlEnabled: r.remote_control_enabled === null ? null : r.remote_control_enabled === 1,
     };
   }
 
+  /** Inserts or updates the ids; `remoteControlEnabled` is written on insert only, never over an existing row. */
   upsert(e: Enrollment): void {
     this.#db.prepare(
       `INSERT INTO remote_control_enrollments (
-         websocket_url, account_id, app_server_client_name, server_id, environment_id, server_name, updated_at
-       ) VALUES (?, ?, ?, ?, ?, ?, ?)
+         websocket_url, account_id, app_server_client_name, server_id, environment_id, server_name,
+         remote_control_enabled, updated_at
+       ) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(websocket_url, account_id, app_server_client_name) DO UPDATE SET
          server_id = excluded.server_id,
          environment_id = excluded.environment_id,
          server_name = excluded.server_name,
          updated_at = excluded.updated_at`,
-    ).run(e.websocketUrl, e.accountId, e.clientName, e.serverId, e.environmentId, e.serverName, e.updatedAt);
+    ).run(
+      e.websocketUrl,
+      e.accountId,
+      e.clientName,
+      e.serverId,
+      e.environmentId,
+      e.serverName,
+      e.remoteControlEnabled === null ? null : e.remoteControlEnabled ? 1 : 0,
+      e.updatedAt,
+    );
+  }
+
+  /** Sets the persisted preference of an existing row (no row: nothing to set; the insert will carry it). */
+  setEnabled(key: EnrollmentKey, enabled: boolean, updatedAt: number): void {
+    this.#db.prepare(
+      `UPDATE remote_control_enrollments SET remote_control_enabled = ?, updated_at = ?
+       WHERE websocket_url = ? AND account_id = ? AND app_server_client_name = ?`,
+    ).run(enabled ? 1 : 0, updatedAt, key.websocketUrl, key.accountId, key.clientName);
   }
 
   delete(key: EnrollmentKey): void {

@@ -11,10 +11,12 @@ const key = {
 Deno.test("enrollments upsert by (websocket_url, account_id, client name) and delete only their row", () => {
   const store = new EnrollmentStore(new DatabaseSync(":memory:"));
   assert.equal(store.load(key), undefined);
-  store.upsert({ ...key, serverId: "s1", environmentId: "e1", serverName: "m", updatedAt: 1 });
-  store.upsert({ ...key, serverId: "s2", environmentId: "e2", serverName: "m2", updatedAt: 2 });
+  const none = { remoteControlEnabled: null };
+  store.upsert({ ...key, ...none, serverId: "s1", environmentId: "e1", serverName: "m", updatedAt: 1 });
+  store.upsert({ ...key, ...none, serverId: "s2", environmentId: "e2", serverName: "m2", updatedAt: 2 });
   store.upsert({
     ...key,
+    ...none,
     clientName: "other",
     serverId: "s3",
     environmentId: "e3",
@@ -27,10 +29,40 @@ Deno.test("enrollments upsert by (websocket_url, account_id, client name) and de
     environmentId: "e2",
     serverName: "m2",
     updatedAt: 2,
+    remoteControlEnabled: null,
   });
   store.delete(key);
   assert.equal(store.load(key), undefined);
   assert.equal(store.load({ ...key, clientName: "other" })?.serverId, "s3");
+});
+
+Deno.test("the enabled preference: set on a row, written on insert, never overwritten by an upsert", () => {
+  const store = new EnrollmentStore(new DatabaseSync(":memory:"));
+  const row = { ...key, serverId: "s1", environmentId: "e1", serverName: "m", updatedAt: 1 };
+  store.setEnabled(key, true, 5);
+  assert.equal(store.load(key), undefined, "no row: nothing to set");
+  store.upsert({ ...row, remoteControlEnabled: true });
+  assert.equal(store.load(key)?.remoteControlEnabled, true);
+  store.upsert({ ...row, serverId: "s2", remoteControlEnabled: false });
+  assert.equal(store.load(key)?.remoteControlEnabled, true, "the upsert kept the preference");
+  assert.equal(store.load(key)?.serverId, "s2");
+  store.setEnabled(key, false, 6);
+  assert.equal(store.load(key)?.remoteControlEnabled, false);
+});
+
+Deno.test("a database from before the preference column gets it (NULL: disabled)", () => {
+  const db = new DatabaseSync(":memory:");
+  db.exec(`CREATE TABLE remote_control_enrollments (
+    websocket_url TEXT NOT NULL, account_id TEXT NOT NULL, app_server_client_name TEXT NOT NULL,
+    server_id TEXT NOT NULL, environment_id TEXT NOT NULL, server_name TEXT NOT NULL, updated_at INTEGER NOT NULL,
+    PRIMARY KEY (websocket_url, account_id, app_server_client_name))`);
+  db.prepare("INSERT INTO remote_control_enrollments VALUES (?, ?, ?, 's0', 'e0', 'm', 1)").run(
+    key.websocketUrl,
+    key.accountId,
+    key.clientName,
+  );
+  const store = new EnrollmentStore(db);
+  assert.equal(store.load(key)?.remoteControlEnabled, null);
 });
 
 Deno.test("the installation id is generated once and then reused", () => {

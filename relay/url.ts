@@ -11,6 +11,8 @@ export interface RelayUrls {
   /** The normalised base, always ending in `/`. */
   base: string;
   enroll: string;
+  /** Where a new server token is requested (`{server_id, installation_id}`). */
+  refresh: string;
   /** ws:// for an http base, wss:// for https; also the enrollment's persistence key. */
   websocket: string;
 }
@@ -52,6 +54,7 @@ export function normalizeRelayBaseUrl(input: string): RelayUrls {
   const base = url.href;
   const server = new URL("backend-api/wham/remote/control/server", base);
   const enroll = `${server.href}/enroll`;
+  const refresh = `${server.href}/refresh`;
   server.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  return { base, enroll, websocket: server.href };
+  return { base, enroll, refresh, websocket: server.href };
 }

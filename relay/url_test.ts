@@ -6,6 +6,7 @@ Deno.test("allowed base URLs normalise to enroll and websocket URLs", () => {
   assert.deepEqual(normalizeRelayBaseUrl("https://open.feishu.cn"), {
     base: "https://open.feishu.cn/",
     enroll: "https://open.feishu.cn/backend-api/wham/remote/control/server/enroll",
+    refresh: "https://open.feishu.cn/backend-api/wham/remote/control/server/refresh",
     websocket: "wss://open.feishu.cn/backend-api/wham/remote/control/server",
   });
   assert.equal(

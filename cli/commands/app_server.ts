@@ -4,7 +4,7 @@
  * credentials. stdio serves until stdin ends; the listeners serve until Ctrl-C.
  */
 import type { Command } from "commander";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
@@ -12,7 +12,7 @@ import type { Runner } from "../../rpc/command_run.ts";
 import type { LarkitAppServer } from "../../rpc/server.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../../rpc/policy.ts";
 import { isLoopback } from "../../rpc/transports/websocket.ts";
-import { remoteControlServer, resolveRelayUrl } from "./remote_control.ts";
+import { remoteControlServer } from "./remote_control.ts";
 
 export type Listen =
   | { kind: "stdio" }
@@ -63,7 +63,11 @@ export interface AppServerRun {
   until?: AbortSignal;
   /** Also append every server event, with a timestamp, to this file (the detached daemon's only voice). */
   logFile?: string;
+  /** The WebSocket listener's handshake rules: allowed `Origin`s, and whether the per-start token is required. */
+  ws?: { allowedOrigins: string[]; requireToken: boolean };
 }
+
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 /**
  * The CLI's runner as the server gets it: runs one argv in-process with the same tree a terminal gets, and lets
@@ -117,12 +121,33 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
         break;
       }
       case "ws": {
-        const listener = listenWebSocket(server, { ...run.listen, clock: p.clock });
-        await diag.info(
-          `app-server: listening on ws://${run.listen.hostname}:${listener.port} (experimental)`,
-        );
-        await stopped;
-        await listener.close();
+        const rules = run.ws ?? { allowedOrigins: [], requireToken: true };
+        const token = rules.requireToken ? hex(p.random.bytes(32)) : undefined;
+        const listener = listenWebSocket(server, {
+          ...run.listen,
+          clock: p.clock,
+          allowedOrigins: rules.allowedOrigins,
+          token,
+          onRefused: (reason) => log("ws_handshake_refused", { reason }),
+        });
+        const address = `ws://${run.listen.hostname}:${listener.port}`;
+        const tokenFile = join(p.paths.stateDir, `app-server-ws-${listener.port}.token`);
+        try {
+          await diag.info(`app-server: listening on ${address} (experimental)`);
+          if (token) {
+            await p.files.writeFileAtomic(tokenFile, `${token}\n`, { mode: 0o600 });
+            await diag.info(
+              `app-server: token ${token} (also in ${tokenFile}); send it as "Authorization: Bearer <token>" ` +
+                `or connect to ${address}/?token=<token>`,
+            );
+          } else {
+            await diag.warn(`app-server: ${WS_NO_TOKEN}: any local process or allowed page can connect`);
+          }
+          await stopped;
+        } finally {
+          await listener.close();
+          if (token) await p.files.remove(tokenFile).catch(() => {});
+        }
         break;
       }
       case "off":
@@ -144,7 +169,11 @@ interface AppServerFlags {
   remoteControl?: boolean;
   relayUrl?: string;
   logFile?: string;
+  wsAllowOrigin?: string;
+  wsInsecureNoToken?: boolean;
 }
+
+const WS_NO_TOKEN = "--ws-insecure-no-token";
 
 export function registerAppServer(program: Command, ctx: RunContext): void {
   const cmd = program.command("app-server")
@@ -161,6 +190,11 @@ export function registerAppServer(program: Command, ctx: RunContext): void {
     )
     .option("--relay-url <url>", "relay base URL for --remote-control (see `larkit remote-control --help`)")
     .option("--log-file <path>", "also append every server event, timestamped, to this file")
+    .option(
+      "--ws-allow-origin <origins>",
+      "comma-separated browser origins (scheme://host[:port]) the WebSocket listener accepts; others get 403",
+    )
+    .option(WS_NO_TOKEN, "do not require the WebSocket listener's per-start token (any local process may connect)")
     .action(async (opts: AppServerFlags) => {
       const policy: RemotePolicy = {
         ...DEFAULT_POLICY,
@@ -169,14 +203,19 @@ export function registerAppServer(program: Command, ctx: RunContext): void {
       };
       const listen = parseListen(opts.listen, ctx.p.cwd);
       const logFile = opts.logFile === undefined ? undefined : resolve(ctx.p.cwd, opts.logFile);
-      if (!opts.remoteControl) return await runAppServer(ctx, { listen, policy, logFile });
+      // Every app server serves remoteControl/*; --remote-control is the daemon: enabled at start.
       const shutdown = new AbortController();
       const build = await remoteControlServer(ctx, {
-        relayUrl: await resolveRelayUrl(ctx, opts.relayUrl),
+        relayUrl: opts.relayUrl,
+        daemon: opts.remoteControl === true,
         policy,
         shutdown: () => shutdown.abort(),
       });
-      await runAppServer(ctx, { listen, policy, build, until: shutdown.signal, logFile });
+      const ws = {
+        allowedOrigins: (opts.wsAllowOrigin ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+        requireToken: opts.wsInsecureNoToken !== true,
+      };
+      await runAppServer(ctx, { listen, policy, build, until: shutdown.signal, logFile, ws });
     });
   setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts a server and listeners on this machine") });
 }

@@ -59,24 +59,33 @@ export async function resolveRelayUrl(ctx: RunContext, flag?: string): Promise<s
   return normalizeRelayBaseUrl(url).base;
 }
 
-/** What `app-server --remote-control` serves: the relay host's app server with `daemon/shutdown`. */
+/**
+ * What every `app-server` serves: the relay host's app server, whose `remoteControl/*` methods can enable
+ * remote control at run time. With `--remote-control` (the daemon `larkit remote-control start` spawns) the
+ * relay URL is checked up front, remote control is enabled at start under the client name '' and
+ * `daemon/shutdown` is served; otherwise the URL is resolved on first enable and the enrollment is keyed by
+ * the first local client's name.
+ */
 export async function remoteControlServer(
   ctx: RunContext,
-  opts: { relayUrl: string; policy: RemotePolicy; shutdown: () => void },
+  opts: { relayUrl?: string; daemon: boolean; policy: RemotePolicy; shutdown: () => void },
 ): Promise<(log: ServerLog) => BuiltServer> {
   // Loaded here: the relay and SQLite would otherwise load for every larkit command.
   const [{ createRemoteControlHost }, { shutdownMethods }] = await Promise.all([
     import("../../relay/host.ts"),
     import("../../relay/daemon.ts"),
   ]);
+  const daemonUrl = opts.daemon ? await resolveRelayUrl(ctx, opts.relayUrl) : undefined;
   return (serverLog) => {
     const host = createRemoteControlHost({
       provider: ctx.p,
-      baseUrl: opts.relayUrl,
+      baseUrl: daemonUrl ?? (() => resolveRelayUrl(ctx, opts.relayUrl)),
       getAccount: accountFromCredentials(ctx),
       runner: turnRunner(ctx),
       policy: opts.policy,
-      methods: shutdownMethods(opts.shutdown),
+      ...(opts.daemon
+        ? { clientName: "", enableAtStart: true, methods: shutdownMethods(opts.shutdown) }
+        : {}),
       log: (line) => void ctx.diag.info(line),
       serverLog,
     });
@@ -89,7 +98,8 @@ function describe(s: RemoteControlStatus): string {
     case "connected":
       return `This machine is available for remote control as ${s.serverName}.`;
     case "connecting":
-      return `Remote control is enabled on ${s.serverName} and still connecting.`;
+      return `Remote control is enabled on ${s.serverName} and still connecting.` +
+        (s.error ? ` Last error: ${s.error.message}` + (s.error.hint ? ` (${s.error.hint})` : "") : "");
     case "errored":
       return `Remote control is enabled on ${s.serverName} but the connection is errored: ${
         s.error?.message ?? ""
@@ -114,19 +124,20 @@ async function runForeground(ctx: RunContext, relayUrl: string): Promise<void> {
     baseUrl: relayUrl,
     getAccount: accountFromCredentials(ctx),
     runner: turnRunner(ctx),
+    clientName: "",
     log: (line) => void ctx.diag.debug(line),
   });
   const say = (line: string) => void ctx.p.stderr.write(line + "\n");
-  host.session.status.subscribe((s) => say(describe(s)));
+  host.remote.status.subscribe((s) => say(describe(s)));
   try {
     say("Starting app-server with remote control enabled...");
-    await host.session.enable();
+    await host.remote.enable();
     say("Press Ctrl-C to stop.");
     await untilAborted(ctx.p.signal);
   } finally {
     await host.close();
   }
-  await emitSuccess(ctx, { data: { mode: "foreground", ...statusView(host.session.status.current) } });
+  await emitSuccess(ctx, { data: { mode: "foreground", ...statusView(host.remote.status.current) } });
 }
 
 async function runThroughDaemon(
