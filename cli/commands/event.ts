@@ -242,7 +242,7 @@ async function runHub(ctx: RunContext): Promise<void> {
     appId: hub.appId,
     socketPath: hub.socket,
     clock: ctx.p.clock,
-    pid: Deno.pid,
+    pid: ctx.p.processes.pid,
     idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS,
     log,
     connect: (handlers) =>

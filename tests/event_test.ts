@@ -1,0 +1,252 @@
+/**
+ * `larkit event …` end to end through `main.ts` against the emulator: the first consume starts the app's
+ * background hub, a user's message reaches the bot's consumer as one NDJSON line, `--timeout`, `--jq`, stdin
+ * EOF, two consumers, `event status` and `event stop`. Processes are the point here (the hub is a detached
+ * child, stdin EOF is a pipe closing), so everything runs as subprocesses.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
+import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
+
+interface Suite {
+  emu: Emulator;
+  env: Record<string, string>;
+  configDir: string;
+  larkit(args: string[], opts?: { asUser?: boolean; stdin?: string }): ReturnType<typeof runMain>;
+  consume(args: string[], opts?: { cwd?: string }): Consumer;
+}
+
+function inherited(): Record<string, string> {
+  const keep: Record<string, string> = {};
+  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) keep[k] = v;
+  }
+  return keep;
+}
+
+/** A running `larkit event consume`, stdin kept open until `closeStdin`. */
+class Consumer {
+  readonly child: Deno.ChildProcess;
+  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  #stderr = "";
+  readonly #output: Promise<{ code: number; stdout: string; stderr: string }>;
+  #readyWaiters: (() => void)[] = [];
+
+  constructor(args: string[], env: Record<string, string>, cwd = REPO) {
+    this.child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", MAIN, "event", "consume", ...args],
+      cwd,
+      env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#stdin = this.child.stdin.getWriter();
+    const stdout = new Response(this.child.stdout).text();
+    const child = this.child;
+    const stderr = (async () => {
+      const dec = new TextDecoder();
+      for await (const chunk of child.stderr) {
+        this.#stderr += dec.decode(chunk, { stream: true });
+        if (this.#stderr.includes("[event] ready")) { for (const w of this.#readyWaiters.splice(0)) w(); }
+      }
+      return this.#stderr;
+    })();
+    this.#output = Promise.all([this.child.status, stdout, stderr]).then(([s, out, err]) => ({
+      code: s.code,
+      stdout: out,
+      stderr: err,
+    }));
+  }
+
+  /** Resolves once `[event] ready` is on stderr; rejects when the process ended first. */
+  ready(): Promise<void> {
+    if (this.#stderr.includes("[event] ready")) return Promise.resolve();
+    return Promise.race([
+      new Promise<void>((resolve) => this.#readyWaiters.push(resolve)),
+      this.#output.then((o) => {
+        throw new Error(`consume ended before it was ready (exit ${o.code}): ${o.stderr}`);
+      }),
+    ]);
+  }
+
+  async closeStdin(): Promise<void> {
+    await this.#stdin.close();
+  }
+
+  async done(): Promise<{ code: number; stdout: string; stderr: string }> {
+    const out = await this.#output;
+    try {
+      await this.#stdin.close();
+    } catch {
+      // Already closed.
+    }
+    return out;
+  }
+}
+
+async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
+  const emu = await startEmulator({ timeZone: "UTC" });
+  emu.events.clientConfig = {
+    PingInterval: 120,
+    ReconnectCount: -1,
+    ReconnectInterval: 0.05,
+    ReconnectNonce: 0.05,
+  };
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-ev-" });
+  const uat = (await userToken(emu)).access_token;
+  const env = {
+    ...inherited(),
+    NO_COLOR: "1",
+    LARKIT_CONFIG_DIR: configDir,
+    LARKIT_REMOTE_META: "off",
+    // A hub a failed test leaves behind exits on its own.
+    LARKIT_EVENT_HUB_IDLE_MS: "30000",
+    ...emulatorEnv(emu),
+  };
+  const suite: Suite = {
+    emu,
+    env,
+    configDir,
+    larkit: (args, opts = {}) =>
+      runMain(args, {
+        configDir,
+        stdin: opts.stdin,
+        env: { ...env, ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}) },
+      }),
+    consume: (args, opts = {}) => new Consumer(args, env, opts.cwd),
+  };
+  try {
+    await fn(suite);
+  } finally {
+    await suite.larkit(["event", "stop"]);
+    await emu.stop();
+    await Deno.remove(configDir, { recursive: true });
+  }
+}
+
+const CHAT = fixtures.CHATS.engineering;
+
+Deno.test("event consume: a user's message to the bot's chat is printed as one NDJSON line", async () => {
+  await withEvents(async ({ larkit, consume, configDir }) => {
+    const c = consume(["im.message.receive_v1", "--max-events", "1"]);
+    await c.ready();
+    const sent = await larkit([
+      "im",
+      "+messages-send",
+      "--chat-id",
+      CHAT,
+      "--text",
+      "deploy done",
+      "--as",
+      "user",
+    ], {
+      asUser: true,
+    });
+    assert.equal(sent.code, 0, sent.stderr);
+    const messageId = sent.json<{ data: { message_id: string } }>().data.message_id;
+    const out = await c.done();
+    assert.equal(out.code, 0, out.stderr);
+    const lines = out.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 1);
+    const event = JSON.parse(lines[0]);
+    assert.equal(event.header.event_type, "im.message.receive_v1");
+    assert.equal(event.event.message.message_id, messageId);
+    assert.equal(event.event.message.chat_id, CHAT);
+    assert.equal(JSON.parse(event.event.message.content).text, "deploy done");
+    assert.equal(event.event.sender.sender_id.open_id, fixtures.USERS.alice.open_id);
+
+    const status = await larkit(["event", "status"]);
+    const data =
+      status.json<{ data: { running: boolean; hub: { acked: number; connection: string } } }>().data;
+    assert.equal(data.running, true);
+    assert.equal(data.hub.connection, "connected");
+    assert.equal(data.hub.acked, 1);
+    const socket = await Deno.lstat(join(configDir, "state", "events", "cli_sandbox_app.sock"));
+    assert.equal(socket.mode! & 0o777, 0o600, "the hub socket is the user's alone");
+  });
+});
+
+Deno.test("event consume: --timeout with no event exits 4 with a timeout error; stdin EOF exits 0", async () => {
+  await withEvents(async ({ larkit, consume }) => {
+    const timedOut = await larkit(["event", "consume", "task.task.updated_v1", "--timeout", "300ms"], {
+      stdin: "",
+    });
+    // runMain closes stdin at once: EOF wins over the timeout, exit 0 with nothing printed.
+    assert.equal(timedOut.code, 0, timedOut.stderr);
+    assert.equal(timedOut.stdout, "");
+
+    const c = consume(["task.task.updated_v1", "--timeout", "400ms"]);
+    const out = await c.done();
+    assert.equal(out.code, 4, out.stderr);
+    const envelope = JSON.parse(out.stderr.slice(out.stderr.indexOf("{")));
+    assert.equal(envelope.error.type, "timeout");
+    assert.equal(out.stdout, "");
+
+    const eof = consume(["task.task.updated_v1"]);
+    await eof.ready();
+    await eof.closeStdin();
+    const ended = await eof.done();
+    assert.equal(ended.code, 0, ended.stderr);
+    assert.equal(ended.stdout, "");
+  });
+});
+
+Deno.test("event consume: --jq shapes each line; two consumers both receive the event", async () => {
+  await withEvents(async ({ emu, larkit, consume }) => {
+    const a = consume(["im.message.receive_v1", "--max-events", "1", "--jq", ".event.message.chat_id"]);
+    const b = consume(["im.message.receive_v1", "--max-events", "1", "--param", `message.chat_id=${CHAT}`]);
+    await Promise.all([a.ready(), b.ready()]);
+    const sent = await larkit([
+      "im",
+      "+messages-send",
+      "--chat-id",
+      CHAT,
+      "--text",
+      "hi both",
+      "--as",
+      "user",
+    ], {
+      asUser: true,
+    });
+    assert.equal(sent.code, 0, sent.stderr);
+    const [outA, outB] = await Promise.all([a.done(), b.done()]);
+    assert.equal(outA.code, 0, outA.stderr);
+    assert.equal(outA.stdout, `${CHAT}\n`);
+    assert.equal(outB.code, 0, outB.stderr);
+    assert.equal(JSON.parse(outB.stdout).event.message.chat_id, CHAT);
+    assert.equal(emu.events.unacked(), 0);
+  });
+});
+
+Deno.test("event consume --output-dir writes one file per event; event stop ends the hub and its socket", async () => {
+  await withEvents(async ({ larkit, consume, configDir }) => {
+    // --output-dir is relative to the working directory.
+    const c = consume(["task.task.updated_v1", "--max-events", "1", "--output-dir", "events"], {
+      cwd: configDir,
+    });
+    await c.ready();
+    const created = await larkit(["task", "+create", "--summary", "write the docs", "--as", "user"], {
+      asUser: true,
+    });
+    assert.equal(created.code, 0, created.stderr);
+    const out = await c.done();
+    assert.equal(out.code, 0, out.stderr);
+    const line = JSON.parse(out.stdout);
+    assert.equal(line.event_type, "task.task.updated_v1");
+    const file = JSON.parse(await Deno.readTextFile(line.file));
+    assert.equal(file.header.event_id, line.event_id);
+    assert.equal(line.file, join(configDir, "events", `${line.event_id}.json`));
+
+    const stop = await larkit(["event", "stop"]);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.equal(stop.json<{ data: { stopped: boolean } }>().data.stopped, true);
+    const socket = join(configDir, "state", "events", "cli_sandbox_app.sock");
+    await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound);
+    const again = await larkit(["event", "status"]);
+    assert.equal(again.json<{ data: { running: boolean } }>().data.running, false);
+  });
+});
