@@ -194,7 +194,10 @@ export function registerAppServer(program: Command, ctx: RunContext): void {
       "--ws-allow-origin <origins>",
       "comma-separated browser origins (scheme://host[:port]) the WebSocket listener accepts; others get 403",
     )
-    .option(WS_NO_TOKEN, "do not require the WebSocket listener's per-start token (any local process may connect)")
+    .option(
+      WS_NO_TOKEN,
+      "do not require the WebSocket listener's per-start token (any local process may connect)",
+    )
     .action(async (opts: AppServerFlags) => {
       const policy: RemotePolicy = {
         ...DEFAULT_POLICY,

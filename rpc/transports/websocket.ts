@@ -1,6 +1,11 @@
 /**
  * The experimental local WebSocket listener: one JSON-RPC message per text frame. Off unless asked for, and
  * only on a loopback address — remote clients come through the relay, never through an open port.
+ * Loopback alone does not keep a web page out (any page the user visits can open `ws://127.0.0.1:PORT`, and DNS
+ * rebinding makes a foreign name resolve to loopback), so a handshake is refused with 403 when its `Host` is not
+ * a loopback name or address, or its `Origin` is present and not explicitly allowed; and, unless turned off, it
+ * must present the per-start secret token (`Authorization: Bearer <token>`, or `?token=<token>` for browsers,
+ * which cannot set headers on a WebSocket) or get 401.
  */
 import { errors } from "../../cli/output/errors.ts";
 import type { Clock } from "../../cli/provider.ts";
@@ -17,7 +22,13 @@ export interface WebSocketListenOptions {
   maxMessageBytes?: number;
   /** Sending pauses while the socket holds more than this many unsent bytes. */
   highWaterBytes?: number;
+  /** Exact `Origin` values (scheme://host[:port]) a handshake may carry; a handshake without Origin is not a browser's. */
+  allowedOrigins?: string[];
+  /** The secret every handshake must present; undefined only when the operator turned the token off. */
+  token?: string;
   onListen?: (addr: { hostname: string; port: number }) => void;
+  /** Told about each refused handshake (for the server log). */
+  onRefused?: (reason: string) => void;
 }
 
 export interface WebSocketListener {
@@ -28,6 +39,47 @@ export interface WebSocketListener {
 
 export function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname);
+}
+
+/** The hostname of a `Host` header value (`127.0.0.1:8765`, `[::1]:8765`, `localhost`). */
+function hostnameOf(host: string): string {
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.indexOf(":");
+  return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+}
+
+/** Compares in time independent of where the strings differ, so the token cannot be guessed byte by byte. */
+function sameSecret(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
+
+/** Why a handshake is refused (status and reason), or undefined to accept it. */
+export function handshakeRefusal(
+  req: Request,
+  opts: Pick<WebSocketListenOptions, "allowedOrigins" | "token">,
+): { status: 401 | 403; reason: string } | undefined {
+  const host = req.headers.get("host");
+  if (host === null || !isLoopback(hostnameOf(host))) {
+    return { status: 403, reason: "Host is not a loopback name or address" };
+  }
+  const origin = req.headers.get("origin");
+  if (origin !== null && !(opts.allowedOrigins ?? []).includes(origin)) {
+    return { status: 403, reason: "Origin is not allowed (see --ws-allow-origin)" };
+  }
+  if (opts.token !== undefined) {
+    const auth = req.headers.get("authorization");
+    const presented = auth?.startsWith("Bearer ")
+      ? auth.slice("Bearer ".length).trim()
+      : new URL(req.url).searchParams.get("token");
+    if (presented === null || presented === undefined || !sameSecret(presented, opts.token)) {
+      return { status: 401, reason: "missing or wrong token" };
+    }
+  }
+  return undefined;
 }
 
 export function listenWebSocket(server: LarkitAppServer, opts: WebSocketListenOptions): WebSocketListener {
@@ -44,6 +96,11 @@ export function listenWebSocket(server: LarkitAppServer, opts: WebSocketListenOp
     port: opts.port,
     onListen: (addr) => opts.onListen?.({ hostname: addr.hostname, port: addr.port }),
   }, (req) => {
+    const refusal = handshakeRefusal(req, opts);
+    if (refusal) {
+      opts.onRefused?.(refusal.reason);
+      return new Response(`larkit app-server: ${refusal.reason}\n`, { status: refusal.status });
+    }
     if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return new Response("larkit app-server: WebSocket upgrade required\n", { status: 426 });
     }
