@@ -3,6 +3,7 @@
  * atomic (temp file + rename) because half-written config or token files would lock a user out.
  */
 import { dirname } from "node:path";
+import { errors } from "./output/errors.ts";
 
 export interface FileInfo {
   isFile: boolean;
@@ -25,14 +26,69 @@ export interface Files {
     chunks: ReadableStream<Uint8Array>,
     opts?: { mode?: number },
   ): Promise<number>;
+  /** Appends to a private file (logs, recordings): created 0600, and tightened to 0600 if it was looser. */
   appendTextFile(path: string, text: string): Promise<void>;
   /** Creates the file only if it does not exist yet (O_EXCL), for lock files; false when it already exists. */
   createNew(path: string, data: string, opts?: { mode?: number }): Promise<boolean>;
   /** null when the path does not exist. */
   stat(path: string): Promise<FileInfo | null>;
   mkdir(path: string, opts?: { mode?: number }): Promise<void>;
+  /** See `makePrivate` below: larkit's own state (config, secrets, state, logs) readable by this user only. */
+  makePrivate(path: string, kind: "dir" | "file"): Promise<void>;
   remove(path: string): Promise<void>;
   realPath(path: string): Promise<string>;
+}
+
+/**
+ * Makes `path` private to this user whatever the umask: a directory 0700 (created with its missing parents if
+ * absent), a file 0600 (created empty if absent). One left looser by an older larkit or another tool is
+ * tightened. This is the one place that decides the modes of larkit's state: the config and secrets
+ * directories, the state directory and `state.db`, logs and recordings. Synchronous, so a database opener
+ * (SQLite creates the file itself, with the umask's mode) can call it just before opening.
+ */
+export function makePrivate(path: string, kind: "dir" | "file"): void {
+  const want = kind === "dir" ? 0o700 : 0o600;
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw notPrivate(path, kind, e);
+  }
+  if (!info) {
+    try {
+      if (kind === "dir") Deno.mkdirSync(path, { recursive: true, mode: want });
+      else {
+        Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        Deno.openSync(path, { append: true, create: true, mode: want }).close();
+      }
+    } catch (e) {
+      throw notPrivate(path, kind, e);
+    }
+    info = Deno.statSync(path);
+  }
+  if (kind === "dir" ? !info.isDirectory : !info.isFile) {
+    throw errors.config(`${path} is not a ${kind === "dir" ? "directory" : "regular file"}`, {
+      hint: "larkit keeps its configuration and state there: move what is in the way, or point " +
+        "LARKIT_CONFIG_DIR / LARKIT_STATE_DIR elsewhere",
+    });
+  }
+  // The umask may have narrowed the mode asked for at creation, and an older one may be looser.
+  if (((info.mode ?? 0) & 0o777) !== want) {
+    try {
+      Deno.chmodSync(path, want);
+    } catch (e) {
+      throw notPrivate(path, kind, e);
+    }
+  }
+}
+
+function notPrivate(path: string, kind: "dir" | "file", e: unknown) {
+  const why = e instanceof Error ? e.message : String(e);
+  return errors.config(`cannot make ${path} a private ${kind === "dir" ? "directory" : "file"}: ${why}`, {
+    hint: `it must belong to you and be ${kind === "dir" ? "0700" : "0600"}: chmod ${
+      kind === "dir" ? "700" : "600"
+    } ${path}, or point LARKIT_CONFIG_DIR / LARKIT_STATE_DIR elsewhere`,
+  });
 }
 
 export function denoFiles(): Files {
@@ -74,7 +130,7 @@ export function denoFiles(): Files {
       }
     },
     async appendTextFile(path, text) {
-      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      makePrivate(path, "file");
       await Deno.writeTextFile(path, text, { append: true, mode: 0o600 });
     },
     async createNew(path, data, opts = {}) {
@@ -97,6 +153,8 @@ export function denoFiles(): Files {
       }
     },
     mkdir: (path, opts = {}) => Deno.mkdir(path, { recursive: true, mode: opts.mode ?? 0o700 }),
+    // deno-lint-ignore require-await
+    makePrivate: async (path, kind) => makePrivate(path, kind),
     remove: (path) => Deno.remove(path, { recursive: true }),
     realPath: (path) => Deno.realPath(path),
   };

@@ -63,6 +63,11 @@ export async function loadConfig(p: Provider): Promise<LarkitConfig | undefined>
     text = await p.files.readTextFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
+    if (e instanceof Deno.errors.NotADirectory) {
+      throw errors.config(`the config directory ${p.paths.configDir} is not a directory`, {
+        hint: "point LARKIT_CONFIG_DIR at a directory (it is created if missing), or move the file away",
+      });
+    }
     throw e;
   }
   let raw: unknown;
@@ -84,5 +89,6 @@ export async function loadConfig(p: Provider): Promise<LarkitConfig | undefined>
 }
 
 export async function saveConfig(p: Provider, config: LarkitConfig): Promise<void> {
+  await p.files.makePrivate(p.paths.configDir, "dir");
   await p.files.writeFileAtomic(configPath(p), JSON.stringify(config, null, 2) + "\n", { mode: 0o600 });
 }

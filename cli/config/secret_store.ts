@@ -43,8 +43,12 @@ export function secretStore(p: Provider): SecretStore {
 
   async function loadMasterKey(): Promise<CryptoKey> {
     const path = join(secretsDir(p), "master.key");
+    // Whatever an older larkit or the umask left, the directories and the key become this user's only.
+    await p.files.makePrivate(p.paths.configDir, "dir");
+    await p.files.makePrivate(secretsDir(p), "dir");
     // createNew so two first runs racing cannot each encrypt under a key the other then overwrites.
     await p.files.createNew(path, p.random.bytes(32).toBase64(), { mode: 0o600 });
+    await p.files.makePrivate(path, "file");
     const raw = Uint8Array.fromBase64((await p.files.readTextFile(path)).trim());
     if (raw.length !== 32) {
       throw errors.config(`the secret store's master key is damaged: ${path}`, {
