@@ -4,9 +4,8 @@
  * milliseconds and every wait larkit chose is recorded.
  */
 import assert from "node:assert/strict";
-import { runCli } from "../cli/run.ts";
-import { testProvider } from "../cli/provider.ts";
 import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts";
+import { errorOf, fakeTime, runCli, type RunOptions } from "./helpers/run_cli.ts";
 
 const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
 
@@ -15,36 +14,25 @@ async function setup(onSleep: (n: number, emu: Emulator) => void = () => {}) {
   const emu = await startEmulator({ clock });
   const dir = await Deno.makeTempDir({ prefix: "larkit-device-" });
   const sleeps: number[] = [];
-  const provider = (stdin = "") =>
-    testProvider({
-      env: { LARKIT_CONFIG_DIR: dir, NO_COLOR: "1" },
-      stdin,
-      fetch: (input, init) => fetch(input, init),
-      now: clock.now,
-      sleep: (ms) => {
-        sleeps.push(ms);
-        clock.advance(ms);
-        onSleep(sleeps.length, emu);
-        return Promise.resolve();
-      },
+  const larkit = (args: string[], opts: RunOptions = {}) =>
+    runCli(args, {
+      configDir: dir,
+      ...fakeTime(clock, { sleeps, onSleep: (n) => onSleep(n, emu) }),
+      ...opts,
     });
-  const init = provider(`${emu.app.appSecret}\n`);
-  const code = await runCli(
+  const init = await larkit(
     ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
-    init,
+    { stdin: `${emu.app.appSecret}\n` },
   );
-  assert.equal(code, 0, init.err.text());
-  const started = provider();
-  assert.equal(
-    await runCli(["auth", "login", "--scope", "calendar:calendar.event:read", "--no-wait"], started),
-    0,
-  );
-  const deviceCode = JSON.parse(started.out.text()).data.device_code as string;
+  assert.equal(init.code, 0, init.stderr);
+  const started = await larkit(["auth", "login", "--scope", "calendar:calendar.event:read", "--no-wait"]);
+  assert.equal(started.code, 0, started.stderr);
+  const deviceCode = started.json<{ data: { device_code: string } }>().data.device_code;
   return {
     emu,
     sleeps,
     deviceCode,
-    provider,
+    larkit,
     async stop() {
       await emu.stop();
       await Deno.remove(dir, { recursive: true });
@@ -59,13 +47,12 @@ Deno.test("slow_down from the server adds 5 s to the polling interval", async ()
   try {
     // The server wants 10 s between polls, more than the 5 s it first announced.
     t.emu.db.prepare("UPDATE device_codes SET interval_s = 10").run();
-    const p = t.provider();
-    const code = await runCli(["auth", "login", "--device-code", t.deviceCode], p);
-    assert.equal(code, 0, p.err.text());
+    const r = await t.larkit(["auth", "login", "--device-code", t.deviceCode]);
+    assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(t.sleeps, [5000, 5000, 10000]);
     const polls = t.emu.requests().filter((r) => r.path === TOKEN_PATH).map((r) => r.status);
     assert.deepEqual(polls, [400, 400, 200]);
-    assert.equal(JSON.parse(p.out.text()).data.user_open_id, "ou_sandbox_user_0001");
+    assert.equal(r.json<{ data: { user_open_id: string } }>().data.user_open_id, "ou_sandbox_user_0001");
   } finally {
     await t.stop();
   }
@@ -74,14 +61,13 @@ Deno.test("slow_down from the server adds 5 s to the polling interval", async ()
 Deno.test("an unapproved code stops at its expiry with an auth error and the login command", async () => {
   const t = await setup();
   try {
-    const p = t.provider();
-    const code = await runCli(["auth", "login", "--device-code", t.deviceCode], p);
-    assert.equal(code, 3);
-    const envelope = JSON.parse(p.err.text().slice(p.err.text().indexOf("{")));
-    assert.equal(envelope.error.type, "auth");
-    assert.match(envelope.error.message, /expired/);
+    const r = await t.larkit(["auth", "login", "--device-code", t.deviceCode]);
+    assert.equal(r.code, 3);
+    const err = errorOf(r);
+    assert.equal(err.type, "auth");
+    assert.match(err.message, /expired/);
     assert.equal(
-      envelope.error.hint,
+      err.hint,
       'start again: larkit auth login --scope "calendar:calendar.event:read"',
     );
     assert.equal(t.sleeps.reduce((a, b) => a + b, 0), 240_000);

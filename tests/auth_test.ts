@@ -1,17 +1,19 @@
 /**
- * Identity, login and credentials end to end: `main.ts` as a subprocess against the suite emulator. Every test
- * collects every stdout/stderr it saw and checks, at the end, that no secret (app secret, any access or
- * refresh token the emulator issued, the extension's token) appears in any of them.
+ * Identity, login and credentials end to end: larkit in-process against the suite emulator (two `main.ts`
+ * processes where the point is two processes). Every test collects every stdout/stderr it saw and checks, at
+ * the end, that no secret (app secret, any access or refresh token the emulator issued, the extension's
+ * token) appears in any of them. Device logins share one manual clock between larkit and the emulator:
+ * larkit's poll waits move it, and the person at the browser answers during a wait.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
-import { updateProfile } from "../cli/config/profiles.ts";
 import { secretStore } from "../cli/config/secret_store.ts";
-import { readUserToken, writeUserToken } from "../cli/auth/user_token.ts";
+import { readUserToken } from "../cli/auth/user_token.ts";
 import { testProvider } from "../cli/provider.ts";
-import { type Emulator, manualClock, startEmulator, tenantToken, userToken } from "./helpers/emulator.ts";
-import { runMain, type RunOptions, type RunResult } from "./helpers/run_main.ts";
+import { type Emulator, manualClock, startEmulator, tenantToken } from "./helpers/emulator.ts";
+import { seedLogin as seedEmulatorLogin, type SeedLoginOptions } from "./helpers/login.ts";
+import { errorOf, fakeTime, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
+import { runMain } from "./helpers/run_main.ts";
 
 const ALICE = "ou_sandbox_user_0001";
 const CAL_READ = "calendar:calendar.event:read";
@@ -22,6 +24,8 @@ interface Harness {
   emu: Emulator;
   dir: string;
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  /** `main.ts` as its own process, for what needs two processes. */
+  spawn(args: string[], opts?: RunOptions): Promise<RunResult>;
   /** Extra secrets only the test knows (e.g. a token handed to an extension provider). */
   secrets: string[];
 }
@@ -47,6 +51,11 @@ async function harness(
     dir,
     secrets: [],
     async run(args, o = {}) {
+      const r = await runCli(args, { configDir: dir, ...o });
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    },
+    async spawn(args, o = {}) {
       const r = await runMain(args, { configDir: dir, ...o });
       outputs.push(r.stdout, r.stderr);
       return r;
@@ -73,48 +82,21 @@ async function configure(h: Harness, extra: string[] = []): Promise<void> {
   assert.equal(r.code, 0, r.stderr);
 }
 
-/** The error envelope: the JSON document after any progress lines on stderr. */
-function errorOf(r: RunResult): { type: string; message: string; hint?: string } {
-  const at = r.stderr.startsWith("{") ? 0 : r.stderr.indexOf("\n{") + 1;
-  assert.ok(at >= 0, r.stderr);
-  return JSON.parse(r.stderr.slice(at)).error;
-}
-
 const count = (emu: Emulator, path: string) => emu.requests().filter((r) => r.path === path).length;
 
-/** Waits for the device code a running `auth login` asked for, then approves it as the person would. */
-async function approveWhenAsked(emu: Emulator, opts: { deny?: boolean } = {}): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const row = emu.db.prepare("SELECT device_code FROM device_codes WHERE status = 'pending'").get() as
-      | { device_code: string }
-      | undefined;
-    if (row) return opts.deny ? emu.denyDevice(row.device_code) : emu.approveDevice(row.device_code);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("no device authorization arrived");
+/** The person at the browser answers the device code larkit is polling for. */
+function answerLogin(emu: Emulator, answer: "approve" | "deny"): void {
+  const row = emu.db.prepare("SELECT device_code FROM device_codes WHERE status = 'pending'").get() as
+    | { device_code: string }
+    | undefined;
+  assert.ok(row, "no device authorization is pending");
+  if (answer === "approve") emu.approveDevice(row.device_code);
+  else emu.denyDevice(row.device_code);
 }
 
-/** A logged-in profile without waiting for a browser: a real emulator grant stored the way login stores it. */
-async function seedLogin(
-  h: Harness,
-  opts: { expiresAt?: number; refreshToken?: string; refreshExpiresAt?: number } = {},
-): Promise<void> {
-  const grant = await userToken(h.emu, { scope: `${CAL_READ} offline_access` });
-  const p = testProvider({ env: { LARKIT_CONFIG_DIR: h.dir } });
-  const now = Date.now();
-  await writeUserToken(secretStore(p), {
-    userOpenId: ALICE,
-    appId: h.emu.app.appId,
-    accessToken: grant.access_token,
-    refreshToken: opts.refreshToken ?? grant.refresh_token,
-    expiresAt: opts.expiresAt ?? now + 7_200_000,
-    refreshExpiresAt: opts.refreshExpiresAt ?? now + 604_800_000,
-    scope: grant.scope,
-    grantedAt: now,
-  });
-  const config = await loadConfig(p);
-  assert.ok(config);
-  await saveConfig(p, updateProfile(config, "default", { users: [{ openId: ALICE, name: "Alice Chen" }] }));
+/** A logged-in profile without waiting for a browser, holding the calendar read scope. */
+function seedLogin(h: Harness, opts: Omit<SeedLoginOptions, "scope"> = {}): Promise<void> {
+  return seedEmulatorLogin(h.emu, h.dir, { scope: `${CAL_READ} offline_access`, ...opts });
 }
 
 Deno.test("bot token: minted once, cached on disk encrypted, reused by the next process", async () => {
@@ -144,12 +126,16 @@ Deno.test("bot token: minted once, cached on disk encrypted, reused by the next 
 });
 
 Deno.test("device login blocks until approved; status shows the user; logout leaves the bot", async () => {
+  const clock = manualClock(Date.now());
   await harness(async (h) => {
     await configure(h);
-    const login = h.run(["auth", "login", "--scope", CAL_READ, "--debug"]);
-    await approveWhenAsked(h.emu);
-    const r = await login;
+    // Still pending at the first poll; the person approves during the second wait.
+    const polled = () => h.emu.requests().filter((r) => r.path === TOKEN_PATH).map((r) => r.status);
+    const r = await h.run(["auth", "login", "--scope", CAL_READ, "--debug"], {
+      ...fakeTime(clock, { onSleep: (n) => n === 2 && answerLogin(h.emu, "approve") }),
+    });
     assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(polled(), [400, 200]);
     assert.match(
       r.stderr,
       /Open this URL in your browser to authenticate:\n\s+http:\/\/127\.0\.0\.1:\d+\/emulator\/verify/,
@@ -176,10 +162,11 @@ Deno.test("device login blocks until approved; status shows the user; logout lea
     assert.equal(after.identity, "bot");
     assert.equal(after.user, undefined);
     assert.match(String(after.note), /No user logged in/);
-  });
+  }, { clock });
 });
 
-Deno.test("--no-wait prints the link and code at once; --device-code resumes in another process", async () => {
+Deno.test("--no-wait prints the link and code at once; --device-code resumes in another run", async () => {
+  const clock = manualClock(Date.now());
   await harness(async (h) => {
     await configure(h);
     const started = await h.run(["auth", "login", "--scope", CAL_READ, "--recommend", "--no-wait"]);
@@ -196,28 +183,32 @@ Deno.test("--no-wait prints the link and code at once; --device-code resumes in 
     assert.equal(count(h.emu, TOKEN_PATH), 0);
 
     h.emu.approveDevice(String(data.device_code));
-    const resumed = await h.run(["auth", "login", "--device-code", String(data.device_code)]);
+    const resumed = await h.run(
+      ["auth", "login", "--device-code", String(data.device_code)],
+      fakeTime(clock),
+    );
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.equal(resumed.json<{ data: { user_open_id: string } }>().data.user_open_id, ALICE);
     assert.equal(
       (await h.run(["auth", "status"])).json<{ data: { identity: string } }>().data.identity,
       "user",
     );
-  });
+  }, { clock });
 });
 
 Deno.test("a denied login is an auth error whose hint is the login command", async () => {
+  const clock = manualClock(Date.now());
   await harness(async (h) => {
     await configure(h);
-    const login = h.run(["auth", "login", "--scope", CAL_READ]);
-    await approveWhenAsked(h.emu, { deny: true });
-    const r = await login;
+    const r = await h.run(["auth", "login", "--scope", CAL_READ], {
+      ...fakeTime(clock, { onSleep: (n) => n === 1 && answerLogin(h.emu, "deny") }),
+    });
     assert.equal(r.code, 3);
     const err = errorOf(r);
     assert.equal(err.type, "auth");
     assert.match(err.message, /denied/);
     assert.equal(err.hint, `to try again: larkit auth login --scope "${CAL_READ}"`);
-  });
+  }, { clock });
 });
 
 Deno.test("a device code that expires on the server ends the wait with an auth error", async () => {
@@ -227,7 +218,7 @@ Deno.test("a device code that expires on the server ends the wait with an auth e
     const started = await h.run(["auth", "login", "--scope", CAL_READ, "--no-wait"]);
     const code = started.json<{ data: { device_code: string } }>().data.device_code;
     clock.advance(241_000);
-    const r = await h.run(["auth", "login", "--device-code", code]);
+    const r = await h.run(["auth", "login", "--device-code", code], fakeTime(clock));
     assert.equal(r.code, 3);
     assert.equal(errorOf(r).type, "auth");
     assert.match(errorOf(r).message, /expired/);
@@ -259,8 +250,8 @@ Deno.test("two processes refreshing at once spend the refresh token only once", 
     // A slow token endpoint keeps the first refresher inside the lock while the second one arrives.
     h.emu.faults.delay({ path: TOKEN_PATH, ms: 1500 });
     const [a, b] = await Promise.all([
-      h.run(["auth", "status", "--verify"]),
-      h.run(["auth", "status", "--verify"]),
+      h.spawn(["auth", "status", "--verify"]),
+      h.spawn(["auth", "status", "--verify"]),
     ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
@@ -353,24 +344,26 @@ Deno.test("an extension provider from the config answers, passes, or stops the c
     const tat = await tenantToken(h.emu);
     h.secrets.push(tat);
     const env = { VAULT_BASE: h.emu.url, VAULT_TOKEN: tat };
+    // The program reads these from the environment it inherits, which is the process's: so these runs are
+    // processes started with that environment.
 
-    const used = await h.run(["auth", "status", "--verify"], { env });
+    const used = await h.spawn(["auth", "status", "--verify"], { env });
     assert.equal(used.code, 0, used.stderr);
     const data = used.json<{ data: Record<string, unknown> }>().data;
     assert.equal(data.source, "extension:vault");
     assert.equal(data.appId, "cli_vault");
     assert.deepEqual(data.verified, ["bot"]);
-    const scopes = await h.run(
+    const scopes = await h.spawn(
       ["auth", "check", "--as", "bot", "--scope", "im:chat:read calendar:calendar"],
       { env },
     );
     assert.equal(scopes.code, 1);
     assert.deepEqual(scopes.json<{ data: { missing: string[] } }>().data.missing, ["calendar:calendar"]);
 
-    const passed = await h.run(["auth", "status"], { env: { ...env, VAULT_MODE: "absent" } });
+    const passed = await h.spawn(["auth", "status"], { env: { ...env, VAULT_MODE: "absent" } });
     assert.equal(passed.json<{ data: { source: string } }>().data.source, "config");
 
-    const locked = await h.run(["auth", "status"], { env: { ...env, VAULT_MODE: "locked" } });
+    const locked = await h.spawn(["auth", "status"], { env: { ...env, VAULT_MODE: "locked" } });
     assert.equal(locked.code, 3);
     const err = errorOf(locked);
     assert.equal(err.type, "auth");

@@ -25,7 +25,7 @@ import {
 import { runCli as runCliIn } from "../../cli/run.ts";
 import { MAIN, REPO, type RunOptions as SpawnOptions, type RunResult } from "./run_main.ts";
 
-export type { RunResult } from "./run_main.ts";
+export { errorOf, type RunResult } from "./run_main.ts";
 
 export interface RunOptions extends SpawnOptions {
   /** The clock larkit reads; real time by default. */
@@ -53,14 +53,23 @@ export const loopbackFetch: FetchFn = (input, init) => {
   return fetch(input, init);
 };
 
-/** A clock whose `sleep` moves time instead of waiting: hand the same one to the emulator (`manualClock`). */
-export function fakeTime(clock: { now(): number; advance(ms: number): void }, sleeps: number[] = []) {
+/**
+ * A clock whose `sleep` moves time instead of waiting: hand the same one to the emulator (`manualClock`).
+ * Each wait larkit chose lands in `sleeps`; `onSleep(n)` runs after the n-th (1-based) moved the clock, as
+ * whatever would have happened meanwhile (a person approving a login).
+ */
+export function fakeTime(
+  clock: { now(): number; advance(ms: number): void },
+  opts: { sleeps?: number[]; onSleep?: (n: number) => void } = {},
+): Pick<RunOptions, "now" | "sleep"> {
+  const sleeps = opts.sleeps ?? [];
   return {
     now: () => clock.now(),
-    sleep: (ms: number, signal?: AbortSignal) => {
+    sleep: (ms, signal) => {
       if (signal?.aborted) return Promise.reject(signal.reason);
       sleeps.push(ms);
       clock.advance(ms);
+      opts.onSleep?.(sleeps.length);
       return Promise.resolve();
     },
   };

@@ -2,6 +2,7 @@
  * Runs larkit the way an agent does: `main.ts` as a subprocess, stdout and stderr captured apart, exit code
  * kept. Each call gets its own config dir unless the test passes one.
  */
+import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 
 export const MAIN = fromFileUrl(new URL("../../main.ts", import.meta.url));
@@ -28,6 +29,15 @@ export interface RunResult {
     identity?: string;
     error: { type: string; message: string; hint?: string; [k: string]: unknown };
   };
+}
+
+/** The error of the envelope on stderr: the JSON document after any progress lines. */
+export function errorOf(
+  r: RunResult,
+): { type: string; message: string; hint?: string; [k: string]: unknown } {
+  const at = r.stderr.startsWith("{") ? 0 : r.stderr.indexOf("\n{") + 1;
+  assert.ok(at > 0 || r.stderr.startsWith("{"), `no error envelope on stderr: ${r.stderr}`);
+  return JSON.parse(r.stderr.slice(at)).error;
 }
 
 /** Only what deno itself needs from the parent; nothing that could leak the developer's own larkit setup. */
