@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { all, newHex, one, run } from "../db.ts";
+import { createOnce } from "../dedup.ts";
 import { pageOf, paginate } from "../paging.ts";
 import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
@@ -103,22 +104,32 @@ export const baseRoutes: Route[] = [
     handle(ctx) {
       tableRows(ctx);
       const { fields } = jsonBody(ctx, FieldsBody);
-      const last = one<{ seq: number }>(
+      const scope = `record ${ctx.caller.openId} ${ctx.params.app_token} ${ctx.params.table_id}`;
+      const record_id = createOnce(ctx.st, scope, ctx.query.get("client_token") ?? undefined, () => {
+        const last = one<{ seq: number }>(
+          ctx.st.db,
+          "SELECT MAX(seq) AS seq FROM records WHERE app_token = ?",
+          ctx.params.app_token,
+        );
+        const id = `rec${newHex(ctx.st.db, "record", 12)}`;
+        run(
+          ctx.st.db,
+          "INSERT INTO records (app_token, table_id, record_id, fields, seq) VALUES (?, ?, ?, ?, ?)",
+          ctx.params.app_token,
+          ctx.params.table_id,
+          id,
+          JSON.stringify(fields),
+          (last?.seq ?? 0) + 1,
+        );
+        return id;
+      });
+      const stored = one<{ fields: string }>(
         ctx.st.db,
-        "SELECT MAX(seq) AS seq FROM records WHERE app_token = ?",
+        "SELECT fields FROM records WHERE app_token = ? AND record_id = ?",
         ctx.params.app_token,
-      );
-      const record_id = `rec${newHex(ctx.st.db, "record", 12)}`;
-      run(
-        ctx.st.db,
-        "INSERT INTO records (app_token, table_id, record_id, fields, seq) VALUES (?, ?, ?, ?, ?)",
-        ctx.params.app_token,
-        ctx.params.table_id,
         record_id,
-        JSON.stringify(fields),
-        (last?.seq ?? 0) + 1,
       );
-      return ok({ record: { record_id, fields } });
+      return ok({ record: { record_id, fields: stored ? JSON.parse(stored.fields) : fields } });
     },
   },
   {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Caller } from "../auth.ts";
 import { all, newHex, one, run, tx } from "../db.ts";
+import { createOnce } from "../dedup.ts";
 import { pageOf, paginate } from "../paging.ts";
 import { occurrences, parseRule } from "../recurrence.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
@@ -232,7 +233,9 @@ function createEvent(ctx: CallerCtx) {
   // An all-day end date is exclusive; its midnight is the event's end instant.
   if (end.ms <= start.ms) invalidParam("end_time must be after start_time");
   if (body.recurrence && !parseRule(body.recurrence)) invalidParam("recurrence is not a supported RRULE");
-  const id = tx(ctx.st.db, () => {
+  const key = ctx.query.get("idempotency_key") ?? undefined;
+  const scope = `event ${ctx.caller.openId} ${cal.calendar_id}`;
+  const id = createOnce(ctx.st, scope, key, () => tx(ctx.st.db, () => {
     const uuid = newHex(ctx.st.db, "event", 32);
     const eventId = `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${
       uuid.slice(20)
@@ -258,7 +261,7 @@ function createEvent(ctx: CallerCtx) {
       ctx.st.clock.now(),
     );
     return eventId;
-  });
+  }));
   const row = one<EventRow>(ctx.st.db, "SELECT * FROM events WHERE event_id = ?", id) as EventRow;
   return ok({ event: eventJson(ctx.st, row, ctx.caller) });
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { all, newHex, one, run } from "../db.ts";
+import { createOnce } from "../dedup.ts";
 import { pageOf, paginate } from "../paging.ts";
 import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
@@ -48,6 +49,7 @@ const Create = z.object({
   description: z.string().optional(),
   due: z.object({ timestamp: z.string().regex(/^\d+$/), is_all_day: z.boolean().optional() }).optional(),
   members: z.array(z.object({ id: z.string(), type: z.string().optional(), role: z.string() })).optional(),
+  client_token: z.string().optional(),
 });
 
 const Patch = z.object({
@@ -70,26 +72,29 @@ export const taskRoutes: Route[] = [
     scopes: TASK_WRITE,
     handle(ctx) {
       const body = jsonBody(ctx, Create);
-      const hex = newHex(ctx.st.db, "task", 32);
-      const guid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${
-        hex.slice(20)
-      }`;
-      const now = ctx.st.clock.now();
-      const assignee = body.members?.find((m) => m.role === "assignee")?.id ??
-        (ctx.caller.kind === "user" ? ctx.caller.openId : null);
-      run(
-        ctx.st.db,
-        `INSERT INTO tasks (guid, summary, description, due_ts, completed_at, creator, assignee, create_time, update_time)
-         VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)`,
-        guid,
-        body.summary,
-        body.description ?? "",
-        body.due ? Number(body.due.timestamp) : null,
-        ctx.caller.openId,
-        assignee,
-        now,
-        now,
-      );
+      const guid = createOnce(ctx.st, `task ${ctx.caller.openId}`, body.client_token, () => {
+        const hex = newHex(ctx.st.db, "task", 32);
+        const guid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${
+          hex.slice(20)
+        }`;
+        const now = ctx.st.clock.now();
+        const assignee = body.members?.find((m) => m.role === "assignee")?.id ??
+          (ctx.caller.kind === "user" ? ctx.caller.openId : null);
+        run(
+          ctx.st.db,
+          `INSERT INTO tasks (guid, summary, description, due_ts, completed_at, creator, assignee, create_time, update_time)
+           VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+          guid,
+          body.summary,
+          body.description ?? "",
+          body.due ? Number(body.due.timestamp) : null,
+          ctx.caller.openId,
+          assignee,
+          now,
+          now,
+        );
+        return guid;
+      });
       return ok({ task: taskJson(ctx.st, taskOf({ ...ctx, params: { task_guid: guid } })) });
     },
   },

@@ -66,6 +66,7 @@ export const create = defineShortcut({
     bot: ["calendar:calendar.event:create", "calendar:calendar.event:update"],
   },
   hasFormat: false,
+  idempotencyKey: true,
   flags,
   async run(ctx) {
     const body = eventBody(ctx.flags, ctx.timeZone);
@@ -75,6 +76,7 @@ export const create = defineShortcut({
       method: "POST",
       path: calendarPath(calendarId, "/events"),
       body,
+      dedup: { field: "idempotency_key", in: "query" },
       response: Created,
       planned: { event: { event_id: "<event_id>" } },
     });
