@@ -59,6 +59,8 @@ CREATE TABLE IF NOT EXISTS tasks (guid TEXT PRIMARY KEY, summary TEXT NOT NULL, 
 CREATE TABLE IF NOT EXISTS mails (message_id TEXT PRIMARY KEY, mailbox TEXT NOT NULL, folder TEXT NOT NULL,
   subject TEXT NOT NULL, head_from TEXT NOT NULL, recipients TEXT NOT NULL, body_plain TEXT NOT NULL,
   body_html TEXT NOT NULL, raw TEXT, attachments TEXT NOT NULL, create_time INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS generic_objects (collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
+  deleted INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (collection, id));
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 `;
 

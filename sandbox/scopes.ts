@@ -41,6 +41,8 @@ export const USER_SEARCH = ["search:user"];
 export const MAIL_SEND = ["mail:user_mailbox.message:send"];
 export const MAIL_READ = ["mail:user_mailbox.message:readonly"];
 export const USER_INFO: string[] = [];
+/** Declared by the supplementary base v3 entries (registry/supplementary/base_v3.json), served generically. */
+export const BASE_V3 = ["base:table:read", "base:table:create", "base:table:update", "base:table:delete"];
 
 const SHARED = [
   ...READ_FREEBUSY,
@@ -62,6 +64,7 @@ const SHARED = [
   ...TASK_WRITE,
   ...CONTACT_READ,
   ...CONTACT_ID,
+  ...BASE_V3,
 ];
 
 export const DEFAULT_SCOPES: Record<"tenant" | "user", string[]> = {

@@ -31,6 +31,7 @@ import { contactRoutes } from "./routes/contact.ts";
 import { mailRoutes } from "./routes/mail.ts";
 import { registryRoutes } from "./routes/registry.ts";
 import { mcpRoutes } from "./mcp.ts";
+import { findApiMethod, type FoundMethod, genericHandle, validateRequest } from "./generic.ts";
 import { attachEvents, type EmulatorEvents, eventRoutes, SOCKET_PATH } from "./events/push.ts";
 
 export type { FaultSwitches } from "./faults.ts";
@@ -85,32 +86,69 @@ const ROUTES: CompiledRoute[] = compile([
   ...eventRoutes,
 ]);
 
+/** Whether a hand-written route serves this request (else the generic handler does, for registry methods). */
+export function hasHandWrittenRoute(method: string, path: string): boolean {
+  return match(ROUTES, method, path).kind === "found";
+}
+
 function notFoundReply(path: string): Reply {
   return fail(404, 404, `404 page not found: ${path}`);
 }
 
+function wrongIdentity(kind: TokenKind): Reply {
+  return kind === "tenant"
+    ? fail(400, 99991668, "This API accepts a user access token only; a tenant access token was sent.")
+    : fail(400, 99991663, "This API accepts a tenant access token only; a user access token was sent.");
+}
+
+/**
+ * Hand-written route first; else the registry method the path names, served by the generic handler. Either
+ * way: authenticate, scope-check, then validate against the registry's request schema (when the registry
+ * knows the method), then handle.
+ */
 async function dispatch(ctx: RequestCtx): Promise<Reply> {
   const found = match(ROUTES, ctx.req.method, ctx.url.pathname);
-  if (found.kind === "none") return notFoundReply(ctx.url.pathname);
-  if (found.kind === "method_not_allowed") return fail(405, 405, `method ${ctx.req.method} not allowed`);
-  const { route, params } = found;
-  const withParams = { ...ctx, params };
+  const api = ctx.url.pathname.startsWith("/open-apis/")
+    ? await findApiMethod(ctx.req.method, ctx.url.pathname)
+    : { pathKnown: false };
+  if (found.kind !== "found" && !api.found) {
+    return found.kind === "method_not_allowed" || api.pathKnown
+      ? fail(405, 405, `method ${ctx.req.method} not allowed`)
+      : notFoundReply(ctx.url.pathname);
+  }
   try {
+    if (found.kind !== "found") return await genericRoute(ctx, api.found!);
+    const { route, params } = found;
+    const withParams = { ...ctx, params };
     if (route.auth === "none") return await route.handle(withParams);
     const who = authenticate(ctx.st, ctx.req.headers.get("authorization"));
     if (isReply(who)) return who;
-    if (route.identities && !route.identities.includes(who.kind)) {
-      return who.kind === "tenant"
-        ? fail(400, 99991668, "This API accepts a user access token only; a tenant access token was sent.")
-        : fail(400, 99991663, "This API accepts a tenant access token only; a user access token was sent.");
-    }
+    if (route.identities && !route.identities.includes(who.kind)) return wrongIdentity(who.kind);
     const denied = checkScopes(who, Array.isArray(route.scopes) ? route.scopes : route.scopes[who.kind]);
     if (denied) return denied;
+    if (api.found) validateRequest(ctx, api.found);
     return await route.handle({ ...withParams, caller: who });
   } catch (e) {
     if (e instanceof ReplyError) return e.reply;
     return fail(500, 1, `internal error: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** A registry method without a hand-written route: its identities and scopes, then the generic handler. */
+async function genericRoute(ctx: RequestCtx, api: FoundMethod): Promise<Reply> {
+  const { method } = api;
+  const withParams = { ...ctx, params: api.params };
+  if (!method.identities.length) {
+    validateRequest(ctx, api);
+    return await genericHandle(withParams, api);
+  }
+  const who = authenticate(ctx.st, ctx.req.headers.get("authorization"));
+  if (isReply(who)) return who;
+  if (!method.identities.includes(who.kind === "tenant" ? "bot" : "user")) return wrongIdentity(who.kind);
+  const denied = checkScopes(who, method.scopes);
+  if (denied) return denied;
+  validateRequest(ctx, api);
+  return await genericHandle(withParams, api);
 }
 
 /** Starts listening before it resolves; a busy port or unreadable data dir rejects. */

@@ -175,16 +175,18 @@ Deno.test("mail: send (structured with attachments, and raw) → recipients' INB
       body: { raw: new TextEncoder().encode(eml).toBase64({ alphabet: "base64url" }) },
     });
     assert.equal(raw.body.code, 0);
-    const sentBox = await call(emu.url, "GET", `${base}?folder_id=SENT`, { token: uat });
+    const sentBox = await call(emu.url, "GET", `${base}?folder_id=SENT&page_size=20`, {
+      token: uat,
+    });
     assert.equal((sentBox.body.data?.items as string[]).length, 2);
-    const inbox = await call(emu.url, "GET", base, { token: uat });
+    const inbox = await call(emu.url, "GET", `${base}?folder_id=INBOX&page_size=20`, { token: uat });
     const first = (inbox.body.data?.items as string[])[0];
     const got = await call(emu.url, "GET", `${base}/${first}`, { token: uat });
     assert.equal((got.body.data?.message as { subject: string }).subject, "Welcome to the sandbox");
     const other = await call(
       emu.url,
       "GET",
-      `/open-apis/mail/v1/user_mailboxes/${USERS.bob.email}/messages`,
+      `/open-apis/mail/v1/user_mailboxes/${USERS.bob.email}/messages?folder_id=INBOX&page_size=20`,
       { token: uat },
     );
     assert.equal(other.body.code, 1230002);
