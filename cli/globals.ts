@@ -15,7 +15,11 @@ interface GlobalFlag {
 }
 
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
-  { flag: "--profile", value: "<name>", description: "config profile to use for this command (env LARKIT_PROFILE)" },
+  {
+    flag: "--profile",
+    value: "<name>",
+    description: "config profile to use for this command (env LARKIT_PROFILE)",
+  },
   { flag: "--debug", description: "log requests and responses on stderr, secrets redacted" },
   { flag: "--no-color", description: "no ANSI colours on stderr (also NO_COLOR)" },
   { flag: "--offline", description: "never fetch remote registry metadata (env LARKIT_REMOTE_META=off)" },

@@ -45,7 +45,9 @@ export function turnGate(origin: Origin, policy: RemotePolicy): CommandGate {
         hint: "run it in a terminal on this machine",
       });
     }
-    if (isRemote(origin, policy) && cmd.service !== undefined && policy.forbiddenServices.includes(cmd.service)) {
+    if (
+      isRemote(origin, policy) && cmd.service !== undefined && policy.forbiddenServices.includes(cmd.service)
+    ) {
       return errors.permission(
         `the service "${cmd.service}" is not available to ${origin} connections on this server`,
         { hint: "the server's policy forbids it for remote clients; run it locally instead" },
@@ -86,7 +88,11 @@ export function policyApprover(origin: Origin, policy: RemotePolicy, ask: Approv
  * only initialized connections; never a remote one under `--remote-read-only`; and never a remote one for a
  * local client's command (a phone must not approve what a local agent is doing behind the user's back).
  */
-export function mayApprove(asker: Origin, answerer: ConnectionInfo & { initialized: boolean }, policy: RemotePolicy) {
+export function mayApprove(
+  asker: Origin,
+  answerer: ConnectionInfo & { initialized: boolean },
+  policy: RemotePolicy,
+) {
   if (!answerer.initialized) return false;
   if (!isRemote(answerer.origin, policy)) return true;
   return !policy.forbidWrites && isRemote(asker, policy);

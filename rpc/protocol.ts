@@ -161,6 +161,19 @@ export const METHODS = {
     remoteControl: true,
   },
   "daemon/shutdown": { params: NoParams, result: z.object({}), experimental: true, remoteControl: true },
+  /** Events of the app's running event hub as `event/received` notifications to this connection. */
+  "event/subscribe": {
+    params: z.looseObject({
+      threadId: z.string().min(1),
+      keys: z.array(z.string().min(1)).default([]),
+      params: z.record(z.string(), z.string()).default({}),
+    }),
+    result: z.object({ subscriptionId: z.string() }),
+  },
+  "event/unsubscribe": {
+    params: z.looseObject({ subscriptionId: z.string().min(1) }),
+    result: z.object({}),
+  },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof METHODS;
@@ -191,6 +204,10 @@ export const NOTIFICATIONS = {
   "serverRequest/resolved": z.object({ ...ThreadEvent, requestId: z.string() }),
   "turn/completed": z.object({ ...ThreadEvent, turn: TurnSchema }),
   "remoteControl/status/changed": RemoteControlStatusViewSchema,
+  /** One suite event (the v2 envelope) for an `event/subscribe` subscription. */
+  "event/received": z.object({ threadId: z.string(), subscriptionId: z.string(), event: z.unknown() }),
+  /** The subscription ended on its own (the hub stopped or failed). */
+  "event/subscription/ended": z.object({ threadId: z.string(), subscriptionId: z.string(), reason: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type NotificationName = keyof typeof NOTIFICATIONS;
@@ -225,4 +242,6 @@ export const SERVER_REQUESTS = {
 
 export type ServerRequestName = keyof typeof SERVER_REQUESTS;
 export const APPROVAL_METHOD: ServerRequestName = "item/commandExecution/requestApproval";
-export type ApprovalParams = z.input<(typeof SERVER_REQUESTS)["item/commandExecution/requestApproval"]["params"]>;
+export type ApprovalParams = z.input<
+  (typeof SERVER_REQUESTS)["item/commandExecution/requestApproval"]["params"]
+>;

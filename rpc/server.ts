@@ -13,8 +13,8 @@ import type { Response } from "./messages.ts";
 import {
   type InitializeParams,
   isMethodName,
-  METHODS,
   type MethodName,
+  METHODS,
   type MethodSpec,
   type Notify,
   type ParamsOf,
@@ -34,6 +34,8 @@ export interface MethodContext {
   connection: ConnectionInfo;
   /** Sends a notification to every initialized connection (e.g. `remoteControl/status/changed`). */
   broadcast: Notify;
+  /** Sends a notification to this connection only (`event/received`); rejects when it was not delivered. */
+  notify: Notify;
 }
 
 type Reply<M extends MethodName> = ResultOf<M> | ReplyThen<ResultOf<M>>;
@@ -148,21 +150,30 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
     log,
   });
 
-  type BuiltinName = "thread/start" | "thread/list" | "thread/read" | "thread/resume" | "turn/start" |
-    "turn/interrupt" | "command/exec";
-  const builtins: { [M in BuiltinName]: (params: ParamsOf<M>, session: Session) => Reply<M> | Promise<Reply<M>> } =
-    {
-      "thread/start": (_params, s) => hub.startThread(s),
-      "thread/list": (params) => hub.list(params),
-      "thread/read": (params) => hub.read(params),
-      "thread/resume": (params, s) => hub.resume(s, params),
-      "turn/start": (params, s) => hub.startTurn(s, params),
-      "turn/interrupt": (params) => hub.interrupt(params),
-      "command/exec": (params, s) => hub.exec(s, params),
-    };
+  type BuiltinName =
+    | "thread/start"
+    | "thread/list"
+    | "thread/read"
+    | "thread/resume"
+    | "turn/start"
+    | "turn/interrupt"
+    | "command/exec";
+  const builtins: {
+    [M in BuiltinName]: (params: ParamsOf<M>, session: Session) => Reply<M> | Promise<Reply<M>>;
+  } = {
+    "thread/start": (_params, s) => hub.startThread(s),
+    "thread/list": (params) => hub.list(params),
+    "thread/read": (params) => hub.read(params),
+    "thread/resume": (params, s) => hub.resume(s, params),
+    "turn/start": (params, s) => hub.startTurn(s, params),
+    "turn/interrupt": (params) => hub.interrupt(params),
+    "command/exec": (params, s) => hub.exec(s, params),
+  };
   const extra: Partial<Record<MethodName, MethodHandler>> = opts.methods ?? {};
   for (const name of Object.keys(extra)) {
-    if (!isMethodName(name)) throw new Error(`method ${name} is not in the protocol module (rpc/protocol.ts)`);
+    if (!isMethodName(name)) {
+      throw new Error(`method ${name} is not in the protocol module (rpc/protocol.ts)`);
+    }
     if (name in builtins || name === "initialize") throw new Error(`method ${name} is built in`);
   }
 
@@ -193,7 +204,10 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
       }
       const params = parseParams(METHODS[method].params, raw);
       if (builtin) return await builtin(params, session);
-      return await handler?.(params, { connection: session, broadcast });
+      const notify: Notify = async (m, p) => {
+        if (!(await session.notify(m, p))) throw new Error(`connection ${session.id} is closed`);
+      };
+      return await handler?.(params, { connection: session, broadcast, notify });
     },
     onResponse(session, response: Response) {
       const fields = { connection: session.id, origin: session.origin, id: response.id };
@@ -201,7 +215,11 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
       const outcome = requests.answer(response, session);
       if (outcome.kind === "unknown") log("stray_response", fields);
       if (outcome.kind === "refused") {
-        log("response_ignored", { ...fields, reason: "this connection was not asked", method: outcome.request.method });
+        log("response_ignored", {
+          ...fields,
+          reason: "this connection was not asked",
+          method: outcome.request.method,
+        });
       }
     },
     onClosed(session, reason) {

@@ -371,11 +371,19 @@ Deno.test("approvals: ids are unguessable; answers from other, uninitialized or 
     "a remote connection is not sent a local client's approval",
   );
   const reasons = logged.filter((l) => l.event === "response_ignored").map((l) => l.fields.reason);
-  assert.deepEqual(reasons, ["not initialized", "this connection was not asked", "this connection was not asked"]);
+  assert.deepEqual(reasons, [
+    "not initialized",
+    "this connection was not asked",
+    "this connection was not asked",
+  ]);
   const read = await local.request("thread/read", { threadId: thread.id }) as {
     thread: { status: { activeFlags: string[] } };
   };
-  assert.deepEqual(read.thread.status.activeFlags, ["waitingOnApproval"], "still pending: nothing approved it");
+  assert.deepEqual(
+    read.thread.status.activeFlags,
+    ["waitingOnApproval"],
+    "still pending: nothing approved it",
+  );
 
   await local.send({ id: ask.id, result: { decision: "decline" } });
   const done = await local.waitForNotification("turn/completed");
@@ -385,7 +393,10 @@ Deno.test("approvals: ids are unguessable; answers from other, uninitialized or 
 
 Deno.test("approvals: --remote-read-only remotes cannot answer even a remote turn's approval", async () => {
   const { server } = setup({ policy: { ...DEFAULT_POLICY, forbidWrites: true } });
-  const remote = new InProcessClient(server, { origin: "RemoteControl", onServerRequest: () => ({ decision: "accept" }) });
+  const remote = new InProcessClient(server, {
+    origin: "RemoteControl",
+    onServerRequest: () => ({ decision: "accept" }),
+  });
   await remote.initialize();
   const { thread } = await remote.request("thread/start") as { thread: { id: string } };
   await remote.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });

@@ -26,7 +26,6 @@ import {
   type NotificationParams,
 } from "./protocol.ts";
 
-
 /** What handlers and logs may know about a connection. */
 export interface ConnectionInfo {
   readonly id: string;
