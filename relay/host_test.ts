@@ -93,6 +93,12 @@ Deno.test("remoteControl/* need experimentalApi; disable reports disabled and br
       method: "initialize",
       params: { clientInfo: { name: "cli", version: "1" }, capabilities: { experimentalApi: true } },
     }));
+    // The status follows the initialize response (never before it); wait for it so the order below is fixed.
+    await until(
+      "status after initialize",
+      () => received.some((m) => m.method === "remoteControl/status/changed"),
+    );
+    assert.equal(received[0].id, 1, "the initialize response comes before any notification");
     await local.receive(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "remoteControl/disable" }));
     await until("disable answered", () => received.some((m) => m.id === 2));
     const disabled = received.find((m) => m.id === 2)?.result;
