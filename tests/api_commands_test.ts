@@ -63,7 +63,7 @@ Deno.test("POST with --data @file and with --data - (stdin)", async () => {
   }
 });
 
-Deno.test("dry-run prints method, URL, params, redacted auth and body, and sends nothing", async () => {
+Deno.test("dry-run prints method, URL, params and body, and sends nothing", async () => {
   await withEmulator({}, async (emu) => {
     emu.clearRequests();
     const r = await runCli([
@@ -84,8 +84,9 @@ Deno.test("dry-run prints method, URL, params, redacted auth and body, and sends
     assert.equal(out.data.as, "bot");
     const [api] = out.data.api;
     assert.equal(api.method, "POST");
-    assert.equal(api.url, `${emu.url}/open-apis/im/v1/messages?receive_id_type=chat_id`);
-    assert.deepEqual(api.headers, { Authorization: "Bearer ***" });
+    assert.equal(api.url, `${emu.url}/open-apis/im/v1/messages`);
+    assert.deepEqual(api.params, { receive_id_type: "chat_id" });
+    assert.equal(api.headers, undefined, "the token is never shown; `as` says which identity sends it");
     assert.equal((api.body as Record<string, unknown>).receive_id, "oc_1");
     assert.deepEqual(emu.requests().filter((q) => q.path.startsWith("/open-apis/im")), []);
   });
@@ -222,10 +223,13 @@ Deno.test("the remote overlay is fetched in the background and serves new method
   }
 });
 
-Deno.test("dry-run without credentials still shows the request, as auto", async () => {
-  const r = await runCli(["calendar", "calendars", "list", "--dry-run"]);
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.json<{ data: { as: string } }>().data.as, "auto");
+Deno.test("dry-run without credentials fails as the real run does: a config error, nothing shown", async () => {
+  const dry = await runCli(["calendar", "calendars", "list", "--dry-run"]);
+  const real = await runCli(["calendar", "calendars", "list"]);
+  assert.equal(dry.stdout, "");
+  assert.equal(dry.code, real.code);
+  assert.equal(dry.errorJson().error.type, "config");
+  assert.equal(dry.errorJson().error.type, real.errorJson().error.type);
 });
 
 const TENANT_PATH = "/open-apis/auth/v3/tenant_access_token/internal";
