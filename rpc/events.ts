@@ -36,7 +36,9 @@ interface Subscription {
 }
 
 /** The two methods, for `createAppServer({ methods })`, and `close()` to end every subscription. */
-export function eventMethods(feed: EventFeed): { methods: Partial<Record<MethodName, MethodHandler>>; close(): void } {
+export function eventMethods(
+  feed: EventFeed,
+): { methods: Partial<Record<MethodName, MethodHandler>>; close(): void } {
   const subs = new Map<string, Subscription>();
   let counter = 0;
   const end = (id: string) => {

@@ -250,3 +250,113 @@ Deno.test("event consume --output-dir writes one file per event; event stop ends
     assert.equal(again.json<{ data: { running: boolean } }>().data.running, false);
   });
 });
+
+/** `larkit app-server --listen stdio` as a subprocess, with a minimal line-oriented JSON-RPC client. */
+function appServer(env: Record<string, string>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "app-server", "--listen", "stdio"],
+    cwd: REPO,
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const received: Record<string, unknown>[] = [];
+  let wake = () => {};
+  const reading = (async () => {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const chunk of child.stdout) {
+      buf += dec.decode(chunk, { stream: true });
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+        received.push(JSON.parse(buf.slice(0, nl)));
+        buf = buf.slice(nl + 1);
+      }
+      wake();
+    }
+  })();
+  const wait = async (test: (m: Record<string, unknown>) => boolean, what: string) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const found = received.find(test);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await Promise.race([new Promise<void>((r) => wake = r), new Promise((r) => setTimeout(r, 200))]);
+    }
+  };
+  let id = 0;
+  const send = (m: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
+  return {
+    async call(method: string, params?: unknown) {
+      const n = ++id;
+      await send({ jsonrpc: "2.0", id: n, method, params });
+      return await wait((m) => m.id === n, `reply to ${method}`) as {
+        result?: Record<string, unknown>;
+        error?: { message: string };
+      };
+    },
+    send,
+    wait,
+    async close() {
+      await writer.close();
+      await reading;
+      await child.status;
+    },
+  };
+}
+
+Deno.test("agent server: a thread subscribed with event/subscribe receives event/received", async () => {
+  await withEvents(async ({ env, larkit, consume }) => {
+    const server = appServer(env);
+    try {
+      await server.call("initialize", { clientInfo: { name: "e2e", version: "1.0" } });
+      await server.send({ jsonrpc: "2.0", method: "initialized" });
+      const thread = await server.call("thread/start", {});
+      const threadId = (thread.result?.thread as { id: string }).id;
+
+      // No hub yet: subscribing is refused with the way to start one, and starts nothing.
+      const refused = await server.call("event/subscribe", { threadId, keys: ["im.message.receive_v1"] });
+      assert.match(refused.error?.message ?? "", /no event hub runs .*larkit event consume/);
+
+      const terminal = consume(["im.message.receive_v1", "--max-events", "1"]);
+      await terminal.ready();
+      const sub = await server.call("event/subscribe", { threadId, keys: ["im.message.receive_v1"] });
+      const subscriptionId = sub.result?.subscriptionId as string;
+      assert.ok(subscriptionId, JSON.stringify(sub));
+
+      const sent = await larkit([
+        "im",
+        "+messages-send",
+        "--chat-id",
+        CHAT,
+        "--text",
+        "to the agent",
+        "--as",
+        "user",
+      ], {
+        asUser: true,
+      });
+      assert.equal(sent.code, 0, sent.stderr);
+      const note = await server.wait((m) => m.method === "event/received", "event/received") as {
+        params: {
+          threadId: string;
+          subscriptionId: string;
+          event: { event: { message: { content: string } } };
+        };
+      };
+      assert.equal(note.params.threadId, threadId);
+      assert.equal(note.params.subscriptionId, subscriptionId);
+      assert.equal(JSON.parse(note.params.event.event.message.content).text, "to the agent");
+      // The terminal's consumer got it too.
+      assert.equal((await terminal.done()).code, 0);
+
+      assert.deepEqual((await server.call("event/unsubscribe", { subscriptionId })).result, {});
+      const again = await server.call("event/unsubscribe", { subscriptionId });
+      assert.match(again.error?.message ?? "", /no subscription/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -283,6 +283,18 @@ export const eventSource: ServiceSource = {
   },
 };
 
+/**
+ * `event/subscribe` and `event/unsubscribe` for an agent server of this run's app: they join the app's running
+ * hub and never start one.
+ */
+export async function agentEventMethods(ctx: RunContext) {
+  const [{ eventMethods }, { hubFeed }] = await Promise.all([
+    import("../../rpc/events.ts"),
+    import("../event/feed.ts"),
+  ]);
+  return eventMethods(hubFeed(() => appHub(ctx)));
+}
+
 function registerEventCommands(event: Command, ctx: RunContext): void {
   const list = event.command("list").description("event keys larkit knows, with one-line descriptions")
     .action(async () => {

@@ -16,6 +16,7 @@ import { normalizeRelayBaseUrl } from "../../relay/url.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
 import { type BuiltServer, type ServerLog, turnRunner } from "./app_server.ts";
 import { parseOptions } from "./parse_options.ts";
+import { agentEventMethods } from "./event.ts";
 
 /** The environment variable naming the relay base URL when `--relay-url` is not given. */
 export const RELAY_URL_ENV = "LARKIT_RELAY_URL";
@@ -76,6 +77,7 @@ export async function remoteControlServer(
     import("../../relay/daemon.ts"),
   ]);
   const daemonUrl = opts.daemon ? await resolveRelayUrl(ctx, opts.relayUrl) : undefined;
+  const events = await agentEventMethods(ctx);
   return (serverLog) => {
     const host = createRemoteControlHost({
       provider: ctx.p,
@@ -83,13 +85,18 @@ export async function remoteControlServer(
       getAccount: accountFromCredentials(ctx),
       runner: turnRunner(ctx),
       policy: opts.policy,
-      ...(opts.daemon
-        ? { clientName: "", enableAtStart: true, methods: shutdownMethods(opts.shutdown) }
-        : {}),
+      methods: { ...events.methods, ...(opts.daemon ? shutdownMethods(opts.shutdown) : {}) },
+      ...(opts.daemon ? { clientName: "", enableAtStart: true } : {}),
       log: (line) => void ctx.diag.info(line),
       serverLog,
     });
-    return { server: host.appServer, close: () => host.close() };
+    return {
+      server: host.appServer,
+      close: () => {
+        events.close();
+        return host.close();
+      },
+    };
   };
 }
 
