@@ -42,6 +42,8 @@ Deno.test("a remote turn runs through the relay on the real app server", async (
       capabilities: { experimentalApi: true },
     });
     stream.send({ jsonrpc: "2.0", method: "initialized" });
+    await until("status notification", () => seen.some((m) => m.method === "remoteControl/status/changed"));
+    assert.ok("result" in seen[0], "on a new stream the initialize response comes before any notification");
     const status = await stream.request("remoteControl/status/read") as Record<string, unknown>;
     assert.equal(status.status, "connected");
     assert.equal(status.environmentId, "env_dev_1");
@@ -111,6 +113,92 @@ Deno.test("remoteControl/* need experimentalApi; disable reports disabled and br
     client.close();
   } finally {
     await host.close();
+    await relay.close();
+  }
+});
+
+/** A local in-process client of `host`: initializes under `name` and records what it hears. */
+async function localClient(host: ReturnType<typeof createRemoteControlHost>, name: string) {
+  const received: Array<
+    { id?: number; result?: Record<string, unknown>; method?: string; params?: unknown }
+  > = [];
+  const conn = host.appServer.connect("InProcess", {
+    send: (m) => Promise.resolve(void received.push(JSON.parse(m))),
+    close: () => {},
+  });
+  let nextId = 1;
+  const call = async (method: string) => {
+    const id = nextId++;
+    await conn.receive(JSON.stringify({ jsonrpc: "2.0", id, method }));
+    await until(`${method} answered`, () => received.some((m) => m.id === id));
+    return received.find((m) => m.id === id)?.result as Record<string, unknown>;
+  };
+  const id = nextId++;
+  await conn.receive(JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { clientInfo: { name, version: "1" }, capabilities: { experimentalApi: true } },
+  }));
+  await until("initialized", () => received.some((m) => m.id === id));
+  return { received, call };
+}
+
+Deno.test("every app server: disabled until enabled; the preference persists and a restart reconnects by itself", async () => {
+  const relay = DevRelay.start();
+  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
+  const make = () =>
+    createRemoteControlHost({
+      provider: p,
+      baseUrl: () => Promise.resolve(relay.baseUrl),
+      getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
+      timing: { backoffBaseMs: 10, backoffCapMs: 40 },
+    });
+  try {
+    let host = make();
+    const first = await localClient(host, "probe");
+    assert.equal((await first.call("remoteControl/status/read")).status, "disabled");
+    assert.equal(relay.stats.enrollments, 0, "nothing happens before enable");
+    assert.equal((await first.call("remoteControl/enable")).status, "connecting");
+    await until("connected", () => host.remote.status.current.status === "connected");
+    await host.close();
+    assert.equal(relay.stats.handshakes, 1);
+
+    host = make();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(
+      relay.stats.handshakes,
+      1,
+      "no connection before the first local client names the enrollment",
+    );
+    await localClient(host, "probe");
+    await until("reconnected by itself", () => relay.stats.handshakes === 2);
+    assert.equal(relay.stats.enrollments, 1, "the persisted enrollment was reused");
+    assert.equal(relay.stats.refreshes, 1, "tokens are not persisted: refresh, then handshake");
+    await host.close();
+
+    host = make();
+    const other = await localClient(host, "other-client");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(
+      (await other.call("remoteControl/status/read")).status,
+      "disabled",
+      "another client name: its own key",
+    );
+    assert.equal(relay.stats.handshakes, 2);
+    await host.close();
+
+    host = make();
+    const again = await localClient(host, "probe");
+    await until("connected", () => host.remote.status.current.status === "connected");
+    assert.equal((await again.call("remoteControl/disable")).status, "disabled");
+    await host.close();
+    host = make();
+    await localClient(host, "probe");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(host.remote.status.current.status, "disabled", "disable persisted the preference");
+    await host.close();
+  } finally {
     await relay.close();
   }
 });

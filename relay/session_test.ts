@@ -361,3 +361,15 @@ Deno.test("pings are answered with pong; client_closed closes the stream; unknow
   assert.equal(h.app.received, 1, "only the initialize reached the app server");
   client.close();
 });
+
+Deno.test("a remote client's socket going away closes every stream it had open on the server", async () => {
+  await using h = harness();
+  await h.session.enable();
+  const client = await RemoteClient.connect(h.relay.clientUrl("c1"), "c1");
+  for (const id of ["a", "b", "c"]) await client.stream(id).request("initialize", {});
+  assert.equal(h.session.streamCounts().open, 3);
+  client.close();
+  await until("streams closed", () => h.session.streamCounts().open === 0);
+  await until("buffers freed", () => h.session.streamCounts().buffered === 0);
+  assert.equal(h.relay.stats.clientClosedSent, 3);
+});
