@@ -8,7 +8,7 @@ import { addApiFlags } from "../api_commands/flags.ts";
 import { runApiCall } from "../api_commands/execute.ts";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import type { Query } from "../http/client.ts";
+import { checkApiPath, type Query } from "../http/client.ts";
 import { errors } from "../output/errors.ts";
 import type { Risk } from "../provider.ts";
 
@@ -19,10 +19,24 @@ export function rawRisk(method: string): Risk {
   return method === "DELETE" ? "high-risk-write" : "write";
 }
 
-/** `/open-apis/...` only; a full suite URL is reduced to its path; query strings belong in --params. */
+/**
+ * `/open-apis/...` only, checked as the suite will decode it (`checkApiPath`). A full suite URL is reduced to
+ * its path as written (not as a URL parser would normalise it); one carrying a query string is refused rather
+ * than silently trimmed: its parameters belong in --params.
+ */
 export function normalizeRawPath(raw: string): string {
   let path = raw;
-  if (/^https?:\/\//i.test(raw)) path = new URL(raw).pathname;
+  if (/^https?:\/\//i.test(raw)) {
+    path = raw.replace(/^https?:\/\/[^/?#]*/i, "");
+    const url = new URL(raw);
+    if (url.search || url.hash) {
+      throw errors.validation(`the URL's query string would not be sent: ${raw}`, {
+        hint: `put it in --params: larkit api <METHOD> ${url.pathname} --params '${
+          JSON.stringify(Object.fromEntries(url.searchParams))
+        }'`,
+      });
+    }
+  }
   if (!path.startsWith("/open-apis/")) {
     throw errors.validation(`API paths start with /open-apis/: ${raw}`, {
       hint: "e.g. larkit api GET /open-apis/calendar/v4/calendars",
@@ -33,10 +47,7 @@ export function normalizeRawPath(raw: string): string {
       hint: `larkit api GET ${path.replace(/[?#].*$/, "")} --params '{"key":"value"}'`,
     });
   }
-  if (path.split("/").some((s) => s === ".." || s === ".")) {
-    throw errors.validation(`API path must not contain . or .. segments: ${raw}`);
-  }
-  return path;
+  return checkApiPath(path);
 }
 
 function scalarQuery(params: Record<string, unknown>): Query {
