@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { createRunContext } from "../cli/context.ts";
 import { testProvider } from "../cli/provider.ts";
+import { commandPath, turnPolicyOf } from "../cli/command_meta.ts";
 import { buildTree } from "../cli/tree.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
@@ -29,6 +30,7 @@ const Entry = z.object({
   risk: z.enum(["read", "write", "high-risk-write"]),
   dry_run: z.boolean(),
   pagination: z.boolean(),
+  turn: z.object({ allowed: z.boolean(), reason: z.string().min(1) }).nullable(),
 });
 const Catalogue = z.object({
   ok: z.literal(true),
@@ -75,4 +77,68 @@ Deno.test("under bot-only strict mode the catalogue holds no user-only command",
   assert.ok(strict.data.every((e) => e.identities.length === 0 || e.identities.includes("bot")));
   const all = Catalogue.parse((await runCli(["commands"], { env })).json());
   assert.ok(!all.data.some((e) => e.path === "auth login"), "auth login is user-only");
+});
+
+Deno.test("every leaf has a turn policy; whatever changes this machine is refused in turns", async () => {
+  const cat = Catalogue.parse((await runCli(["commands"])).json());
+  const unclassified = cat.data.filter((e) => e.turn === null).map((e) => e.path);
+  assert.deepEqual(
+    unclassified,
+    [],
+    "leaves without a turn policy (declare one with setMeta(..., { turn }))",
+  );
+  // The hidden leaves (completion's `__complete`, strict-mode stubs, `event hub`) are walked too.
+  const p = testProvider({ env: { LARKIT_REMOTE_META: "off" } });
+  const tree = await buildTree([], createRunContext(p, { debug: false, color: false, offline: true }), {
+    services: "all",
+  });
+  const hidden: string[] = [];
+  const walk = (cmd: Command) => {
+    for (const c of cmd.commands as Command[]) {
+      if (c.commands.length > 0) walk(c);
+      else if (c.name() !== "help" && turnPolicyOf(c) === undefined) hidden.push(commandPath(c).join(" "));
+    }
+  };
+  walk(tree);
+  assert.deepEqual(hidden, []);
+
+  const refused = new Set(cat.data.filter((e) => e.turn?.allowed === false).map((e) => e.path));
+  for (
+    const path of [
+      "config init",
+      "config set",
+      "config remove",
+      "config strict-mode",
+      "config default-as",
+      "auth login",
+      "auth logout",
+      "profile add",
+      "profile use",
+      "profile rename",
+      "profile remove",
+      "app-server",
+      "remote-control",
+      "relay dev",
+      "relay client",
+      "sandbox serve",
+      "sandbox run",
+    ]
+  ) assert.ok(refused.has(path), `${path} is refused in turns`);
+  const allowed = new Set(cat.data.filter((e) => e.turn?.allowed === true).map((e) => e.path));
+  for (
+    const path of [
+      "calendar +agenda",
+      "api",
+      "schema",
+      "skills list",
+      "commands",
+      "auth status",
+      "config show",
+    ]
+  ) {
+    assert.ok(allowed.has(path), `${path} may run in turns`);
+  }
+  assert.ok(cat.data.filter((e) => e.layer !== "builtin").every((e) => e.turn?.allowed), "suite layers run");
+  const table = await runCli(["commands", "--service", "calendar", "--format", "table"]);
+  assert.match(table.stdout, /turn/);
 });
