@@ -6,17 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
-import { updateProfile } from "../cli/config/profiles.ts";
-import { secretStore } from "../cli/config/secret_store.ts";
-import { writeUserToken } from "../cli/auth/user_token.ts";
-import { testProvider } from "../cli/provider.ts";
 import { DaemonClient, type StatusView } from "../relay/daemon.ts";
 import { DevRelay } from "../relay/dev_relay.ts";
 import { RemoteClient } from "../relay/remote_client.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
-import { type Emulator, manualClock, startEmulator, userToken } from "./helpers/emulator.ts";
-import { MAIN, REPO, runMain, type RunOptions, type RunResult } from "./helpers/run_main.ts";
+import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts";
+import { seedLogin } from "./helpers/login.ts";
+import { errorOf, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
+import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
+import { until } from "./helpers/until.ts";
 
 const ALICE = "ou_sandbox_user_0001";
 const DAY = "--start 2026-11-23 --end 2026-11-23";
@@ -26,7 +24,10 @@ interface Harness {
   relay: DevRelay;
   dir: string;
   socket: string;
+  /** larkit in-process, for what refuses before any daemon or relay connection exists. */
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  /** `main.ts` as a process, for what starts, reaches or stops the daemon. */
+  spawn(args: string[], opts?: RunOptions): Promise<RunResult>;
   /** Daemon processes this test started; killed in `finally` if still alive. */
   pids: number[];
 }
@@ -37,14 +38,6 @@ function alive(pid: number): boolean {
     return !/^\d+ \(.*\) [ZX] /.test(stat);
   } catch {
     return false;
-  }
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -59,11 +52,9 @@ async function harness(opts: { login: boolean }, fn: (h: Harness) => Promise<voi
     socket: join(dir, "state", "remote-control.sock"),
     pids: [],
     run: (args, o = {}) =>
-      runMain(args, {
-        ...o,
-        configDir: dir,
-        env: { TZ: "UTC", LARKIT_RELAY_URL: relay.baseUrl, ...o.env },
-      }),
+      runCli(args, { ...o, configDir: dir, env: { TZ: "UTC", LARKIT_RELAY_URL: relay.baseUrl, ...o.env } }),
+    spawn: (args, o = {}) =>
+      runMain(args, { ...o, configDir: dir, env: { TZ: "UTC", LARKIT_RELAY_URL: relay.baseUrl, ...o.env } }),
   };
   try {
     const init = await h.run(
@@ -71,7 +62,7 @@ async function harness(opts: { login: boolean }, fn: (h: Harness) => Promise<voi
       { stdin: `${emu.app.appSecret}\n` },
     );
     assert.equal(init.code, 0, init.stderr);
-    if (opts.login) await seedLogin(h);
+    if (opts.login) await seedLogin(emu, dir);
     await fn(h);
   } finally {
     for (const pid of h.pids) {
@@ -83,36 +74,10 @@ async function harness(opts: { login: boolean }, fn: (h: Harness) => Promise<voi
   }
 }
 
-/** A logged-in user without a browser: a real emulator grant stored the way `auth login` stores it. */
-async function seedLogin(h: Harness): Promise<void> {
-  const grant = await userToken(h.emu);
-  const p = testProvider({ env: { LARKIT_CONFIG_DIR: h.dir } });
-  const now = Date.now();
-  await writeUserToken(secretStore(p), {
-    userOpenId: ALICE,
-    appId: h.emu.app.appId,
-    accessToken: grant.access_token,
-    refreshToken: grant.refresh_token,
-    expiresAt: now + 7_200_000,
-    refreshExpiresAt: now + 604_800_000,
-    scope: grant.scope,
-    grantedAt: now,
-  });
-  const config = await loadConfig(p);
-  assert.ok(config);
-  await saveConfig(p, updateProfile(config, "default", { users: [{ openId: ALICE, name: "Alice Chen" }] }));
-}
-
 type Envelope = {
   ok: boolean;
   data: StatusView & { mode: string; daemon: { running: boolean; pid?: number } };
 };
-
-/** The error envelope: the JSON document after any progress lines on stderr. */
-function errorOf(r: RunResult): { type: string; message: string; hint?: string } {
-  const at = r.stderr.startsWith("{") ? 0 : r.stderr.indexOf("\n{") + 1;
-  return JSON.parse(r.stderr.slice(at)).error;
-}
 
 Deno.test("start spawns the daemon; a remote client runs calendar +agenda through the relay; stop; shutdown", async () => {
   await harness({ login: true }, async (h) => {
@@ -121,7 +86,7 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
     assert.equal(before.json<Envelope>().data.daemon.running, false);
     assert.equal(await probeSocket(h.socket), "absent", "status starts nothing");
 
-    const started = await h.run(["remote-control", "start"]);
+    const started = await h.spawn(["remote-control", "start"]);
     assert.equal(started.code, 0, started.stderr);
     const s = started.json<Envelope>().data;
     if (s.daemon.pid) h.pids.push(s.daemon.pid);
@@ -174,7 +139,7 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
       assert.ok(methods.includes("command/exec/outputDelta"), methods.join(","));
       assert.ok(methods.indexOf("turn/started") < methods.indexOf("turn/completed"));
 
-      const stopped = await h.run(["remote-control", "stop"]);
+      const stopped = await h.spawn(["remote-control", "stop"]);
       assert.equal(stopped.code, 0, stopped.stderr);
       assert.deepEqual(
         [stopped.json<Envelope>().data.status, stopped.json<Envelope>().data.environmentId],
@@ -183,14 +148,14 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
       assert.equal(h.relay.serverConnected, false);
       assert.equal(await probeSocket(h.socket), "live", "stop keeps the daemon");
 
-      const again = await h.run(["remote-control", "start"]);
+      const again = await h.spawn(["remote-control", "start"]);
       assert.equal(again.code, 0, again.stderr);
       const a = again.json<Envelope>().data;
       assert.equal(a.status, "connected");
       assert.equal(a.daemon.pid, undefined, "the running daemon was reached, not a second one started");
       assert.equal(a.environmentId, "env_dev_1", "the stored enrollment is reused");
       assert.equal(h.relay.stats.enrollments, 1);
-      const status = await h.run(["remote-control", "status"]);
+      const status = await h.spawn(["remote-control", "status"]);
       assert.equal(status.json<Envelope>().data.status, "connected");
       await until("status changes", () => heard.length >= 4);
       assert.deepEqual(heard, ["connected", "disabled", "connecting", "connected"]);
@@ -199,7 +164,7 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
       local.close();
     }
 
-    const shut = await h.run(["remote-control", "stop", "--shutdown"]);
+    const shut = await h.spawn(["remote-control", "stop", "--shutdown"]);
     assert.equal(shut.code, 0, shut.stderr);
     assert.deepEqual([shut.json<Envelope>().data.status, shut.json<Envelope>().data.daemon.running], [
       "disabled",
@@ -210,7 +175,7 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
   });
 });
 
-Deno.test("disallowed relay URLs are refused through main.ts before anything starts", async () => {
+Deno.test("disallowed relay URLs are refused before anything starts", async () => {
   await harness({ login: true }, async (h) => {
     const cases: [string[], Record<string, string>][] = [
       [["remote-control", "start", "--relay-url", "https://example.com/"], {}],

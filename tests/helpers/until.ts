@@ -2,7 +2,7 @@
 export async function until(
   what: string,
   check: () => boolean | Promise<boolean>,
-  ms = 10_000,
+  ms = 20_000,
 ): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
