@@ -4,19 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeUserToken } from "../cli/auth/user_token.ts";
-import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
-import { updateProfile } from "../cli/config/profiles.ts";
-import { secretStore } from "../cli/config/secret_store.ts";
-import { testProvider } from "../cli/provider.ts";
-import {
-  type Emulator,
-  emulatorEnv,
-  fixtures,
-  startEmulator,
-  userToken,
-  withEmulator,
-} from "./helpers/emulator.ts";
+import { type Emulator, emulatorEnv, fixtures, startEmulator, withEmulator } from "./helpers/emulator.ts";
+import { seedLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 const { CALENDARS, CHATS } = fixtures;
@@ -189,7 +178,7 @@ Deno.test("--page-all --format ndjson streams 10,000 items", async () => {
   });
 });
 
-Deno.test("the remote overlay is fetched in the background and serves new methods on the next run", async () => {
+Deno.test("the remote overlay is fetched by registry refresh, never by ordinary runs, and serves later runs", async () => {
   const emu = await startEmulator({});
   const configDir = await Deno.makeTempDir();
   try {
@@ -205,19 +194,21 @@ Deno.test("the remote overlay is fetched in the background and serves new method
       }, { name: "../evil", servicePath: "/etc", resources: {} }],
     });
     const env = { ...emulatorEnv(emu), LARKIT_REMOTE_META: "on" };
-    const first = await runCli(["schema"], { env, configDir });
-    assert.equal(first.code, 0, first.stderr);
-    assert.ok(!first.stdout.includes("newsvc"));
-    assert.match(first.stderr, /invalid and was skipped/);
+    const before = await runCli(["schema"], { env, configDir });
+    assert.equal(before.code, 0, before.stderr);
+    assert.ok(!before.stdout.includes("newsvc"));
+    assert.equal(emu.requests().filter((q) => q.path === "/api/tools/open/api_definition").length, 0);
+    const refreshed = await runCli(["registry", "refresh"], { env, configDir });
+    assert.equal(refreshed.code, 0, refreshed.stderr);
+    assert.match(refreshed.stderr, /invalid and was skipped/);
     const second = await runCli(["newsvc", "widgets", "list", "--dry-run"], { env, configDir });
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, /\/open-apis\/newsvc\/v1\/widgets/);
     emu.setOverlay("corrupt");
-    const third = await runCli(["schema", "calendar.calendars.list"], {
-      env: { ...env, LARKIT_META_TTL: "1" },
-      configDir,
-    });
-    assert.equal(third.code, 0, third.stderr);
+    const corrupt = await runCli(["registry", "refresh"], { env, configDir });
+    assert.notEqual(corrupt.code, 0);
+    const third = await runCli(["newsvc", "widgets", "list", "--dry-run"], { env, configDir });
+    assert.equal(third.code, 0, "the cached overlay still serves");
   } finally {
     await emu.stop();
   }
@@ -304,26 +295,8 @@ Deno.test("a user token the suite rejects as expired is refreshed once and the r
       { configDir, stdin: `${emu.app.appSecret}\n` },
     );
     assert.equal(init.code, 0, init.stderr);
-    const grant = await userToken(emu, { scope: "calendar:calendar:readonly offline_access" });
-    const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
-    const now = Date.now();
     // Valid for two hours as far as larkit knows; the suite is about to say otherwise.
-    await writeUserToken(secretStore(p), {
-      userOpenId: fixtures.USERS.alice.open_id,
-      appId: emu.app.appId,
-      accessToken: grant.access_token,
-      refreshToken: grant.refresh_token,
-      expiresAt: now + 7_200_000,
-      refreshExpiresAt: now + 604_800_000,
-      scope: grant.scope,
-      grantedAt: now,
-    });
-    const config = await loadConfig(p);
-    assert.ok(config);
-    await saveConfig(
-      p,
-      updateProfile(config, "default", { users: [{ openId: fixtures.USERS.alice.open_id }] }),
-    );
+    await seedLogin(emu, configDir, { scope: "calendar:calendar:readonly offline_access" });
     emu.expireTokens("user");
     emu.clearRequests();
     const r = await runCli(["calendar", "calendars", "list", "--as", "user"], { configDir });
