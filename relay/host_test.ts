@@ -7,14 +7,7 @@ import { testProvider } from "../cli/provider.ts";
 import { DevRelay } from "./dev_relay.ts";
 import { createRemoteControlHost } from "./host.ts";
 import { RemoteClient } from "./remote_client.ts";
-
-async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { until } from "../tests/helpers/until.ts";
 
 Deno.test("a remote turn runs through the relay on the real app server", async () => {
   const relay = DevRelay.start();

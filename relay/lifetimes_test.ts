@@ -14,6 +14,7 @@ import { RemoteControlSession, type SessionTiming } from "./session.ts";
 import type { OpenSocket, RelaySocket, SocketHandlers } from "./socket.ts";
 import { EnrollmentStore } from "./store.ts";
 import { normalizeRelayBaseUrl } from "./url.ts";
+import { until } from "../tests/helpers/until.ts";
 
 /** A clock whose sleeps fire only when the test advances it, in due order. */
 class FakeClock implements Clock {
@@ -69,14 +70,6 @@ class EchoApp implements AppServer {
   }
   close(): Promise<void> {
     return Promise.resolve();
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
   }
 }
 

@@ -13,6 +13,7 @@ import { RemoteClient, type RemoteStream } from "./remote_client.ts";
 import { RemoteControlSession } from "./session.ts";
 import { EnrollmentStore } from "./store.ts";
 import { normalizeRelayBaseUrl } from "./url.ts";
+import { until } from "../tests/helpers/until.ts";
 
 class ScriptedAppServer implements AppServer {
   received = 0;
@@ -100,14 +101,6 @@ function harness(
       await relay.close();
     },
   };
-}
-
-async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 async function openStream(

@@ -7,16 +7,9 @@ import { abortableSleep } from "../cli/provider.ts";
 import type { EventEnvelope } from "../cli/event/catalog.ts";
 import { type ConnectionStatus, LongConnection } from "../cli/event/connection.ts";
 import { type Emulator, startEmulator } from "./helpers/emulator.ts";
+import { until } from "./helpers/until.ts";
 
 const clock = { now: () => Date.now(), sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s) };
-
-async function until(what: string, ready: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function connect(emu: Emulator, opts: { secret?: string; autoAck?: boolean } = {}) {
   const got: EventEnvelope[] = [];
