@@ -6,7 +6,8 @@ import { openRegistry } from "./index.ts";
 import { registrySource } from "../cli/api_commands/source.ts";
 import { createRunContext } from "../cli/context.ts";
 import { testProvider } from "../cli/provider.ts";
-import { describeMethod, resolveSchemaPath } from "../cli/commands/schema.ts";
+import { resolveSchemaPath } from "../cli/commands/schema.ts";
+import { describeMethod } from "./describe.ts";
 
 function leaves(cmd: Command): Command[] {
   return cmd.commands.length ? (cmd.commands as Command[]).flatMap(leaves) : [cmd];

@@ -107,3 +107,10 @@ export function jsonSchemaFromFields(fields: Record<string, FieldSpec>): JsonSch
   const properties = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, jsonSchemaFromField(f)]));
   return required.length ? { type: "object", properties, required } : { type: "object", properties };
 }
+
+/** A declared `responseBody` as the response shape; one field of type `file` means the body is the file. */
+export function declaredShape(fields: Record<string, FieldSpec>): JsonSchema {
+  const values = Object.values(fields);
+  if (values.length === 1 && values[0].type === "file") return { type: "string", format: "binary" };
+  return jsonSchemaFromFields(fields);
+}

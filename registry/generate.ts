@@ -16,7 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { type MethodSpec, type Overrides, OverridesSchema, type ParameterSpec } from "./schema.ts";
 import type { RegistryIndex, ServiceSpec, ServiceSummary } from "./schema.ts";
-import { fieldsFromJsonSchema, type JsonSchema, jsonSchemaFromFields } from "./fields.ts";
+import { declaredShape, fieldsFromJsonSchema, type JsonSchema } from "./fields.ts";
 import { methodNameOf, resolveCollisions, resourceNameOf, splitPath } from "./naming.ts";
 import { identitiesOf, riskOf } from "./method.ts";
 import { type SdkShapes, sdkShapes } from "./gen/sdk_shapes.ts";
@@ -223,7 +223,7 @@ export async function generateBaseline(
     if (spec.descriptionZh) entry.titlesZh.push(describe(spec.descriptionZh).title);
     (entry.spec.resources[resource] ??= { methods: {} }).methods[method] = spec;
     // A declared response (added/supplementary methods) wins over the SDK's; it stays in the service file too.
-    const shape = spec.responseBody ? jsonSchemaFromFields(spec.responseBody) : shapes.get(e.sdkName);
+    const shape = spec.responseBody ? declaredShape(spec.responseBody) : shapes.get(e.sdkName);
     coverage.methods++;
     const listField = shape && listFieldOfShape(shape);
     if (listField) spec.listField = listField;

@@ -1,6 +1,7 @@
 /**
- * The remote metadata overlay (seed §9): newer metadata fetched from the suite's `api_definition` endpoint, at
- * most once per TTL, in the background of a command, stored in the cache directory for the NEXT run. Whole
+ * The remote metadata overlay (seed §9): newer metadata fetched from the suite's `api_definition` endpoint only
+ * when asked (`larkit registry refresh`, or `doctor` once per TTL; never by an ordinary command, which must not
+ * wait on the network), stored in the cache directory for the runs after it. Whole
  * services replace baseline services by name. Anything wrong with the overlay (network, size, JSON, shape,
  * hostile names or paths) is a warning on stderr and the baseline stays in force; it never fails a command.
  *

@@ -3,7 +3,7 @@
  * (overrides, supplementary entries, overlays that carry one) or else the shape generated from the typed SDK.
  * Each service's shape file is read once, on first use.
  */
-import { type JsonSchema, jsonSchemaFromFields } from "./fields.ts";
+import { declaredShape, type JsonSchema, jsonSchemaFromFields } from "./fields.ts";
 import type { ApiMethod } from "./method.ts";
 import { loadShapeFile } from "./shapes_data.js";
 
@@ -12,7 +12,7 @@ const files = new Map<string, Promise<Record<string, JsonSchema>>>();
 export async function responseShapeOf(
   m: Pick<ApiMethod, "service" | "resource" | "name" | "responseBody">,
 ): Promise<JsonSchema | undefined> {
-  if (m.responseBody && Object.keys(m.responseBody).length) return jsonSchemaFromFields(m.responseBody);
+  if (m.responseBody && Object.keys(m.responseBody).length) return declaredShape(m.responseBody);
   let file = files.get(m.service);
   if (!file) files.set(m.service, file = loadShapeFile(m.service));
   const all = await file;

@@ -1,8 +1,9 @@
 /**
  * `larkit schema [service[.resource[.method]]] [--format json|pretty]`: what the registry knows. No path →
  * services; a service → its resources and methods; a resource → its methods; a method → parameters
- * (location, type, required, enum, description), body and response as JSON Schema, identities, risk, scopes.
- * Resource names contain dots, so the longest matching resource wins.
+ * (location, type, required, enum, description), body and response as JSON Schema, identities, risk, scopes,
+ * pagination and examples; `service.+shortcut` → a shortcut's flags, identities, scopes and risk. Resource
+ * names contain dots, so the longest matching resource wins.
  */
 import type { Command } from "commander";
 import { registryOf } from "../api_commands/registry_of.ts";
@@ -11,18 +12,30 @@ import type { RunContext } from "../context.ts";
 import { emitSuccess, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import type { ApiMethod, Registry, ServiceSpec } from "../../registry/index.ts";
-import { jsonSchemaFromFields } from "../../registry/fields.ts";
+import type { Shortcut } from "../../shortcuts/declare.ts";
 import { toApiMethod } from "../../registry/method.ts";
 
 export type SchemaTarget =
   | { kind: "services" }
   | { kind: "service"; service: ServiceSpec }
   | { kind: "resource"; service: ServiceSpec; resource: string }
-  | { kind: "method"; method: ApiMethod };
+  | { kind: "method"; method: ApiMethod }
+  | { kind: "shortcut"; shortcut: Shortcut };
 
 export async function resolveSchemaPath(registry: Registry, path: string | undefined): Promise<SchemaTarget> {
   if (!path) return { kind: "services" };
   const [name, ...rest] = path.split(".");
+  if (rest[0]?.startsWith("+")) {
+    const command = rest.join(".");
+    const all = await shortcutsOf(name);
+    const shortcut = all.find((s) => s.command === command);
+    if (!shortcut) {
+      throw errors.validation(`Unknown shortcut: ${name}.${command}`, {
+        hint: all.length ? `Available: ${all.map((s) => s.command).join(", ")}` : `${name} has no shortcuts`,
+      });
+    }
+    return { kind: "shortcut", shortcut };
+  }
   const service = await registry.loadService(name);
   if (!service) {
     throw errors.validation(`Unknown service: ${name}`, {
@@ -49,35 +62,9 @@ export async function resolveSchemaPath(registry: Registry, path: string | undef
   });
 }
 
-/** The JSON document for one method: parameters flat (lark-cli style) plus JSON Schemas of each part. */
-export function describeMethod(m: ApiMethod): Record<string, unknown> {
-  const byLocation = (loc: "path" | "query") =>
-    Object.fromEntries(Object.entries(m.parameters).filter(([, p]) => p.location === loc));
-  const doc: Record<string, unknown> = {
-    id: m.id,
-    command: `larkit ${m.service} ${m.resource} ${m.name}`,
-    httpMethod: m.httpMethod,
-    path: m.path,
-    summary: m.summary,
-    description: m.description,
-    descriptionZh: m.descriptionZh,
-    identities: m.identities,
-    risk: m.risk,
-    scopes: m.scopes,
-    requiredScopes: m.requiredScopes,
-    parameters: m.parameters,
-    schemas: {
-      path: jsonSchemaFromFields(byLocation("path")),
-      query: jsonSchemaFromFields(byLocation("query")),
-      ...(m.requestBody ? { body: jsonSchemaFromFields(m.requestBody) } : {}),
-      ...(m.responseBody ? { response: jsonSchemaFromFields(m.responseBody) } : {}),
-    },
-  };
-  if (m.idempotency) doc.idempotency = m.idempotency;
-  if (m.fileFields.length) doc.fileFields = m.fileFields;
-  if (m.docUrl) doc.docUrl = m.docUrl;
-  if (m.tips?.length) doc.tips = m.tips;
-  return doc;
+function clip(text: string | undefined, n = 100): string {
+  const t = (text ?? "").replace(/\s+/g, " ");
+  return t.length > n ? t.slice(0, n - 1) + "…" : t;
 }
 
 function methodList(service: ServiceSpec, resource: string) {
@@ -94,44 +81,63 @@ function methodList(service: ServiceSpec, resource: string) {
   });
 }
 
-function clip(text: string | undefined, n = 100): string {
-  const t = (text ?? "").replace(/\s+/g, " ");
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
+/** The shortcuts of a service, or one of them; their modules load only here, not on every `schema`. */
+async function shortcutsOf(service: string): Promise<Shortcut[]> {
+  const { SHORTCUTS } = await import("../../shortcuts/index.ts");
+  return SHORTCUTS.filter((s) => s.service === service) as unknown as Shortcut[];
 }
 
-export function prettyMethod(m: ApiMethod): string {
-  const lines = [`${m.httpMethod} ${m.path}`, "", clip(m.description, 300), "", "Parameters:"];
-  const params = Object.entries(m.parameters).sort(([a, pa], [b, pb]) =>
-    Number(!!pb.required) - Number(!!pa.required) || (a < b ? -1 : 1)
-  );
-  if (!params.length) lines.push("  (none)");
-  for (const [name, p] of params) {
-    const allowed = p.enum?.length ? ` [${p.enum.join("|")}]` : "";
-    lines.push(
-      `  ${name} (${p.type ?? "any"}, ${p.location}, ${p.required ? "required" : "optional"})${allowed}`,
-    );
-    if (p.description) lines.push(`      ${clip(p.description)}`);
-  }
-  if (m.requestBody) {
-    lines.push("", "Body (--data):");
-    for (const [name, f] of Object.entries(m.requestBody)) {
-      lines.push(
-        `  ${name} (${f.type ?? "any"}, ${f.required ? "required" : "optional"})  ${clip(f.description, 80)}`,
-      );
-    }
-  }
-  if (m.fileFields.length) lines.push("", `File (--file): ${m.fileFields.join(", ")}`);
-  lines.push(
+/** A shortcut's declaration as data: flags, identities, scopes, risk, examples. */
+export function describeShortcut(s: Shortcut): Record<string, unknown> {
+  return {
+    id: `${s.service}.${s.command}`,
+    command: `larkit ${s.service} ${s.command}`,
+    description: s.description,
+    risk: s.risk,
+    identities: s.authTypes,
+    scopes: s.scopes,
+    flags: Object.entries(s.flags).map(([name, f]) => ({
+      name: `--${name}`,
+      kind: f.kind,
+      required: !!f.required,
+      ...(f.choices ? { choices: [...f.choices] } : {}),
+      ...(f.defaultText ? { default: f.defaultText } : {}),
+      ...(f.input ? { input: f.input } : {}),
+      description: f.description,
+    })),
+    ...(s.hasFormat ? { formats: ["json", "pretty", "table", "csv", "ndjson"] } : {}),
+    examples: s.examples,
+  };
+}
+
+function prettyShortcut(s: Shortcut): string {
+  const doc = describeShortcut(s);
+  const flags = doc.flags as {
+    name: string;
+    kind: string;
+    required: boolean;
+    choices?: string[];
+    description: string;
+  }[];
+  return [
+    `larkit ${s.service} ${s.command}`,
     "",
-    `Identity: ${m.identities.join(", ") || "none (no access token)"}`,
-    `Risk: ${m.risk}`,
-    `Scopes: ${m.scopes.join(", ") || "unknown"}`,
-    `CLI: larkit ${m.service} ${m.resource} ${m.name} --params '{…}'${
-      m.httpMethod === "GET" ? "" : " --data '{…}'"
+    s.description,
+    "",
+    "Flags:",
+    ...flags.map((f) =>
+      `  ${f.name.padEnd(24)} ${f.kind.padEnd(8)} ${f.required ? "required" : "        "}${
+        f.choices ? ` [${f.choices.join("|")}]` : ""
+      }  ${clip(f.description, 70)}`
+    ),
+    "",
+    `Identity: ${s.authTypes.join(", ")}`,
+    `Risk: ${s.risk}`,
+    `Scopes: ${
+      Object.entries(s.scopes).map(([who, list]) => `${who}: ${list?.join(", ")}`).join("; ") || "none"
     }`,
-  );
-  if (m.docUrl) lines.push(`Docs: ${m.docUrl}`);
-  return lines.join("\n");
+    ...(s.examples.length ? ["", "Examples:", ...s.examples.map((e) => `  ${e}`)] : []),
+  ].join("\n");
 }
 
 async function show(ctx: RunContext, path: string | undefined, format: string): Promise<void> {
@@ -155,11 +161,21 @@ async function show(ctx: RunContext, path: string | undefined, format: string): 
     case "service": {
       const s = target.service;
       const resources = Object.keys(s.resources).sort().map((r) => ({ name: r, methods: methodList(s, r) }));
+      const shortcuts = (await shortcutsOf(s.name)).map((x) => ({
+        command: x.command,
+        description: x.description,
+      }));
       if (pretty) {
         return await emitText(
           ctx,
           [
             `${s.name}: ${s.description ?? ""}`,
+            ...(shortcuts.length
+              ? [
+                "  shortcuts",
+                ...shortcuts.map((x) => `    ${x.command.padEnd(26)} ${clip(x.description, 66)}`),
+              ]
+              : []),
             ...resources.flatMap((r) => [
               `  ${r.name}`,
               ...r.methods.map((m) =>
@@ -172,7 +188,10 @@ async function show(ctx: RunContext, path: string | undefined, format: string): 
         );
       }
       const { resources: _omit, ...head } = s;
-      return await emitSuccess(ctx, { data: { ...head, resources }, meta: { count: resources.length } });
+      return await emitSuccess(ctx, {
+        data: { ...head, resources, shortcuts },
+        meta: { count: resources.length },
+      });
     }
     case "resource": {
       const methods = methodList(target.service, target.resource);
@@ -187,16 +206,29 @@ async function show(ctx: RunContext, path: string | undefined, format: string): 
         meta: { count: methods.length },
       });
     }
-    case "method":
-      if (pretty) return await emitText(ctx, prettyMethod(target.method));
-      return await emitSuccess(ctx, { data: describeMethod(target.method) });
+    case "method": {
+      // The response shapes and the renderer load only here: never on another command's path.
+      const [{ describeMethod, prettyMethod }, { responseShapeOf }] = await Promise.all([
+        import("../../registry/describe.ts"),
+        import("../../registry/shapes.ts"),
+      ]);
+      const response = await responseShapeOf(target.method);
+      if (pretty) return await emitText(ctx, prettyMethod(target.method, response));
+      return await emitSuccess(ctx, { data: describeMethod(target.method, response) });
+    }
+    case "shortcut":
+      if (pretty) return await emitText(ctx, prettyShortcut(target.shortcut));
+      return await emitSuccess(ctx, { data: describeShortcut(target.shortcut) });
   }
 }
 
 export function registerSchema(program: Command, ctx: RunContext): void {
   const cmd = program.command("schema")
     .description("show the API registry: services, resources, methods and their parameters")
-    .argument("[path]", "service[.resource[.method]], e.g. calendar.events.instance_view")
+    .argument(
+      "[path]",
+      "service[.resource[.method]] or service.+shortcut, e.g. calendar.events.instance_view",
+    )
     .option("--format <fmt>", "json (default) or pretty", "json")
     .action(async (path: string | undefined, opts: { format: string }) => await show(ctx, path, opts.format));
   setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("reads the embedded registry") });
