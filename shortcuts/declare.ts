@@ -232,6 +232,12 @@ export interface ShortcutContext<F extends FlagSpecs> {
   out(data: unknown, meta?: Meta): Promise<void>;
   /** The result in the chosen `--format`; `pretty` renders `data` with the given summary. */
   outFormat(data: unknown, meta?: Meta, pretty?: (data: unknown, columns?: number) => string): Promise<void>;
+  /**
+   * Hands the run to another larkit command line whose output is the result, for a shortcut that is the short
+   * form of a streaming command (`event +subscribe` → `event consume`); the plan shows the command line instead.
+   * Counts as the one result (`--jq` is passed on to it); its exit status becomes the run's.
+   */
+  delegate(argv: string[]): Promise<void>;
 }
 
 export interface Shortcut<F extends FlagSpecs = FlagSpecs> {

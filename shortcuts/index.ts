@@ -19,6 +19,7 @@ import { chatSearch } from "./im/chat_search.ts";
 import { messagesList } from "./im/messages_list.ts";
 import { messagesReply } from "./im/messages_reply.ts";
 import { messagesSend } from "./im/messages_send.ts";
+import { subscribe as eventSubscribe } from "./event/subscribe.ts";
 import { messages as mailMessages } from "./mail/messages.ts";
 import { send as mailSend } from "./mail/send.ts";
 import { append as sheetsAppend } from "./sheets/append.ts";
@@ -53,6 +54,7 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   searchUser,
   mailSend,
   mailMessages,
+  eventSubscribe,
 ];
 
 /** Help text of services that have shortcuts (the registry's own description wins where it has one). */

@@ -213,6 +213,10 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
     progress: () => Promise.resolve(),
     out: () => Promise.resolve(),
     outFormat: () => Promise.resolve(),
+    delegate: (argv) => {
+      facts.runs = ["larkit", ...argv].join(" ");
+      return Promise.resolve();
+    },
   };
   await r.shortcut.run(ctx);
   return dryRunDocument({
@@ -337,6 +341,14 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     progress: (message) => run.diag.progress(message),
     out: (data, meta) => emit(data, meta, "json"),
     outFormat: (data, meta, pretty) => emit(data, meta, r.format, pretty),
+    delegate: async (argv) => {
+      if (++results > 1) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote two results`);
+      // The delegate writes its own output and error envelope; only its exit status is carried over.
+      const profile = run.globals.profile ? ["--profile", run.globals.profile] : [];
+      const jq = r.jq !== undefined ? ["--jq", r.jq] : [];
+      const code = await run.hooks.run([...profile, ...argv, ...jq], p);
+      if (code !== 0) run.state.exitCode = code;
+    },
   };
   await shortcut.run(ctx);
   if (results === 0) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote no result`);

@@ -36,7 +36,7 @@ class Consumer {
 
   constructor(args: string[], env: Record<string, string>, cwd = REPO) {
     this.child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, "event", "consume", ...args],
+      args: ["run", "-A", "--quiet", MAIN, ...args],
       cwd,
       env,
       clearEnv: true,
@@ -117,7 +117,7 @@ async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
         stdin: opts.stdin,
         env: { ...env, ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}) },
       }),
-    consume: (args, opts = {}) => new Consumer(args, env, opts.cwd),
+    consume: (args, opts = {}) => new Consumer(["event", "consume", ...args], env, opts.cwd),
   };
   try {
     await fn(suite);
@@ -219,6 +219,41 @@ Deno.test("event consume: --jq shapes each line; two consumers both receive the 
     assert.equal(outB.code, 0, outB.stderr);
     assert.equal(JSON.parse(outB.stdout).event.message.chat_id, CHAT);
     assert.equal(emu.events.unacked(), 0);
+  });
+});
+
+Deno.test("event +subscribe: the shortcut streams through event consume, --jq passed on", async () => {
+  await withEvents(async ({ env, larkit }) => {
+    const c = new Consumer(
+      [
+        "event",
+        "+subscribe",
+        "--event-types",
+        "im.message.receive_v1",
+        "--max-events",
+        "1",
+        "--jq",
+        ".event.message.chat_id",
+      ],
+      env,
+    );
+    await c.ready();
+    const sent = await larkit([
+      "im",
+      "+messages-send",
+      "--chat-id",
+      CHAT,
+      "--text",
+      "shortcut",
+      "--as",
+      "user",
+    ], {
+      asUser: true,
+    });
+    assert.equal(sent.code, 0, sent.stderr);
+    const out = await c.done();
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout, `${CHAT}\n`);
   });
 });
 

@@ -326,7 +326,7 @@ function registerEventCommands(event: Command, ctx: RunContext): void {
   setMeta(schema, { layer: "builtin", turn: readOnlyInTurns("reads the embedded event catalogue") });
 
   const consumeCmd = event.command("consume").description("stream matching events as NDJSON on stdout")
-    .argument("<key...>", "event keys to receive, e.g. im.message.receive_v1")
+    .argument("[key...]", "event keys to receive, e.g. im.message.receive_v1 (none: every event)")
     .option(
       "--param <k=v>",
       "keep events whose event.<k> equals v (repeatable)",
