@@ -109,19 +109,19 @@ function formOf(body: unknown, file: FileInput): FormData {
   return form;
 }
 
-async function dryRun(ctx: RunContext, f: ApiFlags, prep: Prepared, identity: Identity | undefined) {
+/** The dry-run document of this call: what `--dry-run` prints and what an approver is shown. */
+async function planOf(ctx: RunContext, prep: Prepared, identity: Identity | undefined) {
   const url = await ctx.http().url(prep.req.path);
   const appId = (await ctx.credentials().account()).appId;
   const body = prep.file
     ? { file: { field: prep.file.field, path: prep.file.path }, form_fields: prep.req.body ?? {} }
     : prep.req.body;
-  const doc = dryRunDocument({
+  return dryRunDocument({
     as: identity ?? "none",
     appId,
     api: [{ method: prep.req.method, url, params: prep.req.query, body }],
     idempotencyKey: prep.req.idempotencyKey?.value,
   });
-  await emitDryRun(ctx, doc, { format: parseFormat(f.format), jq: f.jq });
 }
 
 async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Identity): Promise<void> {
@@ -192,14 +192,15 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
     identity = await resolveIdentity(ctx, { flag: f.as, supported: call.identities });
     await checkMethodScopes(ctx, call, identity);
   }
-  if (f.dryRun) return await dryRun(ctx, f, prep, identity);
+  const plan = await planOf(ctx, prep, identity);
+  if (f.dryRun) return await emitDryRun(ctx, plan, { format: parseFormat(f.format), jq: f.jq });
   await confirmRisk(ctx, {
     risk: call.risk,
     argv: ctx.argv,
     command: call.command,
     service: call.service,
     yes: !!f.yes,
-    summary: { method: prep.req.method, path: prep.req.path, query: prep.req.query, body: prep.req.body },
+    summary: plan,
   });
   const key = prep.req.idempotencyKey;
   const req: ApiRequest = {
