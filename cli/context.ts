@@ -28,8 +28,6 @@ export interface RunState {
   identity?: Identity;
   /** Set by commands that already wrote their result but must still exit non-zero (doctor, auth check). */
   exitCode?: number;
-  /** Work that must not delay the result (registry overlay refresh); awaited after the command finished. */
-  background?: Promise<void>[];
 }
 
 export interface BuildOptions {

@@ -100,8 +100,5 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     const err = e instanceof CommanderError ? usageFromCommander(e, argv) : toLarkitError(e);
     await emitError(ctx, err);
     return err.exitCode;
-  } finally {
-    // The result is already written; background work (registry overlay refresh) finishes before exit.
-    await Promise.allSettled(ctx.state.background ?? []);
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The registry as one run sees it (baseline + cached overlay), opened once per run, and the background
- * overlay refresh: started when the registry is first opened, awaited only after the command has written its
- * result (`ctx.state.background`), so it never delays a command; what it fetches serves the next run.
+ * The registry as one run sees it (baseline + cached overlay), opened once per run, and the overlay refresh.
+ * The refresh never rides along with an ordinary command: offline it waited seconds for the download to fail
+ * and wrote a warning after the command's result. It runs only when asked (`larkit registry refresh`) and in
+ * `doctor`; what it fetches serves the runs after it.
  */
 import type { RunContext } from "../context.ts";
 import { openRegistry, type Registry } from "../../registry/index.ts";
@@ -32,18 +33,33 @@ async function overlayUrl(ctx: RunContext, version: string): Promise<string> {
   return url.toString();
 }
 
-async function refreshInBackground(ctx: RunContext, deps: OverlayDeps): Promise<void> {
+export type RefreshResult = "updated" | "not-modified" | "failed" | "not-due" | "off" | "not-configured";
+
+/**
+ * Asks the suite for newer metadata now; `force` ignores the TTL (`LARKIT_META_TTL` seconds, default a day)
+ * since the last attempt. Never throws: a failure is a warning on stderr and the cached overlay stays.
+ */
+export async function refreshRegistryOverlay(
+  ctx: RunContext,
+  opts: { force: boolean },
+): Promise<RefreshResult> {
+  if (!remoteEnabled(ctx)) return "off";
+  const deps = overlayDeps(ctx);
   const ttlSeconds = Number(ctx.p.env.get("LARKIT_META_TTL") ?? "");
   const ttl = Number.isFinite(ttlSeconds) && ttlSeconds > 0 ? ttlSeconds * 1000 : DEFAULT_TTL_MS;
-  if (!await refreshDue(deps, ttl)) return;
+  if (!opts.force && !await refreshDue(deps, ttl)) return "not-due";
   let url: string;
   try {
     url = await overlayUrl(ctx, ctx.p.version);
   } catch {
     // Not configured: no brand, so no endpoint to ask; the baseline serves.
-    return;
+    return "not-configured";
   }
-  await refreshOverlay(deps, (u, init) => ctx.http().send(u, init, { label: "registry overlay" }), url);
+  return await refreshOverlay(
+    deps,
+    (u, init) => ctx.http().send(u, init, { label: "registry overlay" }),
+    url,
+  );
 }
 
 export function registryOf(ctx: RunContext): Promise<Registry> {
@@ -52,7 +68,6 @@ export function registryOf(ctx: RunContext): Promise<Registry> {
     const deps = remoteEnabled(ctx) ? overlayDeps(ctx) : undefined;
     opened = openRegistry(deps);
     OPENED.set(ctx, opened);
-    if (deps) (ctx.state.background ??= []).push(refreshInBackground(ctx, deps));
   }
   return opened;
 }

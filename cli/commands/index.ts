@@ -11,6 +11,7 @@ import { registerCompletion } from "./completion.ts";
 import { registerConfig } from "./config.ts";
 import { registerDoctor } from "./doctor.ts";
 import { registerProfile } from "./profile.ts";
+import { registerRegistry } from "./registry.ts";
 import { registerRelayDev } from "./relay_dev.ts";
 import { registerRemoteControl } from "./remote_control.ts";
 import { registerSandbox } from "./sandbox.ts";
@@ -27,6 +28,7 @@ export const FIXED_COMMANDS: RegisterFixed[] = [
   registerProfile,
   registerApi,
   registerSchema,
+  registerRegistry,
   registerDoctor,
   registerAppServer,
   registerRemoteControl,

@@ -13,6 +13,7 @@ import type { RunContext } from "../context.ts";
 import { toLarkitError } from "../output/errors.ts";
 import { openRegistry } from "../../registry/index.ts";
 import { readOverlayIndex } from "../../registry/overlay.ts";
+import { refreshRegistryOverlay } from "../api_commands/registry_of.ts";
 
 export type CheckStatus = "pass" | "fail" | "warn" | "skip";
 
@@ -247,7 +248,35 @@ export async function runDoctor(ctx: RunContext, opts: { offline: boolean }): Pr
       checks.push(check(`token_verified_${identity}`, "fail", err.message, err.hint));
     }
   }
+  checks.push(await overlayRefreshCheck(ctx));
   return finish(checks);
+}
+
+/**
+ * Doctor is one of the two places that refresh the metadata overlay (ordinary commands never do), when its
+ * TTL ran out. Not inside an agent-server turn: that would change this machine's cache for a client.
+ */
+async function overlayRefreshCheck(ctx: RunContext): Promise<Check> {
+  if (ctx.p.approver) return check("registry_refresh", "skip", "not refreshed inside an agent-server turn");
+  const result = await refreshRegistryOverlay(ctx, { force: false });
+  switch (result) {
+    case "updated":
+    case "not-modified":
+      return check("registry_refresh", "pass", `registry overlay ${result}`);
+    case "not-due":
+      return check("registry_refresh", "pass", "registry overlay checked recently");
+    case "off":
+      return check("registry_refresh", "skip", "remote metadata is off (LARKIT_REMOTE_META=off)");
+    case "not-configured":
+      return check("registry_refresh", "skip", "no suite configured to ask");
+    case "failed":
+      return check(
+        "registry_refresh",
+        "warn",
+        "the registry overlay could not be downloaded; the cached metadata serves",
+        "retry later: larkit registry refresh",
+      );
+  }
 }
 
 function finish(checks: Check[]): DoctorReport {
