@@ -5,11 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
-import type { FetchFn } from "../cli/provider.ts";
-import { testProvider, withIOFrom } from "../cli/provider.ts";
-import { runCli as runIn } from "../cli/run.ts";
+import { type FetchFn, testProvider } from "../cli/provider.ts";
 import { withEmulator } from "./helpers/emulator.ts";
-import { cliProvider, loopbackFetch, type RunOptions } from "./helpers/run_cli.ts";
+import { errorOf, loopbackFetch, runCli, type RunOptions } from "./helpers/run_cli.ts";
 
 Deno.test("config set base-url refuses untrusted hosts, and no request ever reaches them", async () => {
   await withEmulator({}, async (emu) => {
@@ -20,14 +18,13 @@ Deno.test("config set base-url refuses untrusted hosts, and no request ever reac
       hosts.push(new URL(input instanceof Request ? input.url : input).host);
       return loopbackFetch(input, init);
     };
-    const run = async (args: string[], opts: RunOptions & { inTurn?: boolean } = {}) => {
-      const base = cliProvider({ ...opts, configDir });
-      const p = withIOFrom({ ...base, fetch: trap });
-      const inTurn = opts.inTurn ? p.withIO({ approver: () => Promise.resolve("accept") }) : p;
-      const code = await runIn(args, inTurn);
-      return { code, stdout: base.out.text(), stderr: base.err.text() };
-    };
-    const errorOf = (r: { stderr: string }) => JSON.parse(r.stderr).error;
+    const run = (args: string[], opts: RunOptions & { inTurn?: boolean } = {}) =>
+      runCli(args, {
+        ...opts,
+        configDir,
+        fetch: trap,
+        approver: opts.inTurn ? () => Promise.resolve("accept") : undefined,
+      });
     const chats = ["api", "GET", "/open-apis/im/v1/chats", "--as", "bot"];
     try {
       const init = await run(
@@ -42,7 +39,7 @@ Deno.test("config set base-url refuses untrusted hosts, and no request ever reac
         const r = await run(["config", "set", "base-url", url]);
         assert.equal(r.code, 2, r.stderr);
         assert.equal(errorOf(r).type, "validation");
-        if (url.startsWith("https")) assert.match(errorOf(r).hint, /--allow-untrusted-endpoint/);
+        if (url.startsWith("https")) assert.match(errorOf(r).hint ?? "", /--allow-untrusted-endpoint/);
       }
       const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
       assert.equal((await loadConfig(p))?.profiles[0].baseUrl, emu.url, "nothing was saved");

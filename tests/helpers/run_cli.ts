@@ -13,6 +13,7 @@ import { denoFiles } from "../../cli/files.ts";
 import { denoProcesses } from "../../cli/processes.ts";
 import {
   abortableSleep,
+  type Approver,
   BufferWriter,
   bytesReader,
   type FetchFn,
@@ -36,8 +37,10 @@ export interface RunOptions extends SpawnOptions {
   stdoutIsTTY?: boolean;
   /** Terminal width reported with a TTY stdout. */
   columns?: number;
-  /** Called with each stderr chunk as it is written (progress lines a test reacts to mid-run). */
-  onStderr?: (text: string) => void;
+  /** The network larkit sees; `loopbackFetch` by default (wrap it to watch or refuse requests). */
+  fetch?: FetchFn;
+  /** Runs as an agent-server turn does: this host is asked before every write. */
+  approver?: Approver;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -89,7 +92,7 @@ export function cliProvider(
     isTTY: opts.stdoutIsTTY ?? false,
     columns: opts.stdoutIsTTY ? opts.columns ?? 80 : undefined,
   });
-  const err = new BufferWriter({ onWrite: opts.onStderr });
+  const err = new BufferWriter();
   const provider = withIOFrom({
     version: VERSION,
     env,
@@ -97,7 +100,7 @@ export function cliProvider(
     stdout: out,
     stderr: err,
     stdin: bytesReader(opts.stdin ?? "", opts.stdinIsTTY ?? false),
-    fetch: loopbackFetch,
+    fetch: opts.fetch ?? loopbackFetch,
     random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
     files: denoFiles(),
     processes: denoProcesses(),
@@ -111,6 +114,7 @@ export function cliProvider(
     },
     cwd: opts.cwd ?? REPO,
     signal: opts.signal ?? new AbortController().signal,
+    approver: opts.approver,
   });
   return { ...provider, out, err };
 }
