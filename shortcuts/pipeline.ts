@@ -138,11 +138,20 @@ function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
   };
 }
 
-/** Refuses what a shortcut must not declare: a keyed write without `--idempotency-key`, one key twice. */
-function keyGuard<F extends FlagSpecs>(shortcut: Shortcut<F>) {
+/** The suite keeps a `uuid` of at most 50 characters (IM, cards); longer keys are refused before sending. */
+const MAX_UUID = 50;
+
+/**
+ * Refuses what a shortcut must not declare — a keyed write without `--idempotency-key`, one key twice — and
+ * a key the suite would refuse.
+ */
+function keyGuard<F extends FlagSpecs>(shortcut: Shortcut<F>, key: string) {
   const keyed = new Set<string>();
   return (method: string, path: string, dedup: Dedup | undefined) => {
     if (!dedup) return;
+    if (dedup.field === "uuid" && key.length > MAX_UUID) {
+      throw errors.validation(`--idempotency-key is at most ${MAX_UUID} characters for this command`);
+    }
     const name = `${shortcut.service} ${shortcut.command}`;
     if (!shortcut.idempotencyKey) {
       throw errors.internal(
@@ -162,7 +171,7 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
   const requests: PlannedRequest[] = [];
   const facts: Record<string, unknown> = {};
   let keyed = false;
-  const guard = keyGuard(r.shortcut);
+  const guard = keyGuard(r.shortcut, r.key);
   const shared = sharedContext(r);
   async function record(
     req: { method: string; path: string; params?: Call<unknown>["params"]; body?: unknown },
@@ -234,7 +243,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
   const { p } = run;
   const http = run.http();
   const shared = sharedContext(r);
-  const guard = keyGuard(shortcut);
+  const guard = keyGuard(shortcut, r.key);
   let keySent = false;
   let results = 0;
   const what = (method: string, path: string) => `${method} ${path}`;
@@ -371,6 +380,7 @@ export async function runShortcut<F extends FlagSpecs>(
   const format = await outputSettings(shortcut as unknown as Shortcut<FlagSpecs>, inv);
   // 5. input flags
   const flags = await resolveFlags(run.p, shortcut.flags, inv.flags, `larkit ${command.join(" ")} --help`);
+  if (inv.idempotencyKey === "") throw errors.validation("--idempotency-key must not be empty");
   const resolved: Resolved<F> = {
     run,
     shortcut,

@@ -293,3 +293,51 @@ Deno.test("a --jq that fails at run time after a write reports the write as done
   assert.match(r.err.text(), /^warning: the write succeeded, but --jq failed/m);
   assert.match(r.err.text(), /do not re-run/);
 });
+
+Deno.test("a key the suite would refuse (empty, or a uuid over 50 characters) is a validation error, nothing sent", async () => {
+  const shortcut = shortcutWith(async (ctx) => await ctx.out(await ctx.api(keyedCall)), {
+    idempotencyKey: true,
+  });
+  for (const key of ["", "x".repeat(51)]) {
+    const r = await runWith(shortcut, { idempotencyKey: key });
+    assert.equal(r.error?.type, "validation", JSON.stringify(key));
+    assert.equal(r.requests.length, 0);
+  }
+});
+
+Deno.test("paginate follows page_token while has_more, up to maxPages; the plan shows the first request", async () => {
+  const t = testRun({
+    respond: (req) =>
+      req.query.page_token === undefined
+        ? { items: [1], has_more: true, page_token: "p2" }
+        : req.query.page_token === "p2"
+        ? { items: [2], has_more: true, page_token: "p3" }
+        : { items: [3], has_more: false },
+  });
+  const Page = z.object({ items: z.array(z.number()) });
+  const list = (maxPages: number) =>
+    shortcutWith(async (ctx) => {
+      const pages = await ctx.paginate({
+        method: "GET",
+        path: "/open-apis/probe/items",
+        params: { page_size: 1 },
+        response: Page,
+        planned: { items: [] },
+      }, { maxPages });
+      await ctx.out(pages.flatMap((p) => p.items));
+    });
+  await runShortcut(t.run, list(10), { dryRun: false, yes: true, flags: {} });
+  assert.deepEqual(JSON.parse(t.out.text()).data, [1, 2, 3]);
+  assert.deepEqual(t.requests.map((r) => r.query.page_token), [undefined, "p2", "p3"]);
+  const limited = testRun({ respond: () => ({ items: [1], has_more: true, page_token: "again" }) });
+  await runShortcut(limited.run, list(2), { dryRun: false, yes: true, flags: {} });
+  assert.equal(limited.requests.length, 2);
+  const dry = testRun({});
+  await runShortcut(dry.run, list(10), { dryRun: true, yes: true, flags: {} });
+  assert.equal(dry.requests.length, 0);
+  assert.deepEqual(JSON.parse(dry.out.text()).data.api, [{
+    method: "GET",
+    url: "http://127.0.0.1:1/open-apis/probe/items",
+    params: { page_size: 1 },
+  }]);
+});
