@@ -9,6 +9,7 @@ Deno.test("every embedded skill has a name, a description and its required scope
     "contact",
     "docs",
     "drive",
+    "event",
     "im",
     "mail",
     "sheets",

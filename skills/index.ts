@@ -12,6 +12,7 @@ import base from "./base/SKILL.md" with { type: "text" };
 import task from "./task/SKILL.md" with { type: "text" };
 import contact from "./contact/SKILL.md" with { type: "text" };
 import mail from "./mail/SKILL.md" with { type: "text" };
+import event from "./event/SKILL.md" with { type: "text" };
 
 export const SKILL_FILES: Record<string, string> = {
   calendar,
@@ -23,4 +24,5 @@ export const SKILL_FILES: Record<string, string> = {
   task,
   contact,
   mail,
+  event,
 };

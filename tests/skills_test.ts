@@ -73,12 +73,13 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "contact",
     "docs",
     "drive",
+    "event",
     "im",
     "mail",
     "sheets",
     "task",
   ]);
-  assert.equal(doc.meta.count, 9);
+  assert.equal(doc.meta.count, 10);
   const show = await runCli(["skills", "show", "im"]);
   assert.equal(show.code, 0, show.stderr);
   assert.ok(show.stdout.startsWith("---\nname: im\n"));
