@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { runMain } from "./helpers/run_main.ts";
-import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
+import { cliProvider, loopbackFetch, runCli } from "./helpers/run_cli.ts";
 
 Deno.test("runCli and runMain agree on code, stdout and stderr", async () => {
   for (const argv of [["--version"], ["calendar", "+nope"], ["auth", "--help"], ["auth", "status"]]) {
@@ -17,16 +17,17 @@ Deno.test("runCli and runMain agree on code, stdout and stderr", async () => {
 });
 
 Deno.test("runCli sees only the env it is given", async () => {
-  Deno.env.set("LARKIT_APP_ID", "cli_from_the_developer");
-  try {
-    const r = await runCli(["auth", "status"]);
-    assert.equal(r.code, 2);
-    assert.equal(r.errorJson().error.message, "not configured");
-    const given = await runCli(["auth", "status"], { env: { LARKIT_APP_ID: "cli_given" } });
-    assert.match(given.errorJson().error.message, /LARKIT_APP_ID is set but neither LARKIT_APP_SECRET/);
-  } finally {
-    Deno.env.delete("LARKIT_APP_ID");
-  }
+  // This process has a PATH and a HOME; the run must not (parallel test files share this process's env, so
+  // nothing here changes it).
+  assert.ok(Deno.env.get("PATH") && Deno.env.get("HOME"));
+  const p = cliProvider({ configDir: await Deno.makeTempDir() });
+  assert.equal(p.env.get("PATH"), undefined);
+  assert.equal(p.env.get("HOME"), undefined);
+  const r = await runCli(["auth", "status"]);
+  assert.equal(r.code, 2);
+  assert.equal(r.errorJson().error.message, "not configured");
+  const given = await runCli(["auth", "status"], { env: { LARKIT_APP_ID: "cli_given" } });
+  assert.match(given.errorJson().error.message, /LARKIT_APP_ID is set but neither LARKIT_APP_SECRET/);
 });
 
 Deno.test("runCli's network stops at loopback", async () => {
