@@ -8,9 +8,9 @@ import { type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_m
 import { createRunContext, type Globals, type RunHooks } from "./context.ts";
 import { positionalWords, prescanGlobals } from "./globals.ts";
 import { recordingEdges, replayEdges } from "./record/session.ts";
-import { emitError } from "./output/emit.ts";
+import { emitError, emitRendered } from "./output/emit.ts";
 import { errors, type LarkitError, toLarkitError } from "./output/errors.ts";
-import type { Env, Provider } from "./provider.ts";
+import type { Provider } from "./provider.ts";
 import { buildTree, configureAll } from "./tree.ts";
 
 const HELP_CODES = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
@@ -94,7 +94,7 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     return ctx.state.exitCode ?? 0;
   } catch (e) {
     if (e instanceof CommanderError && HELP_CODES.has(e.code)) {
-      await ctx.p.stdout.write(captured);
+      await emitRendered(ctx, captured);
       return 0;
     }
     const err = e instanceof CommanderError ? usageFromCommander(e, argv) : toLarkitError(e);

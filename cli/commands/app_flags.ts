@@ -7,6 +7,7 @@ import { z } from "zod";
 import { BRANDS, LANGS } from "../config/config_file.ts";
 import type { AppSettings } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
+import { emitPrompt } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 
 export const AppFlagsSchema = z.object({
@@ -28,7 +29,7 @@ export function addAppFlags(cmd: Command): Command {
 }
 
 async function promptLine(ctx: RunContext, label: string): Promise<string> {
-  await ctx.p.stderr.write(label);
+  await emitPrompt(ctx, label);
   return (await ctx.p.stdin.readLine())?.trim() ?? "";
 }
 

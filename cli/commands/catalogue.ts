@@ -15,9 +15,9 @@ import {
   turnPolicyOf,
 } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { successEnvelope } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
-import { parseFormat, renderDocument } from "../output/formats/render.ts";
+import { parseFormat } from "../output/formats/render.ts";
+import { emitResult } from "../output/emit.ts";
 
 export interface CatalogueFlag {
   name: string;
@@ -121,8 +121,7 @@ export function registerCatalogue(program: Command, ctx: RunContext): void {
           summary: e.summary,
         }))
         : entries;
-      const envelope = successEnvelope({ data, meta: { count: entries.length } });
-      await ctx.p.stdout.write(renderDocument(envelope, format, { columns: ctx.p.stdout.columns }));
+      await emitResult(ctx, { format }, data, { count: entries.length });
     });
   setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("lists the command surface") });
 }

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { runDoctor } from "../doctor/checks.ts";
+import { emitRendered } from "../output/emit.ts";
 import { toJsonDocument } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
 
@@ -31,7 +32,7 @@ export function registerDoctor(program: Command, ctx: RunContext): void {
         )
           .join("\n") + "\n"
         : toJsonDocument(report);
-      await ctx.p.stdout.write(text);
+      await emitRendered(ctx, text);
       if (!report.ok) ctx.state.exitCode = 1;
     });
   setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("read-only checks, secrets redacted") });

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { emitText } from "../output/emit.ts";
+import { emitRendered, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { DevRelay } from "../../relay/dev_relay.ts";
 import { RemoteClient } from "../../relay/remote_client.ts";
@@ -42,7 +42,7 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
         hostname: listen.data.slice(0, at),
         port: Number(listen.data.slice(at + 1)),
         clock: ctx.p.clock,
-        log: (line) => void ctx.p.stderr.write(line + "\n"),
+        log: (line) => void ctx.diag.info(line),
       });
       await emitText(
         ctx,
@@ -81,7 +81,7 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
       const awaited = new Set<string>();
       let drained = () => {};
       stream.onMessage((m) => {
-        void ctx.p.stdout.write(JSON.stringify(m) + "\n");
+        void emitRendered(ctx, JSON.stringify(m) + "\n");
         const id = (m as { id?: unknown }).id;
         if (id !== undefined && ("result" in (m as object) || "error" in (m as object))) {
           awaited.delete(String(id));

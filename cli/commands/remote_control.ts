@@ -134,7 +134,7 @@ async function runForeground(ctx: RunContext, relayUrl: string): Promise<void> {
     clientName: "",
     log: (line) => void ctx.diag.debug(line),
   });
-  const say = (line: string) => void ctx.p.stderr.write(line + "\n");
+  const say = (line: string) => void ctx.diag.info(line);
   host.remote.status.subscribe((s) => say(describe(s)));
   try {
     say("Starting app-server with remote control enabled...");

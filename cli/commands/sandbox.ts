@@ -89,8 +89,8 @@ async function serve(ctx: RunContext, flags: z.infer<typeof ServeFlags>): Promis
     });
     // One line, so a script can `read` it and know the emulator is listening.
     await emitText(ctx, JSON.stringify(ready));
-    await ctx.p.stderr.write(
-      `sandbox listening on ${emu.url} (emulator only, not the real suite); Ctrl-C stops it\n`,
+    await ctx.diag.info(
+      `sandbox listening on ${emu.url} (emulator only, not the real suite); Ctrl-C stops it`,
     );
     const stops = [untilAborted(ctx.p.signal)];
     if (flags.exitWithStdin) stops.push(ctx.p.stdin.readAll().then(() => {}));

@@ -28,6 +28,11 @@ export async function emitText(ctx: Pick<RunContext, "p">, text: string): Promis
   await ctx.p.stdout.write(text.endsWith("\n") ? text : text + "\n");
 }
 
+/** Writes a result already rendered (help text, a report in the chosen format, one NDJSON line), as is. */
+export async function emitRendered(ctx: Pick<RunContext, "p">, text: string): Promise<void> {
+  await ctx.p.stdout.write(text);
+}
+
 /** The error envelope goes to stderr, so a pipe never receives an error as data. */
 export async function emitError(ctx: Pick<RunContext, "p" | "state">, err: LarkitError): Promise<void> {
   await ctx.p.stderr.write(toJsonDocument(errorEnvelope(err, { identity: ctx.state.identity })));

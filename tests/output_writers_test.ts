@@ -1,0 +1,35 @@
+/**
+ * `cli/output` is the only module that writes to stdout and stderr: every result, error envelope, prompt and
+ * diagnostic line leaves through it, so the output contract is decided in one place. This reads the sources
+ * and fails on a direct write anywhere else.
+ */
+import assert from "node:assert/strict";
+import { join, relative } from "node:path";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const ROOMS = ["cli", "shortcuts", "registry", "rpc", "relay"];
+/** The registry generator is a developer script (`deno task registry:gen`), not part of larkit's runtime. */
+const NOT_LARKIT = new Set(["registry/generate.ts"]);
+const WRITE = /\.(stdout|stderr)\.write\(|Deno\.(stdout|stderr)\b|console\.(log|error|warn|info|debug)\(/;
+
+async function* sources(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* sources(path);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) yield path;
+  }
+}
+
+Deno.test("nothing outside cli/output writes to stdout or stderr", async () => {
+  const offenders: string[] = [];
+  for (const room of ROOMS) {
+    for await (const path of sources(join(ROOT, room))) {
+      const file = relative(ROOT, path);
+      if (file.startsWith("cli/output/") || NOT_LARKIT.has(file)) continue;
+      (await Deno.readTextFile(path)).split("\n").forEach((line, i) => {
+        if (WRITE.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
