@@ -10,7 +10,6 @@ import type { BuildOptions, RunContext } from "./context.ts";
 import { addGlobalOptions, positionalWords } from "./globals.ts";
 import type { StrictMode } from "./auth/types.ts";
 import { errors } from "./output/errors.ts";
-import type { Identity } from "./output/envelope.ts";
 import type { ServiceSummary } from "./service_source.ts";
 import { SERVICE_SOURCES } from "./sources.ts";
 

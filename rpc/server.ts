@@ -23,7 +23,7 @@ import {
 import { DEFAULT_QUEUE_LIMITS, type QueueLimits } from "./outbound_queue.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "./policy.ts";
 import { ServerRequests } from "./server_requests.ts";
-import { type ConnectionInfo, ReplyThen, Session, type SessionHost } from "./session.ts";
+import { type ConnectionInfo, type ReplyThen, Session, type SessionHost } from "./session.ts";
 import { ThreadStore } from "./store.ts";
 import { ThreadHub } from "./threads.ts";
 

@@ -341,7 +341,7 @@ Deno.test("a config command is refused in a turn by the gate, before it runs", a
 });
 
 /** Starts a write turn from `asker` and waits until its approval is pending. */
-async function pendingWrite(server: ReturnType<typeof setup>["server"], asker: InProcessClient) {
+async function pendingWrite(asker: InProcessClient) {
   const { thread } = await asker.request("thread/start") as { thread: { id: string; cwd: string } };
   await asker.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
   const ask = await asker.waitFor((m) => m.method === "item/commandExecution/requestApproval");
@@ -353,7 +353,7 @@ Deno.test("approvals: ids are unguessable; answers from other, uninitialized or 
   const { server } = setup({ log: (event, fields) => logged.push({ event, fields }) });
   const local = new InProcessClient(server);
   await local.initialize();
-  const { thread, ask } = await pendingWrite(server, local);
+  const { thread, ask } = await pendingWrite(local);
   assert.match(String(ask.id), /^req-[0-9a-f]{32}$/);
 
   const stranger = new InProcessClient(server);
