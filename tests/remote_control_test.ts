@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DaemonClient, type StatusView } from "../relay/daemon.ts";
-import { DevRelay } from "../relay/dev_relay.ts";
+import { DevRelay, type DevRelayOptions, NOT_FOUND_BODY } from "../relay/dev_relay.ts";
 import { RemoteClient } from "../relay/remote_client.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
 import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts";
@@ -16,7 +16,6 @@ import { errorOf, runCli, type RunOptions, type RunResult } from "./helpers/run_
 import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
 import { until } from "./helpers/until.ts";
 
-const ALICE = "ou_sandbox_user_0001";
 const DAY = "--start 2026-11-23 --end 2026-11-23";
 
 interface Harness {
@@ -41,9 +40,12 @@ function alive(pid: number): boolean {
   }
 }
 
-async function harness(opts: { login: boolean }, fn: (h: Harness) => Promise<void>): Promise<void> {
+async function harness(
+  opts: { login: boolean; relay?: DevRelayOptions },
+  fn: (h: Harness) => Promise<void>,
+): Promise<void> {
   const emu = await startEmulator({ clock: manualClock(), timeZone: "UTC" });
-  const relay = DevRelay.start();
+  const relay = DevRelay.start(opts.relay);
   const dir = await Deno.makeTempDir({ prefix: "larkit-rc-" });
   const h: Harness = {
     emu,
@@ -94,7 +96,8 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
     assert.ok(s.daemon.pid, "this start spawned the daemon");
     assert.equal(h.relay.stats.enrollments, 1);
     const handshake = h.relay.stats.handshakeHeaders[0];
-    assert.equal(handshake["svc-account-id"], ALICE);
+    assert.equal(handshake["svc-account-id"], undefined, "the strict relay takes the server token only");
+    assert.equal(handshake["authorization"], `Bearer ${h.relay.issuedTokens[0]}`);
     assert.equal(handshake["x-svc-protocol-version"], "3");
     // The detached daemon has no terminal: what it has to say lands in its log file.
     const daemonLog = await Deno.readTextFile(join(h.socket, "..", "remote-control.log"));
@@ -296,5 +299,128 @@ Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, the
       await stdout.catch(() => "");
       await stderr.catch(() => "");
     }
+  });
+});
+
+// The backoff grows across these reconnects (none stays up the 10 s that resets it), so the steps are few;
+// a relay refusing for a while (status `connecting` with the last error) is covered in relay/daemon_test.ts.
+Deno.test("the daemon against the strict relay: token expiry, 401, generic and 'not found' 404s", async () => {
+  // Tokens live 31 s: fresh at enroll (more than the 30 s margin), due for refresh at any later reconnect.
+  await harness({ login: true, relay: { tokenTtlMs: 31_000 } }, async (h) => {
+    const started = await h.spawn(["remote-control", "start"]);
+    assert.equal(started.code, 0, started.stderr);
+    const s = started.json<Envelope>().data;
+    if (s.daemon.pid) h.pids.push(s.daemon.pid);
+    assert.equal(s.status, "connected");
+    const status = async () => (await h.spawn(["remote-control", "status"])).json<Envelope>().data;
+    const reconnect = async (what: string, handshakes: number) => {
+      h.relay.faults.dropServerSocket();
+      await until(what, () => h.relay.stats.handshakes === handshakes && h.relay.serverConnected, 60_000);
+    };
+
+    // Token expiry mid-session: nothing happens while connected; the next reconnect refreshes first.
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal(h.relay.stats.refreshes, 0);
+    await reconnect("reconnect after expiry", 2);
+    assert.equal(h.relay.stats.refreshes, 1);
+    assert.deepEqual(h.relay.stats.refusals, [], "refreshed before the handshake");
+    assert.equal(
+      h.relay.stats.handshakeHeaders.at(-1)?.["authorization"],
+      `Bearer ${h.relay.issuedTokens[1]}`,
+    );
+
+    // 401, then success: the server token is refreshed and the loop goes on.
+    h.relay.faults.rejectHandshakes(401, { body: '{"detail":"unauthorized"}' });
+    await reconnect("reconnect after a 401", 3);
+    assert.deepEqual(h.relay.stats.refusals, [401]);
+
+    // A generic 404 keeps the enrollment.
+    h.relay.faults.rejectHandshakes(404, { body: '{"detail":"Not Found"}' });
+    await reconnect("reconnect after a generic 404", 4);
+    assert.equal(h.relay.stats.enrollments, 1);
+    assert.equal((await status()).environmentId, "env_dev_1");
+
+    // 404 "Remote app server not found" deletes the enrollment and enrolls again at once.
+    h.relay.faults.rejectHandshakes(404, { body: NOT_FOUND_BODY });
+    await reconnect("reconnect after re-enrolling", 5);
+    assert.equal(h.relay.stats.enrollments, 2);
+    const now = await status();
+    assert.deepEqual([now.status, now.environmentId], ["connected", "env_dev_2"]);
+
+    const shut = await h.spawn(["remote-control", "stop", "--shutdown"]);
+    assert.equal(shut.code, 0, shut.stderr);
+  });
+});
+
+/** `main.ts app-server` on stdio as a live child: JSON-RPC lines in, lines out, until stdin closes. */
+function appServerProcess(dir: string, env: Record<string, string>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "app-server"],
+    cwd: REPO,
+    env: { ...env, LARKIT_CONFIG_DIR: dir, LARKIT_REMOTE_META: "off", NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines: Record<string, unknown>[] = [];
+  const reading = (async () => {
+    let buf = "";
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      buf += chunk;
+      for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+        lines.push(JSON.parse(buf.slice(0, nl)));
+        buf = buf.slice(nl + 1);
+      }
+    }
+  })();
+  const writer = child.stdin.getWriter();
+  return {
+    lines,
+    send: (m: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n")),
+    async stop() {
+      await writer.close();
+      await child.status;
+      await reading;
+      await child.stderr.cancel();
+    },
+  };
+}
+
+Deno.test("app-server: remoteControl/* on a plain server; restarted with the preference it reconnects by itself", async () => {
+  await harness({ login: true }, async (h) => {
+    const env: Record<string, string> = {
+      HOME: Deno.env.get("HOME") ?? "",
+      PATH: Deno.env.get("PATH") ?? "",
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
+      TZ: "UTC",
+      LARKIT_RELAY_URL: h.relay.baseUrl,
+    };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { clientInfo: { name: "probe", version: "1" }, capabilities: { experimentalApi: true } },
+    };
+    const statusOf = (m: Record<string, unknown>) =>
+      m.method === "remoteControl/status/changed" ? (m.params as StatusView).status : undefined;
+
+    const first = appServerProcess(h.dir, env);
+    await first.send(init);
+    await first.send({ jsonrpc: "2.0", id: 2, method: "remoteControl/status/read" });
+    await until("status read", () => first.lines.some((m) => m.id === 2), 60_000);
+    assert.equal((first.lines.find((m) => m.id === 2)?.result as StatusView).status, "disabled");
+    assert.equal(first.lines[0].id, 1, "the initialize response comes first");
+    await first.send({ jsonrpc: "2.0", id: 3, method: "remoteControl/enable" });
+    await until("connected", () => first.lines.some((m) => statusOf(m) === "connected"), 60_000);
+    await first.stop();
+    assert.deepEqual([h.relay.stats.enrollments, h.relay.stats.handshakes], [1, 1]);
+
+    const second = appServerProcess(h.dir, env);
+    await second.send(init);
+    await until("reconnected by itself", () => second.lines.some((m) => statusOf(m) === "connected"), 60_000);
+    assert.equal(h.relay.stats.enrollments, 1, "the persisted enrollment was reused");
+    assert.equal(h.relay.stats.refreshes, 1, "refresh, then handshake");
+    assert.equal(h.relay.stats.handshakes, 2);
+    await second.stop();
   });
 });
