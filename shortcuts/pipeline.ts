@@ -278,11 +278,17 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       pretty,
     );
   }
+  /** Each local file is read once per run, however many parts of it a chunked upload sends. */
+  const contents = new Map<string, Promise<Uint8Array>>();
+  const contentOf = (full: string) => {
+    if (!contents.has(full)) contents.set(full, p.files.readFile(full));
+    return contents.get(full) as Promise<Uint8Array>;
+  };
   async function uploadForm<T>(call: UploadCall<T>): Promise<FormData> {
     const { full, name } = await shared.localFile(call.file.flag, call.file.path, {
       maxBytes: call.file.maxBytes,
     });
-    const bytes = await p.files.readFile(full);
+    const bytes = await contentOf(full);
     const form = new FormData();
     for (const [k, v] of Object.entries(call.fields)) form.set(k, v);
     const part = call.file.range ? bytes.slice(...call.file.range) : bytes;
