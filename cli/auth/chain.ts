@@ -91,7 +91,8 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
       const src = await resolved();
       if (src.appSecret) return await src.appSecret();
       throw errors.config(`the credentials from ${src.account.source} hold no app secret`, {
-        hint: "configure the app secret: larkit config init --app-id <id> --app-secret-stdin, or LARKIT_APP_SECRET",
+        hint:
+          "configure the app secret: larkit config init --app-id <id> --app-secret-stdin, or LARKIT_APP_SECRET",
       });
     },
   };

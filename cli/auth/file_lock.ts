@@ -1,13 +1,24 @@
 /**
  * A cross-process lock file: created with O_EXCL (`createNew`), so exactly one larkit process holds it; the
- * others poll until it is gone. A holder that died leaves the file behind, so a lock older than `staleMs`
- * is taken over — the work done under it (one token refresh) finishes in seconds.
+ * others poll until it is gone. The file names its holder (process id and host), so a holder that was killed
+ * is recognised at once on the same machine and its lock taken over, instead of being waited out. A holder on
+ * another machine (a shared config directory), or a live one that hangs, is taken over once the lock is older
+ * than the work under it can take (one token request: the HTTP client's 60 s timeout plus a margin), so a
+ * waiter never waits longer than that.
  */
 import { z } from "zod";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 
-const HolderSchema = z.object({ owner: z.string(), at: z.number() });
+const HolderSchema = z.object({
+  owner: z.string(),
+  at: z.number(),
+  pid: z.number().optional(),
+  host: z.string().optional(),
+});
+
+/** The HTTP client's per-request timeout (60 s) plus a margin: no live holder keeps the lock longer. */
+export const DEFAULT_STALE_MS = 75_000;
 
 export interface LockOptions {
   timeoutMs?: number;
@@ -16,21 +27,32 @@ export interface LockOptions {
   signal?: AbortSignal;
 }
 
-async function holderAge(p: Provider, path: string): Promise<number | undefined> {
-  let text: string;
+async function readIfPresent(p: Provider, path: string): Promise<string | undefined> {
   try {
-    text = await p.files.readTextFile(path);
+    return await p.files.readTextFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw e;
   }
-  try {
-    return p.clock.now() - HolderSchema.parse(JSON.parse(text)).at;
-  } catch {
-    // Just created and not yet written, or left half-written by a crash: judge by the file's age.
-    const info = await p.files.stat(path);
-    return info?.mtimeMs === undefined ? 0 : p.clock.now() - info.mtimeMs;
+}
+
+/** Whether the lock holding `text` was left behind: its holder died (same host), or it is older than `staleMs`. */
+async function isStale(p: Provider, path: string, text: string, staleMs: number): Promise<boolean> {
+  const holder = HolderSchema.safeParse((() => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  })());
+  if (holder.success) {
+    const { pid, host, at } = holder.data;
+    if (pid !== undefined && host === p.system.hostname && !p.processes.alive(pid)) return true;
+    return p.clock.now() - at > staleMs;
   }
+  // Just created and not yet written, or left half-written by a crash: judge by the file's age.
+  const info = await p.files.stat(path);
+  return info?.mtimeMs !== undefined && p.clock.now() - info.mtimeMs > staleMs;
 }
 
 async function removeIfPresent(p: Provider, path: string): Promise<void> {
@@ -49,26 +71,37 @@ async function ownerOf(p: Provider, path: string): Promise<string | undefined> {
   }
 }
 
-/** Runs `fn` while holding the lock at `path`; a `timeout` error when another process keeps it too long. */
+/**
+ * Runs `fn` while holding the lock at `path`. A stale lock is taken over; waiting ends with a `timeout` error
+ * only when other live holders keep taking the lock in turn for longer than `timeoutMs`.
+ */
 export async function withFileLock<T>(
   p: Provider,
   path: string,
   fn: () => Promise<T>,
   opts: LockOptions = {},
 ): Promise<T> {
-  const { timeoutMs = 30_000, retryMs = 200, staleMs = 60_000 } = opts;
+  const { retryMs = 200, staleMs = DEFAULT_STALE_MS } = opts;
+  const timeoutMs = opts.timeoutMs ?? staleMs + 5_000;
   const owner = p.random.uuid();
   const deadline = p.clock.now() + timeoutMs;
-  while (!await p.files.createNew(path, JSON.stringify({ owner, at: p.clock.now() }))) {
-    const age = await holderAge(p, path);
-    if (age !== undefined && age > staleMs) {
-      await removeIfPresent(p, path);
+  const holder = () =>
+    JSON.stringify({ owner, at: p.clock.now(), pid: p.processes.pid, host: p.system.hostname });
+  while (!await p.files.createNew(path, holder())) {
+    const text = await readIfPresent(p, path);
+    if (text === undefined) continue;
+    if (await isStale(p, path, text, staleMs)) {
+      // Only the lock judged stale: another waiter may have taken it over and written its own meanwhile.
+      if (await readIfPresent(p, path) === text) await removeIfPresent(p, path);
       continue;
     }
     if (p.clock.now() >= deadline) {
-      throw errors.timeout(`another larkit process has held ${path} for over ${timeoutMs / 1000} s`, {
-        hint: `retry; if no other larkit is running, delete ${path}`,
-      });
+      throw errors.timeout(
+        `another larkit process has held ${path} for over ${Math.round(timeoutMs / 1000)} s`,
+        {
+          hint: `retry; if no other larkit is running, delete ${path}`,
+        },
+      );
     }
     await p.clock.sleep(retryMs, opts.signal);
   }

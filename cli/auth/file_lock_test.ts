@@ -56,3 +56,27 @@ Deno.test("a live holder that keeps the lock too long is a timeout error", async
   );
   assert.ok(await p.files.stat(path), "another holder's lock is left alone");
 });
+
+Deno.test("a holder that died on this host is taken over at once; a live one or another host's is waited for", async () => {
+  const t = fakeTime();
+  const alive = new Set([4242]);
+  const p = testProvider(t);
+  const withPids = { ...p, processes: { ...p.processes, alive: (pid: number) => alive.has(pid) } };
+  const path = join(p.paths.configDir, "locks", "x.lock");
+  const holder = (pid: number, host: string) => JSON.stringify({ owner: "o", at: t.now(), pid, host });
+
+  await p.files.createNew(path, holder(4343, p.system.hostname));
+  const start = t.now();
+  assert.equal(await withFileLock(withPids, path, () => Promise.resolve("dead"), { retryMs: 500 }), "dead");
+  assert.equal(t.now(), start, "no waiting");
+
+  for (const [pid, host] of [[4242, p.system.hostname], [4343, "other-host"]] as const) {
+    await p.files.createNew(path, holder(pid, host));
+    const from = t.now();
+    assert.equal(
+      await withFileLock(withPids, path, () => Promise.resolve("late"), { staleMs: 3000 }),
+      "late",
+    );
+    assert.ok(t.now() - from > 3000, `${host}/${pid}: taken over only once stale`);
+  }
+});

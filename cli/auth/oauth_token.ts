@@ -56,7 +56,17 @@ export async function requestToken(
     signal,
     label: TOKEN_PATH,
   });
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    // Headers arrived, the body did not: the suite may have acted on the request all the same.
+    throw errors.network(`the token endpoint's answer was cut off (HTTP ${res.status})`, {
+      hint: "retry the command",
+      detail: { lost: "body" },
+    });
+  }
   let parsed: z.infer<typeof TokenResponseSchema>;
   try {
     parsed = TokenResponseSchema.parse(JSON.parse(text));

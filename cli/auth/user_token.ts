@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { Endpoints } from "../config/endpoints.ts";
 import type { SecretStore } from "../config/secret_store.ts";
-import { errors } from "../output/errors.ts";
+import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { withFileLock } from "./file_lock.ts";
-import { requestToken, type Send, type TokenGrant } from "./oauth_token.ts";
+import { requestToken, type Send, type TokenAnswer, type TokenGrant } from "./oauth_token.ts";
 
 /** Refresh this long before the access token expires, so a request never leaves with a dying token. */
 export const REFRESH_AHEAD_MS = 5 * 60_000;
@@ -96,17 +96,54 @@ function loginExpired(deps: UserTokenDeps, t: UserToken | undefined, why: string
   });
 }
 
-async function refresh(deps: UserTokenDeps, t: UserToken): Promise<UserToken> {
-  const answer = await requestToken(deps.send, deps.endpoints, {
-    grant_type: "refresh_token",
-    refresh_token: t.refreshToken ?? "",
-    client_id: deps.appId,
-    client_secret: await deps.appSecret(),
-  }, deps.signal);
+/** The request reached the suite but its answer did not reach us: the refresh may have happened. */
+function answerLost(e: LarkitError): boolean {
+  return e.type === "outcome_unknown" || (e.body.detail as { lost?: string } | undefined)?.lost === "body";
+}
+
+/** The access token may still be sent: the suite accepts it until it expires, refresh token or not. */
+function stillUsable(deps: UserTokenDeps, t: UserToken): boolean {
+  return deps.p.clock.now() < t.expiresAt;
+}
+
+/**
+ * Spends the refresh token for a new pair. The suite rotates refresh tokens, so a refresh whose answer is lost
+ * may have spent the stored one: the stored pair is then kept (its access token still works until it expires,
+ * and the next refresh tells whether the refresh token survived), and the run ends with an `auth` error
+ * saying so, never an `internal` one. `accessRejected`: the suite already refused the access token, so a
+ * refused refresh leaves nothing usable.
+ */
+async function refresh(deps: UserTokenDeps, t: UserToken, accessRejected = false): Promise<UserToken> {
+  const secret = await deps.appSecret();
+  let answer: TokenAnswer;
+  try {
+    answer = await requestToken(deps.send, deps.endpoints, {
+      grant_type: "refresh_token",
+      refresh_token: t.refreshToken ?? "",
+      client_id: deps.appId,
+      client_secret: secret,
+    }, deps.signal);
+  } catch (e) {
+    if (deps.signal?.aborted || !(e instanceof LarkitError) || !answerLost(e)) throw e;
+    const scopes = (t.scope ?? "").split(" ").filter((s) => s && s !== "offline_access");
+    throw errors.auth(`the user token refresh got no usable answer (${e.message})`, {
+      hint: `retry the command: the stored login is kept${
+        !accessRejected && stillUsable(deps, t) ? " and its access token still works for now" : ""
+      }; if the suite already replaced the refresh token, log in again: ${deps.loginCommand(scopes)}`,
+      detail: { cause: e.type },
+    });
+  }
   if (answer.kind === "refused") {
+    const why = `the refresh token was refused (${answer.error}: ${answer.description})`;
+    if (!accessRejected && stillUsable(deps, t)) {
+      // E.g. spent by an earlier refresh whose answer was lost: the access token serves until it expires.
+      const kept = { ...t, refreshToken: undefined };
+      await writeUserToken(deps.store, kept);
+      return kept;
+    }
     // A refused refresh token never works again; keeping it would only repeat this failure.
     await deps.store.remove(userTokenKey(t.appId, t.userOpenId));
-    throw loginExpired(deps, t, `the refresh token was refused (${answer.error}: ${answer.description})`);
+    throw loginExpired(deps, t, why);
   }
   const next = tokenFromGrant(answer.grant, {
     appId: t.appId,
@@ -129,13 +166,28 @@ export async function validUserToken(deps: UserTokenDeps, openId: string): Promi
   if (!stored) throw loginExpired(deps, undefined, "no token is stored for this user");
   const status = tokenStatus(stored, p.clock.now());
   if (status === "valid") return stored;
-  if (status === "expired") throw loginExpired(deps, stored, "the refresh token has expired");
+  if (status === "expired") {
+    // No refresh possible, but the access token has minutes left: use them; the next run says to log in.
+    if (stillUsable(deps, stored)) return stored;
+    throw loginExpired(
+      deps,
+      stored,
+      stored.refreshToken ? "the refresh token has expired" : "no refresh token is left",
+    );
+  }
   return await withFileLock(p, refreshLockPath(p, appId, openId), async () => {
     const current = await readUserToken(store, appId, openId);
     if (!current) throw loginExpired(deps, stored, "the token was removed by another larkit process");
     const now = tokenStatus(current, p.clock.now());
     if (now === "valid") return current;
-    if (now === "expired") throw loginExpired(deps, current, "the refresh token has expired");
+    if (now === "expired") {
+      if (stillUsable(deps, current)) return current;
+      throw loginExpired(
+        deps,
+        current,
+        current.refreshToken ? "the refresh token has expired" : "no refresh token is left",
+      );
+    }
     return await refresh(deps, current);
   }, { signal: deps.signal });
 }
@@ -162,6 +214,6 @@ export async function refreshRejectedUserToken(
         "the suite rejected the access token and the refresh token has expired",
       );
     }
-    await refresh(deps, current);
+    await refresh(deps, current, true);
   }, { signal: deps.signal });
 }
