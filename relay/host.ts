@@ -8,14 +8,12 @@
  * own daemon and foreground mode), the persisted preference of (relay, account, client name) decides whether
  * to connect by itself; `enableAtStart` (`--remote-control`) connects regardless.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { toLarkitError } from "../cli/output/errors.ts";
 import type { Provider } from "../cli/provider.ts";
 import type { RemotePolicy } from "../rpc/policy.ts";
 import { createAppServer, type LarkitAppServer, type MethodHandler } from "../rpc/server.ts";
 import type { Runner } from "../rpc/command_run.ts";
+import { openStateDb } from "../rpc/state_db.ts";
 import {
   RemoteControlMethods,
   type RemoteControlSwitch,
@@ -182,8 +180,7 @@ export class RemoteControl implements RemoteControlSwitch {
 
 export function createRemoteControlHost(opts: RemoteControlHostOptions): RemoteControlHost {
   const p = opts.provider;
-  mkdirSync(p.paths.stateDir, { recursive: true, mode: 0o700 });
-  const db = new DatabaseSync(join(p.paths.stateDir, "state.db"));
+  const db = openStateDb(p.paths.stateDir);
   const store = new EnrollmentStore(db);
   const remote = new RemoteControl(opts, store);
   const methods = new RemoteControlMethods(remote);

@@ -96,9 +96,28 @@ class NdjsonClient {
   }
 }
 
-function spawnServer(emu: Emulator, listen: string, configDir: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "app-server", "--listen", listen],
+/** `main.ts app-server` as a process, under umask 022 like a default login shell, on the emulator's app. */
+function spawnServer(
+  emu: Emulator,
+  listen: string,
+  configDir: string,
+  extra: string[] = [],
+): Deno.ChildProcess {
+  return new Deno.Command("/bin/sh", {
+    args: [
+      "-c",
+      'umask 022; exec "$@"',
+      "sh",
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--quiet",
+      MAIN,
+      "app-server",
+      "--listen",
+      listen,
+      ...extra,
+    ],
     cwd: REPO,
     env: {
       HOME: Deno.env.get("HOME") ?? "/tmp",
@@ -235,6 +254,209 @@ Deno.test("turn/interrupt cancels a command waiting on a slow suite response", a
     await child.status;
     await c.done;
     await stderr;
+    await emu.stop();
+  }
+});
+
+async function connectUnix(sock: string): Promise<NdjsonClient> {
+  for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const conn = await Deno.connect({ transport: "unix", path: sock });
+  return new NdjsonClient(conn.readable, conn.writable);
+}
+
+const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o777;
+
+Deno.test("unix socket under umask 022: private state; guessed or foreign answers approve nothing, the owner's does", async () => {
+  const emu = await startEmulator({});
+  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
+  const sock = join(dir, "rpc.sock");
+  const child = spawnServer(emu, `unix:${sock}`, dir);
+  const stderr = new Response(child.stderr).text();
+  await child.stdin.close();
+  const clients: NdjsonClient[] = [];
+  try {
+    const owner = await connectUnix(sock);
+    const stranger = await connectUnix(sock);
+    const other = await connectUnix(sock);
+    clients.push(owner, stranger, other);
+    await owner.initialize();
+    const thread = (await owner.call("thread/start")).result?.thread as { id: string; cwd: string };
+    const stateDir = join(dir, "state");
+    assert.equal(await modeOf(stateDir), 0o700);
+    assert.equal(await modeOf(join(stateDir, "state.db")), 0o600);
+    assert.equal(await modeOf(thread.cwd), 0o700);
+    assert.ok(thread.cwd.startsWith(join(stateDir, "workspaces")), thread.cwd);
+
+    emu.clearRequests();
+    const send =
+      `im +messages-send --chat-id ${fixtures.CHATS.engineering} --text "hello from a turn" --as bot`;
+    const turn = await owner.turn(thread.id, send);
+    const ask = await owner.wait(
+      (m) => m.method === "item/commandExecution/requestApproval" && m.params?.turnId === turn.turnId,
+      "approval request",
+    );
+    assert.match(String(ask.id), /^req-[0-9a-f]{32}$/);
+    // An uninitialized client guessing ids, then answering the real one; an initialized stranger too.
+    for (let id = 0; id < 64; id++) {
+      await stranger.sendRaw(JSON.stringify({ jsonrpc: "2.0", id, result: { decision: "accept" } }));
+    }
+    await stranger.sendRaw(JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { decision: "accept" } }));
+    await other.initialize();
+    await other.sendRaw(JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { decision: "accept" } }));
+    // A round trip on each connection: their answers were read and handled before we look.
+    assert.equal((await stranger.call("thread/list")).error?.message, "Not initialized");
+    assert.ok((await other.call("thread/list")).result);
+    const read = await owner.call("thread/read", { threadId: thread.id, includeTurns: false });
+    assert.deepEqual((read.result?.thread as { status: { activeFlags: string[] } }).status.activeFlags, [
+      "waitingOnApproval",
+    ]);
+    assert.equal(
+      emu.requests().filter((r) => r.method === "POST" && r.path.startsWith("/open-apis/im/")).length,
+      0,
+    );
+
+    await owner.sendRaw(JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { decision: "accept" } }));
+    const done = (await turn.completed()).params as unknown as TurnCompleted;
+    assert.equal(done.turn.status, "completed");
+    assert.equal(
+      emu.requests().filter((r) => r.method === "POST" && r.path.startsWith("/open-apis/im/")).length,
+      1,
+    );
+
+    const refused = await owner.turn(thread.id, `-- config set base-url http://127.0.0.1:9`);
+    const r = (await refused.completed()).params as unknown as {
+      turn: { status: string; error: { error: { type: string } } };
+    };
+    assert.equal(r.turn.error.error.type, "permission");
+  } finally {
+    for (const c of clients) {
+      await c.close();
+      await c.done.catch(() => {/* closing the socket cancels its reader */});
+    }
+    child.kill("SIGINT");
+    await child.status;
+    const log = await stderr;
+    assert.match(log, /response_ignored|connection_opened/);
+    await emu.stop();
+  }
+});
+
+/** Reads a child's stderr as it arrives until `pattern` matches; the rest keeps draining in the background. */
+async function stderrUntil(
+  child: Deno.ChildProcess,
+  pattern: RegExp,
+): Promise<{ match: RegExpMatchArray; rest: Promise<string> }> {
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+    const match = text.match(pattern);
+    if (match) {
+      const rest = (async () => {
+        let more = text;
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) return more;
+          more += next.value;
+        }
+      })();
+      return { match, rest };
+    }
+  }
+  throw new Error(`stderr never matched ${pattern}: ${text}`);
+}
+
+/** One raw upgrade request; the status code the listener answered. */
+async function handshakeStatus(port: number, headers: Record<string, string>, path = "/"): Promise<number> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const head = [
+    `GET ${path} HTTP/1.1`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "Sec-WebSocket-Version: 13",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    "",
+    "",
+  ].join("\r\n");
+  await conn.write(new TextEncoder().encode(head));
+  const buf = new Uint8Array(128);
+  const n = await conn.read(buf);
+  conn.close();
+  return Number(new TextDecoder().decode(buf.subarray(0, n ?? 0)).split(" ")[1]);
+}
+
+Deno.test("WebSocket listener: foreign Host/Origin get 403, no token 401; the printed token runs a turn", async () => {
+  const emu = await startEmulator({});
+  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
+  const child = spawnServer(emu, "ws://127.0.0.1:0", dir, ["--ws-allow-origin", "http://localhost:5173"]);
+  await child.stdin.close();
+  let rest: Promise<string> | undefined;
+  try {
+    const seen = await stderrUntil(
+      child,
+      /listening on ws:\/\/127\.0\.0\.1:(\d+)[\s\S]*token ([0-9a-f]{64}) \(also in (\S+)\)/,
+    );
+    rest = seen.rest;
+    const [, portText, token, tokenFile] = seen.match;
+    const port = Number(portText);
+    assert.equal(await modeOf(tokenFile), 0o600);
+    assert.equal((await Deno.readTextFile(tokenFile)).trim(), token);
+
+    const host = `127.0.0.1:${port}`;
+    const bearer = { Authorization: `Bearer ${token}` };
+    assert.equal(
+      await handshakeStatus(port, { Host: `attacker.example:${port}`, ...bearer }),
+      403,
+      "DNS rebinding",
+    );
+    assert.equal(await handshakeStatus(port, { Host: host, Origin: "https://evil.example", ...bearer }), 403);
+    assert.equal(await handshakeStatus(port, { Host: host }), 401);
+    assert.equal(await handshakeStatus(port, { Host: host }, "/?token=wrong"), 401);
+
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/?token=${token}`);
+    const messages: Msg[] = [];
+    const waitFor = (test: (m: Msg) => boolean) =>
+      new Promise<Msg>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("timed out")), 20_000);
+        const check = () => {
+          const m = messages.find(test);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m);
+          } else setTimeout(check, 10);
+        };
+        check();
+      });
+    ws.onmessage = (e) => messages.push(JSON.parse(e.data));
+    await new Promise((r) => ws.onopen = r);
+    ws.send(
+      JSON.stringify({ id: 1, method: "initialize", params: { clientInfo: { name: "ws", version: "1" } } }),
+    );
+    await waitFor((m) => m.id === 1);
+    ws.send(JSON.stringify({ id: 2, method: "thread/start" }));
+    const threadId = ((await waitFor((m) => m.id === 2)).result?.thread as { id: string }).id;
+    ws.send(
+      JSON.stringify({
+        id: 3,
+        method: "turn/start",
+        params: { threadId, input: [{ type: "text", text: "calendar +agenda" }] },
+      }),
+    );
+    const done = await waitFor((m) => m.method === "turn/completed");
+    assert.equal((done.params as unknown as TurnCompleted).turn.status, "completed");
+    const closed = new Promise((r) => ws.onclose = r);
+    ws.close();
+    await closed;
+  } finally {
+    child.kill("SIGINT");
+    await child.status;
+    await rest;
     await emu.stop();
   }
 });
