@@ -29,7 +29,7 @@ import {
 } from "./protocol.ts";
 
 export const MAX_PENDING = 1_000;
-export const MAX_SEEN = 100_000;
+export const MAX_SEEN = 10_000;
 /** A consumer this many lines behind is cut off (its pending events stay for others). */
 export const MAX_CONSUMER_BACKLOG = 10_000;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
