@@ -304,3 +304,24 @@ function urlPath(m: ApiMethod): string {
   const { params } = exampleRequest(m);
   return new URL(urlOf("http://x", m, params)).pathname;
 }
+
+Deno.test("a generated command counts the items of its declared list field, not the first array", async () => {
+  const emu = await startEmulator({ clock: manualClock() });
+  try {
+    const registry = await openRegistry();
+    const m = (await registry.findMethod("attendance", "user_stats_datas", "query"))!;
+    assert.equal(m.listField, "user_datas");
+    const r = await runCli([...argsOf(m), "--params", JSON.stringify({ employee_type: "employee_id" })], {
+      env: emulatorEnv(emu),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.json() as {
+      data: { user_datas: unknown[]; invalid_user_list: unknown[] };
+      meta: { count: number };
+    };
+    assert.equal(out.data.invalid_user_list.length, 1, "the sampled answer has another, non-empty array");
+    assert.equal(out.meta.count, out.data.user_datas.length);
+  } finally {
+    await emu.stop();
+  }
+});

@@ -57,6 +57,16 @@ export interface ApiCall {
   ): BuiltRequest;
   /** For writes the suite cannot de-duplicate: the read command that shows whether a lost write happened. */
   verify?(params: Record<string, unknown>): string | undefined;
+  /** The response field holding a list method's items (from its response shape); else found by heuristics. */
+  listField?: string;
+}
+
+/** The items of one response: the declared list field when it holds an array, else the heuristic's pick. */
+function itemsOf(call: Pick<ApiCall, "listField">, data: unknown): unknown[] | undefined {
+  const declared = call.listField && data && typeof data === "object"
+    ? (data as Record<string, unknown>)[call.listField]
+    : undefined;
+  return Array.isArray(declared) ? declared : extractItems(data);
 }
 
 export function parseApiFlags(raw: unknown): ApiFlags {
@@ -149,7 +159,13 @@ async function download(ctx: RunContext, req: ApiRequest, path: string): Promise
   await emitResult(ctx, { identity: req.identity, format: "json" }, data);
 }
 
-async function pageAll(ctx: RunContext, f: ApiFlags, req: ApiRequest, wrote: boolean): Promise<void> {
+async function pageAll(
+  ctx: RunContext,
+  call: ApiCall,
+  f: ApiFlags,
+  req: ApiRequest,
+  wrote: boolean,
+): Promise<void> {
   const format = parseFormat(f.format);
   const pagination = paginate(ctx.http(), req, { pageSize: f.pageSize, pageLimit: f.pageLimit });
   const streaming = !f.jq && (format === "ndjson" || format === "table" || format === "csv");
@@ -160,7 +176,7 @@ async function pageAll(ctx: RunContext, f: ApiFlags, req: ApiRequest, wrote: boo
   for await (const page of pagination.pages) {
     pages = page.number;
     await ctx.diag.progress(`[page ${page.number}] fetched`);
-    const list = extractItems(page.data) ?? [];
+    const list = itemsOf(call, page.data) ?? [];
     items += list.length;
     if (writer) await writer.page(list);
     else kept.push(page.data);
@@ -216,9 +232,9 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
 
   const wrote = call.risk !== "read";
   if (outputPath) return await download(ctx, req, outputPath);
-  if (f.pageAll) return await pageAll(ctx, f, req, wrote);
+  if (f.pageAll) return await pageAll(ctx, call, f, req, wrote);
   const { data } = await ctx.http().call(req);
-  const items = extractItems(data);
+  const items = itemsOf(call, data);
   const meta = { count: items?.length, idempotency_key: key?.value };
   await emitResult(ctx, { identity, format: parseFormat(f.format), jq: f.jq, wrote }, data, meta);
 }

@@ -7,6 +7,7 @@ import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
+import { listFieldOf } from "../../registry/method.ts";
 import { type ApiCall, runApiCall } from "./execute.ts";
 import { addApiFlags } from "./flags.ts";
 import { registryOf } from "./registry_of.ts";
@@ -44,6 +45,7 @@ export function apiCallOf(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] =
     build: (params, data, opts) =>
       buildRequest(m, params, data, { ...opts, uuid: () => ctx.p.random.uuid() }),
     verify: m.risk !== "read" && !m.idempotency ? (params) => verifyCommand(m, siblings, params) : undefined,
+    listField: listFieldOf(m),
   };
 }
 
