@@ -1,8 +1,21 @@
 /**
- * Relay throughput against a raw WebSocket echo, in one run: small request/response messages and one 100 MB
- * message (time and peak RSS). Prints a table with ratios; no asserts. `deno run -A bench/relay_bench.ts`.
+ * Relay benchmark, every party in its own process (`deno run -A bench/relay_bench.ts`): the dev relay, the
+ * local server (a remote-control session in front of an echo app server) and the remote client (larkit's own
+ * `RemoteClient`). Each process's peak RSS is the kernel's (VmHWM in /proc/<pid>/status), read before it is
+ * stopped; each scenario gets fresh processes, so a peak belongs to one scenario. No asserts: it prints what it
+ * times, the numbers, and the goals of issue 16 beside them.
+ *
+ *  raw           one-way WebSocket send of 100 MiB (150 KiB text frames) from one process to another, timed
+ *                from the first send until the receiver reports the last byte: the baseline.
+ *  big           one 100 MiB result, server → relay → client, timed from the request until the client holds
+ *                the reassembled message.
+ *  rtt           2,000 echo requests one at a time (each waits for its answer): round trips per second.
+ *  pipelined     10,000 echo requests sent at once: answers per second.
+ *  head-of-line  client A sends a 100 MiB request while client B sends small requests one at a time: B's
+ *                worst round trip during A's transfer, against B's median before it.
  */
 import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
 import { abortableSleep } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { DevRelay } from "../relay/dev_relay.ts";
@@ -11,60 +24,34 @@ import { RemoteControlSession } from "../relay/session.ts";
 import { EnrollmentStore } from "../relay/store.ts";
 import { normalizeRelayBaseUrl } from "../relay/url.ts";
 
-const SMALL = 2000;
-const BIG = 100 * 1024 * 1024 - 64;
+const MiB = 1024 * 1024;
+const BIG = 100 * MiB - 64;
+const RTT_COUNT = 2_000;
+const PIPELINED_COUNT = 10_000;
+const SELF = fileURLToPath(import.meta.url);
 
-let peak = 0;
-const sampler = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 5);
-function resetPeak(): void {
-  peak = Deno.memoryUsage().rss;
-}
+// ---- roles (child processes) ------------------------------------------------------------------------------
 
-async function measure(run: () => Promise<void>): Promise<{ ms: number; peakMb: number }> {
-  resetPeak();
-  const t0 = performance.now();
-  await run();
-  return { ms: performance.now() - t0, peakMb: peak / 2 ** 20 };
-}
-
-async function rawEcho(): Promise<
-  { small: { ms: number; peakMb: number }; big: { ms: number; peakMb: number } }
-> {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
-    const { socket, response } = Deno.upgradeWebSocket(req);
-    socket.onmessage = (ev) => socket.send(ev.data);
-    return response;
-  });
-  const ws = new WebSocket(`ws://127.0.0.1:${server.addr.port}/`);
-  await new Promise((r) => ws.onopen = r);
-  const small = await measure(async () => {
-    let got = 0;
-    const done = new Promise<void>((r) => ws.onmessage = () => ++got === SMALL && r());
-    for (let i = 0; i < SMALL; i++) ws.send(JSON.stringify({ id: i, method: "echo", params: { i } }));
-    await done;
-  });
-  const frame = "x".repeat(150 * 1024);
-  const frames = Math.ceil(BIG / frame.length);
-  const big = await measure(async () => {
-    let got = 0;
-    const done = new Promise<void>((r) => ws.onmessage = () => ++got === frames && r());
-    for (let i = 0; i < frames; i++) ws.send(frame);
-    await done;
-  });
-  ws.close();
-  await server.shutdown();
-  return { small, big };
-}
-
-class EchoServer implements AppServer {
+class EchoApp implements AppServer {
   connect(origin: Origin, out: Outbound): Connection {
     return {
-      id: "1",
+      id: crypto.randomUUID(),
       origin,
       receive: async (text) => {
-        const m = JSON.parse(text) as { id?: number; method?: string; params?: unknown };
+        // A 100 MiB request is not parsed: the echo app is not what is measured, only its id and method are read.
+        const m = text.length > MiB
+          ? {
+            id: Number(/"id":(\d+)/.exec(text.slice(0, 200))?.[1]),
+            method: /"method":"([^"]+)"/.exec(text.slice(0, 200))?.[1],
+            params: undefined,
+          }
+          : JSON.parse(text) as { id?: number; method?: string; params?: { size?: number } };
         if (m.id === undefined) return;
-        const result = m.method === "big" ? "x".repeat(BIG) : m.params ?? {};
+        const result = m.method === "big"
+          ? "x".repeat(m.params?.size ?? 0)
+          : m.method === "sink"
+          ? { bytes: text.length }
+          : m.params ?? {};
         await out.send(JSON.stringify({ id: m.id, result }));
       },
       close: () => {},
@@ -75,59 +62,257 @@ class EchoServer implements AppServer {
   }
 }
 
-async function throughRelay(): Promise<
-  { small: { ms: number; peakMb: number }; big: { ms: number; peakMb: number } }
-> {
+function say(line: unknown): void {
+  console.log(JSON.stringify(line));
+}
+
+async function untilStdinEnds(): Promise<void> {
+  for await (const _ of Deno.stdin.readable) {
+    // Nothing is sent on stdin; its end is the signal to stop.
+  }
+}
+
+async function roleRelay(): Promise<void> {
   const relay = DevRelay.start();
+  say({ baseUrl: relay.baseUrl });
+  await untilStdinEnds();
+  await relay.close();
+}
+
+async function roleServer(baseUrl: string): Promise<void> {
   const session = new RemoteControlSession({
-    urls: normalizeRelayBaseUrl(relay.baseUrl),
-    appServer: new EchoServer(),
+    urls: normalizeRelayBaseUrl(baseUrl),
+    appServer: new EchoApp(),
     getAccount: () => Promise.resolve({ accountId: "bench", accessToken: "t", kind: "user" }),
     store: new EnrollmentStore(new DatabaseSync(":memory:")),
     clock: { now: () => Date.now(), sleep: abortableSleep },
     random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
     fetch: (i, init) => fetch(i, init),
     server: { name: "bench", os: Deno.build.os, arch: Deno.build.arch, appServerVersion: "bench" },
+    clientName: "",
   });
   await session.enable();
-  while (!relay.serverConnected) await new Promise((r) => setTimeout(r, 5));
-  const client = await RemoteClient.connect(relay.clientUrl("bench"), "bench");
-  const stream = client.stream("s1");
-  await stream.request("initialize", {});
-  const small = await measure(async () => {
-    const all: Promise<unknown>[] = [];
-    for (let i = 0; i < SMALL; i++) all.push(stream.request("echo", { i }));
-    await Promise.all(all);
-  });
-  const big = await measure(async () => {
-    const result = await stream.request("big");
-    if (typeof result !== "string" || result.length !== BIG) {
-      throw new Error("100 MB message arrived damaged");
-    }
-  });
-  client.close();
+  while (session.status.current.status !== "connected") await new Promise((r) => setTimeout(r, 5));
+  say({ connected: true });
+  await untilStdinEnds();
   await session.close();
-  await relay.close();
-  return { small, big };
 }
 
-const raw = await rawEcho();
-const viaRelay = await throughRelay();
-clearInterval(sampler);
-const fmt = (n: number) => n.toFixed(1);
-console.log(`relay benchmark (${Deno.build.os}/${Deno.build.arch}, Deno ${Deno.version.deno})`);
-console.log(`scenario                    raw echo          via relay          ratio`);
-console.log(
-  `${SMALL} small round trips     ${fmt(raw.small.ms)} ms`.padEnd(46) +
-    `${fmt(viaRelay.small.ms)} ms`.padEnd(19) +
-    `${fmt(viaRelay.small.ms / raw.small.ms)}x`,
-);
-console.log(
-  `100 MB message (time)       ${fmt(raw.big.ms)} ms`.padEnd(46) + `${fmt(viaRelay.big.ms)} ms`.padEnd(19) +
-    `${fmt(viaRelay.big.ms / raw.big.ms)}x`,
-);
-console.log(
-  `100 MB message (peak RSS)   ${fmt(raw.big.peakMb)} MiB`.padEnd(46) +
-    `${fmt(viaRelay.big.peakMb)} MiB`.padEnd(19) +
-    `${fmt(viaRelay.big.peakMb / raw.big.peakMb)}x`,
-);
+async function initialized(baseUrl: string, clientId: string) {
+  const url = new URL(baseUrl);
+  const client = await RemoteClient.connect(
+    `ws://${url.host}/dev/client?client_id=${encodeURIComponent(clientId)}`,
+    clientId,
+  );
+  const stream = client.stream("s1");
+  await stream.request("initialize", {});
+  return { client, stream };
+}
+
+async function roleClient(baseUrl: string, scenario: string): Promise<void> {
+  const { client, stream } = await initialized(baseUrl, "bench");
+  if (scenario === "big") {
+    const t0 = performance.now();
+    const result = await stream.request("big", { size: BIG });
+    const ms = performance.now() - t0;
+    if (typeof result !== "string" || result.length !== BIG) {
+      throw new Error("100 MiB result arrived damaged");
+    }
+    say({ ms });
+  } else if (scenario === "rtt") {
+    const t0 = performance.now();
+    for (let i = 0; i < RTT_COUNT; i++) await stream.request("echo", { i });
+    say({ perSecond: RTT_COUNT / ((performance.now() - t0) / 1000) });
+  } else if (scenario === "pipelined") {
+    const t0 = performance.now();
+    const all: Promise<unknown>[] = [];
+    for (let i = 0; i < PIPELINED_COUNT; i++) all.push(stream.request("echo", { i }));
+    await Promise.all(all);
+    say({ perSecond: PIPELINED_COUNT / ((performance.now() - t0) / 1000) });
+  } else if (scenario === "head-of-line") {
+    const b = await initialized(baseUrl, "bench-b");
+    const rtt = async () => {
+      const t = performance.now();
+      await b.stream.request("echo", {});
+      return performance.now() - t;
+    };
+    const quiet: number[] = [];
+    for (let i = 0; i < 200; i++) quiet.push(await rtt());
+    quiet.sort((x, y) => x - y);
+    let done = false;
+    const big = stream.request("sink", { data: "y".repeat(BIG) }).then(() => done = true);
+    let worst = 0;
+    let samples = 0;
+    for (let i = 0; i < 100_000 && !done; i++) {
+      worst = Math.max(worst, await rtt());
+      samples++;
+    }
+    await big;
+    say({ medianQuietMs: quiet[quiet.length >> 1], worstMs: worst, samples });
+    b.client.close();
+  }
+  client.close();
+}
+
+async function roleRawReceiver(): Promise<void> {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    let bytes = 0;
+    socket.onmessage = (ev) => {
+      bytes += (ev.data as string).length;
+      if (bytes >= BIG) socket.send("done");
+    };
+    return response;
+  });
+  say({ port: server.addr.port });
+  await untilStdinEnds();
+  await server.shutdown();
+}
+
+async function roleRawSender(port: string): Promise<void> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/`);
+  await new Promise((r) => ws.onopen = r);
+  const frame = "x".repeat(150 * 1024);
+  const done = new Promise((r) => ws.onmessage = r);
+  const t0 = performance.now();
+  for (let sent = 0; sent < BIG; sent += frame.length) ws.send(frame);
+  await done;
+  say({ ms: performance.now() - t0 });
+  ws.close();
+}
+
+// ---- the conductor ----------------------------------------------------------------------------------------
+
+interface Child {
+  pid: number;
+  /** The next JSON line the child prints. */
+  line(): Promise<Record<string, unknown>>;
+  /** Peak RSS in MiB so far (the kernel's high-water mark). */
+  peakMiB(): number;
+  stop(): Promise<void>;
+}
+
+function spawn(...args: string[]): Child {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", SELF, ...args],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  return {
+    pid: child.pid,
+    async line() {
+      for (let i = 0; i < 1_000_000 && !buf.includes("\n"); i++) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`bench ${args[0]} ended without output`);
+        buf += value;
+      }
+      const nl = buf.indexOf("\n");
+      const text = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      return JSON.parse(text);
+    },
+    peakMiB() {
+      const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${child.pid}/status`));
+      return m ? Number(m[1]) / 1024 : NaN;
+    },
+    async stop() {
+      await child.stdin.close();
+      await child.status;
+      reader.releaseLock();
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
+interface Measured {
+  result: Record<string, unknown>;
+  peaks: { relay: number; server: number; client: number };
+}
+
+async function throughRelay(scenario: string): Promise<Measured> {
+  const relay = spawn("relay");
+  const { baseUrl } = await relay.line() as { baseUrl: string };
+  const server = spawn("server", baseUrl);
+  await server.line();
+  const client = spawn("client", baseUrl, scenario);
+  const result = await client.line();
+  const peaks = { relay: relay.peakMiB(), server: server.peakMiB(), client: client.peakMiB() };
+  await client.stop();
+  await server.stop();
+  await relay.stop();
+  return { result, peaks };
+}
+
+async function raw(): Promise<Measured> {
+  const receiver = spawn("raw-receiver");
+  const { port } = await receiver.line() as { port: number };
+  const sender = spawn("raw-sender", String(port));
+  const result = await sender.line();
+  const peaks = { relay: 0, server: receiver.peakMiB(), client: sender.peakMiB() };
+  await sender.stop();
+  await receiver.stop();
+  return { result, peaks };
+}
+
+async function conduct(): Promise<void> {
+  const f = (n: unknown, d = 1) => (n as number).toFixed(d);
+  console.log(
+    `relay benchmark (${Deno.build.os}/${Deno.build.arch}, Deno ${Deno.version.deno}); separate processes`,
+  );
+  const base = await raw();
+  const rawMs = base.result.ms as number;
+  console.log(`raw       one-way 100 MiB WebSocket send: ${f(rawMs)} ms`);
+  const big = await throughRelay("big");
+  const bigMs = big.result.ms as number;
+  console.log(
+    `big       100 MiB result server→relay→client: ${f(bigMs)} ms = ${f(bigMs / rawMs)}x raw (goal ≤ 3x); ` +
+      `peak RSS server ${f(big.peaks.server, 0)} MiB = ${
+        f(big.peaks.server / 100, 2)
+      }x the message (goal ≤ 2.5x), ` +
+      `relay ${f(big.peaks.relay, 0)} MiB, client ${f(big.peaks.client, 0)} MiB`,
+  );
+  const rtt = await throughRelay("rtt");
+  console.log(
+    `rtt       ${RTT_COUNT} requests one at a time: ${
+      f(rtt.result.perSecond, 0)
+    } round trips/s (goal ≥ 5,000)`,
+  );
+  const piped = await throughRelay("pipelined");
+  console.log(
+    `pipelined ${PIPELINED_COUNT} requests at once: ${
+      f(piped.result.perSecond, 0)
+    } answers/s (goal ≥ 10,000)`,
+  );
+  const hol = await throughRelay("head-of-line");
+  console.log(
+    `head-of-line  B's worst round trip during A's 100 MiB request: ${f(hol.result.worstMs)} ms ` +
+      `(median before: ${f(hol.result.medianQuietMs, 2)} ms, ${hol.result.samples} samples; goal ≤ 100 ms)`,
+  );
+}
+
+const [role, ...rest] = Deno.args;
+switch (role) {
+  case undefined:
+    await conduct();
+    break;
+  case "relay":
+    await roleRelay();
+    break;
+  case "server":
+    await roleServer(rest[0]);
+    break;
+  case "client":
+    await roleClient(rest[0], rest[1]);
+    break;
+  case "raw-receiver":
+    await roleRawReceiver();
+    break;
+  case "raw-sender":
+    await roleRawSender(rest[0]);
+    break;
+  default:
+    throw new Error(`unknown bench role ${role}`);
+}

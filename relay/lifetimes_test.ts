@@ -131,7 +131,6 @@ Deno.test("60 s without a pong or any frame drops the socket and reconnects", as
         handlers?.onClose();
       },
       isOpen: true,
-      bufferedAmount: 0,
       listen: (h) => handlers = h,
     };
     return Promise.resolve(socket);

@@ -16,10 +16,10 @@ export const ASSEMBLY_MAX_COUNT = 128;
 
 /** One text frame ready for the socket, with the cursor an ack is matched against. */
 export interface WireFrame {
-  seqId: number;
+  readonly seqId: number;
   /** Present on segments only; an ack without `segment_id` covers every segment of its `seq_id`. */
-  segmentId?: number;
-  text: string;
+  readonly segmentId?: number;
+  readonly text: string;
 }
 
 export type MessageKind = "server" | "client";
@@ -37,10 +37,46 @@ function addressTail(address: Address): string {
   return JSON.stringify(address).slice(1);
 }
 
+/** Characters counted per step when measuring a large message's UTF-8 size (no copy of the message is made). */
+const MEASURE_BLOCK = 1024 * 1024;
+const measureScratch = new Uint8Array(3 * MEASURE_BLOCK + 4);
+
+/** The UTF-8 byte length of `text`, measured block by block into a fixed scratch buffer. */
+function utf8Size(text: string): number {
+  let size = 0;
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + MEASURE_BLOCK);
+    // Never split a surrogate pair: a lone half would be measured as U+FFFD.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    size += encoder.encodeInto(text.substring(at, end), measureScratch).written;
+    at = end;
+  }
+  return size;
+}
+
+/**
+ * One segment's frame, built when it is written (and again if it must be resent), never kept: a 100 MiB message
+ * costs its source (the JSON text when it is ASCII, else its UTF-8 bytes), not 1.33× that again in base64.
+ */
+class SegmentFrame implements WireFrame {
+  constructor(
+    readonly seqId: number,
+    readonly segmentId: number,
+    readonly head: string,
+    readonly tail: string,
+    readonly base64: () => string,
+  ) {}
+
+  get text(): string {
+    return `${this.head}${this.base64()}${this.tail}`;
+  }
+}
+
 /**
  * Wraps one JSON-RPC message (its JSON text, inserted verbatim so a 100 MB result is not parsed again) into
- * the frames that carry it: one `*_message` frame when it fits, otherwise `*_message_chunk` frames.
- * Messages over the reassembly limit or needing more than 1024 segments are an error value.
+ * the frames that carry it: one `*_message` frame when it fits, otherwise `*_message_chunk` frames whose text is
+ * produced on demand. Messages over the reassembly limit or needing more than 1024 segments are an error value.
  */
 export function frameMessage(
   kind: MessageKind,
@@ -49,12 +85,12 @@ export function frameMessage(
 ): WireFrame[] | LarkitError {
   const tail = addressTail(address);
   const whole = `{"type":"${kind}_message","message":${messageJson},${tail}`;
-  // UTF-8 needs at most 3 bytes per UTF-16 unit, so short messages skip the byte count.
-  if (whole.length * 3 <= SEGMENT_MAX_BYTES || encoder.encode(whole).length <= SEGMENT_MAX_BYTES) {
+  // UTF-8 needs 1 to 3 bytes per UTF-16 unit: short texts fit without counting, long ones cannot fit.
+  if (whole.length * 3 <= SEGMENT_MAX_BYTES) return [{ seqId: address.seq_id, text: whole }];
+  if (whole.length <= SEGMENT_MAX_BYTES && encoder.encode(whole).length <= SEGMENT_MAX_BYTES) {
     return [{ seqId: address.seq_id, text: whole }];
   }
-  const bytes = encoder.encode(messageJson);
-  const size = bytes.length;
+  const size = utf8Size(messageJson);
   if (size > REASSEMBLED_MAX_BYTES) {
     return errors.validation(
       `remote-control message of ${size} bytes exceeds the ${REASSEMBLED_MAX_BYTES}-byte reassembly limit`,
@@ -71,16 +107,19 @@ export function frameMessage(
   if (count > SEGMENT_COUNT_MAX) {
     return errors.validation(`remote-control message of ${size} bytes needs ${count} segments (max 1024)`);
   }
+  // ASCII text is its own UTF-8 (and Latin-1, which `btoa` encodes): segments are cut from the string itself.
+  const ascii = size === messageJson.length;
+  const bytes = ascii ? undefined : encoder.encode(messageJson);
+  const slice = (id: number) => () => {
+    const from = id * chunk;
+    const to = Math.min(size, from + chunk);
+    return bytes ? bytes.subarray(from, to).toBase64() : btoa(messageJson.substring(from, to));
+  };
   const frames: WireFrame[] = [];
   for (let id = 0; id < count; id++) {
-    const fields: ChunkFields = {
-      segment_id: id,
-      segment_count: count,
-      message_size_bytes: size,
-      message_chunk_base64: bytes.subarray(id * chunk, Math.min(size, (id + 1) * chunk)).toBase64(),
-    };
-    const text = `{"type":"${kind}_message_chunk",${JSON.stringify(fields).slice(1, -1)},${tail}`;
-    frames.push({ seqId: address.seq_id, segmentId: id, text });
+    const head = `{"type":"${kind}_message_chunk","segment_id":${id},"segment_count":${count},` +
+      `"message_size_bytes":${size},"message_chunk_base64":"`;
+    frames.push(new SegmentFrame(address.seq_id, id, head, `",${tail}`, slice(id)));
   }
   return frames;
 }

@@ -31,7 +31,7 @@ import {
   type ServerToken,
 } from "./enroll.ts";
 import { type ClientEnvelope, isInitializeRequest, parseClientEnvelope } from "./envelopes.ts";
-import { frameMessage, Reassembler, SEGMENT_MAX_BYTES } from "./segments.ts";
+import { frameMessage, Reassembler, SEGMENT_MAX_BYTES, type WireFrame } from "./segments.ts";
 import { HandshakeRefused, type OpenSocket, openWsSocket, type RelaySocket } from "./socket.ts";
 import { type RemoteControlStatus, StatusBoard } from "./status.ts";
 import type { Enrollment, EnrollmentKey, EnrollmentStore } from "./store.ts";
@@ -126,6 +126,9 @@ export function reportsServerNotFound(body: string): boolean {
     Object.keys(json).length === 1 && (json as { detail?: unknown }).detail === SERVER_NOT_FOUND_DETAIL;
 }
 
+/** How much frame text may wait in the socket's own buffers (about 30 segments). */
+const WRITE_AHEAD_CHARS = 4 * 1024 * 1024;
+
 /** Initialize requests are small; a megabyte-sized message on a live stream is not parsed twice to check. */
 const INITIALIZE_CHECK_MAX_CHARS = 1024 * 1024;
 
@@ -158,6 +161,9 @@ export class RemoteControlSession {
   readonly #log: (line: string) => void;
   readonly #closed = new AbortController();
   #socket: RelaySocket | undefined;
+  /** Frames waiting for the socket, in order; `#writing` tracks this socket's progress through them. */
+  #writeQueue: WireFrame[] = [];
+  #writing: { next: number; chars: number } | undefined;
   #cursor: string | undefined;
   #enrollment: Enrollment | undefined;
   /** The relay-issued server token (memory only); undefined: refresh before the next handshake. */
@@ -492,7 +498,11 @@ export class RemoteControlSession {
       this.#lastInboundAt = clock.now();
       const stop = new AbortController();
       const finish = () => {
-        if (this.#socket === socket) this.#socket = undefined;
+        if (this.#socket === socket) {
+          this.#socket = undefined;
+          this.#writing = undefined;
+          this.#writeQueue = [];
+        }
         stop.abort();
         signal.removeEventListener("abort", onAbort);
         resolve();
@@ -505,8 +515,11 @@ export class RemoteControlSession {
         onBinary: () => this.#log("remote control: dropping a binary frame"),
         onClose: finish,
       });
-      for (const frame of this.#buffer.unacked()) socket.send(frame.text);
+      // Everything unacked goes first, in order, then new traffic (queued behind it by #write).
+      this.#writeQueue = [...this.#buffer.unacked()];
+      this.#writing = { next: 0, chars: 0 };
       this.#socket = socket;
+      this.#pump();
       void this.#liveness(socket, stop.signal);
     });
   }
@@ -536,10 +549,32 @@ export class RemoteControlSession {
     }
   }
 
-  #write(frames: { text: string }[]): void {
+  /**
+   * Queues frames for the socket. At most `WRITE_AHEAD_CHARS` are handed to it before they are written out, so a
+   * 100 MiB message is encoded segment by segment as the network takes it instead of all at once.
+   */
+  #write(frames: readonly WireFrame[]): void {
+    for (const f of frames) this.#writeQueue.push(f);
+    this.#pump();
+  }
+
+  #pump(): void {
     const socket = this.#socket;
-    if (!socket?.isOpen) return;
-    for (const f of frames) socket.send(f.text);
+    const writing = this.#writing;
+    if (!socket?.isOpen || !writing) return;
+    while (writing.chars < WRITE_AHEAD_CHARS && this.#writeQueue.length > writing.next) {
+      const text = this.#writeQueue[writing.next++].text;
+      writing.chars += text.length;
+      socket.send(text, () => {
+        writing.chars -= text.length;
+        if (this.#writing === writing) this.#pump();
+      });
+    }
+    // Compact now and then instead of shifting on every frame.
+    if (writing.next > 1024 && writing.next * 2 > this.#writeQueue.length) {
+      this.#writeQueue = this.#writeQueue.slice(writing.next);
+      writing.next = 0;
+    }
   }
 
   #onFrame(text: string): void {

@@ -12,8 +12,8 @@ import WebSocket from "ws";
 
 /** What a live relay socket offers the session. */
 export interface RelaySocket {
-  /** Sends one text frame; a no-op once the socket is no longer open. */
-  send(text: string): void;
+  /** Sends one text frame; `written` runs once it left for the network (or failed). No-op once closed. */
+  send(text: string, written?: () => void): void;
   /** Sends a WebSocket ping control frame (empty payload). */
   ping(): void;
   /** Closes with the close handshake. */
@@ -21,8 +21,6 @@ export interface RelaySocket {
   /** Drops the connection at once (dead peer: no close handshake to wait for). */
   terminate(): void;
   readonly isOpen: boolean;
-  /** Bytes handed to the socket but not yet written to the network. */
-  readonly bufferedAmount: number;
   /** Installs the handlers; `onActivity` hears every inbound frame, control frames included. */
   listen(handlers: SocketHandlers): void;
 }
@@ -63,12 +61,8 @@ class WsRelaySocket implements RelaySocket {
     return this.ws.readyState === WebSocket.OPEN;
   }
 
-  get bufferedAmount(): number {
-    return this.ws.bufferedAmount;
-  }
-
-  send(text: string): void {
-    if (this.isOpen) this.ws.send(text);
+  send(text: string, written?: () => void): void {
+    if (this.isOpen) this.ws.send(text, written ? () => written() : undefined);
   }
 
   ping(): void {
