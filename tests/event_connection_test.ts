@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { abortableSleep } from "../cli/provider.ts";
 import type { EventEnvelope } from "../cli/event/catalog.ts";
 import { type ConnectionStatus, LongConnection } from "../cli/event/connection.ts";
-import { type Emulator, startEmulator } from "./helpers/emulator.ts";
+import { type Emulator, fixtures, startEmulator, tenantToken, userToken } from "./helpers/emulator.ts";
 import { until } from "./helpers/until.ts";
 
 const clock = { now: () => Date.now(), sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s) };
@@ -144,6 +144,64 @@ Deno.test("long connection: a pong updates the client config", async () => {
       await until("connected", () => conn.status.state === "connected");
       emu.events.clientConfig = { ...emu.events.clientConfig, ReconnectCount: 9 };
       await until("a pong with the new config", () => conn.config.reconnectCount === 9);
+    } finally {
+      await conn.stop();
+    }
+  });
+});
+
+Deno.test("emulator pushes: messages, reactions, calendar and task changes become events; the bot's own do not", async () => {
+  await withEmu(async (emu) => {
+    const { conn, got } = connect(emu);
+    try {
+      await until("connected", () => conn.status.state === "connected");
+      const uat = (await userToken(emu)).access_token;
+      const tat = await tenantToken(emu);
+      const call = async (token: string, method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${emu.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const json = await res.json() as { code: number; msg: string; data: Record<string, unknown> };
+        assert.equal(json.code, 0, `${method} ${path}: ${json.msg}`);
+        return json.data;
+      };
+      const chat = fixtures.CHATS.engineering;
+      const text = { msg_type: "text", content: JSON.stringify({ text: "hello bot" }), receive_id: chat };
+      // The bot's own message is no event for the bot.
+      await call(tat, "POST", "/open-apis/im/v1/messages?receive_id_type=chat_id", text);
+      const msg = await call(uat, "POST", "/open-apis/im/v1/messages?receive_id_type=chat_id", text);
+      const reaction = await call(uat, "POST", `/open-apis/im/v1/messages/${msg.message_id}/reactions`, {
+        reaction_type: { emoji_type: "THUMBSUP" },
+      });
+      await call(
+        uat,
+        "DELETE",
+        `/open-apis/im/v1/messages/${msg.message_id}/reactions/${reaction.reaction_id}`,
+      );
+      const calendar = encodeURIComponent(fixtures.CALENDARS.bot);
+      await call(tat, "POST", `/open-apis/calendar/v4/calendars/${calendar}/events`, {
+        summary: "Planning",
+        start_time: { timestamp: "1795420800" },
+        end_time: { timestamp: "1795424400" },
+      });
+      const task = await call(uat, "POST", "/open-apis/task/v2/tasks", { summary: "Ship events" });
+      const guid = (task.task as { guid: string }).guid;
+      await until("five events", () => got.length >= 5);
+      assert.deepEqual(got.map((e) => e.header.event_type), [
+        "im.message.receive_v1",
+        "im.message.reaction.created_v1",
+        "im.message.reaction.deleted_v1",
+        "calendar.calendar.event.changed_v4",
+        "task.task.updated_v1",
+      ]);
+      const received = got[0].event as { message: { message_id: string; chat_type: string } };
+      assert.equal(received.message.message_id, msg.message_id);
+      assert.equal(received.message.chat_type, "group");
+      assert.equal((got[1].event as { message_id: string }).message_id, msg.message_id);
+      assert.equal((got[3].event as { calendar_id: string }).calendar_id, fixtures.CALENDARS.bot);
+      assert.equal((got[4].event as { task_id: string }).task_id, guid);
     } finally {
       await conn.stop();
     }

@@ -15,6 +15,7 @@ import { fail, ok, type Reply } from "../reply.ts";
 import type { RequestCtx, Route } from "../router.ts";
 import type { EmulatorState } from "../state.ts";
 import { decodeWire, encodeWire, wireHeader } from "./wire.ts";
+import { reactionRoutes } from "./reactions.ts";
 
 export const ENDPOINT_PATH = "/callback/ws/endpoint";
 export const SOCKET_PATH = "/callback/ws/connect";
@@ -319,7 +320,7 @@ export function attachEvents(st: EmulatorState): EventPush {
   return push;
 }
 
-function pushOf(st: EmulatorState): EventPush {
+export function pushOf(st: EmulatorState): EventPush {
   const push = registry.get(st);
   if (!push) throw new Error("emulator: the event long connection is not attached");
   return push;
@@ -327,4 +328,5 @@ function pushOf(st: EmulatorState): EventPush {
 
 export const eventRoutes: Route[] = [
   { method: "POST", path: ENDPOINT_PATH, auth: "none", handle: (ctx) => pushOf(ctx.st).endpoint(ctx) },
+  ...reactionRoutes,
 ];
