@@ -148,7 +148,8 @@ export function denoFiles(): Files {
         const s = await Deno.stat(path);
         return { isFile: s.isFile, isDirectory: s.isDirectory, size: s.size, mtimeMs: s.mtime?.getTime() };
       } catch (e) {
-        if (e instanceof Deno.errors.NotFound) return null;
+        // A path below a file does not exist either (LARKIT_CONFIG_DIR set to a file, say).
+        if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
         throw e;
       }
     },

@@ -99,15 +99,14 @@ Deno.test("LARKIT_CONFIG_DIR pointing at a file is a config error, not internal"
   try {
     const file = join(root, "not-a-dir");
     await Deno.writeTextFile(file, "");
-    for (
-      const args of [["auth", "status"], ["config", "set", "lang", "en"], [
-        "config",
-        "init",
-        "--app-id",
-        "cli_x",
-        "--app-secret-stdin",
-      ]]
-    ) {
+    const commands = [
+      ["auth", "status"],
+      ["config", "set", "lang", "en"],
+      ["config", "init", "--app-id", "cli_x", "--app-secret-stdin"],
+      ["calendar", "calendars", "list"],
+      ["api", "GET", "/open-apis/calendar/v4/calendars"],
+    ];
+    for (const args of commands) {
       const r = await runUmask022(args, { LARKIT_CONFIG_DIR: file }, "secret\n");
       const error = JSON.parse(r.stderr).error;
       assert.equal(error.type, "config", `${args.join(" ")}: ${r.stderr}`);

@@ -1,0 +1,68 @@
+/**
+ * Issue 15.10, the config parts: replay right after recording in the same config dir (the recording cached the
+ * bot token it minted) replays; `config remove` is high-risk (refused without `--yes`, asked at a terminal).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { BufferWriter, withIOFrom } from "../cli/provider.ts";
+import { runCli as runIn } from "../cli/run.ts";
+import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
+import { cliProvider, runCli } from "./helpers/run_cli.ts";
+
+/** At a terminal: stdin and stderr are TTYs, the answer typed is `typed`. */
+async function atTerminal(args: string[], configDir: string, typed: string) {
+  const base = cliProvider({ configDir, stdin: typed, stdinIsTTY: true });
+  const err = new BufferWriter({ isTTY: true });
+  const code = await runIn(args, withIOFrom({ ...base, stderr: err }));
+  return { code, stderr: err.text() };
+}
+
+Deno.test("replay right after recording in the same config dir does not depend on the cached token", async () => {
+  const emu = await startEmulator({});
+  const work = await Deno.makeTempDir({ prefix: "larkit-rec-" });
+  const configDir = join(work, "config");
+  const dir = join(work, "rec");
+  const args = ["calendar", "calendars", "list", "--as", "bot"];
+  let recorded;
+  try {
+    recorded = await runCli(["--record", dir, ...args], { env: emulatorEnv(emu), cwd: work, configDir });
+    assert.equal(recorded.code, 0, recorded.stderr);
+    assert.match(await Deno.readTextFile(join(dir, "session.jsonl")), /tenant_access_token\/internal/);
+  } finally {
+    await emu.stop();
+  }
+  const replayed = await runCli(["--replay", dir, ...args], { env: emulatorEnv(emu), cwd: work, configDir });
+  assert.equal(replayed.code, 0, replayed.stderr);
+  assert.equal(replayed.stdout, recorded.stdout);
+  await Deno.remove(work, { recursive: true });
+});
+
+Deno.test("config remove is high-risk: refused without --yes, asked at a terminal, done with --yes", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-remove-" });
+  const init = await runCli(["config", "init", "--app-id", "cli_x", "--app-secret-stdin"], {
+    configDir,
+    stdin: "s\n",
+  });
+  assert.equal(init.code, 0, init.stderr);
+  const exists = () => Deno.stat(join(configDir, "config.json")).then(() => true, () => false);
+
+  const refused = await runCli(["config", "remove"], { configDir });
+  assert.equal(refused.code, 2);
+  assert.equal(refused.errorJson().error.type, "confirmation_required");
+  assert.ok(await exists());
+
+  const declined = await atTerminal(["config", "remove"], configDir, "n\n");
+  assert.equal(declined.code, 2);
+  assert.match(declined.stderr, /"confirmation_required"/);
+  assert.ok(await exists());
+
+  const confirmed = await atTerminal(["config", "remove"], configDir, "y\n");
+  assert.equal(confirmed.code, 0, confirmed.stderr);
+  assert.match(confirmed.stderr, /Proceed\? \[y\/N\]/);
+  assert.equal(await exists(), false);
+
+  await runCli(["config", "init", "--app-id", "cli_x", "--app-secret-stdin"], { configDir, stdin: "s\n" });
+  assert.equal((await runCli(["config", "remove", "--yes"], { configDir })).code, 0);
+  assert.equal(await exists(), false);
+  await Deno.remove(configDir, { recursive: true });
+});
