@@ -27,15 +27,26 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
 
   const dev = relay.command("dev")
     .description(
-      "run a loopback relay (enroll, server and client WebSockets, fault injection at POST /dev/faults)",
+      "run a loopback relay as strict as production (tokens, refresh, pings; faults at POST /dev/faults)",
     )
     .option("--listen <host:port>", "loopback address to listen on", "127.0.0.1:0")
-    .action(async (opts: { listen: string }) => {
+    .option("--token-ttl-ms <ms>", "lifetime of the server tokens it issues", "3600000")
+    .option(
+      "--no-tokens",
+      "behave like the seed's simpler relay: no server tokens, account headers on the handshake",
+    )
+    .action(async (opts: { listen: string; tokenTtlMs: string; tokens: boolean }) => {
       const listen = listenSchema.safeParse(opts.listen);
       if (!listen.success) {
         throw errors.validation(`--listen must be a loopback host:port, got "${opts.listen}"`, {
           hint: "use --listen 127.0.0.1:8787",
         });
+      }
+      const ttl = z.coerce.number().int().min(1).max(7 * 24 * 3600_000).safeParse(opts.tokenTtlMs);
+      if (!ttl.success) {
+        throw errors.validation(
+          `--token-ttl-ms must be a positive number of milliseconds, got "${opts.tokenTtlMs}"`,
+        );
       }
       const at = listen.data.lastIndexOf(":");
       const server = DevRelay.start({
@@ -43,6 +54,8 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
         port: Number(listen.data.slice(at + 1)),
         clock: ctx.p.clock,
         log: (line) => void ctx.diag.info(line),
+        tokens: opts.tokens,
+        tokenTtlMs: ttl.data,
       });
       await emitText(
         ctx,
