@@ -122,6 +122,8 @@ Deno.test("every leaf has a turn policy; whatever changes this machine is refuse
       "relay client",
       "sandbox serve",
       "sandbox run",
+      "registry refresh",
+      "doctor",
     ]
   ) assert.ok(refused.has(path), `${path} is refused in turns`);
   const allowed = new Set(cat.data.filter((e) => e.turn?.allowed === true).map((e) => e.path));

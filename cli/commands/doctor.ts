@@ -3,7 +3,7 @@
  * result); the exit code is 1 when a check failed, as the reference CLI does, with no error envelope.
  */
 import type { Command } from "commander";
-import { readOnlyInTurns, setMeta } from "../command_meta.ts";
+import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { runDoctor } from "../doctor/checks.ts";
 import { emitRendered } from "../output/emit.ts";
@@ -35,5 +35,5 @@ export function registerDoctor(program: Command, ctx: RunContext): void {
       await emitRendered(ctx, text);
       if (!report.ok) ctx.state.exitCode = 1;
     });
-  setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("read-only checks, secrets redacted") });
+  setMeta(cmd, { layer: "builtin", turn: refusedInTurns("refreshes the registry cache when it is due") });
 }
