@@ -66,3 +66,35 @@ Deno.test("config remove is high-risk: refused without --yes, asked at a termina
   assert.equal(await exists(), false);
   await Deno.remove(configDir, { recursive: true });
 });
+
+Deno.test("JSON wrapped in single quotes, as cmd.exe passes it, is accepted for --params and --data", async () => {
+  const env = { LARKIT_APP_ID: "cli_x", LARKIT_APP_SECRET: "s" };
+  const r = await runCli([
+    "api",
+    "POST",
+    "/open-apis/im/v1/messages",
+    "--params",
+    `'{"receive_id_type":"chat_id"}'`,
+    "--data",
+    `'{"receive_id":"oc_1","msg_type":"text"}'`,
+    "--as",
+    "bot",
+    "--dry-run",
+  ], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /receive_id_type/);
+  assert.match(r.stdout, /"receive_id": ?"oc_1"/);
+  const broken = await runCli([
+    "api",
+    "GET",
+    "/open-apis/x",
+    "--params",
+    `'{"a":`,
+    "--as",
+    "bot",
+    "--dry-run",
+  ], {
+    env,
+  });
+  assert.equal(broken.errorJson().error.type, "validation");
+});

@@ -42,13 +42,21 @@ export async function resolveInput(src: InputSource, flag: string, value: string
   return value;
 }
 
+/**
+ * cmd.exe does not strip single quotes: `--params '{"a":"1"}'` arrives with them. A value wrapped in single
+ * quotes is unwrapped before it is read, as the reference CLI does (JSON itself never starts with a quote).
+ */
+function unquoted(value: string): string {
+  return value.length >= 2 && value.startsWith("'") && value.endsWith("'") ? value.slice(1, -1) : value;
+}
+
 export async function jsonObjectInput(
   src: InputSource,
   flag: string,
   value: string | undefined,
 ): Promise<Record<string, unknown>> {
   if (value === undefined) return {};
-  const text = await resolveInput(src, flag, value);
+  const text = await resolveInput(src, flag, unquoted(value));
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -65,7 +73,7 @@ export async function jsonObjectInput(
 
 export async function jsonInput(src: InputSource, flag: string, value: string | undefined): Promise<unknown> {
   if (value === undefined) return undefined;
-  const text = await resolveInput(src, flag, value);
+  const text = await resolveInput(src, flag, unquoted(value));
   try {
     return JSON.parse(text);
   } catch (e) {
