@@ -444,3 +444,39 @@ Deno.test("a thread's workspace is private to it, under the state dir, and repor
   assert.deepEqual(seen, [thread.cwd]);
   await server.close();
 });
+
+Deno.test("every result, notification and server request on the wire parses with rpc/protocol.ts's schemas", async () => {
+  const { METHODS, NOTIFICATIONS, SERVER_REQUESTS } = await import("./protocol.ts");
+  const { server } = setup();
+  const c = new InProcessClient(server, { onServerRequest: () => ({ decision: "accept" }) });
+  const sent: { method: string; result: unknown }[] = [];
+  const call = async (method: keyof typeof METHODS, params?: unknown) => {
+    const result = await c.request(method, params);
+    sent.push({ method, result });
+    return result;
+  };
+  sent.push({ method: "initialize", result: await c.initialize() });
+  const { thread } = await call("thread/start") as { thread: { id: string } };
+  await call("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
+  await c.waitForNotification("turn/completed");
+  const slow = await call("turn/start", { threadId: thread.id, input: [{ type: "text", text: "slow" }] }) as {
+    turn: { id: string };
+  };
+  await call("turn/interrupt", { threadId: thread.id, turnId: slow.turn.id });
+  await c.waitFor((m) =>
+    m.method === "turn/completed" && (m.params as { turn: { id: string } }).turn.id === slow.turn.id
+  );
+  await call("thread/list", {});
+  await call("thread/read", { threadId: thread.id });
+  await call("thread/resume", { threadId: thread.id });
+  await call("command/exec", { command: "calendar +agenda" });
+  await call("command/exec", { command: "write hi" });
+
+  for (const { method, result } of sent) METHODS[method as keyof typeof METHODS].result.parse(result);
+  const notifications = c.received.filter((m) => m.method !== undefined && m.id === undefined);
+  const requests = c.received.filter((m) => m.method !== undefined && m.id !== undefined);
+  assert.ok(notifications.length > 10 && requests.length === 2);
+  for (const n of notifications) NOTIFICATIONS[n.method as keyof typeof NOTIFICATIONS].parse(n.params);
+  for (const r of requests) SERVER_REQUESTS[r.method as keyof typeof SERVER_REQUESTS].params.parse(r.params);
+  await server.close();
+});
