@@ -47,11 +47,11 @@ class EchoApp implements AppServer {
           }
           : JSON.parse(text) as { id?: number; method?: string; params?: { size?: number } };
         if (m.id === undefined) return;
-        const result = m.method === "big"
-          ? "x".repeat(m.params?.size ?? 0)
-          : m.method === "sink"
-          ? { bytes: text.length }
-          : m.params ?? {};
+        // The big result's JSON text is written once, as an app that streams its output would.
+        if (m.method === "big") {
+          return await out.send(`{"id":${m.id},"result":"${"x".repeat(m.params?.size ?? 0)}"}`);
+        }
+        const result = m.method === "sink" ? { bytes: text.length } : m.params ?? {};
         await out.send(JSON.stringify({ id: m.id, result }));
       },
       close: () => {},

@@ -10,7 +10,9 @@ import WebSocket from "ws";
 import { z } from "zod";
 import { LarkitError } from "../cli/output/errors.ts";
 import { parseServerEnvelope } from "./envelopes.ts";
-import { frameMessage, Reassembler } from "./segments.ts";
+import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
+
+const WRITE_AHEAD_CHARS = 1024 * 1024;
 
 export type MessageListener = (message: unknown, seqId: number) => void;
 
@@ -26,6 +28,10 @@ export class RemoteClient {
   readonly #streams = new Map<string, RemoteStream>();
   readonly #reassembler = new Reassembler();
   readonly #decoder = new TextDecoder();
+  /** Frames not yet handed to the socket: a large message enters the relay as the network takes it. */
+  #queue: (string | WireFrame)[] = [];
+  #queued = 0;
+  #aheadChars = 0;
 
   private constructor(ws: WebSocket, clientId: string) {
     this.#ws = ws;
@@ -46,7 +52,7 @@ export class RemoteClient {
   stream(streamId: string): RemoteStream {
     let s = this.#streams.get(streamId);
     if (!s) {
-      s = new RemoteStream(streamId, (text) => this.#ws.send(text), this.clientId);
+      s = new RemoteStream(streamId, (frame) => this.#send(frame), this.clientId);
       this.#streams.set(streamId, s);
     }
     return s;
@@ -54,7 +60,29 @@ export class RemoteClient {
 
   /** Sends a raw envelope (tests of malformed or hand-made frames). */
   sendRaw(envelope: Record<string, unknown>): void {
-    this.#ws.send(JSON.stringify(envelope));
+    this.#send(JSON.stringify(envelope));
+  }
+
+  /** Queues a frame; at most `WRITE_AHEAD_CHARS` wait in the socket, so other clients' frames interleave. */
+  #send(frame: string | WireFrame): void {
+    this.#queue.push(frame);
+    this.#pump();
+  }
+
+  #pump(): void {
+    while (this.#aheadChars < WRITE_AHEAD_CHARS && this.#queued < this.#queue.length) {
+      const item = this.#queue[this.#queued++];
+      const text = typeof item === "string" ? item : item.text;
+      this.#aheadChars += text.length;
+      this.#ws.send(text, () => {
+        this.#aheadChars -= text.length;
+        this.#pump();
+      });
+    }
+    if (this.#queued === this.#queue.length) {
+      this.#queue = [];
+      this.#queued = 0;
+    }
   }
 
   close(): void {
@@ -80,7 +108,7 @@ export class RemoteClient {
 
 export class RemoteStream {
   readonly streamId: string;
-  readonly #send: (text: string) => void;
+  readonly #send: (frame: string | WireFrame) => void;
   readonly #clientId: string;
   #nextSeq = 1;
   #nextId = 1;
@@ -88,7 +116,7 @@ export class RemoteStream {
   readonly #listeners = new Set<MessageListener>();
   readonly #pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
 
-  constructor(streamId: string, send: (text: string) => void, clientId: string) {
+  constructor(streamId: string, send: (frame: string | WireFrame) => void, clientId: string) {
     this.streamId = streamId;
     this.#send = send;
     this.#clientId = clientId;
@@ -102,7 +130,7 @@ export class RemoteStream {
       seq_id: this.#nextSeq++,
     });
     if (frames instanceof LarkitError) throw frames;
-    for (const f of frames) this.#send(f.text);
+    for (const f of frames) this.#send(f);
   }
 
   /** Sends a request and resolves with its result (rejects with the JSON-RPC error). */
