@@ -46,6 +46,10 @@ Deno.test("config remove is high-risk: refused without --yes, asked at a termina
   assert.equal(init.code, 0, init.stderr);
   const exists = () => Deno.stat(join(configDir, "config.json")).then(() => true, () => false);
 
+  const catalogue = await runCli(["commands"], { configDir });
+  const entry = JSON.stringify(catalogue.json()).match(/\{"path":"config remove".*?"risk":"([a-z-]+)"/);
+  assert.equal(entry?.[1], "high-risk-write", "the catalogue does not call it a read");
+
   const refused = await runCli(["config", "remove"], { configDir });
   assert.equal(refused.code, 2);
   assert.equal(refused.errorJson().error.type, "confirmation_required");

@@ -120,7 +120,11 @@ function registerRemove(config: Command, ctx: RunContext): void {
       await ctx.diag.info("OK: Configuration removed");
       await emitSuccess(ctx, { data: { removed: true } });
     });
-  setMeta(remove, { layer: "builtin", turn: refusedInTurns("deletes configuration and secrets") });
+  setMeta(remove, {
+    layer: "builtin",
+    risk: "high-risk-write",
+    turn: refusedInTurns("deletes configuration and secrets"),
+  });
 }
 
 function registerStrictMode(config: Command, ctx: RunContext): void {
