@@ -88,11 +88,7 @@ export function policyApprover(origin: Origin, policy: RemotePolicy, ask: Approv
  * only initialized connections; never a remote one under `--remote-read-only`; and never a remote one for a
  * local client's command (a phone must not approve what a local agent is doing behind the user's back).
  */
-export function mayApprove(
-  asker: Origin,
-  answerer: ConnectionInfo & { initialized: boolean },
-  policy: RemotePolicy,
-) {
+export function mayApprove(asker: Origin, answerer: ConnectionInfo, policy: RemotePolicy): boolean {
   if (!answerer.initialized) return false;
   if (!isRemote(answerer.origin, policy)) return true;
   return !policy.forbidWrites && isRemote(asker, policy);
