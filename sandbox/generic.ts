@@ -21,18 +21,12 @@ import type { ApiMethod } from "../registry/method.ts";
 import type { JsonSchema } from "../registry/fields.ts";
 import { requestSchemasOf, responseShapeOf } from "../registry/shapes.ts";
 import { validateValue } from "../registry/validate.ts";
+import { type CompiledMethod, compileMethod, matchMethod, serviceOfPath } from "../registry/match.ts";
 import { all, nextCounter, one, run } from "./db.ts";
 import { pageOf, paginate } from "./paging.ts";
 import { ok, raise, type Reply } from "./reply.ts";
 import type { RequestCtx } from "./router.ts";
 import { conform, type SampleCtx, suiteId } from "./sample.ts";
-
-interface CompiledMethod {
-  method: ApiMethod;
-  pattern: RegExp;
-  names: string[];
-  literals: number;
-}
 
 interface ServiceIndex {
   methods: CompiledMethod[];
@@ -44,21 +38,6 @@ let opened: Promise<Registry> | undefined;
 /** The baseline registry (with supplementary entries), opened on the first request that needs it. */
 const registry = () => opened ??= openRegistry();
 const services = new Map<string, Promise<ServiceIndex>>();
-
-function compileMethod(method: ApiMethod): CompiledMethod {
-  const names: string[] = [];
-  let literals = 0;
-  const source = method.path.split("/").map((seg) => {
-    const p = /^\{(.+)\}$/.exec(seg) ?? /^:(.+)$/.exec(seg);
-    if (!p) {
-      literals++;
-      return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    }
-    names.push(p[1]);
-    return "([^/]+)";
-  }).join("/");
-  return { method, pattern: new RegExp(`^${source}$`), names, literals };
-}
 
 async function indexOf(service: string): Promise<ServiceIndex> {
   let p = services.get(service);
@@ -78,32 +57,18 @@ export interface FoundMethod {
   index: ServiceIndex;
 }
 
-/**
- * The registry method a request addresses: same HTTP method, matching path, the most literal segments winning
- * (`spaces/get_node` over `spaces/{space_id}`). `pathKnown` says whether some method has this path at all.
- */
+/** The registry method a request addresses (see registry/match.ts), with its service's index. */
 export async function findApiMethod(
   httpMethod: string,
   path: string,
 ): Promise<{ found?: FoundMethod; pathKnown: boolean }> {
-  const service = /^\/open-apis\/([a-z0-9_]+)\//.exec(path)?.[1];
+  const service = serviceOfPath(path);
   if (!service || !(await registry()).listServices().some((s) => s.name === service)) {
     return { pathKnown: false };
   }
   const index = await indexOf(service);
-  let best: { c: CompiledMethod; m: RegExpExecArray } | undefined;
-  let pathKnown = false;
-  for (const c of index.methods) {
-    const m = c.pattern.exec(path);
-    if (!m) continue;
-    pathKnown = true;
-    if (c.method.httpMethod !== httpMethod) continue;
-    if (!best || c.literals > best.c.literals) best = { c, m };
-  }
-  if (!best) return { pathKnown };
-  const params: Record<string, string> = {};
-  best.c.names.forEach((n, i) => params[n] = decodeURIComponent(best.m[i + 1]));
-  return { found: { method: best.c.method, params, index }, pathKnown };
+  const { method, pathKnown } = matchMethod(index.methods, httpMethod, path);
+  return { found: method && { ...method, index }, pathKnown };
 }
 
 /** The suite's 99992402 with one field violation per problem. */

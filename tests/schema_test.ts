@@ -53,3 +53,18 @@ Deno.test("schema <service.+shortcut> shows its flags, identities, scopes and ri
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /Unknown shortcut: im\.\+nope/);
 });
+
+Deno.test("a shortcut's schema lists the methods its plan calls, matched to the registry", async () => {
+  const agenda = await json(["schema", "calendar.+agenda"]);
+  const calls = agenda.calls as { httpMethod: string; path: string; method?: string }[];
+  assert.ok(calls.some((c) => c.method === "calendar.events.instance_view"), JSON.stringify(calls));
+  // A supplementary entry (registry/supplementary/search_v1.json) stands for the shortcut's own request.
+  const search = await json(["schema", "contact.+search-user"]);
+  assert.deepEqual(search.calls, [{
+    httpMethod: "GET",
+    path: "/open-apis/search/v1/user",
+    method: "search.user.list",
+  }]);
+  const docs = await json(["schema", "docs.+create"]);
+  assert.deepEqual((docs.calls as { mcpTool?: string }[]).map((c) => c.mcpTool), ["create-doc"]);
+});

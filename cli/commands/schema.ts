@@ -13,6 +13,7 @@ import { emitSuccess, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import type { ApiMethod, Registry, ServiceSpec } from "../../registry/index.ts";
 import type { Shortcut } from "../../shortcuts/declare.ts";
+import type { CalledMethod } from "./schema_calls.ts";
 import { toApiMethod } from "../../registry/method.ts";
 
 export type SchemaTarget =
@@ -88,7 +89,10 @@ async function shortcutsOf(service: string): Promise<Shortcut[]> {
 }
 
 /** A shortcut's declaration as data: flags, identities, scopes, risk, examples. */
-export function describeShortcut(s: Shortcut): Record<string, unknown> {
+export function describeShortcut(
+  s: Shortcut,
+  called?: { calls: CalledMethod[]; complete: boolean },
+): Record<string, unknown> {
   return {
     id: `${s.service}.${s.command}`,
     command: `larkit ${s.service} ${s.command}`,
@@ -107,11 +111,12 @@ export function describeShortcut(s: Shortcut): Record<string, unknown> {
     })),
     ...(s.hasFormat ? { formats: ["json", "pretty", "table", "csv", "ndjson"] } : {}),
     examples: s.examples,
+    ...(called ? { calls: called.calls, callsComplete: called.complete } : {}),
   };
 }
 
-function prettyShortcut(s: Shortcut): string {
-  const doc = describeShortcut(s);
+function prettyShortcut(s: Shortcut, called: { calls: CalledMethod[]; complete: boolean }): string {
+  const doc = describeShortcut(s, called);
   const flags = doc.flags as {
     name: string;
     kind: string;
@@ -136,6 +141,15 @@ function prettyShortcut(s: Shortcut): string {
     `Scopes: ${
       Object.entries(s.scopes).map(([who, list]) => `${who}: ${list?.join(", ")}`).join("; ") || "none"
     }`,
+    "",
+    `Calls (planned from the first example${called.complete ? "" : "; more may follow with other flags"}):`,
+    ...called.calls.map((c) =>
+      c.mcpTool
+        ? `  MCP tool ${c.mcpTool}`
+        : `  ${c.httpMethod.padEnd(6)} ${c.path}${
+          c.method ? `  (schema ${c.method})` : "  (not in the registry)"
+        }`
+    ),
     ...(s.examples.length ? ["", "Examples:", ...s.examples.map((e) => `  ${e}`)] : []),
   ].join("\n");
 }
@@ -216,9 +230,12 @@ async function show(ctx: RunContext, path: string | undefined, format: string): 
       if (pretty) return await emitText(ctx, prettyMethod(target.method, response));
       return await emitSuccess(ctx, { data: describeMethod(target.method, response) });
     }
-    case "shortcut":
-      if (pretty) return await emitText(ctx, prettyShortcut(target.shortcut));
-      return await emitSuccess(ctx, { data: describeShortcut(target.shortcut) });
+    case "shortcut": {
+      const { shortcutCalls } = await import("./schema_calls.ts");
+      const called = await shortcutCalls(target.shortcut, registry);
+      if (pretty) return await emitText(ctx, prettyShortcut(target.shortcut, called));
+      return await emitSuccess(ctx, { data: describeShortcut(target.shortcut, called) });
+    }
   }
 }
 

@@ -1,0 +1,134 @@
+/**
+ * The methods a shortcut calls, for `schema <service.+shortcut>`: its first example is planned the way
+ * `--dry-run` plans it (every call answers with its declared `planned` stand-in, nothing is sent), and each
+ * request is matched to its registry method. Loaded only by `schema` for a shortcut.
+ *
+ * The plan sees the example's flags as text coerced by each flag's own schema; a shortcut whose plan needs
+ * more (a real file, a flag combination the example lacks) lists the calls it reached and says so.
+ */
+import { basename } from "node:path";
+import type { Registry } from "../../registry/index.ts";
+import { compileMethod, matchMethod, serviceOfPath } from "../../registry/match.ts";
+import type { FlagSpecs, Shortcut, ShortcutContext } from "../../shortcuts/declare.ts";
+
+export interface CalledMethod {
+  httpMethod: string;
+  path: string;
+  /** The registry method (`service.resource.method`), when the registry has one. */
+  method?: string;
+  /** An MCP tool instead of an OpenAPI request. */
+  mcpTool?: string;
+}
+
+/** `--name value` / `--flag` pairs of an example command line (quotes honoured). */
+export function exampleFlags(example: string): Record<string, string | true> {
+  const tokens = [...example.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  const out: Record<string, string | true> = {};
+  for (let i = 0; i < tokens.length; i++) {
+    if (!tokens[i].startsWith("--")) continue;
+    const [name, inline] = tokens[i].slice(2).split(/=(.*)/s);
+    if (inline !== undefined) out[name] = inline;
+    else if (tokens[i + 1] !== undefined && !tokens[i + 1].startsWith("--")) out[name] = tokens[++i];
+    else out[name] = true;
+  }
+  return out;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The example's text as the flag's schema takes it; an absent flag gets the schema's default, if any. */
+function coerce(spec: FlagSpecs[string], raw: string | true | undefined): { value?: unknown } {
+  if (raw === undefined) {
+    const fallback = spec.schema.safeParse(undefined);
+    return fallback.success && fallback.data !== undefined ? { value: fallback.data } : {};
+  }
+  const candidates = raw === true
+    ? [true]
+    : spec.kind === "json"
+    ? [parseJson(raw), raw]
+    : [raw, Number(raw), raw === "true"];
+  for (const c of candidates) {
+    const parsed = spec.schema.safeParse(c);
+    if (parsed.success) return { value: parsed.data };
+  }
+  return { value: raw };
+}
+
+export async function shortcutCalls(
+  shortcut: Shortcut,
+  registry: Registry,
+): Promise<{ calls: CalledMethod[]; complete: boolean }> {
+  const raw = shortcut.examples[0] ? exampleFlags(shortcut.examples[0]) : {};
+  // Absent flags are absent keys, as the pipeline resolves them.
+  const flags: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(shortcut.flags)) {
+    const c = coerce(spec, raw[name]);
+    if ("value" in c) flags[name] = c.value;
+  }
+  const requests: { httpMethod: string; path: string; mcpTool?: string }[] = [];
+  const record = (httpMethod: string, path: string) =>
+    requests.push({ httpMethod, path: path.split("?")[0] });
+  const ctx = {
+    flags,
+    identity: shortcut.authTypes[0],
+    userOpenId: "ou_schema_example",
+    timeZone: "UTC",
+    now: () => Date.UTC(2026, 0, 1),
+    api: (call: { method: string; path: string; planned: unknown }) => {
+      record(call.method, call.path);
+      return Promise.resolve(call.planned);
+    },
+    paginate: (call: { method: string; path: string; planned: unknown }) => {
+      record(call.method, call.path);
+      return Promise.resolve([call.planned]);
+    },
+    upload: (call: { path: string; planned: unknown }) => {
+      record("POST", call.path);
+      return Promise.resolve(call.planned);
+    },
+    download: (call: { path: string; fallbackName: string }) => {
+      record("GET", call.path);
+      return Promise.resolve({ saved_path: call.fallbackName, size_bytes: 0 });
+    },
+    mcp: (call: { tool: string; planned: unknown }) => {
+      requests.push({ httpMethod: "POST", path: "/mcp", mcpTool: call.tool });
+      return Promise.resolve(call.planned);
+    },
+    localFile: (_flag: string, path: string) => Promise.resolve({ name: basename(path), size: 1024 }),
+    inlineFile: () => Promise.resolve(""),
+    note: () => {},
+    progress: () => Promise.resolve(),
+    out: () => Promise.resolve(),
+    outFormat: () => Promise.resolve(),
+  };
+  let complete = true;
+  try {
+    // The stand-in context offers every action `run` may take; the cast is the boundary to the shortcut.
+    await shortcut.run(ctx as unknown as ShortcutContext<FlagSpecs>);
+  } catch {
+    complete = false;
+  }
+  const calls: CalledMethod[] = [];
+  for (const r of requests) {
+    if (r.mcpTool) {
+      calls.push({ httpMethod: r.httpMethod, path: r.path, mcpTool: r.mcpTool });
+      continue;
+    }
+    const service = serviceOfPath(r.path);
+    const methods = service ? (await registry.methods(service)).map(compileMethod) : [];
+    const found = matchMethod(methods, r.httpMethod, r.path).method;
+    calls.push({
+      httpMethod: r.httpMethod,
+      path: found?.method.path ?? r.path,
+      ...(found ? { method: found.method.id } : {}),
+    });
+  }
+  const unique = [...new Map(calls.map((c) => [`${c.httpMethod} ${c.path} ${c.mcpTool ?? ""}`, c])).values()];
+  return { calls: unique, complete };
+}
