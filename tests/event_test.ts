@@ -342,7 +342,7 @@ function appServer(env: Record<string, string>) {
   };
 }
 
-Deno.test("agent server: a thread subscribed with event/subscribe receives event/received", async () => {
+Deno.test("agent server: event/subscribe gets event/received; a turn's consume waits for one event", async () => {
   await withEvents(async ({ env, larkit, consume }) => {
     const server = appServer(env);
     try {
@@ -360,6 +360,18 @@ Deno.test("agent server: a thread subscribed with event/subscribe receives event
       const sub = await server.call("event/subscribe", { threadId, keys: ["im.message.receive_v1"] });
       const subscriptionId = sub.result?.subscriptionId as string;
       assert.ok(subscriptionId, JSON.stringify(sub));
+      // A turn may consume from the running hub (a read); its stdin is not watched, --max-events ends it.
+      const turn = await server.call("turn/start", {
+        threadId,
+        input: [{ type: "text", text: "event consume im.message.receive_v1 --max-events 1 --timeout 60s" }],
+      });
+      const turnId = (turn.result?.turn as { id: string }).id;
+      await server.wait(
+        (m) =>
+          m.method === "command/exec/outputDelta" &&
+          (m.params as { delta: string }).delta.includes("[event] ready"),
+        "the turn's [event] ready",
+      );
 
       const sent = await larkit([
         "im",
@@ -384,8 +396,18 @@ Deno.test("agent server: a thread subscribed with event/subscribe receives event
       assert.equal(note.params.threadId, threadId);
       assert.equal(note.params.subscriptionId, subscriptionId);
       assert.equal(JSON.parse(note.params.event.event.message.content).text, "to the agent");
-      // The terminal's consumer got it too.
+      // The terminal's consumer got it too, and so did the turn.
       assert.equal((await terminal.done()).code, 0);
+      const done = await server.wait(
+        (m) => m.method === "turn/completed" && (m.params as { turn: { id: string } }).turn.id === turnId,
+        "turn/completed",
+      ) as {
+        params: {
+          turn: { status: string; exitCode: number; result: { event: { message: { chat_id: string } } } };
+        };
+      };
+      assert.equal(done.params.turn.status, "completed");
+      assert.equal(done.params.turn.result.event.message.chat_id, CHAT);
 
       assert.deepEqual((await server.call("event/unsubscribe", { subscriptionId })).result, {});
       const again = await server.call("event/unsubscribe", { subscriptionId });

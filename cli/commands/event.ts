@@ -26,6 +26,7 @@ create_time, app_id, tenant_key}, event}) on stdout, and "[event] ready" on stde
 
 It stops, exit 0, when stdin reaches its end (close the pipe, or Ctrl-D), after --max-events events, or at
 --timeout when at least one event arrived. --timeout with no event at all is a "timeout" error (exit 4).
+Inside an agent-server turn stdin is not watched: it stops at --max-events, --timeout or turn/interrupt.
 
 --param k=v keeps events whose field k inside "event" (a dotted path) equals v, e.g.
   --param message.chat_id=oc_xxx. Repeatable; all must match.
@@ -160,12 +161,16 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
   let count = 0;
   try {
     await client.send({ op: "subscribe", keys, params });
-    void (async () => {
-      while (!stop.signal.aborted && (await ctx.p.stdin.readLine(1 << 16)) !== null) {
-        // Input lines mean nothing; only the end of input does.
-      }
-      stopWith("eof");
-    })();
+    // An agent-server turn has no stdin of its own (it reads as ended at once): there consuming ends at
+    // --max-events, --timeout or turn/interrupt.
+    if (!ctx.p.approver) {
+      void (async () => {
+        while (!stop.signal.aborted && (await ctx.p.stdin.readLine(1 << 16)) !== null) {
+          // Input lines mean nothing; only the end of input does.
+        }
+        stopWith("eof");
+      })();
+    }
     if (opts.timeout !== undefined) {
       ctx.p.clock.sleep(opts.timeout, stop.signal).then(() => stopWith("timeout"), () => {});
     }
