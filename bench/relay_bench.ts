@@ -278,7 +278,7 @@ async function conduct(): Promise<void> {
   console.log(
     `rtt       ${RTT_COUNT} requests one at a time: ${
       f(rtt.result.perSecond, 0)
-    } round trips/s (goal ≥ 5,000)`,
+    } round trips/s (goal ≥ 5,000); server peak RSS with small messages only: ${f(rtt.peaks.server, 0)} MiB`,
   );
   const piped = await throughRelay("pipelined");
   console.log(

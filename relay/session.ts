@@ -135,8 +135,12 @@ const INITIALIZE_CHECK_MAX_CHARS = 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+const frameScratch = new Uint8Array(3 * SEGMENT_MAX_BYTES);
+
+/** A frame's UTF-8 size where it matters for the 150 KiB limit (longer texts are over it either way). */
 function utf8Length(text: string): number {
-  return text.length * 3 <= SEGMENT_MAX_BYTES ? text.length : encoder.encode(text).length;
+  if (text.length * 3 <= SEGMENT_MAX_BYTES || text.length > SEGMENT_MAX_BYTES) return text.length;
+  return encoder.encodeInto(text, frameScratch).written;
 }
 
 /** What one failed attempt means for the loop. */
