@@ -88,7 +88,7 @@ export interface MethodSpec {
   result: z.ZodType;
   /** Only connections that initialized with `capabilities.experimentalApi` may call it. */
   experimental?: boolean;
-  /** Served only when the server was started with remote control (`--remote-control`). */
+  /** Implemented by relay/ (every app server serves it; `daemon/shutdown` only with `--remote-control`). */
   remoteControl?: boolean;
 }
 
