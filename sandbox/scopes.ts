@@ -43,6 +43,20 @@ export const MAIL_READ = ["mail:user_mailbox.message:readonly"];
 export const USER_INFO: string[] = [];
 /** Declared by the supplementary base v3 entries (registry/supplementary/base_v3.json), served generically. */
 export const BASE_V3 = ["base:table:read", "base:table:create", "base:table:update", "base:table:delete"];
+/** Chats, members and message search (im shortcuts; routes/im_chats.ts and the generic handler). */
+export const IM_CHAT_MANAGE = ["im:chat:update", "im:chat.members:read", "search:message"];
+/** Bookmarks, feed shortcuts and feed groups: the user's own feed, so user tokens only. */
+export const IM_FEED = [
+  "im:feed.flag:read",
+  "im:feed.flag:write",
+  "im:feed.shortcut:read",
+  "im:feed.shortcut:write",
+  "im:feed_group_v1:read",
+];
+/** Slash commands (application v7), meeting notes (vc v1), people profiles: the supplementary entries' scopes. */
+export const APP_SLASH = ["application:app_slash_command:read", "application:app_slash_command:write"];
+export const VC_NOTE = ["vc:note:read"];
+export const CONTACT_PROFILE = ["contact:user.basic_profile:readonly", "contact:contact.base:readonly"];
 
 const SHARED = [
   ...READ_FREEBUSY,
@@ -65,11 +79,25 @@ const SHARED = [
   ...CONTACT_READ,
   ...CONTACT_ID,
   ...BASE_V3,
+  ...IM_CHAT_MANAGE,
+  ...APP_SLASH,
+  ...VC_NOTE,
+  ...CONTACT_PROFILE,
 ];
 
 export const DEFAULT_SCOPES: Record<"tenant" | "user", string[]> = {
-  tenant: [...new Set([...SHARED, ...SEND_AS_BOT])],
+  tenant: [...new Set([...SHARED, ...SEND_AS_BOT, "im:chat:create"])],
   user: [
-    ...new Set([...SHARED, ...SEND_AS_USER, ...USER_SEARCH, ...MAIL_SEND, ...MAIL_READ, "offline_access"]),
+    ...new Set([
+      ...SHARED,
+      ...SEND_AS_USER,
+      ...USER_SEARCH,
+      ...MAIL_SEND,
+      ...MAIL_READ,
+      "offline_access",
+      ...IM_FEED,
+      "im:chat:create_by_user",
+      "search:bot",
+    ]),
   ],
 };

@@ -22,6 +22,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { emulatorRoutes } from "./routes/emulator.ts";
 import { calendarRoutes } from "./routes/calendar.ts";
 import { imRoutes } from "./routes/im.ts";
+import { imChatRoutes } from "./routes/im_chats.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { driveRoutes } from "./routes/drive.ts";
 import { sheetsRoutes } from "./routes/sheets.ts";
@@ -74,6 +75,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...emulatorRoutes,
   ...calendarRoutes,
   ...imRoutes,
+  ...imChatRoutes,
   ...mcpRoutes,
   ...docsRoutes,
   ...driveRoutes,

@@ -244,6 +244,8 @@ export interface Shortcut<F extends FlagSpecs = FlagSpecs> {
   service: string;
   /** The command name, starting with `+`. */
   command: `+${string}`;
+  /** Older names that run the same shortcut (larkit's earlier name for a task the reference names otherwise). */
+  aliases?: `+${string}`[];
   description: string;
   /** Shown under "Examples:" in `--help`. */
   examples: string[];

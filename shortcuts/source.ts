@@ -45,6 +45,7 @@ export function shortcutCommand(
   ctx: RunContext,
 ): Command {
   const cmd = serviceCmd.command(shortcut.command).description(shortcut.description);
+  if (shortcut.aliases?.length) cmd.aliases(shortcut.aliases);
   const own = Object.entries(shortcut.flags).map(([name, spec]) => {
     const option = optionOf(name, spec);
     cmd.addOption(option);

@@ -59,7 +59,7 @@ const SAMPLES: Record<string, Sample> = {
     argv: (_, text) => ["im", "+messages-send", "--chat-id", CHATS.engineering, "--text", text],
     count: (emu, text) => countOf(emu, "SELECT count(*) AS n FROM messages WHERE content LIKE ?", text),
   },
-  "im +messages-list": { argv: () => ["im", "+messages-list", "--chat-id", CHATS.engineering] },
+  "im +chat-messages-list": { argv: () => ["im", "+chat-messages-list", "--chat-id", CHATS.engineering] },
   "im +messages-reply": {
     argv: (emu, text) => {
       const { message_id } = emu.db.prepare("SELECT message_id FROM messages WHERE chat_id = ? LIMIT 1")
@@ -70,6 +70,56 @@ const SAMPLES: Record<string, Sample> = {
       countOf(emu, "SELECT count(*) AS n FROM messages WHERE content LIKE ? AND parent_id IS NOT NULL", text),
   },
   "im +chat-search": { argv: () => ["im", "+chat-search", "--query", "eng"] },
+  "im +chat-create": {
+    argv: (_, text) => ["im", "+chat-create", "--name", text, "--users", USERS.bob.open_id],
+    count: (emu, text) => countOf(emu, "SELECT count(*) AS n FROM chats WHERE name LIKE ?", text),
+  },
+  "im +chat-list": { argv: () => ["im", "+chat-list"] },
+  "im +chat-members-list": { argv: () => ["im", "+chat-members-list", "--chat-id", CHATS.engineering] },
+  "im +chat-update": {
+    argv: (_, text) => ["im", "+chat-update", "--chat-id", CHATS.random, "--description", text],
+  },
+  "im +threads-messages-list": { argv: () => ["im", "+threads-messages-list", "--thread", "om_1"] },
+  "im +messages-mget": { argv: () => ["im", "+messages-mget", "--message-ids", "om_1,om_2"] },
+  "im +messages-search": { argv: () => ["im", "+messages-search", "--query", "green"] },
+  "im +message-read-users": { argv: () => ["im", "+message-read-users", "--message-id", "om_1"] },
+  "im +messages-read-status": {
+    argv: () => ["im", "+messages-read-status", "--message-ids", "om_1"],
+    asUser: true,
+  },
+  "im +messages-resources-download": {
+    argv: () => [
+      "im",
+      "+messages-resources-download",
+      "--message-id",
+      "om_1",
+      "--file-key",
+      "file_1",
+      "--type",
+      "file",
+    ],
+  },
+  "im +flag-create": { argv: () => ["im", "+flag-create", "--message-id", "om_1"], asUser: true },
+  "im +flag-cancel": { argv: () => ["im", "+flag-cancel", "--message-id", "om_1"], asUser: true },
+  "im +flag-list": { argv: () => ["im", "+flag-list"], asUser: true },
+  "im +feed-shortcut-create": {
+    argv: () => ["im", "+feed-shortcut-create", "--chat-id", CHATS.engineering],
+    asUser: true,
+  },
+  "im +feed-shortcut-remove": {
+    argv: () => ["im", "+feed-shortcut-remove", "--chat-id", CHATS.engineering],
+    asUser: true,
+  },
+  "im +feed-shortcut-list": { argv: () => ["im", "+feed-shortcut-list"], asUser: true },
+  "im +feed-group-list": { argv: () => ["im", "+feed-group-list"], asUser: true },
+  "im +feed-group-list-item": {
+    argv: () => ["im", "+feed-group-list-item", "--feed-group-id", "fg_1"],
+    asUser: true,
+  },
+  "im +feed-group-query-item": {
+    argv: () => ["im", "+feed-group-query-item", "--feed-group-id", "fg_1", "--feed-id", CHATS.engineering],
+    asUser: true,
+  },
   "docs +create": { argv: (_, text) => ["docs", "+create", "--title", text, "--markdown", "# hello"] },
   "docs +fetch": { argv: () => ["docs", "+fetch", "--doc", DOCS.handbook] },
   "docs +update": {
@@ -107,6 +157,20 @@ const SAMPLES: Record<string, Sample> = {
   "task +my-tasks": { argv: () => ["task", "+my-tasks"], asUser: true },
   "task +complete": { argv: () => ["task", "+complete", "--task-id", "t-1"] },
   "contact +search-user": { argv: () => ["contact", "+search-user", "--query", "bob"], asUser: true },
+  "contact +search-bot": { argv: () => ["contact", "+search-bot", "--query", "deploy"], asUser: true },
+  "contact +get-user": { argv: () => ["contact", "+get-user"], asUser: true },
+  "application +slash-command-list": { argv: () => ["application", "+slash-command-list"] },
+  "application +slash-command-create": {
+    argv: () => ["application", "+slash-command-create", "--command", "deploy", "--description", "Deploy"],
+  },
+  "application +slash-command-update": {
+    argv: () => ["application", "+slash-command-update", "--command", "deploy", "--description", "Deploy"],
+  },
+  "application +slash-command-delete": {
+    argv: () => ["application", "+slash-command-delete", "--command-id", "7301"],
+  },
+  "note +detail": { argv: () => ["note", "+detail", "--note-id", "n1"] },
+  "note +transcript": { argv: () => ["note", "+transcript", "--note-id", "n1"], asUser: true },
   "mail +send": {
     argv: (_, text) => ["mail", "+send", "--to", "bob@example.com", "--subject", text, "--body", "hi"],
     asUser: true,

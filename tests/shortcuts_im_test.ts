@@ -156,7 +156,7 @@ Deno.test("im +messages-list: newest first with count; table format; dry-run sen
       "+messages-list",
       "--chat-id",
       ENGINEERING,
-      "--sort",
+      "--order",
       "asc",
       "--format",
       "pretty",

@@ -66,11 +66,17 @@ function chatJson(c: ChatRow) {
   };
 }
 
+/** A thread is named after its root message: `omt_` + the root's id without `om_`. */
+const threadIdOf = (rootId: string) => `omt_${rootId.slice(3)}`;
+
 function messageJson(st: EmulatorState, m: MessageRow) {
   const isApp = m.sender_type === "app";
+  const hasReplies = !m.root_id &&
+    !!one(st.db, "SELECT 1 AS x FROM messages WHERE root_id = ?", m.message_id);
   return {
     message_id: m.message_id,
-    ...(m.root_id ? { root_id: m.root_id } : {}),
+    ...(m.root_id ? { root_id: m.root_id, thread_id: threadIdOf(m.root_id) } : {}),
+    ...(hasReplies ? { thread_id: threadIdOf(m.message_id) } : {}),
     ...(m.parent_id ? { parent_id: m.parent_id, upper_message_id: m.parent_id } : {}),
     msg_type: m.msg_type,
     create_time: String(m.create_time),
@@ -339,12 +345,29 @@ export const imRoutes: Route[] = [
           sort_type: z.enum(["ByCreateTimeAsc", "ByCreateTimeDesc"]).default("ByCreateTimeAsc"),
         }).passthrough(),
       );
-      chatOrFail(ctx.st, q.container_id, ctx.caller);
+      // A thread is its root message and the replies under it, in the root's chat.
+      const root = q.container_id_type === "thread"
+        ? one<MessageRow>(
+          ctx.st.db,
+          "SELECT * FROM messages WHERE ? = 'omt_' || substr(message_id, 4)",
+          q.container_id,
+        )
+        : undefined;
+      if (q.container_id_type === "thread" && !root) {
+        raise(
+          400,
+          230001,
+          `Your request contains an invalid request parameter: thread ${q.container_id} not found.`,
+        );
+      }
+      chatOrFail(ctx.st, root ? root.chat_id : q.container_id, ctx.caller);
       // The page is cut in SQL: reading a long chat whole for every page made paging through it quadratic.
       const page = pageOf(ctx.query, { size: 20, max: 50 });
-      const where = "FROM messages WHERE chat_id = ? AND create_time >= ? AND create_time <= ?";
+      const where = root
+        ? "FROM messages WHERE (message_id = ? OR root_id = ?) AND create_time >= ? AND create_time <= ?"
+        : "FROM messages WHERE chat_id = ? AND create_time >= ? AND create_time <= ?";
       const range = [
-        q.container_id,
+        ...(root ? [root.message_id, root.message_id] : [q.container_id]),
         q.start_time ? Number(q.start_time) * 1000 : 0,
         q.end_time ? Number(q.end_time) * 1000 + 999 : Number.MAX_SAFE_INTEGER,
       ];

@@ -1,27 +1,17 @@
 /**
  * `contact +search-user`: people whose name or email matches a keyword, as the logged-in user sees them
- * (the suite's user search is user-only). One page; `meta.page_token` fetches the next.
+ * (the suite's user search is user-only). One page, or every page with `--page-all`; `meta.page_token`
+ * fetches the next.
  */
 import { z } from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
-import { defineShortcut, flag, type FlagValues } from "../declare.ts";
+import { defineShortcut, flag } from "../declare.ts";
+import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 
 const SEARCH = "/open-apis/search/v1/user";
 
-const flags = {
-  query: flag.requiredString("keyword: part of a name or email"),
-  "page-size": flag.integer("users per page (1-200)", { default: 20, min: 1, max: 200 }),
-  "page-token": flag.string("page token from the previous page's meta.page_token"),
-};
-
-function query(f: FlagValues<typeof flags>) {
-  return { query: f.query, page_size: f["page-size"], page_token: f["page-token"] };
-}
-
-const Page = z.object({
+const Page = PageInfo.extend({
   users: z.array(z.looseObject({ open_id: z.string(), name: z.string() })).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
 });
 
 function usersText(data: unknown): string {
@@ -33,29 +23,29 @@ function usersText(data: unknown): string {
 export const searchUser = defineShortcut({
   service: "contact",
   command: "+search-user",
-  description: "Search people by name or email",
+  description: "Search people by name or email (user identity only)",
   examples: [
     'larkit contact +search-user --query "bob"',
     "larkit contact +search-user --query alice --jq '.data[0].open_id'",
+    "larkit contact +search-user --query example.com --page-all --format table",
   ],
   risk: "read",
   authTypes: ["user"],
   scopes: { user: ["search:user"] },
   hasFormat: true,
-  flags,
+  flags: {
+    query: flag.requiredString("keyword: part of a name or email"),
+    ...pageFlags({ default: 20, max: 200, noun: "users" }),
+  },
   async run(ctx) {
-    const page = await ctx.api({
+    const { pages, meta } = await listPages(ctx, ctx.flags, {
       method: "GET",
       path: SEARCH,
-      params: query(ctx.flags),
+      params: { query: ctx.flags.query },
       response: Page,
       planned: { users: [], has_more: false },
     });
-    const users = page.users ?? [];
-    await ctx.outFormat(users, {
-      count: users.length,
-      has_more: page.has_more,
-      ...(page.has_more && page.page_token ? { page_token: page.page_token } : {}),
-    }, usersText);
+    const users = pages.flatMap((p) => p.users ?? []);
+    await ctx.outFormat(users, meta(users.length), usersText);
   },
 });

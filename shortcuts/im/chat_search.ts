@@ -6,21 +6,23 @@ import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
+import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
 const SEARCH = "/open-apis/im/v1/chats/search";
 
-const Chat = z.looseObject({
+export const Chat = z.looseObject({
   chat_id: z.string(),
   name: z.string().optional(),
   description: z.string().optional(),
   owner_id: z.string().optional(),
   external: z.boolean().optional(),
 });
-const Page = z.object({
-  items: z.array(Chat).default([]),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
-});
+const Page = PageInfo.extend({ items: z.array(Chat).default([]) });
+
+/** The fields larkit shows of a chat. */
+export function shapeChat({ chat_id, name, description, owner_id, external }: z.infer<typeof Chat>) {
+  return { chat_id, name, description, owner_id, external };
+}
 
 export function chatsText(data: unknown, columns?: number): string {
   const chats = data as z.infer<typeof Chat>[];
@@ -36,6 +38,7 @@ export const chatSearch = defineShortcut({
   examples: [
     "larkit im +chat-search --query launch",
     "larkit im +chat-search --query eng --jq '.data[0].chat_id'",
+    "larkit im +chat-search --query team --page-all --format table",
   ],
   risk: "read",
   authTypes: ["user", "bot"],
@@ -43,30 +46,19 @@ export const chatSearch = defineShortcut({
   hasFormat: true,
   flags: {
     query: flag.requiredString("keyword matched against chat names and descriptions (max 64 characters)"),
-    "page-size": flag.integer("chats per page (1-100)", { default: 20, min: 1, max: 100 }),
-    "page-token": flag.string("page token from the previous page's meta.page_token"),
+    ...pageFlags({ default: 20, max: 100, noun: "chats" }),
   },
   async run(ctx) {
     const f = ctx.flags;
     if ([...f.query].length > 64) throw errors.validation("--query is longer than 64 characters");
-    const page = await ctx.api({
+    const { pages, meta } = await listPages(ctx, f, {
       method: "GET",
       path: SEARCH,
-      params: { query: f.query, page_size: f["page-size"], page_token: f["page-token"] },
+      params: { query: f.query },
       response: Page,
       planned: { items: [], has_more: false },
     });
-    const chats = page.items.map(({ chat_id, name, description, owner_id, external }) => ({
-      chat_id,
-      name,
-      description,
-      owner_id,
-      external,
-    }));
-    await ctx.outFormat(chats, {
-      count: chats.length,
-      has_more: page.has_more,
-      ...(page.has_more && page.page_token ? { page_token: page.page_token } : {}),
-    }, chatsText);
+    const chats = pages.flatMap((p) => p.items).map(shapeChat);
+    await ctx.outFormat(chats, meta(chats.length), chatsText);
   },
 });

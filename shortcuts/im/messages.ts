@@ -12,6 +12,7 @@ export const SuiteMessage = z.looseObject({
   create_time: z.string().optional(),
   parent_id: z.string().optional(),
   root_id: z.string().optional(),
+  thread_id: z.string().optional(),
   sender: z.looseObject({ id: z.string().optional(), sender_type: z.string().optional() }).optional(),
   body: z.object({ content: z.string() }).optional(),
 });
@@ -34,6 +35,7 @@ export function shapeMessage(m: SuiteMessage, zone: string): Record<string, unkn
     create_time: m.create_time ? formatRfc3339(Number(m.create_time), zone) : undefined,
     ...(m.parent_id ? { parent_id: m.parent_id } : {}),
     ...(m.root_id ? { root_id: m.root_id } : {}),
+    ...(m.thread_id ? { thread_id: m.thread_id } : {}),
     sender_id: m.sender?.id,
     sender_type: m.sender?.sender_type,
     content: parsedContent(m.body?.content),

@@ -1,6 +1,7 @@
 /**
- * `im +messages-list`: one page of a chat's messages, newest first by default, optionally within a time
- * range. `meta.count` is the page's size; `meta.page_token` (when `meta.has_more`) fetches the next page.
+ * `im +chat-messages-list` (alias `+messages-list`, larkit's earlier name): a chat's messages, newest first by
+ * default, optionally within a time range; one page, or every page with `--page-all`. `meta.page_token` (when
+ * `meta.has_more`) fetches the next page.
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
@@ -8,16 +9,16 @@ import { renderTable } from "../../cli/output/formats/table.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
+import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
-const MESSAGES = "/open-apis/im/v1/messages";
+export const MESSAGES = "/open-apis/im/v1/messages";
 
 const flags = {
   "chat-id": flag.requiredString("chat ID (oc_…)"),
   start: flag.string("only messages at or after this time (ISO 8601, date, or Unix seconds)"),
   end: flag.string("only messages at or before this time"),
-  sort: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "desc" }),
-  "page-size": flag.integer("messages per page (1-50)", { default: 20, min: 1, max: 50 }),
-  "page-token": flag.string("page token from the previous page's meta.page_token"),
+  order: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "desc" }),
+  ...pageFlags({ default: 20, max: 50, noun: "messages" }),
 };
 
 export function listQuery(f: FlagValues<typeof flags>, zone: string) {
@@ -26,17 +27,11 @@ export function listQuery(f: FlagValues<typeof flags>, zone: string) {
     container_id: f["chat-id"],
     start_time: f.start ? unixSeconds(parseTime("start", f.start, zone)) : undefined,
     end_time: f.end ? unixSeconds(parseTime("end", f.end, zone, true)) : undefined,
-    sort_type: f.sort === "asc" ? "ByCreateTimeAsc" : "ByCreateTimeDesc",
-    page_size: f["page-size"],
-    page_token: f["page-token"],
+    sort_type: f.order === "asc" ? "ByCreateTimeAsc" : "ByCreateTimeDesc",
   };
 }
 
-const Page = z.object({
-  items: z.array(SuiteMessage).default([]),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
-});
+export const MessagePage = PageInfo.extend({ items: z.array(SuiteMessage).default([]) });
 
 export function messagesText(data: unknown, columns?: number): string {
   const messages = data as Record<string, unknown>[];
@@ -54,38 +49,38 @@ export function messagesText(data: unknown, columns?: number): string {
   return renderTable(rows, columns, ["time", "sender", "type", "text"]);
 }
 
+export const READ_MESSAGE_SCOPES = {
+  user: ["im:message.group_msg:get_as_user", "im:message.p2p_msg:get_as_user"],
+  bot: ["im:message.group_msg", "im:message.p2p_msg:readonly"],
+};
+
 export const messagesList = defineShortcut({
   service: "im",
-  command: "+messages-list",
-  description: "List messages in a chat (one page; newest first by default)",
+  command: "+chat-messages-list",
+  aliases: ["+messages-list"],
+  description: "List messages in a chat (newest first by default; --page-all for every page)",
   examples: [
-    "larkit im +messages-list --chat-id oc_123",
-    "larkit im +messages-list --chat-id oc_123 --start 2026-03-02 --sort asc --format table",
+    "larkit im +chat-messages-list --chat-id oc_123",
+    "larkit im +chat-messages-list --chat-id oc_123 --start 2026-03-02 --order asc --format table",
+    "larkit im +chat-messages-list --chat-id oc_123 --page-all --format ndjson",
   ],
   risk: "read",
   authTypes: ["user", "bot"],
-  scopes: {
-    user: ["im:message.group_msg:get_as_user", "im:message.p2p_msg:get_as_user"],
-    bot: ["im:message.group_msg", "im:message.p2p_msg:readonly"],
-  },
+  scopes: READ_MESSAGE_SCOPES,
   hasFormat: true,
   flags,
   async run(ctx) {
     if (!ctx.flags["chat-id"].startsWith("oc_")) {
       throw errors.validation(`--chat-id must start with oc_, got "${ctx.flags["chat-id"]}"`);
     }
-    const page = await ctx.api({
+    const { pages, meta } = await listPages(ctx, ctx.flags, {
       method: "GET",
       path: MESSAGES,
       params: listQuery(ctx.flags, ctx.timeZone),
-      response: Page,
+      response: MessagePage,
       planned: { items: [], has_more: false },
     });
-    const messages = page.items.map((m) => shapeMessage(m, ctx.timeZone));
-    await ctx.outFormat(messages, {
-      count: messages.length,
-      has_more: page.has_more,
-      ...(page.has_more && page.page_token ? { page_token: page.page_token } : {}),
-    }, messagesText);
+    const messages = pages.flatMap((p) => p.items).map((m) => shapeMessage(m, ctx.timeZone));
+    await ctx.outFormat(messages, meta(messages.length), messagesText);
   },
 });

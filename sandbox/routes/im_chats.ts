@@ -1,0 +1,357 @@
+/**
+ * IM beyond sending and reading: creating, reading and renaming chats (over the same `chats` tables the message
+ * routes use, so a chat created here can be messaged at once), chat members, message search, and the user's own
+ * feed: bookmarks (flags) and feed shortcuts. Chat creation de-duplicates on the `uuid` query parameter, as the
+ * suite does. Bookmarks and shortcuts are per user, kept in the generic object store under a per-user collection.
+ */
+import { z } from "zod";
+import type { Caller } from "../auth.ts";
+import { all, newId, nextCounter, one, run, tx } from "../db.ts";
+import { createOnce } from "../dedup.ts";
+import { TENANT_KEY } from "../fixtures.ts";
+import { pageOf, paginate } from "../paging.ts";
+import { ok, raise } from "../reply.ts";
+import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
+import { IM_FEED, READ_CHATS } from "../scopes.ts";
+import type { EmulatorState } from "../state.ts";
+
+interface ChatRow {
+  chat_id: string;
+  name: string;
+  description: string;
+  owner_id: string;
+  chat_mode: string;
+  external: number;
+}
+
+function memberIds(st: EmulatorState, chatId: string): string[] {
+  return all<{ member_id: string }>(
+    st.db,
+    "SELECT member_id FROM chat_members WHERE chat_id = ? ORDER BY rowid",
+    chatId,
+  ).map((r) => r.member_id);
+}
+
+/** The chat, when it exists and the caller is in it; else the suite's errors. */
+function chatOf(st: EmulatorState, chatId: string, caller: Caller): ChatRow {
+  const chat = one<ChatRow>(st.db, "SELECT * FROM chats WHERE chat_id = ?", chatId);
+  if (!chat) raise(400, 232011, `The chat does not exist: ${chatId}`);
+  if (!memberIds(st, chatId).includes(caller.openId)) {
+    raise(400, 232033, "The operator or invited bots is NOT in the chat.");
+  }
+  return chat;
+}
+
+function chatDetail(st: EmulatorState, c: ChatRow) {
+  return {
+    chat_id: c.chat_id,
+    name: c.name,
+    description: c.description,
+    owner_id: c.owner_id,
+    owner_id_type: "open_id",
+    chat_mode: c.chat_mode === "topic" ? "topic" : c.chat_mode === "p2p" ? "p2p" : "group",
+    chat_type: "private",
+    external: c.external === 1,
+    tenant_key: TENANT_KEY,
+    user_count: String(memberIds(st, c.chat_id).filter((m) => m.startsWith("ou_")).length),
+    chat_status: "normal",
+  };
+}
+
+const CreateChat = z.object({
+  name: z.string().max(60).optional(),
+  description: z.string().max(100).optional(),
+  chat_mode: z.enum(["group", "topic"]).optional(),
+  chat_type: z.enum(["private", "public"]).optional(),
+  owner_id: z.string().optional(),
+  user_id_list: z.array(z.string()).max(50).optional(),
+  bot_id_list: z.array(z.string()).max(5).optional(),
+}).passthrough();
+
+function createChat(ctx: CallerCtx): string {
+  const body = jsonBody(ctx, CreateChat);
+  const users = body.user_id_list ?? [];
+  for (const u of users) {
+    if (!one(ctx.st.db, "SELECT 1 AS x FROM users WHERE open_id = ?", u)) {
+      raise(400, 232024, `Users do not exist: ${u}`);
+    }
+  }
+  const owner = body.owner_id ?? (ctx.caller.kind === "user" ? ctx.caller.openId : users[0]);
+  return tx(ctx.st.db, () => {
+    const chatId = newId(ctx.st.db, "oc_", 32);
+    run(
+      ctx.st.db,
+      "INSERT INTO chats (chat_id, name, description, owner_id, chat_mode, external) VALUES (?, ?, ?, ?, ?, 0)",
+      chatId,
+      body.name ?? "",
+      body.description ?? "",
+      owner ?? ctx.caller.openId,
+      body.chat_mode === "topic" ? "topic" : "group",
+    );
+    for (const m of new Set([ctx.caller.openId, ...users, ...(owner ? [owner] : [])])) {
+      run(ctx.st.db, "INSERT INTO chat_members (chat_id, member_id) VALUES (?, ?)", chatId, m);
+    }
+    return chatId;
+  });
+}
+
+/** Chats the caller is in whose messages it may search, optionally narrowed to `chat_ids`. */
+function searchableChats(ctx: CallerCtx, only: string[] | undefined): Map<string, string> {
+  const rows = all<{ chat_id: string; chat_mode: string }>(
+    ctx.st.db,
+    `SELECT c.chat_id, c.chat_mode FROM chats c JOIN chat_members m ON m.chat_id = c.chat_id
+     WHERE m.member_id = ?`,
+    ctx.caller.openId,
+  );
+  return new Map(
+    rows.filter((r) => !only?.length || only.includes(r.chat_id)).map((r) => [r.chat_id, r.chat_mode]),
+  );
+}
+
+const SearchBody = z.object({
+  query: z.string().optional(),
+  chat_ids: z.array(z.string()).optional(),
+  from_ids: z.array(z.string()).optional(),
+  chat_type: z.enum(["group", "p2p"]).optional(),
+  sender_type: z.enum(["user", "bot"]).optional(),
+  start_time: z.string().regex(/^\d+$/).optional(),
+  end_time: z.string().regex(/^\d+$/).optional(),
+}).passthrough();
+
+function searchMessages(ctx: CallerCtx) {
+  const b = jsonBody(ctx, SearchBody);
+  const chats = searchableChats(ctx, b.chat_ids);
+  const q = (b.query ?? "").toLowerCase();
+  const rows = all<
+    {
+      message_id: string;
+      chat_id: string;
+      content: string;
+      sender_id: string;
+      sender_type: string;
+      create_time: number;
+    }
+  >(ctx.st.db, "SELECT * FROM messages ORDER BY create_time DESC, message_id").filter((m) => {
+    const mode = chats.get(m.chat_id);
+    if (mode === undefined) return false;
+    if (b.chat_type && (b.chat_type === "p2p") !== (mode === "p2p")) return false;
+    if (b.from_ids?.length && !b.from_ids.includes(m.sender_id)) return false;
+    if (b.sender_type && (b.sender_type === "bot") !== (m.sender_type === "app")) return false;
+    if (b.start_time && m.create_time < Number(b.start_time) * 1000) return false;
+    if (b.end_time && m.create_time > Number(b.end_time) * 1000 + 999) return false;
+    return !q || m.content.toLowerCase().includes(q);
+  });
+  const page = pageOf(ctx.query, { size: 20, max: 50 });
+  return ok(paginate(rows.map((m) => ({ message_id: m.message_id, chat_id: m.chat_id })), page));
+}
+
+// ---- the user's feed: bookmarks and shortcuts, one generic-object collection per user ----
+
+function userOnly(caller: Caller): void {
+  if (caller.kind !== "user") {
+    raise(400, 99991668, "This API accepts a user access token only; a tenant access token was sent.");
+  }
+}
+
+function stored(st: EmulatorState, collection: string) {
+  return all<{ id: string; body: string }>(
+    st.db,
+    "SELECT id, body FROM generic_objects WHERE collection = ? AND deleted = 0 ORDER BY seq",
+    collection,
+  ).map((r) => ({ id: r.id, ...JSON.parse(r.body) as Record<string, unknown> }));
+}
+
+function put(st: EmulatorState, collection: string, id: string, body: unknown, seq: number, deleted = 0) {
+  run(
+    st.db,
+    `INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, deleted = excluded.deleted, seq = excluded.seq`,
+    collection,
+    id,
+    JSON.stringify(body),
+    deleted,
+    seq,
+  );
+}
+
+const FlagItem = z.object({
+  item_id: z.string().min(1),
+  item_type: z.enum(["default", "thread", "msg_thread"]),
+  flag_type: z.enum(["message", "feed"]),
+});
+const FlagItems = z.object({ flag_items: z.array(FlagItem).min(1).max(50) }).passthrough();
+
+/** A bookmark must point at a message or chat the user can see. */
+function checkFlagTarget(ctx: CallerCtx, item: z.infer<typeof FlagItem>): void {
+  if (item.flag_type === "message") {
+    const m = one<{ chat_id: string }>(
+      ctx.st.db,
+      "SELECT chat_id FROM messages WHERE message_id = ?",
+      item.item_id,
+    );
+    if (!m) raise(400, 230011, `The message was not found: ${item.item_id}`);
+    chatOf(ctx.st, m.chat_id, ctx.caller);
+  } else chatOf(ctx.st, item.item_id, ctx.caller);
+}
+
+const ShortcutItems = z.object({
+  shortcuts: z.array(z.object({ chat_id: z.string().min(1) }).passthrough()).min(1).max(10),
+  position: z.enum(["head", "tail"]).optional(),
+}).passthrough();
+
+export const imChatRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/chats",
+    auth: "token",
+    scopes: { tenant: ["im:chat:create", "im:chat"], user: ["im:chat:create_by_user", "im:chat"] },
+    handle(ctx) {
+      const { uuid } = queryOf(ctx, z.object({ uuid: z.string().max(50).optional() }).passthrough());
+      const chatId = createOnce(ctx.st, `im_chat\n${ctx.caller.openId}`, uuid, () => createChat(ctx));
+      const chat = one<ChatRow>(ctx.st.db, "SELECT * FROM chats WHERE chat_id = ?", chatId)!;
+      return ok(chatDetail(ctx.st, chat));
+    },
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/messages/search",
+    auth: "token",
+    scopes: ["search:message"],
+    handle: searchMessages,
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/chats/:chat_id",
+    auth: "token",
+    scopes: READ_CHATS,
+    handle(ctx) {
+      return ok(chatDetail(ctx.st, chatOf(ctx.st, ctx.params.chat_id, ctx.caller)));
+    },
+  },
+  {
+    method: "PUT",
+    path: "/open-apis/im/v1/chats/:chat_id",
+    auth: "token",
+    scopes: ["im:chat:update", "im:chat"],
+    handle(ctx) {
+      const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
+      const b = jsonBody(
+        ctx,
+        z.object({ name: z.string().max(60).optional(), description: z.string().max(100).optional() })
+          .passthrough(),
+      );
+      run(
+        ctx.st.db,
+        "UPDATE chats SET name = ?, description = ? WHERE chat_id = ?",
+        b.name ?? chat.name,
+        b.description ?? chat.description,
+        chat.chat_id,
+      );
+      return ok({});
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    auth: "token",
+    scopes: ["im:chat.members:read", ...READ_CHATS],
+    handle(ctx) {
+      chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
+      const type = ctx.query.get("member_id_type") ?? "open_id";
+      const people = memberIds(ctx.st, ctx.params.chat_id).flatMap((id) => {
+        const u = one<{ open_id: string; union_id: string; user_id: string; name: string }>(
+          ctx.st.db,
+          "SELECT open_id, union_id, user_id, name FROM users WHERE open_id = ?",
+          id,
+        );
+        if (!u) return [];
+        const member_id = type === "union_id" ? u.union_id : type === "user_id" ? u.user_id : u.open_id;
+        return [{ member_id_type: type, member_id, name: u.name, tenant_key: TENANT_KEY }];
+      });
+      const page = paginate(people, pageOf(ctx.query, { size: 20, max: 100 }));
+      return ok({ ...page, member_total: people.length });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/flags",
+    auth: "token",
+    scopes: IM_FEED.filter((s) => s.startsWith("im:feed.flag")),
+    handle(ctx) {
+      userOnly(ctx.caller);
+      const items = stored(ctx.st, `im_flags\n${ctx.caller.openId}`).map(({ id: _id, ...f }) => f);
+      return ok(paginate(items, pageOf(ctx.query, { size: 50, max: 50 })));
+    },
+  },
+  ...(["", "/cancel"] as const).map((suffix): Route => ({
+    method: "POST",
+    path: `/open-apis/im/v1/flags${suffix}`,
+    auth: "token",
+    scopes: ["im:feed.flag:write"],
+    handle(ctx) {
+      userOnly(ctx.caller);
+      const { flag_items } = jsonBody(ctx, FlagItems);
+      const collection = `im_flags\n${ctx.caller.openId}`;
+      const done = flag_items.map((item) => {
+        checkFlagTarget(ctx, item);
+        const id = `${item.flag_type}:${item.item_id}`;
+        const existing = one<{ body: string; seq: number }>(
+          ctx.st.db,
+          "SELECT body, seq FROM generic_objects WHERE collection = ? AND id = ? AND deleted = 0",
+          collection,
+          id,
+        );
+        if (suffix === "/cancel") {
+          if (existing) put(ctx.st, collection, id, JSON.parse(existing.body), existing.seq, 1);
+          return item;
+        }
+        // Bookmarking twice keeps the first bookmark (and its time).
+        if (existing) return JSON.parse(existing.body);
+        const flagged = { ...item, create_time: String(ctx.st.clock.now()) };
+        put(ctx.st, collection, id, flagged, nextCounter(ctx.st.db, "generic_seq"));
+        return flagged;
+      });
+      return ok({ flag_items: done });
+    },
+  })),
+  {
+    method: "GET",
+    path: "/open-apis/im/v2/feed_shortcuts",
+    auth: "token",
+    scopes: ["im:feed.shortcut:read"],
+    handle(ctx) {
+      userOnly(ctx.caller);
+      const items = stored(ctx.st, `im_feed_shortcuts\n${ctx.caller.openId}`).map(({ id: _id, ...s }) => s);
+      const page = paginate(items, pageOf(ctx.query, { size: 20, max: 20 }));
+      return ok({ shortcuts: page.items, has_more: page.has_more, page_token: page.page_token ?? "" });
+    },
+  },
+  ...(["", "/remove"] as const).map((suffix): Route => ({
+    method: "POST",
+    path: `/open-apis/im/v2/feed_shortcuts${suffix}`,
+    auth: "token",
+    scopes: ["im:feed.shortcut:write"],
+    handle(ctx) {
+      userOnly(ctx.caller);
+      const b = jsonBody(ctx, ShortcutItems);
+      const collection = `im_feed_shortcuts\n${ctx.caller.openId}`;
+      const failed: { chat_id: string; reason: string }[] = [];
+      // Inserting at the head gives later items lower positions, so they read in the order given.
+      const items = b.position === "head" ? [...b.shortcuts].reverse() : b.shortcuts;
+      for (const { chat_id } of items) {
+        const chat = one<ChatRow>(ctx.st.db, "SELECT * FROM chats WHERE chat_id = ?", chat_id);
+        if (!chat || !memberIds(ctx.st, chat_id).includes(ctx.caller.openId)) {
+          failed.push({ chat_id, reason: "chat not found or not a member" });
+          continue;
+        }
+        const n = nextCounter(ctx.st.db, "generic_seq");
+        if (suffix === "/remove") put(ctx.st, collection, chat_id, { chat_id, type: "chat" }, n, 1);
+        else {
+          const seq = b.position === "head" ? -n : n;
+          put(ctx.st, collection, chat_id, { chat_id, type: "chat", name: chat.name }, seq);
+        }
+      }
+      return ok({ failed_shortcuts: failed });
+    },
+  })),
+];

@@ -1,0 +1,43 @@
+/** `im +messages-mget`: up to 50 messages by ID, in the order given, each with its parsed content. */
+import { z } from "zod";
+import { defineShortcut, flag } from "../declare.ts";
+import { idList } from "./ids.ts";
+import { MESSAGES, messagesText, READ_MESSAGE_SCOPES } from "./messages_list.ts";
+import { shapeMessage, SuiteMessage } from "./messages.ts";
+
+const Got = z.object({ items: z.array(SuiteMessage).default([]) });
+
+export const messagesMget = defineShortcut({
+  service: "im",
+  command: "+messages-mget",
+  description: "Get up to 50 messages by ID",
+  examples: [
+    "larkit im +messages-mget --message-ids om_1,om_2",
+    "larkit im +messages-mget --message-ids om_1 --format table",
+  ],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: READ_MESSAGE_SCOPES,
+  hasFormat: true,
+  flags: {
+    "message-ids": flag.requiredString("message IDs (om_…), comma-separated, at most 50"),
+  },
+  async run(ctx) {
+    const ids = idList("message-ids", ctx.flags["message-ids"], {
+      prefix: "om_",
+      what: "message IDs",
+      max: 50,
+    });
+    const messages = [];
+    for (const id of ids) {
+      const got = await ctx.api({
+        method: "GET",
+        path: `${MESSAGES}/${encodeURIComponent(id)}`,
+        response: Got,
+        planned: { items: [] },
+      });
+      messages.push(...got.items.map((m) => shapeMessage(m, ctx.timeZone)));
+    }
+    await ctx.outFormat(messages, { count: messages.length }, messagesText);
+  },
+});
