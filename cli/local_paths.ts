@@ -1,7 +1,8 @@
 /**
  * Where larkit may read and write local files named by flags (`@file`, `--file`, `--output`): relative paths
  * that stay inside the working directory after `..` and symlinks are resolved (lark-cli §12.6), so a flag
- * cannot read `~/.ssh` or overwrite `~/.bashrc` because a flag or a file name said so.
+ * cannot read `~/.ssh` or overwrite `~/.bashrc` because a flag or a file name said so. In an agent-server turn
+ * the working directory is the thread's workspace (`thread.cwd`), so the same rule keeps a turn inside it.
  */
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { errors } from "./output/errors.ts";
@@ -17,7 +18,8 @@ function outside(root: string, path: string): boolean {
 
 /** The absolute path to write, or a `validation` error naming the flag. */
 export async function resolveOutputPath(p: Provider, flagName: string, path: string): Promise<string> {
-  const hint = "cd to the target directory first, or use a relative path like ./filename";
+  const hint =
+    "cd to the target directory first, or use a relative path like ./filename (in an agent-server turn: inside the thread's workspace, thread.cwd)";
   const fail = (why: string) => errors.validation(`--${flagName}: ${why}`, { hint });
   if (path === "") throw fail("path is empty");
   if (CONTROL.test(path)) throw fail("path contains control characters");
@@ -49,7 +51,7 @@ export async function resolveLocalFile(p: Provider, flagName: string, path: stri
   if (path === "") throw fail("file path is empty");
   if (CONTROL.test(path)) throw fail("file path contains control characters");
   const inside =
-    "use a relative path inside the current directory, e.g. ./notes.md (cd to the file's folder first)";
+    "use a relative path inside the current directory, e.g. ./notes.md (cd to the file's folder first; in an agent-server turn the directory is the thread's workspace, thread.cwd)";
   if (isAbsolute(path)) {
     throw fail(`file path must be relative to the current directory, got "${path}"`, inside);
   }
