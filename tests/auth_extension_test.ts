@@ -83,15 +83,27 @@ esac`,
     assert.equal(data.source, "extension:vault");
     assert.equal(data.appId, "cli_vault");
     assert.deepEqual(data.verified, ["bot"]);
+    const call = await h.run(["api", "GET", "/open-apis/im/v1/chats", "--as", "bot"]);
+    assert.equal(call.code, 0, call.stderr);
     const requests = (await Deno.readTextFile(log)).trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(requests.map((r) => r.action), ["account", "token", "invalidate", "token"]);
-    assert.deepEqual(requests[2], {
+    // status: account + token (handed out unverified); the call: account, token, rejected, invalidate, token.
+    assert.deepEqual(requests.map((r) => r.action), [
+      "account",
+      "token",
+      "account",
+      "token",
+      "invalidate",
+      "token",
+    ]);
+    assert.deepEqual(requests[4], {
       version: 1,
       action: "invalidate",
       identity: "bot",
       token: "t-revoked-by-the-suite",
     });
-    assert.ok(!status.stdout.includes(good) && !status.stderr.includes(good), "the token never leaks");
+    for (const out of [status.stdout, status.stderr, call.stdout, call.stderr]) {
+      assert.ok(!out.includes(good), "the token never leaks");
+    }
   });
 });
 
