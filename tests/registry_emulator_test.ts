@@ -321,6 +321,19 @@ Deno.test("a generated command counts the items of its declared list field, not 
     };
     assert.equal(out.data.invalid_user_list.length, 1, "the sampled answer has another, non-empty array");
     assert.equal(out.meta.count, out.data.user_datas.length);
+    // The table shows the list field's items, not the other array (nor the wrapper).
+    const sampled = String(out.data.invalid_user_list[0]);
+    const table = await runCli([
+      ...argsOf(m),
+      "--params",
+      JSON.stringify({ employee_type: "employee_id" }),
+      "--format",
+      "table",
+    ], {
+      env: emulatorEnv(emu),
+    });
+    assert.equal(table.code, 0, table.stderr);
+    assert.ok(!table.stdout.includes(sampled), table.stdout);
   } finally {
     await emu.stop();
   }

@@ -236,5 +236,10 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   const { data } = await ctx.http().call(req);
   const items = itemsOf(call, data);
   const meta = { count: items?.length, idempotency_key: key?.value };
-  await emitResult(ctx, { identity, format: parseFormat(f.format), jq: f.jq, wrote }, data, meta);
+  await emitResult(
+    ctx,
+    { identity, format: parseFormat(f.format), jq: f.jq, wrote, listField: call.listField },
+    data,
+    meta,
+  );
 }

@@ -53,6 +53,8 @@ export interface ResultSettings {
    * unfiltered envelope is written instead, with a warning.
    */
   wrote?: boolean;
+  /** The response field holding the items (a generated list method's, from its response shape). */
+  listField?: string;
 }
 
 /** The success envelope, rendered in the chosen format or filtered by `--jq`. */
@@ -66,7 +68,11 @@ export async function emitResult(
   const envelope = successEnvelope({ identity: settings.identity, data, meta });
   if (settings.jq === undefined) {
     await ctx.p.stdout.write(
-      renderDocument(envelope, settings.format, { columns: ctx.p.stdout.columns, pretty }),
+      renderDocument(envelope, settings.format, {
+        columns: ctx.p.stdout.columns,
+        pretty,
+        listField: settings.listField,
+      }),
     );
     return;
   }

@@ -43,6 +43,8 @@ export interface RenderOptions {
   columns?: number;
   /** The command's human summary of `data` (given the terminal width), for the pretty format. */
   pretty?: (data: unknown, columns?: number) => string;
+  /** Where `data` keeps its items, when the command knows (table, csv and ndjson show those). */
+  listField?: string;
 }
 
 function ndjsonOf(items: unknown[]): string {
@@ -66,7 +68,10 @@ export function renderDocument(
     case "table":
     case "csv":
     case "ndjson": {
-      const items = extractItems(envelope.data);
+      const declared = opts.listField
+        ? (envelope.data as Record<string, unknown> | null)?.[opts.listField]
+        : undefined;
+      const items = Array.isArray(declared) ? declared : extractItems(envelope.data);
       if (format === "ndjson") return ndjsonOf(items ?? [envelope.data ?? null]);
       if (format === "table") {
         return items ? renderTable(items, opts.columns) : renderRecordTable(envelope.data, opts.columns);
