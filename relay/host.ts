@@ -158,8 +158,9 @@ export class RemoteControl implements RemoteControlSwitch {
     try {
       if (this.#closed) return;
       if (!this.#opts.enableAtStart) {
-        const account = await this.#opts.getAccount();
-        if (account.kind !== "user") return;
+        // Without a user login there is no enrollment key, so no preference: nothing to say.
+        const account = await this.#opts.getAccount().catch(() => undefined);
+        if (account?.kind !== "user") return;
         const o = this.#opts;
         const base = typeof o.baseUrl === "string" ? o.baseUrl : await o.baseUrl();
         const key = {

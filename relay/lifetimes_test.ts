@@ -125,7 +125,6 @@ Deno.test("60 s without a pong or any frame drops the socket and reconnects", as
     const socket: RelaySocket = {
       send: () => {},
       ping: () => void state.pings++,
-      close: () => handlers?.onClose(),
       terminate: () => {
         state.terminated = true;
         handlers?.onClose();

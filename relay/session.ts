@@ -228,7 +228,8 @@ export class RemoteControlSession {
     this.#loop = undefined;
     if (loop) {
       loop.abort.abort();
-      this.#socket?.close();
+      // At once: a relay that never answers the close handshake must not hold disable up.
+      this.#socket?.terminate();
       await loop.done;
     }
     if (!opts.ephemeral) {
@@ -511,7 +512,7 @@ export class RemoteControlSession {
         signal.removeEventListener("abort", onAbort);
         resolve();
       };
-      const onAbort = () => socket.close();
+      const onAbort = () => socket.terminate();
       signal.addEventListener("abort", onAbort, { once: true });
       socket.listen({
         onActivity: () => this.#lastInboundAt = clock.now(),

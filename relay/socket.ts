@@ -16,9 +16,7 @@ export interface RelaySocket {
   send(text: string, written?: () => void): void;
   /** Sends a WebSocket ping control frame (empty payload). */
   ping(): void;
-  /** Closes with the close handshake. */
-  close(): void;
-  /** Drops the connection at once (dead peer: no close handshake to wait for). */
+  /** Drops the connection at once (dead peer, disable): no close handshake to wait for. */
   terminate(): void;
   readonly isOpen: boolean;
   /** Installs the handlers; `onActivity` hears every inbound frame, control frames included. */
@@ -67,10 +65,6 @@ class WsRelaySocket implements RelaySocket {
 
   ping(): void {
     if (this.isOpen) this.ws.ping();
-  }
-
-  close(): void {
-    if (this.ws.readyState === WebSocket.CONNECTING || this.ws.readyState === WebSocket.OPEN) this.ws.close();
   }
 
   terminate(): void {
