@@ -417,3 +417,17 @@ Deno.test("agent server: event/subscribe gets event/received; a turn's consume w
     }
   });
 });
+
+Deno.test("event consume: credentials the suite refuses are an auth error (exit 3) from the hub", async () => {
+  await withEvents(async ({ env }) => {
+    const c = new Consumer(["event", "consume", "im.message.receive_v1", "--timeout", "30s"], {
+      ...env,
+      LARKIT_APP_SECRET: "not-the-secret",
+    });
+    const out = await c.done();
+    assert.equal(out.code, 3, out.stderr);
+    const envelope = JSON.parse(out.stderr.slice(out.stderr.indexOf("{")));
+    assert.equal(envelope.error.type, "auth");
+    assert.match(envelope.error.message, /code 514/);
+  });
+});

@@ -11,7 +11,7 @@ import type { RunContext } from "../context.ts";
 import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
 import { hubPaths, probeHub } from "../event/protocol.ts";
 import { emitSuccess, emitText } from "../output/emit.ts";
-import { errors } from "../output/errors.ts";
+import { errors, larkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
 import { parseOptions } from "./parse_options.ts";
@@ -148,7 +148,10 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
   await ensureHub(ctx, hub);
   if (outputDir) await ctx.p.files.mkdir(outputDir);
   const { HubClient } = await import("../event/client.ts");
-  const client = await HubClient.connect(hub.socket);
+  // The hub started but may be gone again: it failed, and its log says why.
+  const client = await HubClient.connect(hub.socket).catch((e: Error) => {
+    throw larkitError("network", e.message, { hint: `see ${hub.log}` });
+  });
   const stop = new AbortController();
   let reason: StopReason | undefined;
   const stopWith = (r: StopReason) => {
@@ -184,7 +187,9 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
         });
       }
       next = client.next();
-      if (msg.op === "error") throw errors.network(msg.message, { hint: msg.hint ?? `see ${hub.log}` });
+      if (msg.op === "error") {
+        throw larkitError(msg.type ?? "network", msg.message, { hint: msg.hint ?? `see ${hub.log}` });
+      }
       if (msg.op === "ready") {
         if (!opts.quiet) await ctx.diag.info("[event] ready");
         continue;

@@ -19,6 +19,8 @@ export const ENDPOINT_PATH = "/callback/ws/endpoint";
 
 /** Endpoint answers the SDKs retry (the suite's "internal error"); every other non-zero code is final. */
 const RETRYABLE_CODES = new Set([1000040343]);
+/** Endpoint answers that mean the app's credentials were refused (auth failed, forbidden). */
+const AUTH_CODES = new Set([514, 403]);
 
 const ClientConfigSchema = z.object({
   PingInterval: z.number().positive(),
@@ -61,6 +63,8 @@ export interface ConnectionStatus {
   connects: number;
   /** Why the connection failed for good, or the last reconnect failure. */
   error?: string;
+  /** For a final failure: `auth` when the suite refused the app's credentials, else `network`. */
+  errorType?: "auth" | "network";
 }
 
 export interface LongConnectionOptions {
@@ -79,7 +83,7 @@ export interface LongConnectionOptions {
 }
 
 class EndpointError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(message: string, readonly retryable: boolean, readonly auth = false) {
     super(message);
   }
 }
@@ -155,6 +159,7 @@ export class LongConnection {
           this.#setStatus({
             state: "failed",
             error: exhausted && !fatal ? `gave up after ${attempts} attempts: ${message}` : message,
+            errorType: e instanceof EndpointError && e.auth ? "auth" : "network",
           });
           return;
         }
@@ -203,6 +208,7 @@ export class LongConnection {
       throw new EndpointError(
         `endpoint refused the app: code ${code}: ${msg ?? ""}`,
         RETRYABLE_CODES.has(code),
+        AUTH_CODES.has(code),
       );
     }
     const c = data.ClientConfig;

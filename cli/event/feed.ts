@@ -3,7 +3,7 @@
  * never starts a hub (the server's turns and remote clients must not start processes on this machine); with
  * no hub running, subscribing fails with the command that starts one.
  */
-import { errors } from "../output/errors.ts";
+import { errors, larkitError } from "../output/errors.ts";
 import { HubClient } from "./client.ts";
 import { EventEnvelopeSchema } from "./catalog.ts";
 import { probeHub } from "./protocol.ts";
@@ -33,7 +33,9 @@ export function hubFeed(hub: () => Promise<{ appId: string; socket: string }>) {
       try {
         await client.send({ op: "subscribe", keys: filter.keys, params: filter.params });
         const first = await client.next();
-        if (first?.op === "error") throw errors.network(first.message, { hint: first.hint });
+        if (first?.op === "error") {
+          throw larkitError(first.type ?? "network", first.message, { hint: first.hint });
+        }
         if (first?.op !== "ready") {
           throw errors.network("the event hub closed the connection before it was ready");
         }

@@ -13,7 +13,8 @@
  * Memory is bounded: at most MAX_PENDING unacknowledged events (the oldest is forgotten, unacknowledged, so
  * the suite redelivers it), and the last MAX_SEEN acknowledged ids for de-duplication.
  *
- * The hub exits on `stop`, when the long connection fails for good, or after `idleMs` without a consumer.
+ * The hub exits on `stop`, shortly after the long connection failed for good (telling every consumer why), or
+ * after `idleMs` without a consumer.
  */
 import type { Clock } from "../provider.ts";
 import { type EventEnvelope, type EventFilter, matches } from "./catalog.ts";
@@ -33,6 +34,8 @@ export const MAX_SEEN = 10_000;
 /** A consumer this many lines behind is cut off (its pending events stay for others). */
 export const MAX_CONSUMER_BACKLOG = 10_000;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
+/** How long a hub whose long connection failed for good still answers, with the failure, before it exits. */
+export const FAILED_LINGER_MS = 5_000;
 
 export interface HubConnection {
   readonly status: ConnectionStatus;
@@ -175,9 +178,7 @@ export class EventHub {
         c.filter = { keys: msg.keys, params: msg.params };
         this.#o.log(`consumer subscribed to ${msg.keys.join(",") || "every event"}`);
         if (this.#status.state === "connected") this.#makeReady(c);
-        if (this.#status.state === "failed") {
-          this.#send(c, { op: "error", message: `the long connection failed: ${this.#status.error ?? ""}` });
-        }
+        if (this.#status.state === "failed") this.#send(c, this.#failure());
         return;
       case "ack":
         return this.#acked(msg.event_id);
@@ -211,11 +212,25 @@ export class EventHub {
     this.#o.log(`long connection ${s.state}${s.error ? `: ${s.error}` : ""}`);
     if (s.state === "connected") { for (const c of this.#consumers) this.#makeReady(c); }
     if (s.state === "failed") {
-      for (const c of this.#consumers) {
-        this.#send(c, { op: "error", message: `the long connection failed: ${s.error ?? ""}` });
-      }
-      this.stop(`the long connection failed: ${s.error ?? ""}`);
+      for (const c of this.#consumers) this.#send(c, this.#failure());
+      // Linger a moment so the consumer that started this hub, which may connect only now, learns why.
+      this.#o.clock.sleep(FAILED_LINGER_MS, this.#stopped.signal).then(
+        () => this.stop(`the long connection failed: ${s.error ?? ""}`),
+        () => {},
+      );
     }
+  }
+
+  #failure(): HubMessage {
+    const s = this.#status;
+    return {
+      op: "error",
+      message: `the long connection failed: ${s.error ?? ""}`,
+      type: s.errorType,
+      ...(s.errorType === "auth"
+        ? { hint: "check the app id and secret (larkit config show, or LARKIT_APP_ID/LARKIT_APP_SECRET)" }
+        : {}),
+    };
   }
 
   #onEvent(event: EventEnvelope, ack: () => void): void {

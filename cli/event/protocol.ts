@@ -40,7 +40,12 @@ export const HubMessageSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("event"), event: z.unknown() }),
   z.object({ op: z.literal("status"), status: HubStatusSchema }),
   z.object({ op: z.literal("stopping") }),
-  z.object({ op: z.literal("error"), message: z.string(), hint: z.string().optional() }),
+  z.object({
+    op: z.literal("error"),
+    message: z.string(),
+    hint: z.string().optional(),
+    type: z.enum(["auth", "network"]).optional(),
+  }),
 ]);
 export type HubMessage = z.infer<typeof HubMessageSchema>;
 
