@@ -81,6 +81,7 @@ export function createRunContext(
     credentials: () =>
       chain ??= createCredentialChain(p, {
         profile: globals.profile,
+        freshBotToken: globals.record !== undefined,
         diag,
         send: (url, init, opts) => ctx.http().send(url, init, opts),
       }),

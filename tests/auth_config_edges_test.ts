@@ -17,7 +17,7 @@ async function atTerminal(args: string[], configDir: string, typed: string) {
   return { code, stderr: err.text() };
 }
 
-Deno.test("replay right after recording in the same config dir does not depend on the cached token", async () => {
+Deno.test("replay does not depend on cached tokens: same config dir right after recording, or a fresh one", async () => {
   const emu = await startEmulator({});
   const work = await Deno.makeTempDir({ prefix: "larkit-rec-" });
   const configDir = join(work, "config");
@@ -25,6 +25,8 @@ Deno.test("replay right after recording in the same config dir does not depend o
   const args = ["calendar", "calendars", "list", "--as", "bot"];
   let recorded;
   try {
+    // A token cached before recording: the recording still holds the mint, so it replays anywhere.
+    assert.equal((await runCli(args, { env: emulatorEnv(emu), cwd: work, configDir })).code, 0);
     recorded = await runCli(["--record", dir, ...args], { env: emulatorEnv(emu), cwd: work, configDir });
     assert.equal(recorded.code, 0, recorded.stderr);
     assert.match(await Deno.readTextFile(join(dir, "session.jsonl")), /tenant_access_token\/internal/);
@@ -34,6 +36,9 @@ Deno.test("replay right after recording in the same config dir does not depend o
   const replayed = await runCli(["--replay", dir, ...args], { env: emulatorEnv(emu), cwd: work, configDir });
   assert.equal(replayed.code, 0, replayed.stderr);
   assert.equal(replayed.stdout, recorded.stdout);
+  const elsewhere = await runCli(["--replay", dir, ...args], { env: emulatorEnv(emu), cwd: work });
+  assert.equal(elsewhere.code, 0, elsewhere.stderr);
+  assert.equal(elsewhere.stdout, recorded.stdout);
   await Deno.remove(work, { recursive: true });
 });
 

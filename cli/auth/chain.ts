@@ -33,6 +33,11 @@ export interface ChainOptions {
   profile?: string;
   diag: Diagnostics;
   send: Send;
+  /**
+   * Mint the bot token instead of reading the on-disk cache (it is still written): under `--record`, so the
+   * recording holds the mint and replays wherever it is replayed, whatever that token cache holds.
+   */
+  freshBotToken?: boolean;
 }
 
 export function createCredentialChain(p: Provider, opts: ChainOptions): CredentialChain {
@@ -41,6 +46,7 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
     store: secretStore(p),
     send: opts.send,
     loginCommand: loginCommandFor(opts.profile),
+    freshBotToken: opts.freshBotToken,
   };
   const config = (() => {
     let loaded: ReturnType<typeof loadConfig> | undefined;

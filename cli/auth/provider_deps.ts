@@ -12,4 +12,6 @@ export interface ProviderDeps {
   store: SecretStore;
   send: Send;
   loginCommand: (scopes: string[]) => string;
+  /** See `ChainOptions.freshBotToken`. */
+  freshBotToken?: boolean;
 }

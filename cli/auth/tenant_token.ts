@@ -36,6 +36,8 @@ export interface TenantTokenDeps {
   appId: string;
   appSecret: string;
   signal?: AbortSignal;
+  /** Skip the cache read (`--record`): see `ChainOptions.freshBotToken`. */
+  freshBotToken?: boolean;
 }
 
 export async function tenantTokenCacheKey(origin: string, appId: string, appSecret: string): Promise<string> {
@@ -73,7 +75,9 @@ async function mint(deps: TenantTokenDeps): Promise<{ token: string; expiresAt: 
 
 export async function tenantToken(deps: TenantTokenDeps): Promise<AccessToken> {
   const key = await tenantTokenCacheKey(deps.endpoints.open, deps.appId, deps.appSecret);
-  const cached = CachedSchema.safeParse(JSON.parse(await deps.store.get(key) ?? "null"));
+  const cached = CachedSchema.safeParse(
+    deps.freshBotToken ? null : JSON.parse(await deps.store.get(key) ?? "null"),
+  );
   if (cached.success && cached.data.expiresAt - TENANT_REFRESH_AHEAD_MS > deps.p.clock.now()) {
     return { identity: "bot", token: cached.data.token, expiresAt: cached.data.expiresAt };
   }
