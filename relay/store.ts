@@ -3,7 +3,7 @@
  * server id instead of enrolling a new device each time. The installation id lives here too: it is generated
  * once per state database and sent with every enrollment and handshake.
  */
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { z } from "zod";
 
 export interface EnrollmentKey {
@@ -66,13 +66,6 @@ export class EnrollmentStore {
     if (!columns.some((c) => c.name === "remote_control_enabled")) {
       db.exec("ALTER TABLE remote_control_enrollments ADD COLUMN remote_control_enabled INTEGER");
     }
-  }
-
-  /** Opens (creating if needed) the state database file at `path`; its directory must exist. */
-  static open(path: string): EnrollmentStore {
-    const db = new DatabaseSync(path);
-    db.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
-    return new EnrollmentStore(db);
   }
 
   load(key: EnrollmentKey): Enrollment | undefined {
