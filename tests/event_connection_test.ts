@@ -207,3 +207,21 @@ Deno.test("emulator pushes: messages, reactions, calendar and task changes becom
     }
   });
 });
+
+Deno.test("long connection: with the suite gone it retries ReconnectCount times, then fails", async () => {
+  const emu = await startEmulator({});
+  emu.events.clientConfig = {
+    PingInterval: 120,
+    ReconnectCount: 2,
+    ReconnectInterval: 0.01,
+    ReconnectNonce: 0.01,
+  };
+  const { conn, statuses } = connect(emu);
+  await until("connected", () => conn.status.state === "connected");
+  await emu.stop();
+  await conn.done;
+  assert.equal(conn.status.state, "failed");
+  assert.match(conn.status.error ?? "", /gave up after 2 attempts/);
+  assert.equal(conn.status.errorType, "network");
+  assert.ok(statuses.some((s) => s.state === "reconnecting"));
+});

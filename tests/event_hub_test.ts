@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { abortableSleep } from "../cli/provider.ts";
-import { EventEnvelopeSchema } from "../cli/event/catalog.ts";
+import { type EventEnvelope, EventEnvelopeSchema } from "../cli/event/catalog.ts";
 import { HubClient, hubStatus, stopHub } from "../cli/event/client.ts";
 import { LongConnection } from "../cli/event/connection.ts";
-import { EventHub } from "../cli/event/hub.ts";
+import { EventHub, MAX_PENDING } from "../cli/event/hub.ts";
 import { probeHub } from "../cli/event/protocol.ts";
 import { type Emulator, startEmulator } from "./helpers/emulator.ts";
 
@@ -166,5 +166,75 @@ Deno.test("hub: stop ends the long connection, closes consumers and removes the 
     // The emulator sees no open socket: the long connection is gone.
     emu.events.publish("task.task.updated_v1", { task_id: "t" });
     assert.equal(emu.events.sent(), 0);
+  });
+});
+
+/** A hub over a fake long connection the test drives: `push` an event, see which acks were sent. */
+async function withFakeHub(
+  idleMs: number,
+  fn: (t: { socket: string; push(id: string): void; acked: string[]; run: Promise<string> }) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "larkit-hub-" });
+  const socket = join(dir, "hub.sock");
+  const acked: string[] = [];
+  let onEvent: ((e: EventEnvelope, ack: () => void) => void) | undefined;
+  const hub = new EventHub({
+    appId: "cli_fake",
+    socketPath: socket,
+    clock,
+    pid: 1,
+    idleMs,
+    log: () => {},
+    connect(handlers) {
+      onEvent = handlers.onEvent;
+      handlers.onStatus({ state: "connected", connects: 1 });
+      return { status: { state: "connected", connects: 1 }, stop: () => Promise.resolve() };
+    },
+  });
+  const run = hub.run();
+  try {
+    while (await probeHub(socket) !== "live") await clock.sleep(5);
+    const push = (id: string) =>
+      onEvent!(
+        { header: { event_id: id, event_type: "task.task.updated_v1" }, event: {} },
+        () => acked.push(id),
+      );
+    await fn({ socket, push, acked, run });
+  } finally {
+    hub.stop("test over");
+    await run;
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("hub: at most MAX_PENDING unacknowledged events are kept, the oldest forgotten unacknowledged", async () => {
+  await withFakeHub(60_000, async ({ socket, push, acked }) => {
+    for (let i = 0; i < MAX_PENDING + 5; i++) push(`e${i}`);
+    const status = await hubStatus(socket);
+    assert.equal(status?.pending, MAX_PENDING);
+    const c = await consumer(socket);
+    const got = await c.take(MAX_PENDING);
+    assert.equal(got[0].header.event_id, "e5", "the five oldest were forgotten");
+    while (acked.length < MAX_PENDING) await clock.sleep(5);
+    assert.ok(!acked.includes("e0"), "a forgotten event is never acknowledged: the suite redelivers it");
+    c.client.close();
+  });
+});
+
+Deno.test("hub: a consumer sending garbage is told and cut off; the hub keeps serving", async () => {
+  await withFakeHub(60_000, async ({ socket }) => {
+    const conn = await Deno.connect({ transport: "unix", path: socket });
+    await conn.write(new TextEncoder().encode("not json\n"));
+    const reply = new TextDecoder().decode((await conn.readable.getReader().read()).value);
+    assert.match(reply, /"op":"error"/);
+    conn.close();
+    assert.equal((await hubStatus(socket))?.connection, "connected");
+  });
+});
+
+Deno.test("hub: exits by itself after idleMs without a consumer", async () => {
+  await withFakeHub(100, async ({ socket, run }) => {
+    assert.equal(await run, "no consumer for 100 ms");
+    assert.equal(await probeHub(socket), "absent");
   });
 });

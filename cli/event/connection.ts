@@ -154,7 +154,7 @@ export class LongConnection {
         const message = e instanceof Error ? e.message : String(e);
         attempts++;
         const fatal = e instanceof EndpointError && !e.retryable;
-        const exhausted = this.#config.reconnectCount >= 0 && attempts > this.#config.reconnectCount;
+        const exhausted = this.#config.reconnectCount >= 0 && attempts >= this.#config.reconnectCount;
         if (fatal || exhausted) {
           this.#setStatus({
             state: "failed",
