@@ -87,6 +87,8 @@ Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => 
     emu.faults.rateLimit({ path: "/open-apis/calendar", times: 1, retryAfterSeconds: 1 });
     emu.faults.serverError({ path: "/open-apis/calendar", times: 1, status: 503, retryAfterSeconds: 1 });
     emu.clearRequests();
+    // The waits are recorded instead of spent: each is the Retry-After the suite asked for.
+    const waits: number[] = [];
     const r = await runCli([
       "calendar",
       "events",
@@ -95,9 +97,11 @@ Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => 
       JSON.stringify({ calendar_id: CALENDARS.bot }),
     ], {
       env: emulatorEnv(emu),
+      sleep: (ms) => (waits.push(ms), Promise.resolve()),
     });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(emu.requests().filter((q) => q.path === path).length, 3);
+    assert.deepEqual(waits, [1000, 1000]);
   });
 });
 

@@ -101,7 +101,12 @@ Deno.test("each error type: empty stdout, one envelope on stderr, its documented
         emu.grantScopes("tenant", ["calendar:calendar:readonly", "calendar:calendar.event:read"]);
         c.arrange?.(emu);
         emu.clearRequests();
-        const r = await runCli(c.args, { env: c.env?.(emu) ?? {}, cwd: work });
+        // Retries back off on a clock that does not wait: how long they wait is not what this test is about.
+        const r = await runCli(c.args, {
+          env: c.env?.(emu) ?? {},
+          cwd: work,
+          sleep: () => Promise.resolve(),
+        });
         assert.equal(r.stdout, "", `stdout must be empty for ${c.type}`);
         const env = r.errorJson();
         assert.equal(env.ok, false);
