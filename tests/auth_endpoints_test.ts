@@ -87,3 +87,46 @@ Deno.test("config set base-url refuses untrusted hosts, and no request ever reac
     }
   });
 });
+
+Deno.test("config init and profile add take an untrusted base URL only with --allow-untrusted-endpoint", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-endpoint-" });
+  const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
+  const init = [
+    "config",
+    "init",
+    "--app-id",
+    "cli_x",
+    "--app-secret-stdin",
+    "--base-url",
+    "https://proxy.example",
+  ];
+  const refused = await runCli(init, { configDir, stdin: "s\n" });
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(String(errorOf(refused).hint), /--allow-untrusted-endpoint/);
+  assert.equal(await loadConfig(p), undefined, "nothing saved");
+
+  const confirmed = await runCli([...init, "--allow-untrusted-endpoint"], { configDir, stdin: "s\n" });
+  assert.equal(confirmed.code, 0, confirmed.stderr);
+  assert.equal((await loadConfig(p))?.profiles[0].confirmedEndpoint, "https://proxy.example");
+  const shown = await runCli(["config", "show"], { configDir });
+  assert.equal(shown.code, 0, shown.stderr);
+
+  const loopback = await runCli(
+    [
+      "profile",
+      "add",
+      "--name",
+      "emu",
+      "--app-id",
+      "cli_y",
+      "--app-secret-stdin",
+      "--base-url",
+      "http://127.0.0.1:1",
+    ],
+    { configDir, stdin: "s\n" },
+  );
+  assert.equal(loopback.code, 0, loopback.stderr);
+  const emuProfile = (await loadConfig(p))?.profiles.find((x) => x.name === "emu");
+  assert.equal(emuProfile?.confirmedEndpoint, undefined, "a loopback origin needs no confirmation");
+  await Deno.remove(configDir, { recursive: true });
+});

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { BRANDS, LANGS } from "../config/config_file.ts";
+import { UNTRUSTED_FLAG } from "../config/endpoints.ts";
 import type { AppSettings } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
 import { emitPrompt } from "../output/emit.ts";
@@ -15,6 +16,7 @@ export const AppFlagsSchema = z.object({
   appSecretStdin: z.boolean().optional(),
   brand: z.enum(BRANDS).optional(),
   baseUrl: z.string().optional(),
+  allowUntrustedEndpoint: z.boolean().optional(),
   lang: z.enum(LANGS).optional(),
 });
 export type AppFlags = z.infer<typeof AppFlagsSchema>;
@@ -24,7 +26,14 @@ export function addAppFlags(cmd: Command): Command {
     .option("--app-id <id>", "the app's id (cli_...)")
     .option("--app-secret-stdin", "read the app secret from the first line of stdin")
     .option("--brand <brand>", "feishu (default), lark, or custom")
-    .option("--base-url <url>", "the origin of a custom brand (https; http only on loopback); implies custom")
+    .option(
+      "--base-url <url>",
+      "the origin of a custom brand (https on the suite's domains, or loopback); implies custom",
+    )
+    .option(
+      UNTRUSTED_FLAG,
+      "--base-url: accept a host off the suite's domains (it receives your credentials)",
+    )
     .option("--lang <lang>", "zh or en");
 }
 
@@ -73,5 +82,11 @@ export function appSettingsFrom(flags: AppFlags, appId: string): AppSettings {
       hint: "e.g. --base-url http://127.0.0.1:8080",
     });
   }
-  return { appId, brand, baseUrl: flags.baseUrl, lang: flags.lang };
+  return {
+    appId,
+    brand,
+    baseUrl: flags.baseUrl,
+    allowUntrustedEndpoint: flags.allowUntrustedEndpoint,
+    lang: flags.lang,
+  };
 }

@@ -84,10 +84,20 @@ export function parseBaseUrl(raw: string, opts: BaseUrlOptions = {}): string {
     `base URL ${url.origin} is not on the suite's domains (${SUITE_DOMAINS.join(", ")}) nor on loopback; ` +
       "every request would send it your tokens and app secret",
     {
-      hint: `if you trust this host (your own proxy), confirm it at a terminal: ` +
-        `larkit config set base-url ${url.origin} ${UNTRUSTED_FLAG}`,
+      hint: `if you trust this host (your own proxy), confirm it at a terminal with ${UNTRUSTED_FLAG}, ` +
+        `e.g. larkit config set base-url ${url.origin} ${UNTRUSTED_FLAG}`,
     },
   );
+}
+
+/** Whether an origin may receive credentials without a confirmation. */
+export function isTrustedOrigin(origin: string): boolean {
+  try {
+    parseBaseUrl(origin);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function endpointsFor(brand: Brand, baseUrl?: string, opts: BaseUrlOptions = {}): Endpoints {

@@ -12,7 +12,7 @@ import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { confirmRisk } from "../risk.ts";
 import { BRANDS, LANGS, type LarkitConfig, type Profile } from "./config_file.ts";
-import { endpointsFor, parseBaseUrl, UNTRUSTED_FLAG } from "./endpoints.ts";
+import { endpointsFor, isTrustedOrigin, parseBaseUrl, UNTRUSTED_FLAG } from "./endpoints.ts";
 import { updateProfile } from "./profiles.ts";
 
 export interface SettingOptions {
@@ -37,18 +37,10 @@ const SETTERS: Record<string, Setter> = {
   "base-url": (_p, c, profile, v, opts) => {
     const baseUrl = parseBaseUrl(v, { allowUntrusted: opts.allowUntrustedEndpoint });
     // Recorded only when it was needed: a suite or loopback origin carries no confirmation.
-    const trusted = (() => {
-      try {
-        parseBaseUrl(baseUrl);
-        return true;
-      } catch {
-        return false;
-      }
-    })();
     return updateProfile(c, profile.name, {
       brand: "custom",
       baseUrl,
-      confirmedEndpoint: trusted ? undefined : baseUrl,
+      confirmedEndpoint: isTrustedOrigin(baseUrl) ? undefined : baseUrl,
     });
   },
   "lang": (_p, c, profile, v) => updateProfile(c, profile.name, { lang: z.enum(LANGS).parse(v) }),

@@ -4,13 +4,15 @@
  */
 import type { LarkitConfig, Profile } from "./config_file.ts";
 import type { Brand } from "./endpoints.ts";
-import { endpointsFor } from "./endpoints.ts";
+import { endpointsFor, isTrustedOrigin } from "./endpoints.ts";
 import { addProfile, DEFAULT_PROFILE, upsertProfile } from "./profiles.ts";
 
 export interface AppSettings {
   appId: string;
   brand: Brand;
   baseUrl?: string;
+  /** `--allow-untrusted-endpoint`: the base URL may be off the suite's domains (recorded for that origin). */
+  allowUntrustedEndpoint?: boolean;
   lang?: "zh" | "en";
 }
 
@@ -24,12 +26,19 @@ export interface Placement {
 /** The profile for these settings; a re-configured app keeps its user, default identity and scopes. */
 function profileFor(name: string, app: AppSettings, previous: Profile | undefined): Profile {
   const kept = previous?.appId === app.appId ? previous : undefined;
+  const baseUrl = app.brand === "custom"
+    ? endpointsFor("custom", app.baseUrl, { allowUntrusted: app.allowUntrustedEndpoint }).open
+    : undefined;
   return {
     ...(kept ?? { users: [] }),
     name,
     appId: app.appId,
     brand: app.brand,
-    baseUrl: app.brand === "custom" ? endpointsFor("custom", app.baseUrl).open : undefined,
+    baseUrl,
+    // Recorded only when it was needed, and for this origin only.
+    confirmedEndpoint: baseUrl && app.allowUntrustedEndpoint && !isTrustedOrigin(baseUrl)
+      ? baseUrl
+      : undefined,
     lang: app.lang ?? kept?.lang,
   };
 }
