@@ -92,9 +92,15 @@ export interface DevRelayStats {
 
 interface LoggedClientFrame {
   cursor: number;
+  clientId: string;
   text: string;
   written: boolean;
 }
+
+/** Client frames kept for subscribe-cursor replay; older ones already written to a server are forgotten. */
+const CLIENT_LOG_MAX = 10_000;
+/** Bytes allowed to wait in the server socket before the next frame is chosen (round robin over clients). */
+const SERVER_WRITE_AHEAD = 1024 * 1024;
 
 interface IssuedToken {
   serverId: string;
@@ -127,6 +133,10 @@ export class DevRelay {
   /** Server envelopes for clients not connected yet, in order. */
   readonly #toClients = new Map<string, string[]>();
   #clientLog: LoggedClientFrame[] = [];
+  /** Frames waiting for the server socket, per client: one client's 100 MiB does not hold up another's request. */
+  #toServer = new Map<string, LoggedClientFrame[]>();
+  #pumpTimer: ReturnType<typeof setTimeout> | undefined;
+  #trimAt = 2 * CLIENT_LOG_MAX;
   #nextCursor = 1;
   #nextServer = 1;
   #nextToken = 1;
@@ -238,6 +248,8 @@ export class DevRelay {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#pumpTimer);
+    this.#toServer.clear();
     this.#serverSocket?.close();
     for (const ws of this.#clients.values()) ws.close();
     await this.#server.shutdown();
@@ -352,6 +364,7 @@ export class DevRelay {
     socket.onopen = () => {
       this.#serverSocket?.close();
       this.#serverSocket = socket;
+      this.#toServer.clear();
       const after = cursorHeader === undefined ? undefined : Number(cursorHeader);
       if (after !== undefined) this.#clientLog = this.#clientLog.filter((f) => f.cursor > after);
       for (const f of this.#clientLog) {
@@ -433,17 +446,48 @@ export class DevRelay {
   }
 
   /** Appends a client envelope to the log under the next cursor. */
-  #record(env: Record<string, unknown>): LoggedClientFrame {
-    const frame = { cursor: this.#nextCursor++, text: "", written: false };
+  #record(env: { client_id: string } & Record<string, unknown>): LoggedClientFrame {
+    const frame = { cursor: this.#nextCursor++, clientId: env.client_id, text: "", written: false };
     frame.text = JSON.stringify({ ...env, cursor: String(frame.cursor) });
     this.#clientLog.push(frame);
+    if (this.#clientLog.length >= this.#trimAt) {
+      const log = this.#clientLog;
+      const keepFrom = log.findIndex((f, i) => !f.written || i >= log.length - CLIENT_LOG_MAX);
+      this.#clientLog = log.slice(keepFrom);
+      // Frames that were never written stay; the next look waits until the log doubled again.
+      this.#trimAt = Math.max(2 * CLIENT_LOG_MAX, 2 * this.#clientLog.length);
+    }
     return frame;
   }
 
   #writeToServer(frame: LoggedClientFrame): void {
+    const queue = this.#toServer.get(frame.clientId) ?? [];
+    queue.push(frame);
+    this.#toServer.set(frame.clientId, queue);
+    this.#pumpToServer();
+  }
+
+  /** Writes queued frames one client at a time, in turn, while the server socket has room. */
+  #pumpToServer(): void {
     const ws = this.#serverSocket;
     if (ws?.readyState !== WebSocket.OPEN) return;
-    ws.send(frame.text);
-    frame.written = true;
+    while (this.#toServer.size > 0 && ws.bufferedAmount < SERVER_WRITE_AHEAD) {
+      for (const [clientId, queue] of this.#toServer) {
+        const frame = queue.shift();
+        if (frame) {
+          ws.send(frame.text);
+          frame.written = true;
+        }
+        if (queue.length === 0) this.#toServer.delete(clientId);
+        if (ws.bufferedAmount >= SERVER_WRITE_AHEAD) break;
+      }
+    }
+    // The socket has no drain event: look again shortly while frames wait.
+    if (this.#toServer.size > 0 && this.#pumpTimer === undefined) {
+      this.#pumpTimer = setTimeout(() => {
+        this.#pumpTimer = undefined;
+        this.#pumpToServer();
+      }, 1);
+    }
   }
 }
