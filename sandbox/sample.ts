@@ -45,6 +45,21 @@ function token(text: string, width: number): string {
   return out;
 }
 
+const PREFIXED: [RegExp, string, number][] = [
+  [/(^|_)view_id$/, "vew", 10],
+  [/(^|_)table_id$/, "tbl", 13],
+  [/(^|_)record_id$/, "rec", 10],
+  [/(^|_)field_id$/, "fld", 10],
+  [/^app_token$/, "bascn", 22],
+  [/^document_id$/, "doxcn", 22],
+  [/^(folder_token|parent_node)$/, "fldcn", 22],
+  [/^file_token$/, "boxcn", 22],
+  [/^spreadsheet_token$/, "shtcn", 22],
+  [/^(node_token|obj_token)$/, "wikcn", 22],
+  [/^image_key$/, "img_v3_", 24],
+  [/^file_key$/, "file_v3_", 24],
+];
+
 /** An id in the suite's format for a field or path parameter named `name`. */
 export function suiteId(name: string, seed: string): string {
   const s = `${name}:${seed}`;
@@ -56,6 +71,14 @@ export function suiteId(name: string, seed: string): string {
   if (/(^|_)department_id$/.test(n)) return `od-${hex(s, 32)}`;
   if (/(^|_)app_id$/.test(n)) return `cli_${hex(s, 16)}`;
   if (/(^|_)user_id$/.test(n)) return hex(s, 8);
+  // Well-known prefixed ids and tokens (bitable, docs, drive, sheets, wiki, calendar).
+  for (const [pattern, prefix, width] of PREFIXED) if (pattern.test(n)) return prefix + token(s, width);
+  if (n === "calendar_id") return `feishu.cn_${token(s, 22)}@group.calendar.feishu.cn`;
+  if (n === "event_id") {
+    return `${hex(s, 8)}-${hex(`${s}/e`, 4)}-4${hex(`${s}/f`, 3)}-8${hex(`${s}/g`, 3)}-${
+      hex(`${s}/h`, 12)
+    }_0`;
+  }
   if (/(^|_)guid$/.test(n)) {
     const h = hex(s, 32);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20)}`;

@@ -228,6 +228,7 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
     ]);
     const view = made.view as { view_id: string; view_name: string };
     assert.equal(view.view_name, "Open items");
+    assert.match(view.view_id, /^vew[A-Za-z0-9]{10}$/, "a bitable view id in the suite's format");
     const at = JSON.stringify({
       app_token: "bascnSandboxApp",
       table_id: "tblSandbox",
