@@ -4,6 +4,7 @@ import { allSkills, parseFrontMatter } from "./catalog.ts";
 Deno.test("every embedded skill has a name, a description and its required scopes", () => {
   const skills = allSkills();
   assert.deepEqual(skills.map((s) => s.domain), [
+    "application",
     "base",
     "calendar",
     "contact",
@@ -12,6 +13,7 @@ Deno.test("every embedded skill has a name, a description and its required scope
     "event",
     "im",
     "mail",
+    "note",
     "sheets",
     "task",
   ]);

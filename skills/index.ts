@@ -13,6 +13,8 @@ import task from "./task/SKILL.md" with { type: "text" };
 import contact from "./contact/SKILL.md" with { type: "text" };
 import mail from "./mail/SKILL.md" with { type: "text" };
 import event from "./event/SKILL.md" with { type: "text" };
+import application from "./application/SKILL.md" with { type: "text" };
+import note from "./note/SKILL.md" with { type: "text" };
 
 export const SKILL_FILES: Record<string, string> = {
   calendar,
@@ -25,4 +27,6 @@ export const SKILL_FILES: Record<string, string> = {
   contact,
   mail,
   event,
+  application,
+  note,
 };

@@ -68,6 +68,7 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
   assert.equal(list.code, 0, list.stderr);
   const doc = list.json<{ data: { domain: string }[]; meta: { count: number } }>();
   assert.deepEqual(doc.data.map((s) => s.domain), [
+    "application",
     "base",
     "calendar",
     "contact",
@@ -76,10 +77,11 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "event",
     "im",
     "mail",
+    "note",
     "sheets",
     "task",
   ]);
-  assert.equal(doc.meta.count, 10);
+  assert.equal(doc.meta.count, 12);
   const show = await runCli(["skills", "show", "im"]);
   assert.equal(show.code, 0, show.stderr);
   assert.ok(show.stdout.startsWith("---\nname: im\n"));

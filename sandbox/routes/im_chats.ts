@@ -280,7 +280,8 @@ export const imChatRoutes: Route[] = [
     handle(ctx) {
       userOnly(ctx.caller);
       const items = stored(ctx.st, `im_flags\n${ctx.caller.openId}`).map(({ id: _id, ...f }) => f);
-      return ok(paginate(items, pageOf(ctx.query, { size: 50, max: 50 })));
+      const page = paginate(items, pageOf(ctx.query, { size: 50, max: 50 }));
+      return ok({ flag_items: page.items, has_more: page.has_more, page_token: page.page_token ?? "" });
     },
   },
   ...(["", "/cancel"] as const).map((suffix): Route => ({
