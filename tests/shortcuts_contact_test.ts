@@ -73,3 +73,86 @@ Deno.test("contact +search-user bad input: no query, a page size out of range, a
     assert.deepEqual(suiteCalls(emu), []);
   });
 });
+
+Deno.test("contact +search-user --page-all reads every page; with --page-token it is refused", async () => {
+  await withSuite(async (emu, larkit) => {
+    const all = await larkit(
+      ["contact", "+search-user", "--query", "sandbox.example", "--page-size", "1", "--page-all"],
+      { asUser: true },
+    );
+    assert.equal(all.code, 0, all.stderr);
+    assert.deepEqual(all.json<Found>().meta, { count: 4, has_more: false });
+    emu.clearRequests();
+    const both = await larkit(
+      ["contact", "+search-user", "--query", "x", "--page-all", "--page-token", "t"],
+      {
+        asUser: true,
+      },
+    );
+    assert.equal(both.code, 2);
+    assert.deepEqual(suiteCalls(emu), []);
+  });
+});
+
+Deno.test("contact +get-user: yourself as the user, anyone by ID as the bot; a bot without --user-id is refused", async () => {
+  await withSuite(async (emu, larkit) => {
+    const me = await larkit(["contact", "+get-user"], { asUser: true });
+    assert.equal(me.code, 0, me.stderr);
+    assert.equal(me.json<{ data: { open_id: string } }>().data.open_id, fixtures.USERS.alice.open_id);
+    const bob = await larkit(["contact", "+get-user", "--user-id", fixtures.USERS.bob.open_id]);
+    assert.equal(bob.code, 0, bob.stderr);
+    assert.equal(bob.json<{ data: { name: string } }>().data.name, "Bob Li");
+    const byUserId = await larkit([
+      "contact",
+      "+get-user",
+      "--user-id",
+      "sandbox2",
+      "--user-id-type",
+      "user_id",
+    ]);
+    assert.equal(byUserId.json<{ data: { name: string } }>().data.name, "Bob Li");
+
+    emu.clearRequests();
+    const dry = await larkit(["contact", "+get-user", "--user-id", fixtures.USERS.bob.open_id, "--dry-run"]);
+    const api = dry.json<{ data: { api: { url: string; params: unknown }[] } }>().data.api;
+    assert.deepEqual(api.map((a) => [new URL(a.url).pathname, a.params]), [
+      [`/open-apis/contact/v3/users/${fixtures.USERS.bob.open_id}`, { user_id_type: "open_id" }],
+    ]);
+    assert.deepEqual(emu.requests(), []);
+
+    const bot = await larkit(["contact", "+get-user"]);
+    assert.equal(bot.code, 2);
+    assert.match(bot.errorJson().error.message, /give --user-id/);
+    const bad = await larkit(["contact", "+get-user", "--user-id", "bob"]);
+    assert.match(bad.errorJson().error.message, /must be an open_id/);
+    assert.deepEqual(suiteCalls(emu), []);
+  });
+});
+
+Deno.test("contact +search-bot: keyword or chats, user only; nothing to search for is refused", async () => {
+  await withSuite(async (emu, larkit) => {
+    const r = await larkit(["contact", "+search-bot", "--query", "deploy", "--has-chatted"], {
+      asUser: true,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json<Found>().meta, { count: 0, has_more: false });
+    const sent = suiteCalls(emu).find((c) => c.path === "/open-apis/bot/v4/bot/search");
+    assert.deepEqual(sent?.body, { query: "deploy", has_chatted: true });
+
+    emu.clearRequests();
+    const dry = await larkit(
+      ["contact", "+search-bot", "--chat-ids", fixtures.CHATS.launch, "--dry-run"],
+      { asUser: true },
+    );
+    assert.deepEqual(dry.json<{ data: { api: { body: unknown }[] } }>().data.api[0].body, {
+      chat_ids: [fixtures.CHATS.launch],
+    });
+    assert.deepEqual(emu.requests(), []);
+    const none = await larkit(["contact", "+search-bot"], { asUser: true });
+    assert.match(none.errorJson().error.message, /give --query and\/or --chat-ids/);
+    const bot = await larkit(["contact", "+search-bot", "--query", "x", "--as", "bot"]);
+    assert.equal(bot.code, 2);
+    assert.doesNotMatch(bot.stderr, /--as bot/);
+    assert.deepEqual(suiteCalls(emu), []);
+  });
+});
