@@ -34,6 +34,8 @@ export const MAX_SEEN = 10_000;
 /** A consumer this many lines behind is cut off (its pending events stay for others). */
 export const MAX_CONSUMER_BACKLOG = 10_000;
 export const DEFAULT_IDLE_MS = 10 * 60_000;
+/** How long closing a consumer waits for the lines queued to it. */
+export const FLUSH_MS = 1_000;
 /** How long a hub whose long connection failed for good still answers, with the failure, before it exits. */
 export const FAILED_LINGER_MS = 5_000;
 
@@ -228,7 +230,7 @@ export class EventHub {
       message: `the long connection failed: ${s.error ?? ""}`,
       type: s.errorType,
       ...(s.errorType === "auth"
-        ? { hint: "check the app id and secret (larkit config show, or LARKIT_APP_ID/LARKIT_APP_SECRET)" }
+        ? { hint: "check the app id and secret: larkit config show, or LARKIT_APP_ID and LARKIT_APP_SECRET" }
         : {}),
     };
   }
@@ -291,8 +293,11 @@ export class EventHub {
 
   async #close(c: Consumer): Promise<void> {
     if (!this.#consumers.delete(c)) return;
-    // Let what was queued reach the consumer first (the `stopping` reply, a final error).
-    await c.chain;
+    // Let what was queued reach the consumer first (the `stopping` reply, a final error), but not wait on a
+    // consumer that stopped reading.
+    const flushed = new AbortController();
+    await Promise.race([c.chain, this.#o.clock.sleep(FLUSH_MS, flushed.signal).catch(() => {})]);
+    flushed.abort();
     c.closed = true;
     try {
       c.conn.close();
