@@ -110,8 +110,9 @@ Deno.test("long connection: lost acks mean redelivery; delayed acks still land",
       emu.events.loseAcks = true;
       emu.events.publish("task.task.updated_v1", { task_id: "t1" });
       await until("the event", () => got.length === 1);
+      // Unacknowledged past redeliverAfterMs: the emulator sends it again by itself.
       emu.events.loseAcks = false;
-      emu.events.redeliver();
+      emu.events.redeliverAfterMs = 30;
       await until("the redelivery", () => got.length === 2);
       emu.events.ackDelayMs = 30;
       await until("the delayed ack", () => emu.events.unacked() === 0);

@@ -22,6 +22,7 @@ export const SOCKET_PATH = "/callback/ws/connect";
 const SERVICE_ID = 7;
 const DATA = 1;
 const CONTROL = 0;
+const REDELIVERY_TICK_MS = 25;
 
 /** The client config in the suite's units (seconds); tests shorten the reconnect waits. */
 export interface ClientConfig {
@@ -40,6 +41,8 @@ export interface EmulatorEvents {
   ackDelayMs: number;
   /** Send each event's payload in this many fragments (1: whole). */
   splitInto: number;
+  /** An event still unacknowledged this long after it was sent is sent again (default 10 s). */
+  redeliverAfterMs: number;
   clientConfig: ClientConfig;
   /** Pushes an event of any type to the app; returns its event_id. */
   publish(eventType: string, event: Record<string, unknown>): string;
@@ -57,6 +60,8 @@ interface Pending {
   id: string;
   payload: Uint8Array;
   socket?: WebSocket;
+  /** performance.now() of the last send: redelivery is transport timing, not the emulated clock. */
+  sentAt?: number;
 }
 
 const EndpointBody = z.object({ AppID: z.string(), AppSecret: z.string() });
@@ -67,6 +72,7 @@ class EventPush implements EmulatorEvents {
   loseAcks = false;
   ackDelayMs = 0;
   splitInto = 1;
+  redeliverAfterMs = 10_000;
   clientConfig: ClientConfig = {
     PingInterval: 120,
     ReconnectCount: -1,
@@ -82,6 +88,7 @@ class EventPush implements EmulatorEvents {
   #seq = 0n;
   #accepted = 0;
   #sent = 0;
+  #redeliveryTimer: number | undefined;
 
   constructor(st: EmulatorState) {
     this.#st = st;
@@ -121,12 +128,16 @@ class EventPush implements EmulatorEvents {
     socket.onopen = () => {
       this.#sockets.add(socket);
       this.#accepted++;
+      this.#redeliveryTimer ??= setInterval(() => this.#redeliverStale(), REDELIVERY_TICK_MS);
       // What the last connection left unacknowledged goes out first, in the original order.
       for (const p of this.#pending.values()) {
         if (!p.socket || !this.#sockets.has(p.socket)) this.#send(p, socket);
       }
     };
-    socket.onclose = () => this.#sockets.delete(socket);
+    socket.onclose = () => {
+      this.#sockets.delete(socket);
+      this.#stopTimerWhenIdle();
+    };
     socket.onerror = () => {};
     socket.onmessage = (m) => {
       if (m.data instanceof ArrayBuffer) this.#onFrame(socket, new Uint8Array(m.data));
@@ -170,6 +181,7 @@ class EventPush implements EmulatorEvents {
 
   #send(p: Pending, socket: WebSocket): void {
     p.socket = socket;
+    p.sentAt = performance.now();
     this.#sent++;
     const parts = Math.max(1, Math.min(this.splitInto, p.payload.length));
     const size = Math.ceil(p.payload.length / parts);
@@ -220,6 +232,22 @@ class EventPush implements EmulatorEvents {
     return id;
   }
 
+  /** Unacknowledged events sent longer than `redeliverAfterMs` ago go out again, as the suite retries. */
+  #redeliverStale(): void {
+    const socket = this.#target();
+    if (!socket) return;
+    const due = performance.now() - this.redeliverAfterMs;
+    for (const p of this.#pending.values()) {
+      if (p.sentAt !== undefined && p.sentAt <= due) this.#send(p, socket);
+    }
+  }
+
+  #stopTimerWhenIdle(): void {
+    if (this.#sockets.size > 0 || this.#redeliveryTimer === undefined) return;
+    clearInterval(this.#redeliveryTimer);
+    this.#redeliveryTimer = undefined;
+  }
+
   dropSocket(): void {
     for (const s of this.#sockets) {
       try {
@@ -229,6 +257,7 @@ class EventPush implements EmulatorEvents {
       }
     }
     this.#sockets.clear();
+    this.#stopTimerWhenIdle();
   }
 
   redeliver(): void {
