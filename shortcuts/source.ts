@@ -6,11 +6,10 @@
 import { type Command, Option } from "commander";
 import { type FlagMeta, setMeta } from "../cli/command_meta.ts";
 import type { RunContext } from "../cli/context.ts";
-import type { Identity } from "../cli/output/envelope.ts";
 import { OUTPUT_FORMATS } from "../cli/output/formats/render.ts";
-import type { ServiceSource, ServiceSummary } from "../cli/service_source.ts";
+import type { ServiceSource } from "../cli/service_source.ts";
 import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
-import { SERVICE_DESCRIPTIONS, SHORTCUTS } from "./index.ts";
+import { loadShortcuts, SHORTCUT_SERVICES } from "./index.ts";
 import type { RawFlagValue } from "./inputs.ts";
 import { runShortcut } from "./pipeline.ts";
 
@@ -105,25 +104,15 @@ export function shortcutCommand(
   return cmd;
 }
 
-function servicesOf(shortcuts: Shortcut<FlagSpecs>[]): ServiceSummary[] {
-  const byService = new Map<string, Set<Identity>>();
-  for (const s of shortcuts) {
-    const ids = byService.get(s.service) ?? new Set<Identity>();
-    for (const id of s.authTypes) ids.add(id);
-    byService.set(s.service, ids);
-  }
-  return [...byService].map(([name, ids]) => ({
-    name,
-    description: SERVICE_DESCRIPTIONS[name] ?? `${name} operations`,
-    identities: [...ids],
-  }));
-}
-
 export const shortcutSource: ServiceSource = {
-  list: () => servicesOf(SHORTCUTS),
-  register(serviceCmd, service, ctx) {
-    for (const shortcut of SHORTCUTS.filter((s) => s.service === service)) {
-      shortcutCommand(serviceCmd, shortcut, ctx);
-    }
+  // Declared in the list, so listing services loads no shortcut module.
+  list: () =>
+    Object.entries(SHORTCUT_SERVICES).map(([name, s]) => ({
+      name,
+      description: s.description,
+      identities: [...s.identities],
+    })),
+  async register(serviceCmd, service, ctx) {
+    for (const shortcut of await loadShortcuts(service)) shortcutCommand(serviceCmd, shortcut, ctx);
   },
 };

@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { DEFAULT_SCOPES } from "../sandbox/scopes.ts";
-import { SHORTCUTS } from "../shortcuts/index.ts";
+import { loadAllShortcuts } from "../shortcuts/index.ts";
+
+const SHORTCUTS = await loadAllShortcuts();
 
 Deno.test("shortcut scopes are granted by the emulator's seeded app, per identity", () => {
   const granted = { user: new Set(DEFAULT_SCOPES.user), bot: new Set(DEFAULT_SCOPES.tenant) };

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DRY_RUN_KEYS } from "../cli/output/dry_run.ts";
 import { EXIT_CODES } from "../cli/output/errors.ts";
-import { SHORTCUTS } from "../shortcuts/index.ts";
+import { loadAllShortcuts } from "../shortcuts/index.ts";
 import {
   type Emulator,
   emulatorEnv,
@@ -19,6 +19,8 @@ import {
 } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { type Larkit, suiteCalls, withSuite } from "./helpers/suite_session.ts";
+
+const SHORTCUTS = await loadAllShortcuts();
 
 const { BASE, CALENDARS, CHATS, DOCS, DRIVE, SHEETS, USERS } = fixtures;
 

@@ -84,8 +84,8 @@ function methodList(service: ServiceSpec, resource: string) {
 
 /** The shortcuts of a service, or one of them; their modules load only here, not on every `schema`. */
 async function shortcutsOf(service: string): Promise<Shortcut[]> {
-  const { SHORTCUTS } = await import("../../shortcuts/index.ts");
-  return SHORTCUTS.filter((s) => s.service === service) as unknown as Shortcut[];
+  const { loadShortcuts } = await import("../../shortcuts/index.ts");
+  return (await loadShortcuts(service)).filter((s) => s.service === service) as unknown as Shortcut[];
 }
 
 /** A shortcut's declaration as data: flags, identities, scopes, risk, examples. */
