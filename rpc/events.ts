@@ -7,6 +7,7 @@
  * The hub acknowledges an event to the suite once a consumer took it; here that is when the notification was
  * handed to the connection. A connection that went away ends its subscriptions at its next event.
  */
+import { LarkitError } from "../cli/output/errors.ts";
 import { rpcErrors } from "./errors.ts";
 import { defineMethod, type MethodHandler } from "./server.ts";
 import type { MethodName } from "./protocol.ts";
@@ -73,9 +74,12 @@ export function eventMethods(
             },
           });
         } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
-          const hint = (e as { hint?: string }).hint;
-          throw rpcErrors.invalidRequest(hint ? `${message} (${hint})` : message);
+          if (!(e instanceof LarkitError)) throw e;
+          // The larkit error's class and hint travel as data, as the daemon's errors do.
+          throw rpcErrors.invalidRequest(e.hint ? `${e.message} (${e.hint})` : e.message, {
+            type: e.type,
+            hint: e.hint,
+          });
         }
         subs.set(subscriptionId, { connectionId: ctx.connection.id, threadId, close: () => handle.close() });
         return { subscriptionId };

@@ -88,7 +88,7 @@ class EventPush implements EmulatorEvents {
   #seq = 0n;
   #accepted = 0;
   #sent = 0;
-  #redeliveryTimer: number | undefined;
+  #redeliveryTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(st: EmulatorState) {
     this.#st = st;
