@@ -2,10 +2,11 @@
  * Assembles the command tree in the seed's order: fixed commands → generated API commands → shortcuts →
  * strict-mode pruning. Only the service named on the command line is built in full; every other service is a
  * described stub, so help and completion list all services while start-up cost stays flat as the registry grows.
+ * Likewise only the fixed command the first word names is loaded (see `fixedFor`).
  */
 import { Command } from "commander";
 import { type CommandMeta, hide, isHidden, metaOf, setMeta } from "./command_meta.ts";
-import { FIXED_COMMANDS } from "./commands/index.ts";
+import { FIXED_COMMANDS, FIXED_NAMES, type FixedCommand, registerFixed } from "./commands/index.ts";
 import type { BuildOptions, RunContext } from "./context.ts";
 import { addGlobalOptions, positionalWords } from "./globals.ts";
 import type { StrictMode } from "./auth/types.ts";
@@ -64,14 +65,38 @@ export function pruneForStrictMode(cmd: Command, mode: StrictMode): void {
   }
 }
 
+/**
+ * The fixed command modules this run needs: the one its first word names; none for a service or a bare
+ * `--version`; all of them where the run may list them (root help, an unknown first word and its suggestion,
+ * the catalogue's full build).
+ */
+function fixedFor(
+  argv: string[],
+  target: string | undefined,
+  services: Map<string, unknown>,
+  opts: BuildOptions,
+) {
+  if (opts.services !== undefined) return FIXED_COMMANDS;
+  if (target === undefined) {
+    const versionOnly = argv.some((a) => a === "-V" || a === "--version") &&
+      !argv.some((a) => a === "-h" || a === "--help");
+    return versionOnly ? [] : FIXED_COMMANDS;
+  }
+  if (FIXED_NAMES.has(target)) return FIXED_COMMANDS.filter((f: FixedCommand) => f.names.includes(target));
+  return services.has(target) ? [] : FIXED_COMMANDS;
+}
+
+/** Service names in code-unit order: the same order as a collator for these ASCII names, without its cost. */
+function byName(a: ServiceSummary, b: ServiceSummary): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
 export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOptions = {}): Promise<Command> {
   const program = addGlobalOptions(new Command("larkit"))
     .description("One command line to the Lark/Feishu suite for humans, scripts and AI agents")
     .version(`larkit version ${ctx.p.version}`, "-V, --version", "print the version")
     .helpCommand(true);
   setMeta(program, { layer: "builtin" });
-
-  for (const register of FIXED_COMMANDS) register(program, ctx);
 
   const mode = await strictModeOf(ctx);
   const words = positionalWords(argv);
@@ -87,8 +112,9 @@ export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOpti
       });
     }
   }
-  for (const s of [...summaries.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-    if (program.commands.some((c) => c.name() === s.name)) continue;
+  await registerFixed(program, ctx, fixedFor(argv, target, summaries, opts));
+  for (const s of [...summaries.values()].sort(byName)) {
+    if (FIXED_NAMES.has(s.name)) continue;
     if (mode !== "off" && !s.identities.includes(mode)) continue;
     const serviceCmd = program.command(s.name).description(s.description);
     setMeta(serviceCmd, { layer: "api", identities: s.identities });

@@ -1,38 +1,48 @@
 /**
- * The fixed commands, registered before any service. One line per command module.
+ * The fixed commands, registered before any service. One entry per command module: the top-level names it
+ * registers and how to load it. A run loads only the module its first word names (start-up: `app-server`
+ * alone pulls in the agent server, `remote-control` the relay client); root help, completion at the root, the
+ * catalogue and an unknown first word load them all. `cli/commands/index_test.ts` checks the names.
  */
 import type { Command } from "commander";
 import type { RunContext } from "../context.ts";
-import { registerCatalogue } from "./catalogue.ts";
-import { registerApi } from "./api.ts";
-import { registerAppServer } from "./app_server.ts";
-import { registerAuth } from "./auth.ts";
-import { registerCompletion } from "./completion.ts";
-import { registerConfig } from "./config.ts";
-import { registerDoctor } from "./doctor.ts";
-import { registerProfile } from "./profile.ts";
-import { registerRegistry } from "./registry.ts";
-import { registerRelayDev } from "./relay_dev.ts";
-import { registerRemoteControl } from "./remote_control.ts";
-import { registerSandbox } from "./sandbox.ts";
-import { registerSchema } from "./schema.ts";
-import { registerSkills } from "./skills.ts";
 
 export type RegisterFixed = (program: Command, ctx: RunContext) => void;
 
-export const FIXED_COMMANDS: RegisterFixed[] = [
-  registerCompletion,
-  registerCatalogue,
-  registerConfig,
-  registerAuth,
-  registerProfile,
-  registerApi,
-  registerSchema,
-  registerRegistry,
-  registerDoctor,
-  registerAppServer,
-  registerRemoteControl,
-  registerRelayDev,
-  registerSandbox,
-  registerSkills,
+export interface FixedCommand {
+  /** The top-level commands the module registers, so a run can tell them from services without loading it. */
+  names: string[];
+  load(): Promise<RegisterFixed>;
+}
+
+export const FIXED_COMMANDS: FixedCommand[] = [
+  {
+    names: ["completion", "__complete"],
+    load: async () => (await import("./completion.ts")).registerCompletion,
+  },
+  { names: ["commands"], load: async () => (await import("./catalogue.ts")).registerCatalogue },
+  { names: ["config"], load: async () => (await import("./config.ts")).registerConfig },
+  { names: ["auth"], load: async () => (await import("./auth.ts")).registerAuth },
+  { names: ["profile"], load: async () => (await import("./profile.ts")).registerProfile },
+  { names: ["api"], load: async () => (await import("./api.ts")).registerApi },
+  { names: ["schema"], load: async () => (await import("./schema.ts")).registerSchema },
+  { names: ["registry"], load: async () => (await import("./registry.ts")).registerRegistry },
+  { names: ["doctor"], load: async () => (await import("./doctor.ts")).registerDoctor },
+  { names: ["app-server"], load: async () => (await import("./app_server.ts")).registerAppServer },
+  {
+    names: ["remote-control"],
+    load: async () => (await import("./remote_control.ts")).registerRemoteControl,
+  },
+  { names: ["relay"], load: async () => (await import("./relay_dev.ts")).registerRelayDev },
+  { names: ["sandbox"], load: async () => (await import("./sandbox.ts")).registerSandbox },
+  { names: ["skills"], load: async () => (await import("./skills.ts")).registerSkills },
 ];
+
+/** Every fixed top-level name (a service of the same name is not added: the fixed command wins). */
+export const FIXED_NAMES: ReadonlySet<string> = new Set(FIXED_COMMANDS.flatMap((f) => f.names));
+
+/** Loads the given modules at once and registers them in the list's order. */
+export async function registerFixed(program: Command, ctx: RunContext, which: FixedCommand[]): Promise<void> {
+  const registers = await Promise.all(which.map((f) => f.load()));
+  for (const register of registers) register(program, ctx);
+}
