@@ -265,8 +265,15 @@ Deno.test("im +message-read-users and +messages-read-status: readers and the use
     const sent = suiteCalls(emu).find((c) => c.path.endsWith("/read_users"));
     assert.deepEqual(sent?.query, { user_id_type: "open_id", page_size: "100" });
 
-    const status = await ok<unknown[]>(larkit, ["im", "+messages-read-status", "--message-ids", id], true);
-    assert.ok(Array.isArray(status.meta.invalid_message_ids));
+    // The seeded user (Alice) sent the chat's first message; an unknown ID is invalid.
+    const status = await ok<{ message_id: string; is_read: boolean }[]>(larkit, [
+      "im",
+      "+messages-read-status",
+      "--message-ids",
+      `${id},om_unknown`,
+    ], true);
+    assert.deepEqual(status.data, [{ message_id: id, is_read: true }]);
+    assert.deepEqual(status.meta.invalid_message_ids, ["om_unknown"]);
     const api = await planOf(emu, larkit, ["im", "+messages-read-status", "--message-ids", id], true);
     assert.deepEqual(api[0].body, { message_ids: [id] });
     assert.deepEqual(suiteCalls(emu), []);

@@ -1,7 +1,7 @@
 /**
  * IM beyond sending and reading: creating, reading and renaming chats (over the same `chats` tables the message
- * routes use, so a chat created here can be messaged at once), chat members, message search, and the user's own
- * feed: bookmarks (flags) and feed shortcuts. Chat creation de-duplicates on the `uuid` query parameter, as the
+ * routes use, so a chat created here can be messaged at once), chat members, message search and read status, and
+ * the user's own feed: bookmarks (flags) and feed shortcuts. Chat creation de-duplicates on the `uuid` query parameter, as the
  * suite does. Bookmarks and shortcuts are per user, kept in the generic object store under a per-user collection.
  */
 import { z } from "zod";
@@ -145,6 +145,37 @@ function searchMessages(ctx: CallerCtx) {
   return ok(paginate(rows.map((m) => ({ message_id: m.message_id, chat_id: m.chat_id })), page));
 }
 
+/**
+ * Whether the user has read each message. The emulator keeps no read receipts, so a message counts as read by
+ * its sender and by whoever replied to it; one the user cannot see (unknown, or in a chat it is not in) is
+ * invalid, as on the suite.
+ */
+function readStatus(ctx: CallerCtx) {
+  userOnly(ctx.caller);
+  const { message_ids } = jsonBody(ctx, z.object({ message_ids: z.array(z.string()).min(1).max(50) }));
+  const items: { message_id: string; is_read: boolean }[] = [];
+  const invalid: string[] = [];
+  for (const id of message_ids) {
+    const m = one<{ chat_id: string; sender_id: string }>(
+      ctx.st.db,
+      "SELECT chat_id, sender_id FROM messages WHERE message_id = ?",
+      id,
+    );
+    if (!m || !memberIds(ctx.st, m.chat_id).includes(ctx.caller.openId)) {
+      invalid.push(id);
+      continue;
+    }
+    const replied = one(
+      ctx.st.db,
+      "SELECT 1 AS x FROM messages WHERE parent_id = ? AND sender_id = ?",
+      id,
+      ctx.caller.openId,
+    );
+    items.push({ message_id: id, is_read: m.sender_id === ctx.caller.openId || !!replied });
+  }
+  return ok({ items, invalid_message_ids: invalid });
+}
+
 // ---- the user's feed: bookmarks and shortcuts, one generic-object collection per user ----
 
 function userOnly(caller: Caller): void {
@@ -211,6 +242,13 @@ export const imChatRoutes: Route[] = [
       const chat = one<ChatRow>(ctx.st.db, "SELECT * FROM chats WHERE chat_id = ?", chatId)!;
       return ok(chatDetail(ctx.st, chat));
     },
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/messages/read_status",
+    auth: "token",
+    scopes: ["im:message:readonly"],
+    handle: readStatus,
   },
   {
     method: "POST",
