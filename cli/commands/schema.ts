@@ -82,6 +82,17 @@ function methodList(service: ServiceSpec, resource: string) {
   });
 }
 
+/**
+ * Modules only `schema` needs. Their specifiers are not literals, so Deno leaves them (and the response shapes
+ * behind them) out of every other run's module graph; `deno task compile` embeds them with `--include`.
+ */
+const DESCRIBE = "../../registry/describe.ts";
+const SHAPES = "../../registry/shapes.ts";
+const SCHEMA_CALLS = "./schema_calls.ts";
+type Describe = typeof import("../../registry/describe.ts");
+type Shapes = typeof import("../../registry/shapes.ts");
+type SchemaCalls = typeof import("./schema_calls.ts");
+
 /** The shortcuts of a service, or one of them; their modules load only here, not on every `schema`. */
 async function shortcutsOf(service: string): Promise<Shortcut[]> {
   const { loadShortcuts } = await import("../../shortcuts/index.ts");
@@ -221,17 +232,17 @@ async function show(ctx: RunContext, path: string | undefined, format: string): 
       });
     }
     case "method": {
-      // The response shapes and the renderer load only here: never on another command's path.
-      const [{ describeMethod, prettyMethod }, { responseShapeOf }] = await Promise.all([
-        import("../../registry/describe.ts"),
-        import("../../registry/shapes.ts"),
+      // The response shapes and the renderer load only here, never on another command's path.
+      const [{ describeMethod, prettyMethod }, { responseShapeOf }]: [Describe, Shapes] = await Promise.all([
+        import(DESCRIBE),
+        import(SHAPES),
       ]);
       const response = await responseShapeOf(target.method);
       if (pretty) return await emitText(ctx, prettyMethod(target.method, response));
       return await emitSuccess(ctx, { data: describeMethod(target.method, response) });
     }
     case "shortcut": {
-      const { shortcutCalls } = await import("./schema_calls.ts");
+      const { shortcutCalls }: SchemaCalls = await import(SCHEMA_CALLS);
       const called = await shortcutCalls(target.shortcut, registry);
       if (pretty) return await emitText(ctx, prettyShortcut(target.shortcut, called));
       return await emitSuccess(ctx, { data: describeShortcut(target.shortcut, called) });
