@@ -324,3 +324,31 @@ Deno.test("im +messages-resources-download saves a message's file in the working
     assert.deepEqual(suiteCalls(emu), []);
   });
 });
+
+Deno.test("im +chat-messages-list --user-id reads the direct chat with a person; none yet is refused", async () => {
+  await withSuite(async (emu, larkit) => {
+    await ok(larkit, ["im", "+messages-send", "--user-id", USERS.bob.open_id, "--text", "psst"]);
+    const argv = ["im", "+chat-messages-list", "--user-id", USERS.bob.open_id];
+    const dm = await ok<{ content: { text: string } }[]>(larkit, argv);
+    assert.deepEqual(dm.data.map((m) => m.content.text), ["psst"]);
+    const api = await planOf(emu, larkit, argv);
+    assert.deepEqual(api.map((a) => a.method), ["POST", "GET"]);
+    assert.deepEqual(api[0].body, { chatter_ids: [USERS.bob.open_id] });
+    assert.equal(api[1].params?.container_id, "<chat_id>");
+    assert.deepEqual(suiteCalls(emu), []);
+
+    await refused(
+      larkit,
+      ["im", "+chat-messages-list", "--user-id", USERS.carol.open_id],
+      /no direct chat with/,
+    );
+    emu.clearRequests();
+    await refused(
+      larkit,
+      ["im", "+chat-messages-list", "--chat-id", CHATS.launch, "--user-id", USERS.bob.open_id],
+      /exactly one of --chat-id and --user-id/,
+    );
+    await refused(larkit, ["im", "+chat-messages-list", "--user-id", "bob"], /--user-id must be an open_id/);
+    assert.deepEqual(suiteCalls(emu), []);
+  });
+});

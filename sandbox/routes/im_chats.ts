@@ -1,6 +1,6 @@
 /**
  * IM beyond sending and reading: creating, reading and renaming chats (over the same `chats` tables the message
- * routes use, so a chat created here can be messaged at once), chat members, message search and read status, and
+ * routes use, so a chat created here can be messaged at once), chat members, direct-chat lookup, message search and read status, and
  * the user's own feed: bookmarks (flags) and feed shortcuts. Chat creation de-duplicates on the `uuid` query parameter, as the
  * suite does. Bookmarks and shortcuts are per user, kept in the generic object store under a per-user collection.
  */
@@ -176,6 +176,24 @@ function readStatus(ctx: CallerCtx) {
   return ok({ items, invalid_message_ids: invalid });
 }
 
+/** The one-to-one chats between the caller and each given person that already exist. */
+function p2pChats(ctx: CallerCtx) {
+  const { chatter_ids } = jsonBody(ctx, z.object({ chatter_ids: z.array(z.string()).min(1).max(50) }));
+  const p2p_chats = chatter_ids.flatMap((chatter_id) => {
+    const row = one<{ chat_id: string }>(
+      ctx.st.db,
+      `SELECT c.chat_id FROM chats c
+       JOIN chat_members a ON a.chat_id = c.chat_id AND a.member_id = ?
+       JOIN chat_members b ON b.chat_id = c.chat_id AND b.member_id = ?
+       WHERE c.chat_mode = 'p2p' LIMIT 1`,
+      ctx.caller.openId,
+      chatter_id,
+    );
+    return row ? [{ chat_id: row.chat_id, chatter_id }] : [];
+  });
+  return ok({ p2p_chats });
+}
+
 // ---- the user's feed: bookmarks and shortcuts, one generic-object collection per user ----
 
 function userOnly(caller: Caller): void {
@@ -242,6 +260,13 @@ export const imChatRoutes: Route[] = [
       const chat = one<ChatRow>(ctx.st.db, "SELECT * FROM chats WHERE chat_id = ?", chatId)!;
       return ok(chatDetail(ctx.st, chat));
     },
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/chat_p2p/batch_query",
+    auth: "token",
+    scopes: READ_CHATS,
+    handle: p2pChats,
   },
   {
     method: "POST",

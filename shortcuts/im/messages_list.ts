@@ -1,30 +1,32 @@
 /**
  * `im +chat-messages-list` (alias `+messages-list`, larkit's earlier name): a chat's messages, newest first by
  * default, optionally within a time range; one page, or every page with `--page-all`. `meta.page_token` (when
- * `meta.has_more`) fetches the next page.
+ * `meta.has_more`) fetches the next page. `--user-id` reads the direct chat with that person, looked up first.
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
-import { defineShortcut, flag, type FlagValues } from "../declare.ts";
+import { defineShortcut, flag, type FlagSpecs, type FlagValues, type ShortcutContext } from "../declare.ts";
+import { checkId } from "./ids.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
 export const MESSAGES = "/open-apis/im/v1/messages";
 
 const flags = {
-  "chat-id": flag.requiredString("chat ID (oc_…)"),
+  "chat-id": flag.string("chat ID (oc_…)"),
+  "user-id": flag.string("or the person (open_id ou_…) whose direct chat with you to read"),
   start: flag.string("only messages at or after this time (ISO 8601, date, or Unix seconds)"),
   end: flag.string("only messages at or before this time"),
   order: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "desc" }),
   ...pageFlags({ default: 20, max: 50, noun: "messages" }),
 };
 
-export function listQuery(f: FlagValues<typeof flags>, zone: string) {
+export function listQuery(f: FlagValues<typeof flags>, chatId: string, zone: string) {
   return {
     container_id_type: "chat",
-    container_id: f["chat-id"],
+    container_id: chatId,
     start_time: f.start ? unixSeconds(parseTime("start", f.start, zone)) : undefined,
     end_time: f.end ? unixSeconds(parseTime("end", f.end, zone, true)) : undefined,
     sort_type: f.order === "asc" ? "ByCreateTimeAsc" : "ByCreateTimeDesc",
@@ -49,6 +51,28 @@ export function messagesText(data: unknown, columns?: number): string {
   return renderTable(rows, columns, ["time", "sender", "type", "text"]);
 }
 
+const P2P = z.object({ p2p_chats: z.array(z.object({ chat_id: z.string() })).default([]) });
+
+/** The direct chat between you (or the bot) and a person; an error when there is none yet. */
+async function directChat<F extends FlagSpecs>(ctx: ShortcutContext<F>, userId: string): Promise<string> {
+  const found = await ctx.api({
+    method: "POST",
+    path: "/open-apis/im/v1/chat_p2p/batch_query",
+    params: { user_id_type: "open_id" },
+    body: { chatter_ids: [userId] },
+    description: "find the direct chat with the person",
+    response: P2P,
+    planned: { p2p_chats: [{ chat_id: "<chat_id>" }] },
+  });
+  const chat = found.p2p_chats[0]?.chat_id;
+  if (!chat) {
+    throw errors.validation(`there is no direct chat with ${userId} yet`, {
+      hint: `start one: larkit im +messages-send --user-id ${userId} --text "…"`,
+    });
+  }
+  return chat;
+}
+
 export const READ_MESSAGE_SCOPES = {
   user: ["im:message.group_msg:get_as_user", "im:message.p2p_msg:get_as_user"],
   bot: ["im:message.group_msg", "im:message.p2p_msg:readonly"],
@@ -63,6 +87,7 @@ export const messagesList = defineShortcut({
     "larkit im +chat-messages-list --chat-id oc_123",
     "larkit im +chat-messages-list --chat-id oc_123 --start 2026-03-02 --order asc --format table",
     "larkit im +chat-messages-list --chat-id oc_123 --page-all --format ndjson",
+    "larkit im +chat-messages-list --user-id ou_456 --as user",
   ],
   risk: "read",
   authTypes: ["user", "bot"],
@@ -70,13 +95,19 @@ export const messagesList = defineShortcut({
   hasFormat: true,
   flags,
   async run(ctx) {
-    if (!ctx.flags["chat-id"].startsWith("oc_")) {
-      throw errors.validation(`--chat-id must start with oc_, got "${ctx.flags["chat-id"]}"`);
+    const f = ctx.flags;
+    if ((f["chat-id"] === undefined) === (f["user-id"] === undefined)) {
+      throw errors.validation("give exactly one of --chat-id and --user-id");
     }
+    if (f["chat-id"] !== undefined && !f["chat-id"].startsWith("oc_")) {
+      throw errors.validation(`--chat-id must start with oc_, got "${f["chat-id"]}"`);
+    }
+    const chatId = f["chat-id"] ??
+      await directChat(ctx, checkId("user-id", f["user-id"] ?? "", "ou_", "an open_id"));
     const { pages, meta } = await listPages(ctx, ctx.flags, {
       method: "GET",
       path: MESSAGES,
-      params: listQuery(ctx.flags, ctx.timeZone),
+      params: listQuery(ctx.flags, chatId, ctx.timeZone),
       response: MessagePage,
       planned: { items: [], has_more: false },
     });
