@@ -190,6 +190,9 @@ function objectSlot(shape: JsonSchema, idField: string): string | undefined {
   const props = Object.entries(shape.properties ?? {});
   if (props.some(([k]) => k === idField)) return undefined;
   const objects = props.filter(([, p]) => p.type === "object");
+  // `meeting_id` → `{meeting: {…}, related_artifacts: {…}}`: the property named like the id wins.
+  const named = idField.replace(/_(id|guid|token|key|code)$/, "");
+  if (objects.some(([k]) => k === named)) return named;
   return objects.length === 1 && props.length <= 2 ? objects[0][0] : undefined;
 }
 

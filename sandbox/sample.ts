@@ -99,6 +99,7 @@ function stringFor(name: string, schema: JsonSchema, c: SampleCtx): string {
   if (/(^|_)(time|at|timestamp|date)$/.test(n) || /_time_?/.test(n)) {
     return /date/.test(n) ? new Date(c.nowMs).toISOString().slice(0, 10) : String(Math.floor(c.nowMs / 1000));
   }
+  if (/(count|total|num|number|amount|duration)(_accumulated)?$/.test(n)) return "1";
   if (/(^|_)(url|link|href|avatar)/.test(n)) {
     return `${c.origin}/sandbox/${encodeURIComponent(name)}/${hex(c.seed, 8)}`;
   }

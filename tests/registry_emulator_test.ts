@@ -265,6 +265,18 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
     const after = await run(["bitable", "app.table.views", "list", "--as", "bot", "--params", app]);
     assert.deepEqual(after.items, []);
 
+    // An id never created stands for an object the tenant already had: it answers under its own id.
+    const meeting = await run([
+      "vc",
+      "meetings",
+      "get",
+      "--as",
+      "bot",
+      "--params",
+      '{"meeting_id":"6911188411932033028"}',
+    ]);
+    assert.equal((meeting.meeting as { id: string }).id, "6911188411932033028");
+
     // A supplementary entry (base v3 tables, no declared response) is served the same way.
     const base = JSON.stringify({ base_token: "bascnSandboxBase" });
     const table = await run([
