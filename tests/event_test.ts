@@ -1,19 +1,24 @@
 /**
  * `larkit event …` end to end through `main.ts` against the emulator: the first consume starts the app's
  * background hub, a user's message reaches the bot's consumer as one NDJSON line, `--timeout`, `--jq`, stdin
- * EOF, two consumers, `event status` and `event stop`. Processes are the point here (the hub is a detached
- * child, stdin EOF is a pipe closing), so everything runs as subprocesses.
+ * EOF, two consumers, `event status` and `event stop`. Processes are the point for the consumers (the hub is
+ * a detached child, stdin EOF is a pipe closing), so they run as subprocesses; the sends, `event status` and
+ * `event stop` that only talk to the suite or the hub's socket run in-process.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
-import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
+import { runCli } from "./helpers/run_cli.ts";
+import { MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
 
 interface Suite {
   emu: Emulator;
   env: Record<string, string>;
   configDir: string;
-  larkit(args: string[], opts?: { asUser?: boolean; stdin?: string }): ReturnType<typeof runMain>;
+  /** larkit in-process. */
+  larkit(args: string[], opts?: { asUser?: boolean }): Promise<RunResult>;
+  /** `main.ts` as a process, its stdin closed at once. */
+  spawn(args: string[]): Promise<RunResult>;
   consume(args: string[], opts?: { cwd?: string }): Consumer;
 }
 
@@ -112,11 +117,8 @@ async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
     env,
     configDir,
     larkit: (args, opts = {}) =>
-      runMain(args, {
-        configDir,
-        stdin: opts.stdin,
-        env: { ...env, ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}) },
-      }),
+      runCli(args, { configDir, env: { ...env, ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}) } }),
+    spawn: (args) => runMain(args, { configDir, stdin: "", env }),
     consume: (args, opts = {}) => new Consumer(["event", "consume", ...args], env, opts.cwd),
   };
   try {
@@ -171,10 +173,8 @@ Deno.test("event consume: a user's message to the bot's chat is printed as one N
 });
 
 Deno.test("event consume: --timeout with no event exits 4 with a timeout error; stdin EOF exits 0", async () => {
-  await withEvents(async ({ larkit, consume }) => {
-    const timedOut = await larkit(["event", "consume", "task.task.updated_v1", "--timeout", "300ms"], {
-      stdin: "",
-    });
+  await withEvents(async ({ spawn, consume }) => {
+    const timedOut = await spawn(["event", "consume", "task.task.updated_v1", "--timeout", "300ms"]);
     // runMain closes stdin at once: EOF wins over the timeout, exit 0 with nothing printed.
     assert.equal(timedOut.code, 0, timedOut.stderr);
     assert.equal(timedOut.stdout, "");
