@@ -3,6 +3,7 @@
  * (an approver is set) that finds no hub starts none.
  */
 import assert from "node:assert/strict";
+import { EXIT_CODES } from "../cli/output/errors.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 const APP = { LARKIT_APP_ID: "cli_events_test", LARKIT_APP_SECRET: "s3cret" };
@@ -88,7 +89,8 @@ Deno.test("in a turn with no hub running, consume refuses and starts nothing; st
     env: APP,
     approver: () => Promise.resolve("decline"),
   });
-  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.errorJson().error.type, "config");
+  assert.equal(r.code, EXIT_CODES.config.exit, r.stderr);
   assert.match(r.errorJson().error.message, /no event hub runs .* a turn does not start one/);
   const status = await runCli(["event", "status"], { env: APP });
   assert.equal(status.json<{ data: { running: boolean } }>().data.running, false);
