@@ -2,7 +2,6 @@
  * The entry point: builds the real provider from this process (the only place that touches Deno.args,
  * Deno.env, stdio, the clock and fetch), runs the CLI, and exits with its code.
  */
-import { hostname } from "node:os";
 import { denoFiles } from "./cli/files.ts";
 import { lineReader } from "./cli/line_reader.ts";
 import { denoProcesses } from "./cli/processes.ts";
@@ -58,7 +57,7 @@ const provider = withIOFrom({
   processes: denoProcesses(),
   paths: resolvePaths(env, Deno.env.get("HOME") ?? Deno.cwd()),
   system: {
-    hostname: hostname(),
+    hostname: Deno.hostname(),
     os: Deno.build.os,
     arch: Deno.build.arch,
     // A compiled binary re-runs itself; under `deno run` the same entry point is re-run by deno.

@@ -3,11 +3,9 @@
  * call this, so a remote turn runs exactly what a terminal runs, streaming to the writers it is given.
  */
 import { type Command, CommanderError } from "commander";
-import { resolve } from "node:path";
 import { type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
 import { createRunContext, type Globals, type RunHooks } from "./context.ts";
 import { positionalWords, prescanGlobals } from "./globals.ts";
-import { recordingEdges, replayEdges } from "./record/session.ts";
 import { emitError, emitRendered } from "./output/emit.ts";
 import { errors, type LarkitError, toLarkitError } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
@@ -35,14 +33,21 @@ function refuseHostFlags(given: Pick<Globals, "record" | "replay">): void {
   }
 }
 
-/** `--record`/`--replay` swap the provider's network, random ids and clock before anything runs. */
+/**
+ * `--record`/`--replay` swap the provider's network, random ids and clock before anything runs. Their modules
+ * load only for such a run (start-up).
+ */
 async function withRecordReplay(p: Provider, globals: Globals): Promise<Provider> {
   if (globals.record && globals.replay) {
     throw errors.usage("--record and --replay cannot be combined", { hint: "record first, then replay" });
   }
+  if (!globals.replay && !globals.record) return p;
+  const [{ resolve }, { recordingEdges, replayEdges }] = await Promise.all([
+    import("node:path"),
+    import("./record/session.ts"),
+  ]);
   if (globals.replay) return await replayEdges(p, resolve(p.cwd, globals.replay));
-  if (globals.record) return recordingEdges(p, resolve(p.cwd, globals.record));
-  return p;
+  return recordingEdges(p, resolve(p.cwd, globals.record as string));
 }
 
 /** The suite service a resolved command addresses: its first word, or for raw `api` the path's segment. */
@@ -97,7 +102,12 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
       await emitRendered(ctx, captured);
       return 0;
     }
-    const err = e instanceof CommanderError ? usageFromCommander(e, argv) : toLarkitError(e);
+    // An interrupted run reports the interruption, whatever the abort surfaced as where it landed.
+    const err = original.signal.aborted
+      ? toLarkitError(original.signal.reason)
+      : e instanceof CommanderError
+      ? usageFromCommander(e, argv)
+      : toLarkitError(e);
     await emitError(ctx, err);
     return err.exitCode;
   }

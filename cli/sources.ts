@@ -4,8 +4,22 @@
  * attaches to the service command the registry created).
  */
 import { registrySource } from "./api_commands/source.ts";
-import { eventSource } from "./commands/event.ts";
 import type { ServiceSource } from "./service_source.ts";
 import { shortcutSource } from "../shortcuts/source.ts";
+
+/**
+ * The event commands' module (with the hub client and event catalogue behind it) loads only for a run that
+ * builds the `event` service; listing the service needs nothing of it.
+ */
+const eventSource: ServiceSource = {
+  list: () => [{
+    name: "event",
+    description: "Events: receive the suite's events over the app's long connection",
+    identities: ["bot"],
+  }],
+  async register(serviceCmd, service, ctx) {
+    if (service === "event") (await import("./commands/event.ts")).registerEventCommands(serviceCmd, ctx);
+  },
+};
 
 export const SERVICE_SOURCES: ServiceSource[] = [registrySource, eventSource, shortcutSource];

@@ -11,7 +11,6 @@ import type { ServiceSource } from "../cli/service_source.ts";
 import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "./index.ts";
 import type { RawFlagValue } from "./inputs.ts";
-import { runShortcut } from "./pipeline.ts";
 
 function optionOf(name: string, spec: FlagSpec<unknown>): Option {
   const notes = [
@@ -91,6 +90,8 @@ export function shortcutCommand(
     const flags: Record<string, RawFlagValue> = Object.fromEntries(
       own.map(([name, option]) => [name, opts[option.attributeName()]]),
     );
+    // The pipeline (and zod, the HTTP client behind it) loads only when a shortcut runs, not to build help.
+    const { runShortcut } = await import("./pipeline.ts");
     await runShortcut(ctx, shortcut, {
       as: opts.as as string | undefined,
       dryRun: opts.dryRun === true,

@@ -8,7 +8,7 @@ import type { RunContext } from "../context.ts";
 import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
 import { listFieldOf } from "../../registry/method.ts";
-import { type ApiCall, runApiCall } from "./execute.ts";
+import type { ApiCall } from "./execute.ts";
 import { addApiFlags } from "./flags.ts";
 import { registryOf } from "./registry_of.ts";
 import { buildRequest } from "./request.ts";
@@ -59,9 +59,11 @@ export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod
     yes: m.risk === "high-risk-write",
     idempotency: m.idempotency !== undefined,
   });
-  cmd.action(async (opts: Record<string, unknown>) =>
-    await runApiCall(ctx, apiCallOf(ctx, m, siblings), opts)
-  );
+  cmd.action(async (opts: Record<string, unknown>) => {
+    // Loaded when a generated command runs, not for every service a run builds.
+    const { runApiCall } = await import("./execute.ts");
+    await runApiCall(ctx, apiCallOf(ctx, m, siblings), opts);
+  });
   setMeta(cmd, {
     layer: "api",
     identities: m.identities,

@@ -15,7 +15,6 @@ import { errors, larkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
 import { parseOptions } from "./parse_options.ts";
-import type { ServiceSource } from "../service_source.ts";
 import { ENDPOINT_PATH } from "../event/connection.ts";
 
 export const HUB_IDLE_ENV = "LARKIT_EVENT_HUB_IDLE_MS";
@@ -279,21 +278,6 @@ async function runHub(ctx: RunContext): Promise<void> {
 }
 
 /**
- * The event commands join the `event` service command (which also holds the registry's `event outbound_ip
- * list` and the `event +subscribe` shortcut), so they are built only when the command line names `event`.
- */
-export const eventSource: ServiceSource = {
-  list: () => [{
-    name: "event",
-    description: "Events: receive the suite's events over the app's long connection",
-    identities: ["bot"],
-  }],
-  register(serviceCmd, service, ctx) {
-    if (service === "event") registerEventCommands(serviceCmd, ctx);
-  },
-};
-
-/**
  * `event/subscribe` and `event/unsubscribe` for an agent server of this run's app: they join the app's running
  * hub and never start one.
  */
@@ -305,7 +289,12 @@ export async function agentEventMethods(ctx: RunContext) {
   return eventMethods(hubFeed(() => appHub(ctx)));
 }
 
-function registerEventCommands(event: Command, ctx: RunContext): void {
+/**
+ * The event commands join the `event` service command (which also holds the registry's `event outbound_ip
+ * list` and the `event +subscribe` shortcut), so they are built only when the command line names `event`:
+ * `cli/sources.ts` declares the service and loads this module for that run alone.
+ */
+export function registerEventCommands(event: Command, ctx: RunContext): void {
   const list = event.command("list").description("event keys larkit knows, with one-line descriptions")
     .action(async () => {
       await emitSuccess(ctx, {
