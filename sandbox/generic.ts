@@ -308,10 +308,18 @@ export async function genericHandle(ctx: RequestCtx, found: FoundMethod): Promis
     return respondWithObject(ctx, shape, lastParam, updated, id);
   }
 
-  const collectionTemplate = method.path;
-  const itemRoute = [...index.templates].find((t) =>
-    t.startsWith(`${collectionTemplate}/{`) && !t.slice(collectionTemplate.length + 2).includes("/")
-  );
+  const itemRouteOf = (template: string) =>
+    [...index.templates].find((t) =>
+      t.startsWith(`${template}/{`) && !t.slice(template.length + 2).includes("/")
+    );
+  let collectionTemplate = method.path;
+  let itemRoute = itemRouteOf(collectionTemplate);
+  if (!itemRoute && method.listField) {
+    // `…/things/search` lists the `…/things` collection.
+    const parent = segments.slice(0, -1).join("/");
+    itemRoute = itemRouteOf(parent);
+    if (itemRoute) collectionTemplate = parent;
+  }
   const idParam = itemRoute ? /\{([^}]+)\}$/.exec(itemRoute)![1] : undefined;
   const collection = collectionKey(collectionTemplate, params);
 

@@ -265,6 +265,30 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
     const after = await run(["bitable", "app.table.views", "list", "--as", "bot", "--params", app]);
     assert.deepEqual(after.items, []);
 
+    // A POST search lists the collection it names (`…/cost_centers/search` → `…/cost_centers`).
+    const center = await run([
+      "corehr",
+      "cost_centers",
+      "create",
+      "--as",
+      "bot",
+      "--data",
+      JSON.stringify({ name: [{ lang: "en-US", value: "R&D" }], effective_time: "2026-01-01" }),
+    ]);
+    const centerId = (center.cost_center as { cost_center_id: string }).cost_center_id;
+    const found = await run([
+      "corehr",
+      "cost_centers",
+      "search",
+      "--as",
+      "bot",
+      "--params",
+      '{"page_size":10}',
+      "--data",
+      "{}",
+    ]);
+    assert.deepEqual((found.items as { cost_center_id: string }[]).map((c) => c.cost_center_id), [centerId]);
+
     // An id never created stands for an object the tenant already had: it answers under its own id.
     const meeting = await run([
       "vc",
