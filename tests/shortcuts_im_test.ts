@@ -244,3 +244,57 @@ Deno.test("im +chat-search: finds a chat by name; ndjson; dry-run sends nothing;
     assert.deepEqual(suiteCalls(emu), []);
   });
 });
+
+Deno.test("im +messages-send: a video with its cover and a voice message, each uploaded first", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    await Deno.writeFile(join(cwd, "clip.mp4"), new Uint8Array([0, 0, 0, 24]));
+    await Deno.writeFile(join(cwd, "cover.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    await Deno.writeFile(join(cwd, "hi.opus"), new Uint8Array([0x4f, 0x67, 0x67]));
+    const video = [
+      "im",
+      "+messages-send",
+      "--chat-id",
+      ENGINEERING,
+      "--video",
+      "clip.mp4",
+      "--video-cover",
+      "cover.png",
+    ];
+    emu.clearRequests();
+    const dry = await larkit([...video, "--dry-run"], { cwd });
+    const api = dry.json<{ data: { api: { url: string; body: Record<string, unknown> }[] } }>().data.api;
+    assert.deepEqual(api.map((a) => new URL(a.url).pathname), [
+      "/open-apis/im/v1/files",
+      "/open-apis/im/v1/images",
+      "/open-apis/im/v1/messages",
+    ]);
+    assert.deepEqual(api[0].body, { file_type: "mp4", file_name: "clip.mp4", file: "@clip.mp4" });
+    assert.deepEqual(emu.requests(), []);
+
+    const sent = await larkit(video, { cwd });
+    assert.equal(sent.code, 0, sent.stderr);
+    const media = sent.json<Sent>().data;
+    assert.equal(media.msg_type, "media");
+    const keys = media.content as { file_key: string; image_key: string };
+    assert.match(keys.file_key, /^file_/);
+    assert.match(keys.image_key, /^img_/);
+
+    const voice = await larkit(["im", "+messages-send", "--chat-id", ENGINEERING, "--audio", "hi.opus"], {
+      cwd,
+    });
+    assert.equal(voice.code, 0, voice.stderr);
+    assert.equal(voice.json<Sent>().data.msg_type, "audio");
+
+    emu.clearRequests();
+    const noCover = await larkit(["im", "+messages-send", "--chat-id", ENGINEERING, "--video", "clip.mp4"], {
+      cwd,
+    });
+    assert.match(noCover.errorJson().error.message, /--video needs --video-cover/);
+    const wrong = await larkit(["im", "+messages-send", "--chat-id", ENGINEERING, "--audio", "clip.mp4"], {
+      cwd,
+    });
+    assert.match(wrong.errorJson().error.message, /--audio must be a \.opus file/);
+    assert.deepEqual(suiteCalls(emu), []);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Message content for `+messages-send` and `+messages-reply`: exactly one of `--text`, `--markdown`
  * (sent as a `post` with one markdown paragraph per blank-line-separated block), `--content` (raw JSON for
- * `--msg-type`), `--image` or `--file` (an uploaded key, or a local path that is uploaded first).
+ * `--msg-type`), `--image`, `--file`, `--audio` or `--video` (with `--video-cover`): each an uploaded key, or a
+ * local path that is uploaded first.
  */
 import { extname } from "node:path";
 import { z } from "zod";
@@ -40,14 +41,29 @@ export const contentFlags = {
   file: flag.string("file: a file_key (file_…) or a local file path, uploaded first", {
     placeholder: "path",
   }),
+  audio: flag.string("voice message: a file_key (file_…) or a local .opus path, uploaded first", {
+    placeholder: "path",
+  }),
+  video: flag.string(
+    "video: a file_key (file_…) or a local .mp4 path, uploaded first (needs --video-cover)",
+    {
+      placeholder: "path",
+    },
+  ),
+  "video-cover": flag.string("the video's cover image: an image_key (img_…) or a local image path", {
+    placeholder: "path",
+  }),
 };
 
 type ContentFlags = FlagValues<typeof contentFlags>;
 
-/** What to send: ready content, or a local file to upload whose key completes the content. */
+/** A media part: a key the suite already has, or a local file to upload for one. */
+export type Part = { key: string } | { path: string };
+
+/** What to send: ready content, or media whose local parts are uploaded first and complete the content. */
 export type MessageSource =
   | { kind: "inline"; msgType: string; content: string }
-  | { kind: "upload"; media: "image" | "file"; path: string };
+  | { kind: "media"; msgType: "image" | "file" | "audio" | "media"; file?: Part; image?: Part };
 
 /** Markdown as a post: each blank-line-separated block is one `md` paragraph. */
 export function markdownPost(markdown: string): string {
@@ -55,19 +71,42 @@ export function markdownPost(markdown: string): string {
   return JSON.stringify({ zh_cn: { content: blocks.map((text) => [{ tag: "md", text }]) } });
 }
 
+const partOf = (value: string, keyPrefix: string): Part =>
+  value.startsWith(keyPrefix) ? { key: value } : { path: value };
+
+/** A local audio or video must have the extension the suite plays (opus voice, mp4 video). */
+function checkExtension(flagName: string, part: Part, ext: string): Part {
+  if ("path" in part && extname(part.path).toLowerCase() !== ext) {
+    throw errors.validation(`--${flagName} must be a ${ext} file or a file_key, got "${part.path}"`);
+  }
+  return part;
+}
+
 /** Which content flag was given and what it means; a `validation` error unless exactly one was. */
 export function messageSourceOf(f: ContentFlags): MessageSource {
-  const given = (["text", "markdown", "content", "image", "file"] as const).filter((k) => f[k] !== undefined);
+  const given = (["text", "markdown", "content", "image", "file", "audio", "video"] as const).filter((k) =>
+    f[k] !== undefined
+  );
   if (given.length === 0) {
-    throw errors.validation("specify the message: --text, --markdown, --content <json>, --image or --file", {
-      hint: 'e.g. --text "hello"',
-    });
+    throw errors.validation(
+      "specify the message: --text, --markdown, --content <json>, --image, --file, --audio or --video",
+      { hint: 'e.g. --text "hello"' },
+    );
   }
   if (given.length > 1) {
     throw errors.validation(`${given.map((g) => `--${g}`).join(", ")} cannot be combined: give exactly one`);
   }
   const which = given[0];
-  const inferred = which === "markdown" ? "post" : which === "content" ? f["msg-type"] : which;
+  if ((which === "video") !== (f["video-cover"] !== undefined)) {
+    throw errors.validation(
+      which === "video"
+        ? "--video needs --video-cover (an image_key or an image path)"
+        : "--video-cover only goes with --video",
+    );
+  }
+  const inferred =
+    ({ markdown: "post", content: f["msg-type"], video: "media" } as Record<string, string>)[which] ??
+      which;
   if (which !== "content" && f["msg-type"] !== "text" && f["msg-type"] !== inferred) {
     throw errors.validation(
       `--msg-type "${f["msg-type"]}" conflicts with the message type "${inferred}" of --${which}`,
@@ -87,18 +126,23 @@ export function messageSourceOf(f: ContentFlags): MessageSource {
       }
       return { kind: "inline", msgType: f["msg-type"], content: f.content ?? "" };
     }
-    case "image": {
-      const image = f.image ?? "";
-      return image.startsWith("img_")
-        ? { kind: "inline", msgType: "image", content: JSON.stringify({ image_key: image }) }
-        : { kind: "upload", media: "image", path: image };
-    }
-    case "file": {
-      const file = f.file ?? "";
-      return file.startsWith("file_")
-        ? { kind: "inline", msgType: "file", content: JSON.stringify({ file_key: file }) }
-        : { kind: "upload", media: "file", path: file };
-    }
+    case "image":
+      return { kind: "media", msgType: "image", image: partOf(f.image ?? "", "img_") };
+    case "file":
+      return { kind: "media", msgType: "file", file: partOf(f.file ?? "", "file_") };
+    case "audio":
+      return {
+        kind: "media",
+        msgType: "audio",
+        file: checkExtension("audio", partOf(f.audio ?? "", "file_"), ".opus"),
+      };
+    case "video":
+      return {
+        kind: "media",
+        msgType: "media",
+        file: checkExtension("video", partOf(f.video ?? "", "file_"), ".mp4"),
+        image: partOf(f["video-cover"] ?? "", "img_"),
+      };
   }
 }
 
@@ -119,38 +163,55 @@ export function fileTypeOf(path: string): string {
   return FILE_TYPES[extname(path).toLowerCase()] ?? "stream";
 }
 
-function contentFor(media: "image" | "file", key: string): string {
-  return JSON.stringify(media === "image" ? { image_key: key } : { file_key: key });
-}
-
 const UPLOAD = { image: "/open-apis/im/v1/images", file: "/open-apis/im/v1/files" };
 
 const Uploaded = z.object({ image_key: z.string().optional(), file_key: z.string().optional() });
 
-/** msg_type and content to send, uploading a local file first when the source is a path. */
+/** Which flag gave a part (for errors about the local file). */
+const FLAG_OF: Record<string, { file: string; image: string }> = {
+  image: { file: "file", image: "image" },
+  file: { file: "file", image: "image" },
+  audio: { file: "audio", image: "image" },
+  media: { file: "video", image: "video-cover" },
+};
+
+/** The key of a part: given, or the upload of its local file. */
+async function keyOf<F extends FlagSpecs>(
+  ctx: ShortcutContext<F>,
+  part: Part,
+  kind: "image" | "file",
+  flagName: string,
+): Promise<string> {
+  if ("key" in part) return part.key;
+  const name = part.path.split(/[\\/]/).pop() ?? "upload";
+  const keyName = kind === "image" ? "image_key" : "file_key";
+  const uploaded = await ctx.upload({
+    path: UPLOAD[kind],
+    fields: kind === "image" ? { image_type: "message" } : { file_type: fileTypeOf(name), file_name: name },
+    file: {
+      field: kind,
+      path: part.path,
+      flag: flagName,
+      maxBytes: kind === "image" ? MAX_IMAGE_BYTES : MAX_FILE_BYTES,
+    },
+    description: `upload --${flagName}`,
+    response: Uploaded,
+    planned: { [keyName]: `<${keyName}>` },
+  });
+  const key = uploaded[keyName];
+  if (!key) throw errors.api(`the --${flagName} upload returned no key`);
+  return key;
+}
+
+/** msg_type and content to send, uploading the local parts of a media message first. */
 export async function resolveContent<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
   source: MessageSource,
 ): Promise<{ msg_type: string; content: string }> {
   if (source.kind === "inline") return { msg_type: source.msgType, content: source.content };
-  const name = source.path.split(/[\\/]/).pop() ?? "upload";
-  const keyName = source.media === "image" ? "image_key" : "file_key";
-  const uploaded = await ctx.upload({
-    path: UPLOAD[source.media],
-    fields: source.media === "image"
-      ? { image_type: "message" }
-      : { file_type: fileTypeOf(name), file_name: name },
-    file: {
-      field: source.media,
-      path: source.path,
-      flag: source.media,
-      maxBytes: source.media === "image" ? MAX_IMAGE_BYTES : MAX_FILE_BYTES,
-    },
-    description: `upload the ${source.media}`,
-    response: Uploaded,
-    planned: { [keyName]: `<${keyName}>` },
-  });
-  const key = uploaded[keyName];
-  if (!key) throw errors.api(`the ${source.media} upload returned no key`);
-  return { msg_type: source.media, content: contentFor(source.media, key) };
+  const flags = FLAG_OF[source.msgType];
+  const content: Record<string, string> = {};
+  if (source.file) content.file_key = await keyOf(ctx, source.file, "file", flags.file);
+  if (source.image) content.image_key = await keyOf(ctx, source.image, "image", flags.image);
+  return { msg_type: source.msgType, content: JSON.stringify(content) };
 }

@@ -10,6 +10,9 @@ const flags = (over: Partial<ContentFlags>): ContentFlags => ({
   content: undefined,
   image: undefined,
   file: undefined,
+  audio: undefined,
+  video: undefined,
+  "video-cover": undefined,
   "msg-type": "text",
   ...over,
 });
@@ -47,12 +50,26 @@ Deno.test("content: text, markdown as a post of paragraphs, raw content, keys an
     { kind: "inline", msgType: "interactive", content: '{"x":1}' },
   );
   assert.deepEqual(messageSourceOf(flags({ image: "img_v3_1" })), {
-    kind: "inline",
+    kind: "media",
     msgType: "image",
-    content: '{"image_key":"img_v3_1"}',
+    image: { key: "img_v3_1" },
   });
-  const upload = messageSourceOf(flags({ file: "./r.pdf" }));
-  assert.deepEqual(upload, { kind: "upload", media: "file", path: "./r.pdf" });
+  assert.deepEqual(messageSourceOf(flags({ file: "./r.pdf" })), {
+    kind: "media",
+    msgType: "file",
+    file: { path: "./r.pdf" },
+  });
+  assert.deepEqual(messageSourceOf(flags({ audio: "v.opus" })), {
+    kind: "media",
+    msgType: "audio",
+    file: { path: "v.opus" },
+  });
+  assert.deepEqual(messageSourceOf(flags({ video: "file_1", "video-cover": "cover.png" })), {
+    kind: "media",
+    msgType: "media",
+    file: { key: "file_1" },
+    image: { path: "cover.png" },
+  });
 });
 
 Deno.test("content: exactly one source, valid JSON, no conflicting --msg-type", () => {
@@ -69,6 +86,15 @@ Deno.test("content: exactly one source, valid JSON, no conflicting --msg-type", 
     validationMessage(() => messageSourceOf(flags({ markdown: "x", "msg-type": "image" }))),
     /conflicts with the message type "post"/,
   );
+  assert.match(
+    validationMessage(() => messageSourceOf(flags({ video: "v.mp4" }))),
+    /--video needs --video-cover/,
+  );
+  assert.match(
+    validationMessage(() => messageSourceOf(flags({ text: "x", "video-cover": "c.png" }))),
+    /only goes with --video/,
+  );
+  assert.match(validationMessage(() => messageSourceOf(flags({ audio: "v.mp3" }))), /must be a \.opus file/);
 });
 
 Deno.test("fileTypeOf maps known extensions and falls back to stream", () => {
