@@ -235,33 +235,34 @@ function createEvent(ctx: CallerCtx) {
   if (body.recurrence && !parseRule(body.recurrence)) invalidParam("recurrence is not a supported RRULE");
   const key = ctx.query.get("idempotency_key") ?? undefined;
   const scope = `event ${ctx.caller.openId} ${cal.calendar_id}`;
-  const id = createOnce(ctx.st, scope, key, () => tx(ctx.st.db, () => {
-    const uuid = newHex(ctx.st.db, "event", 32);
-    const eventId = `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${
-      uuid.slice(20)
-    }_0`;
-    run(
-      ctx.st.db,
-      `INSERT INTO events (event_id, calendar_id, summary, description, start_ts, end_ts, all_day, timezone,
+  const id = createOnce(ctx.st, scope, key, () =>
+    tx(ctx.st.db, () => {
+      const uuid = newHex(ctx.st.db, "event", 32);
+      const eventId = `${uuid.slice(0, 8)}-${uuid.slice(8, 12)}-${uuid.slice(12, 16)}-${uuid.slice(16, 20)}-${
+        uuid.slice(20)
+      }_0`;
+      run(
+        ctx.st.db,
+        `INSERT INTO events (event_id, calendar_id, summary, description, start_ts, end_ts, all_day, timezone,
          recurrence, status, visibility, free_busy_status, location, organizer, create_time)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?, ?, ?)`,
-      eventId,
-      cal.calendar_id,
-      body.summary ?? "",
-      body.description ?? "",
-      start.ms,
-      end.ms,
-      start.allDay ? 1 : 0,
-      start.zone,
-      body.recurrence ?? "",
-      body.visibility ?? "default",
-      body.free_busy_status ?? "busy",
-      body.location?.name ?? null,
-      ctx.caller.openId,
-      ctx.st.clock.now(),
-    );
-    return eventId;
-  }));
+        eventId,
+        cal.calendar_id,
+        body.summary ?? "",
+        body.description ?? "",
+        start.ms,
+        end.ms,
+        start.allDay ? 1 : 0,
+        start.zone,
+        body.recurrence ?? "",
+        body.visibility ?? "default",
+        body.free_busy_status ?? "busy",
+        body.location?.name ?? null,
+        ctx.caller.openId,
+        ctx.st.clock.now(),
+      );
+      return eventId;
+    }));
   const row = one<EventRow>(ctx.st.db, "SELECT * FROM events WHERE event_id = ?", id) as EventRow;
   return ok({ event: eventJson(ctx.st, row, ctx.caller) });
 }
