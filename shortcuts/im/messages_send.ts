@@ -52,7 +52,8 @@ export function receiverOf(
 export const messagesSend = defineShortcut({
   service: "im",
   command: "+messages-send",
-  description: "Send a message (text, markdown, image, file) to a chat, a user or an email address",
+  description:
+    "Send a message (text, markdown, image, file, audio, video) to a chat, a user or an email address",
   examples: [
     'larkit im +messages-send --chat-id oc_123 --text "Build is green"',
     "larkit im +messages-send --email bob@example.com --markdown @notes.md",
