@@ -35,7 +35,11 @@ export function statusView(s: RemoteControlStatus) {
 function rpcErrorOf(e: unknown): RpcError {
   if (e instanceof RpcError) return e;
   const err: LarkitError = toLarkitError(e);
-  return new RpcError(RPC_CODES.invalidRequest, err.message, { type: err.type, hint: err.hint });
+  return new RpcError(RPC_CODES.invalidRequest, err.message, {
+    type: err.type,
+    subtype: err.subtype,
+    hint: err.hint,
+  });
 }
 
 export class RemoteControlMethods {

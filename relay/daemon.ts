@@ -6,7 +6,13 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { ERROR_TYPES, errors, type LarkitError, larkitError } from "../cli/output/errors.ts";
+import {
+  ERROR_SUBTYPE_NAMES,
+  ERROR_TYPES,
+  errors,
+  type LarkitError,
+  larkitError,
+} from "../cli/output/errors.ts";
 import type { Clock, Paths } from "../cli/provider.ts";
 import { rpcErrors } from "../rpc/errors.ts";
 import { lineSplitter } from "../rpc/framing.ts";
@@ -76,11 +82,12 @@ export const StatusViewSchema = z.object({
     message: z.string(),
     hint: z.string().optional(),
     type: z.enum(ERROR_TYPES).optional(),
+    subtype: z.enum(ERROR_SUBTYPE_NAMES).optional(),
   }).optional(),
 });
 export type StatusView = z.infer<typeof StatusViewSchema>;
 
-const RpcErrorData = z.object({ type: z.enum(ERROR_TYPES), hint: z.string().optional() });
+const RpcErrorData = z.object({ subtype: z.enum(ERROR_SUBTYPE_NAMES), hint: z.string().optional() });
 
 const IncomingSchema = z.union([
   z.object({
@@ -97,7 +104,7 @@ function larkitErrorOf(
   error: { code: number; message: string; data?: unknown },
 ): LarkitError {
   const data = RpcErrorData.safeParse(error.data);
-  if (data.success) return larkitError(data.data.type, error.message, { hint: data.data.hint });
+  if (data.success) return larkitError(data.data.subtype, error.message, { hint: data.data.hint });
   return errors.internal(`the remote-control daemon answered ${method} with ${error.code}: ${error.message}`);
 }
 

@@ -99,8 +99,8 @@ Deno.test("an enable refused by the daemon comes back as the larkit error it sta
   await withDaemon({ accountId: "app", accessToken: "", kind: "app" }, async ({ client }) => {
     await assert.rejects(
       client.call("remoteControl/enable"),
-      (e: Error & { type?: string; hint?: string }) => {
-        assert.equal(e.type, "auth");
+      (e: Error & { type?: string; subtype?: string; hint?: string }) => {
+        assert.deepEqual([e.type, e.subtype], ["authentication", "auth"]);
         assert.match(e.message, /requires account authentication/);
         assert.match(e.hint ?? "", /larkit auth login/);
         return true;

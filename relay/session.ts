@@ -294,7 +294,7 @@ export class RemoteControlSession {
     this.#log(`remote control: ${error.message}`);
     this.status.update({
       status: "connecting",
-      error: { message: error.message, hint: error.hint, type: error.type },
+      error: { message: error.message, hint: error.hint, type: error.type, subtype: error.subtype },
     });
   }
 
@@ -383,7 +383,7 @@ export class RemoteControlSession {
       // The socket library's connection errors (refused, reset, timed out) are network failures, not bugs.
       return { error: errors.network(`${where} failed: ${e.message}`) };
     }
-    return { error: err, recoverAuth: err.type === "auth" };
+    return { error: err, recoverAuth: err.subtype === "auth" };
   }
 
   #forgetEnrollment(why: string): void {
@@ -440,7 +440,7 @@ export class RemoteControlSession {
           signal,
         );
       } catch (e) {
-        if (!(toLarkitError(e).type === "not_found")) throw e;
+        if (!(toLarkitError(e).subtype === "not_found")) throw e;
         this.#forgetEnrollment(
           "the relay no longer knows this enrollment (refresh HTTP 404); enrolling again",
         );

@@ -277,7 +277,7 @@ Deno.test("a refresh answered 404 (stale enrollment) re-enrolls in the same atte
 Deno.test("app-only credentials are refused with the account-authentication error", async () => {
   await using h = harness({ account: () => ({ accountId: "app", accessToken: "t", kind: "app" }) });
   await assert.rejects(h.session.enable(), (e: LarkitError) => {
-    assert.equal(e.type, "auth");
+    assert.deepEqual([e.type, e.subtype], ["authentication", "auth"]);
     assert.match(e.message, /remote control requires account authentication/);
     assert.match(e.hint ?? "", /larkit auth login/);
     return true;

@@ -2,7 +2,7 @@
  * The remote-control status model (disabled | connecting | connected | errored) with the identity fields the
  * `remoteControl/status/*` surface reports. Listeners hear only real changes: duplicates are suppressed.
  */
-import type { ErrorType } from "../cli/output/errors.ts";
+import type { ErrorSubtype, ErrorType } from "../cli/output/errors.ts";
 
 export type RemoteControlState = "disabled" | "connecting" | "connected" | "errored";
 
@@ -16,7 +16,7 @@ export interface RemoteControlStatus {
    * The last failure while `connecting` (the session keeps retrying) or why it is `errored`; absent once
    * connected or disabled.
    */
-  error?: { message: string; hint?: string; type?: ErrorType };
+  error?: { message: string; hint?: string; type?: ErrorType; subtype?: ErrorSubtype };
 }
 
 export type StatusListener = (status: RemoteControlStatus) => void;

@@ -78,6 +78,7 @@ export function eventMethods(
           // The larkit error's class and hint travel as data, as the daemon's errors do.
           throw rpcErrors.invalidRequest(e.hint ? `${e.message} (${e.hint})` : e.message, {
             type: e.type,
+            subtype: e.subtype,
             hint: e.hint,
           });
         }

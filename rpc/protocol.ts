@@ -6,7 +6,7 @@
  * `relay/` implements them but does not define their shape.
  */
 import { z } from "zod";
-import { ERROR_TYPES } from "../cli/output/errors.ts";
+import { ERROR_SUBTYPE_NAMES, ERROR_TYPES } from "../cli/output/errors.ts";
 
 // ---- shared shapes --------------------------------------------------------------------------------------
 
@@ -57,6 +57,7 @@ export const RemoteControlStatusViewSchema = z.object({
     message: z.string(),
     hint: z.string().optional(),
     type: z.enum(ERROR_TYPES).optional(),
+    subtype: z.enum(ERROR_SUBTYPE_NAMES).optional(),
   }).optional(),
 });
 export type RemoteControlStatusView = z.infer<typeof RemoteControlStatusViewSchema>;
@@ -207,7 +208,11 @@ export const NOTIFICATIONS = {
   /** One suite event (the v2 envelope) for an `event/subscribe` subscription. */
   "event/received": z.object({ threadId: z.string(), subscriptionId: z.string(), event: z.unknown() }),
   /** The subscription ended on its own (the hub stopped or failed). */
-  "event/subscription/ended": z.object({ threadId: z.string(), subscriptionId: z.string(), reason: z.string() }),
+  "event/subscription/ended": z.object({
+    threadId: z.string(),
+    subscriptionId: z.string(),
+    reason: z.string(),
+  }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type NotificationName = keyof typeof NOTIFICATIONS;

@@ -262,15 +262,15 @@ Deno.test("remote policy: writes and services forbidden for RemoteControl, not f
   await remote.initialize();
   const write = await remote.request("command/exec", { command: "write hi" }) as {
     status: string;
-    error: { error: { type: string } };
+    error: { error: { type: string; subtype: string } };
   };
   assert.equal(write.status, "failed");
-  assert.equal(write.error.error.type, "permission");
+  assert.deepEqual([write.error.error.type, write.error.error.subtype], ["authorization", "permission"]);
   assert.equal(asked, 0);
   const mail = await remote.request("command/exec", { command: ["larkit", "mail", "+triage"] }) as {
-    error: { error: { type: string } };
+    error: { error: { type: string; subtype: string } };
   };
-  assert.equal(mail.error.error.type, "permission");
+  assert.deepEqual([mail.error.error.type, mail.error.error.subtype], ["authorization", "permission"]);
   const local = new InProcessClient(server, { onServerRequest: () => ({ decision: "accept" }) });
   await local.initialize();
   const ok = await local.request("command/exec", { command: "mail +triage" }) as { exitCode: number };
@@ -332,10 +332,10 @@ Deno.test("a config command is refused in a turn by the gate, before it runs", a
   await c.initialize();
   const r = await c.request("command/exec", { command: "config set base-url http://evil" }) as {
     status: string;
-    error: { error: { type: string; message: string } };
+    error: { error: { type: string; subtype: string; message: string } };
   };
   assert.equal(r.status, "failed");
-  assert.equal(r.error.error.type, "permission");
+  assert.deepEqual([r.error.error.type, r.error.error.subtype], ["authorization", "permission"]);
   assert.match(r.error.error.message, /cannot run inside an agent-server turn/);
   await server.close();
 });
@@ -401,9 +401,9 @@ Deno.test("approvals: --remote-read-only remotes cannot answer even a remote tur
   const { thread } = await remote.request("thread/start") as { thread: { id: string } };
   await remote.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
   const done = await remote.waitForNotification("turn/completed");
-  const turn = (done.params as { turn: { status: string; error: { error: { type: string } } } }).turn;
+  const turn = (done.params as { turn: { status: string; error: { error: { type: string; subtype: string } } } }).turn;
   assert.equal(turn.status, "failed");
-  assert.equal(turn.error.error.type, "permission");
+  assert.deepEqual([turn.error.error.type, turn.error.error.subtype], ["authorization", "permission"]);
   assert.ok(!remote.received.some((m) => m.method === "item/commandExecution/requestApproval"));
   await server.close();
 });

@@ -408,7 +408,7 @@ export class ThreadHub {
     const stopTimer = new AbortController();
     if (params.timeoutMs) {
       this.#o.provider.clock.sleep(params.timeoutMs, stopTimer.signal).then(
-        () => controller.abort(new DOMException("command/exec timed out", "AbortError")),
+        () => controller.abort(new DOMException("command/exec timed out", "TimeoutError")),
         () => {/* finished first */},
       );
     }

@@ -62,7 +62,7 @@ const MISSING: string[] = [];
 Deno.test("step 1: --as is honoured, strict mode forbids the other identity, bad --as is validation", async () => {
   assert.equal((await attempt({}, inv({ as: "bot" }))).identity, "bot");
   const strict = await attempt({ strictMode: "bot" }, inv({ as: "user" }));
-  assert.equal(strict.error?.type, "strict_mode");
+  assert.deepEqual([strict.error?.type, strict.error?.subtype], ["policy", "strict_mode"]);
   assert.equal((await attempt({}, inv({ as: "robot" }))).error?.type, "validation");
 });
 
@@ -74,7 +74,7 @@ Deno.test("step 2: an unconfigured account is a config error and nothing is sent
 
 Deno.test("step 3: a scope missing from the known grant fails before any request, with the login hint", async () => {
   const r = await attempt({ granted: MISSING }, inv({ as: "user" }));
-  assert.equal(r.error?.type, "missing_scope");
+  assert.deepEqual([r.error?.type, r.error?.subtype], ["authorization", "missing_scope"]);
   assert.match(r.error?.hint ?? "", /auth login --scope "probe:write"/);
   assert.equal(r.requests.length, 0);
   assert.deepEqual(r.calls, []);
@@ -117,7 +117,7 @@ Deno.test("step 6: --dry-run prints the plan as the result and sends nothing", a
 
 Deno.test("step 7: a high-risk write needs --yes (confirmation_required, nothing sent); with it, execute runs", async () => {
   const refused = await attempt({ granted: GRANTED }, inv({ yes: false }));
-  assert.equal(refused.error?.type, "confirmation_required");
+  assert.deepEqual([refused.error?.type, refused.error?.subtype], ["confirmation", "confirmation_required"]);
   assert.match(refused.error?.hint ?? "", /--yes/);
   assert.equal(refused.requests.length, 0);
   const done = await attempt({ granted: GRANTED }, inv({ yes: true }));
@@ -135,7 +135,7 @@ Deno.test("step 7: an agent-server approver that declines stops the write", asyn
       return Promise.resolve("decline");
     },
   }, inv({ yes: true }));
-  assert.equal(r.error?.type, "confirmation_required");
+  assert.deepEqual([r.error?.type, r.error?.subtype], ["confirmation", "confirmation_required"]);
   assert.equal(r.requests.length, 0);
   assert.deepEqual((summaries[0] as { api: unknown[] }).api.length, 1);
 });
@@ -144,12 +144,12 @@ Deno.test("step 7: an agent-server approver that declines stops the write", asyn
 
 Deno.test("order 1 → 3: strict mode is decided before scopes", async () => {
   const r = await attempt({ strictMode: "bot", granted: MISSING }, inv({ as: "user" }));
-  assert.equal(r.error?.type, "strict_mode");
+  assert.deepEqual([r.error?.type, r.error?.subtype], ["policy", "strict_mode"]);
 });
 
 Deno.test("order 3 → 4: a missing scope wins over a bad --format", async () => {
   const r = await attempt({ granted: MISSING }, inv({ format: "yaml" }));
-  assert.equal(r.error?.type, "missing_scope");
+  assert.deepEqual([r.error?.type, r.error?.subtype], ["authorization", "missing_scope"]);
 });
 
 Deno.test("order 4 → 5: output settings are checked before inputs are read", async () => {
@@ -159,12 +159,12 @@ Deno.test("order 4 → 5: output settings are checked before inputs are read", a
 
 Deno.test("order 3 → 5: a missing scope wins over an unreadable @file (no file is read)", async () => {
   const r = await attempt({ granted: MISSING }, inv({ flags: { body: "@does-not-exist.json" } }));
-  assert.equal(r.error?.type, "missing_scope");
+  assert.deepEqual([r.error?.type, r.error?.subtype], ["authorization", "missing_scope"]);
 });
 
 Deno.test("order 3 → 6: --dry-run with a missing scope fails at the scope check, zero requests", async () => {
   const r = await attempt({ granted: MISSING }, inv({ dryRun: true }));
-  assert.equal(r.error?.type, "missing_scope");
+  assert.deepEqual([r.error?.type, r.error?.subtype], ["authorization", "missing_scope"]);
   assert.equal(r.requests.length, 0);
   assert.equal(r.out.text(), "");
 });

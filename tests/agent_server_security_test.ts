@@ -87,7 +87,7 @@ interface TurnView {
   status: string;
   exitCode: number;
   result?: { ok: boolean; data: Record<string, unknown> };
-  error?: { ok: false; error: { type: string; message: string } };
+  error?: { ok: false; error: { type: string; subtype: string; message: string } };
 }
 
 async function newThread(c: InProcessClient): Promise<{ id: string; cwd: string }> {
@@ -109,7 +109,11 @@ async function turn(c: InProcessClient, threadId: string, text: string): Promise
 
 function assertRefused(t: TurnView, what: string): void {
   assert.equal(t.status, "failed", `${what}: ${JSON.stringify(t)}`);
-  assert.equal(t.error?.error.type, "permission", `${what}: ${JSON.stringify(t.error)}`);
+  assert.deepEqual(
+    [t.error?.error.type, t.error?.error.subtype],
+    ["authorization", "permission"],
+    `${what}: ${JSON.stringify(t.error)}`,
+  );
 }
 
 const suitePosts = (emu: Emulator, prefix: string) =>
@@ -145,9 +149,9 @@ Deno.test("attack 1 and quoting tricks: no turn can move base-url; the token nev
       command: ["larkit", "--", "config", "set", "base-url", trap],
     }) as {
       status: string;
-      error: { error: { type: string } };
+      error: { error: { type: string; subtype: string } };
     };
-    assert.equal(exec.error.error.type, "permission");
+    assert.deepEqual([exec.error.error.type, exec.error.error.subtype], ["authorization", "permission"]);
     assert.equal(await w.configText(), before, "the config file is byte for byte unchanged");
 
     const agenda = await turn(c, id, "calendar +agenda --as user");

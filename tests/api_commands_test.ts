@@ -118,7 +118,7 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
       "--data",
       JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"once"}' }),
     ], { env: emulatorEnv(emu) });
-    assert.equal(r.code, 6, r.stderr);
+    assert.equal(r.code, 8, r.stderr);
     assert.equal(r.errorJson().error.type, "outcome_unknown");
     assert.equal(emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length, 1);
   });
@@ -138,7 +138,7 @@ Deno.test("a missing scope is a permission error whose hint names the scope", as
     ], { env: emulatorEnv(emu) });
     assert.notEqual(r.code, 0);
     const err = r.errorJson().error;
-    assert.ok(["permission", "missing_scope"].includes(err.type), JSON.stringify(err));
+    assert.ok(["permission", "missing_scope"].includes(err.subtype), JSON.stringify(err));
     assert.match(err.hint ?? "", /im:message/);
   });
 });
@@ -271,7 +271,7 @@ Deno.test("a bot token rejected twice is an auth error after exactly one re-mint
     });
     assert.equal(r.code, 3, r.stderr);
     const err = JSON.parse(r.stderr.slice(r.stderr.indexOf("{"))).error;
-    assert.equal(err.type, "auth");
+    assert.deepEqual([err.type, err.subtype], ["authentication", "auth"]);
     assert.equal(err.code, 99991668);
     assert.equal(count(emu, TENANT_PATH), 2);
     assert.equal(count(emu, "/open-apis/search/v1/user"), 2);
@@ -285,7 +285,7 @@ Deno.test("a token given verbatim is not retried when the suite rejects it", asy
       env: { LARKIT_BASE_URL: emu.url, LARKIT_TENANT_ACCESS_TOKEN: "t-revoked-long-ago" },
     });
     assert.equal(r.code, 3, r.stderr);
-    assert.equal(r.errorJson().error.type, "auth");
+    assert.deepEqual([r.errorJson().error.type, r.errorJson().error.subtype], ["authentication", "auth"]);
     assert.equal(count(emu, CALENDARS_PATH), 1);
   });
 });

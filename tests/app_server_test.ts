@@ -327,9 +327,9 @@ Deno.test("unix socket under umask 022: private state; guessed or foreign answer
 
     const refused = await owner.turn(thread.id, `-- config set base-url http://127.0.0.1:9`);
     const r = (await refused.completed()).params as unknown as {
-      turn: { status: string; error: { error: { type: string } } };
+      turn: { status: string; error: { error: { type: string; subtype: string } } };
     };
-    assert.equal(r.turn.error.error.type, "permission");
+    assert.deepEqual([r.turn.error.error.type, r.turn.error.error.subtype], ["authorization", "permission"]);
   } finally {
     for (const c of clients) {
       await c.close();

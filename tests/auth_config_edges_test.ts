@@ -56,12 +56,15 @@ Deno.test("config remove is high-risk: refused without --yes, asked at a termina
   assert.equal(entry?.[1], "high-risk-write", "the catalogue does not call it a read");
 
   const refused = await runCli(["config", "remove"], { configDir });
-  assert.equal(refused.code, 2);
-  assert.equal(refused.errorJson().error.type, "confirmation_required");
+  assert.equal(refused.code, 10);
+  assert.deepEqual([refused.errorJson().error.type, refused.errorJson().error.subtype], [
+    "confirmation",
+    "confirmation_required",
+  ]);
   assert.ok(await exists());
 
   const declined = await atTerminal(["config", "remove"], configDir, "n\n");
-  assert.equal(declined.code, 2);
+  assert.equal(declined.code, 10);
   assert.match(declined.stderr, /"confirmation_required"/);
   assert.ok(await exists());
 

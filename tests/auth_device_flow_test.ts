@@ -64,7 +64,7 @@ Deno.test("an unapproved code stops at its expiry with an auth error and the log
     const r = await t.larkit(["auth", "login", "--device-code", t.deviceCode]);
     assert.equal(r.code, 3);
     const err = errorOf(r);
-    assert.equal(err.type, "auth");
+    assert.deepEqual([err.type, err.subtype], ["authentication", "auth"]);
     assert.match(err.message, /expired/);
     assert.equal(
       err.hint,

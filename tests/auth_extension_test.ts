@@ -156,7 +156,7 @@ Deno.test("the import() attack: a module in the state dir or a workspace is neve
 
     // Through the command: refused before anything is saved.
     const refused = await h.run(["config", "set", "credential-providers", planted]);
-    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(refused.code, 3, refused.stderr);
     assert.equal(refused.errorJson().error.type, "config");
     assert.match(refused.errorJson().error.message, /inside larkit's state directory/);
     assert.equal(
@@ -167,7 +167,7 @@ Deno.test("the import() attack: a module in the state dir or a workspace is neve
     // A symlink from elsewhere into the workspace is judged by where it leads.
     const link = join(h.dir, "innocent.js");
     await Deno.symlink(planted, link);
-    assert.equal((await h.run(["config", "set", "credential-providers", link])).code, 2);
+    assert.equal((await h.run(["config", "set", "credential-providers", link])).code, 3);
 
     // Written into the config file behind larkit's back: refused again before every run.
     const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
@@ -176,7 +176,7 @@ Deno.test("the import() attack: a module in the state dir or a workspace is neve
     for (const entry of [planted, link, "state/workspaces/thr_1/shared_file.js"]) {
       await saveConfig(p, { ...config, credentialProviders: [entry] });
       const r = await h.run(["auth", "status"]);
-      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.code, 3, r.stderr);
       assert.equal(r.errorJson().error.type, "config");
     }
 

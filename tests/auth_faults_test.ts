@@ -40,7 +40,7 @@ Deno.test("a refresh whose answer is lost is an auth error; the login is kept an
     const lost = await runCli(CALENDARS, { configDir });
     assert.equal(lost.code, 3, lost.stderr);
     const error = lost.errorJson().error;
-    assert.equal(error.type, "auth");
+    assert.deepEqual([error.type, error.subtype], ["authentication", "auth"]);
     assert.match(error.message, /refresh got no usable answer/);
     assert.match(String(error.hint), /larkit auth login/);
     assert.deepEqual(await stored(configDir, emu.app.appId), before, "the stored pair is kept");
@@ -55,7 +55,10 @@ Deno.test("a refresh whose answer is lost is an auth error; the login is kept an
     // Once that access token has expired there is nothing left: the login command, not a crash.
     const later = await runCli(CALENDARS, { configDir, now: () => Date.now() + 120_000 });
     assert.equal(later.code, 3, later.stderr);
-    assert.equal(later.errorJson().error.type, "auth");
+    assert.deepEqual([later.errorJson().error.type, later.errorJson().error.subtype], [
+      "authentication",
+      "auth",
+    ]);
     assert.match(String(later.errorJson().error.hint), /larkit auth login/);
     await Deno.remove(configDir, { recursive: true });
   });

@@ -205,7 +205,7 @@ Deno.test("a denied login is an auth error whose hint is the login command", asy
     });
     assert.equal(r.code, 3);
     const err = errorOf(r);
-    assert.equal(err.type, "auth");
+    assert.deepEqual([err.type, err.subtype], ["authentication", "auth"]);
     assert.match(err.message, /denied/);
     assert.equal(err.hint, `to try again: larkit auth login --scope "${CAL_READ}"`);
   }, { clock });
@@ -220,7 +220,7 @@ Deno.test("a device code that expires on the server ends the wait with an auth e
     clock.advance(241_000);
     const r = await h.run(["auth", "login", "--device-code", code], fakeTime(clock));
     assert.equal(r.code, 3);
-    assert.equal(errorOf(r).type, "auth");
+    assert.deepEqual([errorOf(r).type, errorOf(r).subtype], ["authentication", "auth"]);
     assert.match(errorOf(r).message, /expired/);
     assert.match(String(errorOf(r).hint), /larkit auth login --scope/);
   }, { clock });
@@ -273,7 +273,7 @@ Deno.test("a dead refresh token is an auth error naming the exact login command,
     const r = await h.run(["--profile", "default", "auth", "status", "--verify"]);
     assert.equal(r.code, 3);
     const err = errorOf(r);
-    assert.equal(err.type, "auth");
+    assert.deepEqual([err.type, err.subtype], ["authentication", "auth"]);
     assert.match(err.message, /refresh token was refused/);
     assert.equal(err.hint, `log in again: larkit --profile default auth login --scope "${CAL_READ}"`);
     const p = testProvider({ env: { LARKIT_CONFIG_DIR: h.dir } });
@@ -316,7 +316,7 @@ Deno.test("the environment provider wins over the config file; LARKSUITE_CLI_* i
     assert.equal(legacyData.brand, "lark");
 
     const partial = await h.run(["auth", "status"], { env: { LARKIT_APP_SECRET: "x-secret" } });
-    assert.equal(partial.code, 2);
+    assert.equal(partial.code, 3);
     assert.equal(errorOf(partial).type, "config");
     assert.match(errorOf(partial).message, /LARKIT_APP_ID is missing/);
   });
@@ -366,7 +366,7 @@ Deno.test("an extension provider from the config answers, passes, or stops the c
     const locked = await h.spawn(["auth", "status"], { env: { ...env, VAULT_MODE: "locked" } });
     assert.equal(locked.code, 3);
     const err = errorOf(locked);
-    assert.equal(err.type, "auth");
+    assert.deepEqual([err.type, err.subtype], ["authentication", "auth"]);
     assert.equal(err.message, 'credential provider "vault" failed (account): the vault is locked');
     assert.match(String(err.hint), /credential-providers/);
   });
@@ -388,8 +388,8 @@ Deno.test("strict mode bot prunes auth login from help and refuses it; off bring
     assert.doesNotMatch(help.stdout, /^ {2}login\b/m);
     assert.match(help.stdout, /^ {2}status\b/m);
     const refused = await h.run(["auth", "login", "--scope", CAL_READ]);
-    assert.equal(refused.code, 2);
-    assert.equal(errorOf(refused).type, "strict_mode");
+    assert.equal(refused.code, 6);
+    assert.deepEqual([errorOf(refused).type, errorOf(refused).subtype], ["policy", "strict_mode"]);
     assert.equal(count(h.emu, "/oauth/v1/device_authorization"), 0);
 
     assert.equal((await h.run(["config", "strict-mode", "off"])).code, 0);
@@ -481,20 +481,25 @@ Deno.test("config: default-as steers status, set validates keys, remove forgets 
       "validation",
     );
     const noSecretFlag = await h.run(["config", "init", "--app-id", "cli_x", "--app-secret", "oops"]);
-    assert.equal(errorOf(noSecretFlag).type, "usage");
+    assert.deepEqual([errorOf(noSecretFlag).type, errorOf(noSecretFlag).subtype], ["validation", "usage"]);
 
     // Everything goes at once: without --yes (and no terminal to ask) nothing is removed.
     const unconfirmed = await h.run(["config", "remove"]);
-    assert.equal(errorOf(unconfirmed).type, "confirmation_required");
+    assert.deepEqual([errorOf(unconfirmed).type, errorOf(unconfirmed).subtype], [
+      "confirmation",
+      "confirmation_required",
+    ]);
     assert.match(String(errorOf(unconfirmed).hint), /--yes/);
     assert.equal((await h.run(["auth", "status"])).code, 0);
     const removed = await h.run(["config", "remove", "--yes"]);
     assert.equal(removed.code, 0, removed.stderr);
     const after = await h.run(["auth", "status"]);
-    assert.equal(after.code, 2);
+    assert.equal(after.code, 3);
     assert.deepEqual(errorOf(after), {
       type: "config",
+      subtype: "config",
       message: "not configured",
+      retryable: false,
       hint: "run larkit config init --app-id <id> --app-secret-stdin",
     });
     assert.deepEqual([...Deno.readDirSync(h.dir)].filter((e) => e.name === "secrets"), []);

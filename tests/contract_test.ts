@@ -26,10 +26,10 @@ Deno.test("--help prints usage on stdout and exits 0", async () => {
 Deno.test("an unknown flag is a usage error envelope on stderr with an empty stdout", async () => {
   const r = await runMain(["--no-such-flag"]);
   assert.equal(r.stdout, "");
-  assert.equal(r.code, EXIT_CODES.usage.exit);
+  assert.equal(r.code, EXIT_CODES.validation.exit);
   const env = r.errorJson();
   assert.equal(env.ok, false);
-  assert.equal(env.error.type, "usage");
+  assert.deepEqual([env.error.type, env.error.subtype], ["validation", "usage"]);
   assert.match(env.error.message, /unknown option '--no-such-flag'/);
   assert.match(env.error.hint ?? "", /larkit --help/);
 });
@@ -37,9 +37,9 @@ Deno.test("an unknown flag is a usage error envelope on stderr with an empty std
 Deno.test("an unknown command is a usage error naming it", async () => {
   const r = await runCli(["frobnicate"]);
   assert.equal(r.stdout, "");
-  assert.equal(r.code, EXIT_CODES.usage.exit);
+  assert.equal(r.code, EXIT_CODES.validation.exit);
   const env = r.errorJson();
-  assert.equal(env.error.type, "usage");
+  assert.deepEqual([env.error.type, env.error.subtype], ["validation", "usage"]);
   assert.match(env.error.message, /frobnicate/);
 });
 

@@ -1,15 +1,18 @@
 /**
- * The error contract through `runCli` as `main.ts` calls it, one case per error type a user can trigger: stdout stays
- * empty, stderr is exactly one JSON error envelope with `type`, `message` (and a `hint` where there is a next
- * step), and the exit code is the type's documented one.
+ * The error contract through `runCli` as `main.ts` calls it, one case per error subtype a user can trigger:
+ * stdout stays empty, stderr is exactly one JSON error envelope with `type`, `subtype`, `retryable`, `message`
+ * (and a `hint` where there is a next step), and the exit code is the type's documented one.
  */
 import assert from "node:assert/strict";
-import { type ErrorType, EXIT_CODES } from "../cli/output/errors.ts";
+import type { ErrorSubtype, ErrorType } from "../cli/output/errors.ts";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 interface Case {
   type: ErrorType;
+  subtype: ErrorSubtype;
+  /** Written out, not looked up: the exit code is the contract. */
+  exit: number;
   args: string[];
   env?: (emu: Emulator) => Record<string, string>;
   arrange?: (emu: Emulator) => void;
@@ -22,29 +25,44 @@ const bot = (emu: Emulator) => emulatorEnv(emu);
 const calendar = JSON.stringify({ calendar_id: fixtures.CALENDARS.bot });
 
 const CASES: Case[] = [
-  { type: "usage", args: ["calendar", "+agenda", "--no-such-flag"] },
+  { type: "validation", subtype: "usage", exit: 2, args: ["calendar", "+agenda", "--no-such-flag"] },
   {
     type: "validation",
+    subtype: "validation",
+    exit: 2,
     args: ["calendar", "events", "list", "--params", '{"nope":1}'],
     env: bot,
     hint: /larkit schema calendar\.events\.list/,
   },
-  { type: "config", args: ["calendar", "+agenda"], hint: /larkit config init/ },
-  { type: "auth", args: ["calendar", "+agenda", "--as", "user"], env: bot, hint: /larkit auth login/ },
+  { type: "config", subtype: "config", exit: 3, args: ["calendar", "+agenda"], hint: /larkit config init/ },
   {
-    type: "strict_mode",
+    type: "authentication",
+    subtype: "auth",
+    exit: 3,
+    args: ["calendar", "+agenda", "--as", "user"],
+    env: bot,
+    hint: /larkit auth login/,
+  },
+  {
+    type: "policy",
+    subtype: "strict_mode",
+    exit: 6,
     args: ["calendar", "+agenda", "--as", "user"],
     env: (emu) => ({ ...bot(emu), LARKIT_STRICT_MODE: "bot" }),
   },
   {
-    type: "missing_scope",
+    type: "authorization",
+    subtype: "missing_scope",
+    exit: 3,
     args: ["calendar", "+agenda", "--as", "bot"],
     env: (emu) => ({ ...bot(emu), LARKIT_BOT_SCOPES: "im:chat" }),
     noRequestsTo: "/open-apis/calendar",
     hint: /calendar:calendar\.event:read/,
   },
   {
-    type: "confirmation_required",
+    type: "confirmation",
+    subtype: "confirmation_required",
+    exit: 10,
     args: [
       "calendar",
       "events",
@@ -57,27 +75,41 @@ const CASES: Case[] = [
     hint: /--yes/,
   },
   {
-    type: "permission",
+    type: "authorization",
+    subtype: "permission",
+    exit: 3,
     args: ["calendar", "events", "list", "--params", calendar],
     env: bot,
     arrange: (emu) =>
       emu.revokeScopes("tenant", ["calendar:calendar:readonly", "calendar:calendar.event:read"]),
     hint: /calendar:calendar/,
   },
-  { type: "not_found", args: ["api", "GET", "/open-apis/nowhere/v1/things"], env: bot },
   {
-    type: "api_error",
+    type: "api",
+    subtype: "not_found",
+    exit: 1,
+    args: ["api", "GET", "/open-apis/nowhere/v1/things"],
+    env: bot,
+  },
+  {
+    type: "api",
+    subtype: "api_error",
+    exit: 1,
     args: ["api", "POST", "/open-apis/auth/v3/tenant_access_token/internal", "--data", "{}"],
     env: bot,
   },
   {
-    type: "rate_limit",
+    type: "api",
+    subtype: "rate_limit",
+    exit: 1,
     args: ["calendar", "events", "list", "--params", calendar],
     env: bot,
     arrange: (emu) => emu.faults.rateLimit({ times: 10, retryAfterSeconds: 0, path: "/open-apis/calendar" }),
   },
   {
     type: "network",
+    subtype: "network",
+    exit: 4,
     args: ["calendar", "events", "list", "--params", calendar],
     env: (emu) => ({
       ...bot(emu),
@@ -85,8 +117,20 @@ const CASES: Case[] = [
       LARKIT_BASE_URL: "http://127.0.0.1:9",
     }),
   },
-  { type: "jq_error", args: ["calendar", "calendars", "list", "--jq", '.data | error("boom")'], env: bot },
-  { type: "replay_mismatch", args: ["--replay", "rec", "calendar", "calendars", "list"], env: bot },
+  {
+    type: "validation",
+    subtype: "jq_error",
+    exit: 2,
+    args: ["calendar", "calendars", "list", "--jq", '.data | error("boom")'],
+    env: bot,
+  },
+  {
+    type: "replay_mismatch",
+    subtype: "replay_mismatch",
+    exit: 7,
+    args: ["--replay", "rec", "calendar", "calendars", "list"],
+    env: bot,
+  },
 ];
 
 Deno.test("each error type: empty stdout, one envelope on stderr, its documented exit code", async (t) => {
@@ -96,7 +140,7 @@ Deno.test("each error type: empty stdout, one envelope on stderr, its documented
   await Deno.writeTextFile(`${work}/rec/session.jsonl`, "");
   try {
     for (const c of CASES) {
-      await t.step(c.type, async () => {
+      await t.step(c.subtype, async () => {
         emu.faults.clear();
         emu.grantScopes("tenant", ["calendar:calendar:readonly", "calendar:calendar.event:read"]);
         c.arrange?.(emu);
@@ -107,12 +151,13 @@ Deno.test("each error type: empty stdout, one envelope on stderr, its documented
           cwd: work,
           sleep: () => Promise.resolve(),
         });
-        assert.equal(r.stdout, "", `stdout must be empty for ${c.type}`);
+        assert.equal(r.stdout, "", `stdout must be empty for ${c.subtype}`);
         const env = r.errorJson();
         assert.equal(env.ok, false);
-        assert.equal(env.error.type, c.type, r.stderr);
+        assert.deepEqual([env.error.type, env.error.subtype], [c.type, c.subtype], r.stderr);
+        assert.equal(typeof env.error.retryable, "boolean");
         assert.ok(env.error.message.length > 0);
-        assert.equal(r.code, EXIT_CODES[c.type].exit);
+        assert.equal(r.code, c.exit);
         if (c.hint) assert.match(env.error.hint ?? "", c.hint);
         if (c.noRequestsTo) {
           assert.deepEqual(emu.requests().filter((q) => q.path.startsWith(c.noRequestsTo!)), []);

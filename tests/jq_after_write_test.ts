@@ -54,6 +54,6 @@ Deno.test("--jq failing on a read is still a jq error with nothing on stdout", a
     });
     assert.notEqual(r.code, 0);
     assert.equal(r.stdout, "");
-    assert.equal(r.errorJson().error.type, "jq_error");
+    assert.deepEqual([r.errorJson().error.type, r.errorJson().error.subtype], ["validation", "jq_error"]);
   });
 });

@@ -204,7 +204,7 @@ Deno.test("app-only credentials give the account-authentication error, in front,
       const r = await h.run(args);
       assert.equal(r.code, 3, `${args.join(" ")}: ${r.stderr}`);
       const err = errorOf(r);
-      assert.equal(err.type, "auth");
+      assert.deepEqual([err.type, err.subtype], ["authentication", "auth"]);
       assert.match(err.message, /remote control requires account authentication/);
       assert.match(err.hint ?? "", /larkit auth login/);
     }
@@ -233,8 +233,8 @@ Deno.test("app-only credentials give the account-authentication error, in front,
       const local = await DaemonClient.connect(h.socket, "test");
       await assert.rejects(
         local.call("remoteControl/enable"),
-        (e: Error & { type?: string }) =>
-          e.type === "auth" && /requires account authentication/.test(e.message),
+        (e: Error & { subtype?: string }) =>
+          e.subtype === "auth" && /requires account authentication/.test(e.message),
       );
       const status = await local.call("remoteControl/status/read") as StatusView;
       assert.equal(status.status, "disabled");

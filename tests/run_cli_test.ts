@@ -24,7 +24,7 @@ Deno.test("runCli sees only the env it is given", async () => {
   assert.equal(p.env.get("PATH"), undefined);
   assert.equal(p.env.get("HOME"), undefined);
   const r = await runCli(["auth", "status"]);
-  assert.equal(r.code, 2);
+  assert.equal(r.code, 3);
   assert.equal(r.errorJson().error.message, "not configured");
   const given = await runCli(["auth", "status"], { env: { LARKIT_APP_ID: "cli_given" } });
   assert.match(given.errorJson().error.message, /LARKIT_APP_ID is set but neither LARKIT_APP_SECRET/);

@@ -129,6 +129,9 @@ Deno.test("base bad input: --json not an object, missing flags, an unknown table
       "--table-id",
       "tblNope",
     ]);
-    assert.equal(unknown.errorJson().error.type, "not_found");
+    assert.deepEqual([unknown.errorJson().error.type, unknown.errorJson().error.subtype], [
+      "api",
+      "not_found",
+    ]);
   });
 });

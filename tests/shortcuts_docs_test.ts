@@ -214,14 +214,17 @@ Deno.test("docs bad input: conflicting places, a range mode without selection, a
     const missing = await larkit(["docs", "+fetch", "--doc", "doxcnNoSuchDoc", "--as", "bot"]);
     assert.equal(missing.code, 1);
     assert.deepEqual(
-      { type: missing.errorJson().error.type, message: missing.errorJson().error.message },
-      { type: "api_error", message: "MCP: [1770002] document not found: doxcnNoSuchDoc" },
+      { subtype: missing.errorJson().error.subtype, message: missing.errorJson().error.message },
+      { subtype: "api_error", message: "MCP: [1770002] document not found: doxcnNoSuchDoc" },
     );
     const badToken = await larkit(["docs", "+fetch", "--doc", HANDBOOK, "--as", "user"], {
       env: { LARKIT_USER_ACCESS_TOKEN: "u-not-a-token" },
     });
     assert.equal(badToken.code, 3, badToken.stderr);
-    assert.equal(badToken.errorJson().error.type, "auth");
+    assert.deepEqual([badToken.errorJson().error.type, badToken.errorJson().error.subtype], [
+      "authentication",
+      "auth",
+    ]);
     assert.match(badToken.errorJson().error.hint ?? "", /larkit auth login/);
   });
 });

@@ -150,6 +150,9 @@ Deno.test("drive bad input: paths outside the working directory, a missing file,
     );
     assert.equal(forced.code, 0, forced.stderr);
     const unknown = await larkit(["drive", "+download", "--file-token", "boxcnNoSuchFile"], { cwd });
-    assert.equal(unknown.errorJson().error.type, "not_found");
+    assert.deepEqual([unknown.errorJson().error.type, unknown.errorJson().error.subtype], [
+      "api",
+      "not_found",
+    ]);
   });
 });

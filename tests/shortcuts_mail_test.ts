@@ -136,6 +136,9 @@ Deno.test("mail bad input: no recipient, a bad address, an attachment outside th
     assert.equal(bot.code, 2);
     assert.deepEqual(suiteCalls(emu), []);
     const missing = await larkit(["mail", "+messages", "--message-ids", "mail_nope"], { asUser: true });
-    assert.equal(missing.errorJson().error.type, "not_found");
+    assert.deepEqual([missing.errorJson().error.type, missing.errorJson().error.subtype], [
+      "api",
+      "not_found",
+    ]);
   });
 });

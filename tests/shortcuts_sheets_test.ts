@@ -141,6 +141,9 @@ Deno.test("sheets bad input: values not a 2D array, no spreadsheet, a bad range,
     assert.deepEqual(suiteCalls(emu), []);
     const unknownSheet = await larkit(["sheets", "+read", ...SS, "--range", "nosheet!A1"]);
     assert.equal(unknownSheet.code, 1);
-    assert.equal(unknownSheet.errorJson().error.type, "api_error");
+    assert.deepEqual([unknownSheet.errorJson().error.type, unknownSheet.errorJson().error.subtype], [
+      "api",
+      "api_error",
+    ]);
   });
 });

@@ -121,6 +121,9 @@ Deno.test("task bad input: an unreadable due time, a bad assignee, my tasks as a
     assert.equal(asBot.code, 2, asBot.stderr);
     assert.deepEqual(suiteCalls(emu), []);
     const unknown = await larkit(["task", "+complete", "--task-id", "no-such-task"], { asUser: true });
-    assert.equal(unknown.errorJson().error.type, "not_found");
+    assert.deepEqual([unknown.errorJson().error.type, unknown.errorJson().error.subtype], [
+      "api",
+      "not_found",
+    ]);
   });
 });

@@ -86,5 +86,5 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
   assert.equal(show.code, 0, show.stderr);
   assert.ok(show.stdout.startsWith("---\nname: im\n"));
   const missing = await runCli(["skills", "show", "payroll"]);
-  assert.equal(missing.errorJson().error.type, "not_found");
+  assert.deepEqual([missing.errorJson().error.type, missing.errorJson().error.subtype], ["api", "not_found"]);
 });

@@ -135,7 +135,7 @@ async function planOf(ctx: RunContext, prep: Prepared, identity: Identity | unde
 }
 
 async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Identity): Promise<void> {
-  const { checkScopes, missingScopeHint } = await import("../auth/scopes.ts");
+  const { checkScopes, missingScopeHint, scopeFacts } = await import("../auth/scopes.ts");
   await checkScopes(ctx, identity, call.requiredScopes);
   if (call.scopes.length === 0 || call.requiredScopes.length) return;
   const granted = await ctx.credentials().grantedScopes(identity);
@@ -143,6 +143,7 @@ async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Ident
   if (granted === undefined || call.scopes.some((s) => granted.includes(s))) return;
   throw errors.missingScope(`missing required scope for ${identity}: one of ${call.scopes.join(", ")}`, {
     hint: missingScopeHint(identity, [call.scopes[0]], ctx.globals.profile),
+    ...await scopeFacts(ctx, identity, [call.scopes[0]]),
     detail: { identity, missing: [call.scopes[0]], required: call.scopes },
   });
 }

@@ -116,7 +116,7 @@ export async function pollDeviceToken(
         client_secret: app.appSecret,
       }, deps.signal);
     } catch (e) {
-      if (deps.signal?.aborted || !(e instanceof LarkitError) || !LOST_ANSWER.has(e.type)) throw e;
+      if (deps.signal?.aborted || !(e instanceof LarkitError) || !LOST_ANSWER.has(e.subtype)) throw e;
       interval = Math.min(interval + 1, MAX_INTERVAL_S);
       continue;
     }

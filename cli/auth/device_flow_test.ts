@@ -95,7 +95,7 @@ for (
         expiresAt: t.clock.now() + 60_000,
       }),
       (e) =>
-        e instanceof LarkitError && e.type === "auth" && message.test(e.body.message) &&
+        e instanceof LarkitError && e.subtype === "auth" && message.test(e.body.message) &&
         /larkit auth login/.test(String(e.hint)),
     );
   });
@@ -110,7 +110,7 @@ Deno.test("the local expiry stops polling without another request", async () => 
       interval: 5,
       expiresAt: t.clock.now() + 12_000,
     }),
-    (e) => e instanceof LarkitError && e.type === "auth" && /expired/.test(e.body.message),
+    (e) => e instanceof LarkitError && e.subtype === "auth" && /expired/.test(e.body.message),
   );
   assert.equal(bodies.length, 2);
 });
@@ -141,6 +141,6 @@ Deno.test("device authorization sends basic auth and offline_access; an error an
     );
   await assert.rejects(
     requestDeviceAuthorization(refused, app, ["a"]),
-    (e) => e instanceof LarkitError && e.type === "auth",
+    (e) => e instanceof LarkitError && e.subtype === "auth",
   );
 });

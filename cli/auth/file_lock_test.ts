@@ -52,7 +52,7 @@ Deno.test("a live holder that keeps the lock too long is a timeout error", async
   await p.files.createNew(path, JSON.stringify({ owner: "busy", at: t.now() + 10_000_000 }));
   await assert.rejects(
     withFileLock(p, path, () => Promise.resolve(), { timeoutMs: 2000, retryMs: 500 }),
-    (e) => e instanceof LarkitError && e.type === "timeout",
+    (e) => e instanceof LarkitError && e.subtype === "timeout",
   );
   assert.ok(await p.files.stat(path), "another holder's lock is left alone");
 });

@@ -24,12 +24,12 @@ function contextWith(opts: { strictMode?: StrictMode; defaultAs?: AsFlag; availa
   return ctx;
 }
 
-async function errorType(p: Promise<unknown>): Promise<string> {
+async function errorSubtype(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (e) {
     assert.ok(e instanceof LarkitError);
-    return e.type;
+    return e.subtype;
   }
   throw new Error("expected an error");
 }
@@ -48,12 +48,12 @@ Deno.test("auto prefers a logged-in user, falls back to bot, and records the ide
 Deno.test("explicit --as and default-as must be supported by the command", async () => {
   assert.equal(await resolveIdentity(contextWith({}), { flag: "bot", supported: ["user", "bot"] }), "bot");
   assert.equal(
-    await errorType(resolveIdentity(contextWith({}), { flag: "bot", supported: ["user"] })),
+    await errorSubtype(resolveIdentity(contextWith({}), { flag: "bot", supported: ["user"] })),
     "validation",
   );
   const byDefault = contextWith({ defaultAs: "bot" });
   assert.equal(await resolveIdentity(byDefault, { supported: ["user", "bot"] }), "bot");
-  assert.equal(await errorType(resolveIdentity(byDefault, { supported: ["user"] })), "validation");
+  assert.equal(await errorSubtype(resolveIdentity(byDefault, { supported: ["user"] })), "validation");
   // --as auto skips the configured default on purpose.
   assert.equal(await resolveIdentity(byDefault, { flag: "auto", supported: ["user", "bot"] }), "user");
 });
@@ -62,19 +62,19 @@ Deno.test("strict mode forces its identity and refuses the other one", async () 
   const strict = contextWith({ strictMode: "bot" });
   assert.equal(await resolveIdentity(strict, { supported: ["user", "bot"] }), "bot");
   assert.equal(
-    await errorType(resolveIdentity(strict, { flag: "user", supported: ["user", "bot"] })),
+    await errorSubtype(resolveIdentity(strict, { flag: "user", supported: ["user", "bot"] })),
     "strict_mode",
   );
-  assert.equal(await errorType(resolveIdentity(strict, { supported: ["user"] })), "strict_mode");
+  assert.equal(await errorSubtype(resolveIdentity(strict, { supported: ["user"] })), "strict_mode");
 });
 
 Deno.test("no credentials for any supported identity: auth with a login hint, or config for bot-only", async () => {
   assert.equal(
-    await errorType(resolveIdentity(contextWith({ available: [] }), { supported: ["user", "bot"] })),
+    await errorSubtype(resolveIdentity(contextWith({ available: [] }), { supported: ["user", "bot"] })),
     "auth",
   );
   assert.equal(
-    await errorType(resolveIdentity(contextWith({ available: ["user"] }), { supported: ["bot"] })),
+    await errorSubtype(resolveIdentity(contextWith({ available: ["user"] }), { supported: ["bot"] })),
     "config",
   );
 });

@@ -10,7 +10,7 @@
  * Unknown grants pass: the suite still refuses, and that refusal is mapped to `permission` with a hint.
  */
 import type { RunContext } from "../context.ts";
-import { errors } from "../output/errors.ts";
+import { errors, scopeConsoleUrl } from "../output/errors.ts";
 import { loginCommandFor } from "./login_command.ts";
 import type { Identity } from "./types.ts";
 
@@ -34,6 +34,20 @@ export function missingScopeHint(identity: Identity, missing: string[], profile?
     `with \`larkit config set bot-scopes "<all granted scopes>"\`; or run the command with --as user`;
 }
 
+/** The contract's permission facts: the missing scopes and, for the app's, the console page that grants them. */
+export async function scopeFacts(
+  ctx: RunContext,
+  identity: Identity,
+  missing: string[],
+): Promise<{ missing_scopes: string[]; console_url?: string }> {
+  if (identity === "user") return { missing_scopes: missing };
+  const account = await ctx.credentials().account();
+  return {
+    missing_scopes: missing,
+    console_url: account.appId ? scopeConsoleUrl(account.endpoints.open, account.appId, missing) : undefined,
+  };
+}
+
 /** Throws `missing_scope` when the identity's known grant lacks any required scope; unknown grants pass. */
 export async function checkScopes(ctx: RunContext, identity: Identity, required: string[]): Promise<void> {
   if (required.length === 0) return;
@@ -43,6 +57,7 @@ export async function checkScopes(ctx: RunContext, identity: Identity, required:
   if (missing.length === 0) return;
   throw errors.missingScope(`missing required scope(s) for ${identity}: ${missing.join(", ")}`, {
     hint: missingScopeHint(identity, missing, ctx.globals.profile),
+    ...await scopeFacts(ctx, identity, missing),
     detail: { identity, missing, required },
   });
 }

@@ -22,7 +22,7 @@ Deno.test("the bot-side pre-check fails from configured scopes before any reques
   const ctx = createRunContext(p, { debug: false, color: false, offline: true, profile: "work" });
   await assert.rejects(checkScopes(ctx, "bot", ["im:chat:read", "calendar:calendar"]), (e) => {
     assert.ok(e instanceof LarkitError);
-    assert.equal(e.type, "missing_scope");
+    assert.deepEqual([e.type, e.subtype], ["authorization", "missing_scope"]);
     assert.match(e.body.message, /calendar:calendar/);
     assert.match(String(e.hint), /developer console/);
     return true;

@@ -64,7 +64,7 @@ async function mint(deps: TenantTokenDeps): Promise<{ token: string; expiresAt: 
   }
   if (body.code !== 0 || !body.tenant_access_token) {
     const mapped = suiteError({ code: body.code, msg: body.msg ?? "", status: res.status, identity: "bot" });
-    if (mapped.type !== "api_error") throw mapped;
+    if (mapped.subtype !== "api_error") throw mapped;
     throw errors.auth(`the tenant access token was refused: [${body.code}] ${body.msg ?? ""}`, {
       code: body.code,
       hint: "check the app id and secret: larkit config show",

@@ -95,7 +95,7 @@ Deno.test("a refused refresh deletes the token and names the login command", asy
   await writeUserToken(store, stored());
   await assert.rejects(validUserToken(deps, "ou_1"), (e) => {
     assert.ok(e instanceof LarkitError);
-    assert.equal(e.type, "auth");
+    assert.deepEqual([e.type, e.subtype], ["authentication", "auth"]);
     assert.equal(e.hint, 'log in again: larkit auth login --scope "a:b"');
     return true;
   });

@@ -190,7 +190,7 @@ async function runThroughDaemon(
       const { status, timedOut } = await daemon.enableAndSettle(client, p.clock, opts.waitMs);
       if (status.status === "errored") {
         throw larkitError(
-          status.error?.type ?? "network",
+          status.error?.subtype ?? "network",
           status.error?.message ?? "remote control errored",
           {
             hint: status.error?.hint,

@@ -53,7 +53,7 @@ Deno.test("sandbox run -- <command> runs it against a fresh emulator as the seed
 Deno.test("sandbox run with no command is a usage error; a bad --port is a validation error", async () => {
   const none = await runMain(["sandbox", "run"]);
   assert.equal(none.code, 2);
-  assert.equal(none.errorJson().error.type, "usage");
+  assert.deepEqual([none.errorJson().error.type, none.errorJson().error.subtype], ["validation", "usage"]);
   const port = await runMain(["sandbox", "serve", "--port", "http"]);
   assert.equal(port.code, 2);
   assert.equal(port.errorJson().error.type, "validation");

@@ -165,13 +165,11 @@ function parseSuiteBody(res: Response, text: string, logId: string | undefined):
   try {
     return JSON.parse(text) as SuiteBody;
   } catch {
-    const type = res.status >= 500 ? "network" : "api_error";
-    throw new LarkitError({
-      type,
-      message: `HTTP ${res.status}: the suite returned a non-JSON body: ${text.slice(0, 300)}`,
-      code: res.status,
-      log_id: logId,
-    });
+    throw new LarkitError(
+      res.status >= 500 ? "network" : "api_error",
+      `HTTP ${res.status}: the suite returned a non-JSON body: ${text.slice(0, 300)}`,
+      { code: res.status, log_id: logId },
+    );
   }
 }
 
@@ -395,25 +393,28 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     };
   }
 
-  function failure(res: Response, text: string, identity?: Identity): LarkitError | undefined {
+  async function failure(res: Response, text: string, req: ApiRequest): Promise<LarkitError | undefined> {
+    const idempotent = req.idempotent ?? (req.idempotency ? true : isIdempotentMethod(req.method));
     if (!isJson(res)) {
       if (res.ok) return undefined;
-      return new LarkitError({
-        type: res.status === 429 ? "rate_limit" : res.status >= 500 ? "network" : "api_error",
-        message: `HTTP ${res.status}: ${text.slice(0, 300)}`,
-        code: res.status,
-        log_id: logIdOf(res),
-      });
+      return new LarkitError(
+        res.status === 429 ? "rate_limit" : res.status >= 500 ? "network" : "api_error",
+        `HTTP ${res.status}: ${text.slice(0, 300)}`,
+        { code: res.status, log_id: logIdOf(res), retryable: res.status >= 500 ? idempotent : undefined },
+      );
     }
     const body = parseSuiteBody(res, text, logIdOf(res));
     if ((body.code ?? 0) === 0 && res.status < 400) return undefined;
+    const account = await credentials.account().catch(() => undefined);
     return suiteError({
       code: body.code ?? res.status,
       msg: body.msg ?? res.statusText,
       status: res.status,
       logId: logIdOf(res, body),
       error: body.error,
-      identity,
+      identity: req.identity,
+      app: account && { appId: account.appId, open: account.endpoints.open },
+      idempotent,
     });
   }
 
@@ -429,7 +430,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const { res, text } = await exchange(target, init, opts, readBody);
     if (text === undefined && res.ok && !isJson(res)) return { res, token };
     const body = text ?? await res.text();
-    return { res, text: body, err: failure(res, body, req.identity), token };
+    return { res, text: body, err: await failure(res, body, req), token };
   }
 
   /**

@@ -58,7 +58,7 @@ export function classifyRpcError(
 ): LarkitError {
   if (AUTH_WORDS.test(e.message) && !isProtocolCode(e.code)) {
     const classified = suiteError({ code: e.code, msg: e.message, status, identity, error: e.data });
-    if (classified.type === "auth") return prefixed(classified);
+    if (classified.subtype === "auth") return prefixed(classified);
     return errors.auth(`MCP: [${e.code}] ${e.message}`, {
       code: e.code,
       hint: identity === "user"
@@ -68,13 +68,14 @@ export function classifyRpcError(
   }
   if (isProtocolCode(e.code)) return errors.mcp(`MCP: [${e.code}] ${e.message}`, { code: e.code });
   const classified = suiteError({ code: e.code, msg: e.message, status, identity, error: e.data });
-  return classified.type === "api_error"
+  return classified.subtype === "api_error"
     ? errors.api(`MCP: [${e.code}] ${e.message}`, { code: e.code, detail: e.data })
     : prefixed(classified);
 }
 
 function prefixed(e: LarkitError): LarkitError {
-  return new LarkitError({ ...e.body, message: `MCP: ${e.body.message}` });
+  const { type: _, subtype, message, ...extra } = e.body;
+  return new LarkitError(subtype, `MCP: ${message}`, extra);
 }
 
 /**

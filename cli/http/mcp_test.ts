@@ -28,36 +28,39 @@ Deno.test("a tool-reported failure is an mcp_error: isError, or an object with a
   const flagged = failure(() =>
     unwrapToolResult({ content: [{ type: "text", text: "quota exceeded" }], isError: true })
   );
-  assert.deepEqual([flagged.type, flagged.message], ["mcp_error", "MCP: quota exceeded"]);
+  assert.deepEqual([flagged.subtype, flagged.message], ["mcp_error", "MCP: quota exceeded"]);
   const reported = failure(() =>
     unwrapToolResult({ content: [{ type: "text", text: '{"error":"bad markdown"}' }] })
   );
-  assert.deepEqual([reported.type, reported.message], ["mcp_error", "MCP: bad markdown"]);
+  assert.deepEqual([reported.subtype, reported.message], ["mcp_error", "MCP: bad markdown"]);
 });
 
 Deno.test("JSON-RPC errors are classified like OpenAPI codes; protocol codes are mcp_error", () => {
-  assert.equal(classifyRpcError({ code: 99991663, message: "token invalid" }, 401, "user").type, "auth");
+  assert.equal(classifyRpcError({ code: 99991663, message: "token invalid" }, 401, "user").subtype, "auth");
   assert.match(
     classifyRpcError({ code: 99991663, message: "token invalid" }, 401, "user").hint ?? "",
     /auth login/,
   );
-  assert.equal(classifyRpcError({ code: 99991672, message: "no scope" }, 200, "bot").type, "permission");
-  assert.equal(classifyRpcError({ code: 12345, message: "access token expired" }, 200, "user").type, "auth");
+  assert.equal(classifyRpcError({ code: 99991672, message: "no scope" }, 200, "bot").subtype, "permission");
+  assert.equal(
+    classifyRpcError({ code: 12345, message: "access token expired" }, 200, "user").subtype,
+    "auth",
+  );
   const business = classifyRpcError({ code: 1770002, message: "document not found" }, 200, "user");
-  assert.deepEqual([business.type, business.message], ["api_error", "MCP: [1770002] document not found"]);
-  assert.equal(classifyRpcError({ code: -32602, message: "unknown tool" }, 200, "user").type, "mcp_error");
+  assert.deepEqual([business.subtype, business.message], ["api_error", "MCP: [1770002] document not found"]);
+  assert.equal(classifyRpcError({ code: -32602, message: "unknown tool" }, 200, "user").subtype, "mcp_error");
 });
 
 Deno.test("HTTP answers: non-JSON, 401, other HTTP failures, a {code,msg} body, and a success", () => {
   assert.match(failure(() => readToolAnswer(ok, "<html>", "user")).message, /^MCP returned non-JSON: <html>/);
   assert.equal(
-    failure(() => readToolAnswer({ status: 401, statusText: "Unauthorized" }, "nope", "user")).type,
+    failure(() => readToolAnswer({ status: 401, statusText: "Unauthorized" }, "nope", "user")).subtype,
     "auth",
   );
   const http = failure(() => readToolAnswer({ status: 502, statusText: "Bad Gateway" }, "{}", "bot"));
-  assert.deepEqual([http.type, http.message], ["api_error", "MCP HTTP 502 Bad Gateway: {}"]);
+  assert.deepEqual([http.subtype, http.message], ["api_error", "MCP HTTP 502 Bad Gateway: {}"]);
   assert.equal(
-    failure(() => readToolAnswer(ok, '{"code":99991672,"msg":"denied"}', "bot")).type,
+    failure(() => readToolAnswer(ok, '{"code":99991672,"msg":"denied"}', "bot")).subtype,
     "permission",
   );
   const answer = JSON.stringify({
@@ -66,7 +69,7 @@ Deno.test("HTTP answers: non-JSON, 401, other HTTP failures, a {code,msg} body, 
     result: { content: [{ type: "text", text: '{"a":1}' }] },
   });
   assert.deepEqual(readToolAnswer(ok, answer, "user"), { a: 1 });
-  assert.equal(failure(() => readToolAnswer(ok, '{"jsonrpc":"2.0","id":"1"}', "user")).type, "mcp_error");
+  assert.equal(failure(() => readToolAnswer(ok, '{"jsonrpc":"2.0","id":"1"}', "user")).subtype, "mcp_error");
 });
 
 Deno.test("the dry-run form of a tool call names the endpoint and the tool", () => {

@@ -2,7 +2,7 @@
  * Suite business codes → larkit error types (lark-cli's classification, so agents that know it feel at home).
  * Pure: takes what the suite said, returns the error value.
  */
-import { type ErrorType, type LarkitError, larkitError } from "../output/errors.ts";
+import { type ErrorSubtype, type LarkitError, larkitError, scopeConsoleUrl } from "../output/errors.ts";
 
 const AUTH_CODES = new Set([99991661, 99991671, 99991668, 99991663, 99991677]);
 /** The token was well-formed but refused (invalid 99991663/99991668, expired 99991677): another may work. */
@@ -22,6 +22,10 @@ export interface SuiteFailure {
   /** The response's `error` object: log_id, permission_violations, troubleshooter. */
   error?: unknown;
   identity?: "user" | "bot";
+  /** The app and its OpenAPI origin: an app scope's console link is built from them. */
+  app?: { appId?: string; open: string };
+  /** Repeating the request cannot do the work twice (a 5xx is then safe to re-run). */
+  idempotent?: boolean;
 }
 
 function violatedScopes(error: unknown): string[] {
@@ -29,8 +33,11 @@ function violatedScopes(error: unknown): string[] {
   return Array.isArray(v) ? v.map((x) => x.subject).filter((s): s is string => typeof s === "string") : [];
 }
 
-function classify(code: number, status: number): ErrorType {
+function classify(code: number, status: number): ErrorSubtype {
   if (AUTH_CODES.has(code)) return "auth";
+  // The suite's security policy (the reference's challenge_required / access_denied).
+  if (code === 21000) return "challenge_required";
+  if (code === 21001) return "access_denied";
   if (PERMISSION_CODES.has(code)) return "permission";
   if (APP_STATUS_CODES.has(code)) return "app_status";
   if (code === 99991543 || code === 10014) return "config";
@@ -47,7 +54,9 @@ export function loginCommand(scopes: string[] = []): string {
 export function suiteError(f: SuiteFailure): LarkitError {
   const type = classify(f.code, f.status);
   const scopes = violatedScopes(f.error);
-  const extra = { code: f.code, log_id: f.logId, detail: f.error };
+  // A server-side failure did nothing the caller can rely on; re-running is safe when repeating the request is.
+  const retryable = f.status >= 500 ? f.idempotent === true : undefined;
+  const extra = { code: f.code, log_id: f.logId, detail: f.error, retryable };
   switch (type) {
     case "auth":
       return larkitError(type, `access token rejected: [${f.code}] ${f.msg}`, {
@@ -63,7 +72,16 @@ export function suiteError(f: SuiteFailure): LarkitError {
         : `ask the app admin to enable ${
           scopes.join(", ") || "the scope"
         } in the developer console, or run --as user`;
-      return larkitError(type, `permission denied: ${which} [${f.code}]`, { ...extra, hint });
+      // App scopes are granted by an admin in the developer console: link the page, as the reference does.
+      const console_url = f.identity !== "user" && scopes.length && f.app?.appId
+        ? scopeConsoleUrl(f.app.open, f.app.appId, scopes)
+        : undefined;
+      return larkitError(type, `permission denied: ${which} [${f.code}]`, {
+        ...extra,
+        hint: console_url ? `${hint} (see console_url)` : hint,
+        missing_scopes: scopes,
+        console_url,
+      });
     }
     case "rate_limit":
       return larkitError(type, `rate limited: [${f.code}] ${f.msg}`, {
@@ -79,6 +97,12 @@ export function suiteError(f: SuiteFailure): LarkitError {
       return larkitError(type, `app unavailable: [${f.code}] ${f.msg}`, {
         ...extra,
         hint: "the app is disabled or not installed in this tenant; check the developer console",
+      });
+    case "challenge_required":
+    case "access_denied":
+      return larkitError(type, `refused by the suite's security policy: [${f.code}] ${f.msg}`, {
+        ...extra,
+        hint: "a person must pass the security check in the Lark/Feishu client; then retry",
       });
     default:
       return larkitError(type, `API error: [${f.code}] ${f.msg}`, extra);

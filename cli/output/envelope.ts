@@ -48,11 +48,15 @@ export function errorEnvelope(
   err: LarkitError,
   parts: { identity?: Identity; notice?: Record<string, unknown> } = {},
 ): ErrorEnvelope {
-  const body: ErrorBody = { type: err.body.type, message: err.body.message };
-  if (err.body.hint) body.hint = err.body.hint;
-  if (err.body.code !== undefined) body.code = err.body.code;
-  if (err.body.log_id) body.log_id = err.body.log_id;
-  if (err.body.detail !== undefined) body.detail = err.body.detail;
+  const b = err.body;
+  // Field order is the contract's reading order; absent facts are omitted, `retryable` never is.
+  const body: ErrorBody = { type: b.type, subtype: b.subtype, message: b.message, retryable: b.retryable };
+  if (b.hint) body.hint = b.hint;
+  if (b.code !== undefined) body.code = b.code;
+  if (b.log_id) body.log_id = b.log_id;
+  if (b.missing_scopes?.length) body.missing_scopes = b.missing_scopes;
+  if (b.console_url) body.console_url = b.console_url;
+  if (b.detail !== undefined) body.detail = b.detail;
   const env: ErrorEnvelope = parts.identity
     ? { ok: false, identity: parts.identity, error: body }
     : { ok: false, error: body };

@@ -1,95 +1,182 @@
 /**
- * Errors are values. Every failure larkit reports is a `LarkitError` built here, carrying a `type` from a
- * closed enumeration, a message, an optional hint, and a stable process exit code per type.
+ * Errors are values. Every failure larkit reports is a `LarkitError` built here. Its envelope follows the
+ * reference CLI's error contract v2: `type` is one of nine categories with a fixed exit code, `subtype` is
+ * larkit's finer class, `retryable` says whether re-running the same command is safe and may succeed, and
+ * `code`, `hint`, `log_id`, `missing_scopes`, `console_url` appear where known.
  *
- * Exit codes keep lark-cli's numbers for the classes it has (so scripts written for it keep working) and
- * give new classes new numbers. The README's exit-code table is generated from `EXIT_CODES` by a test.
+ * larkit's own outcomes — a write whose outcome is unknown, a replay that met an unrecorded request, an
+ * interrupted run — are types of their own, with exit codes that collide with none of the reference's, so a
+ * script never mistakes "it may have happened" for a policy refusal. The README's table is generated from
+ * `ERROR_TYPES`/`ERROR_SUBTYPES` by a test.
  */
 
+/** The reference's nine categories, then larkit's own outcomes. */
 export const ERROR_TYPES = [
+  "api",
   "validation",
-  "usage",
+  "authentication",
+  "authorization",
   "config",
-  "auth",
-  "missing_scope",
-  "permission",
-  "not_found",
-  "conflict",
-  "rate_limit",
-  "api_error",
-  "mcp_error",
-  "jq_error",
-  "app_status",
   "network",
-  "timeout",
-  "confirmation_required",
-  "strict_mode",
-  "outcome_unknown",
-  "replay_mismatch",
   "internal",
+  "policy",
+  "confirmation",
+  "replay_mismatch",
+  "outcome_unknown",
+  "interrupted",
 ] as const;
 
 export type ErrorType = typeof ERROR_TYPES[number];
 
-/** One line per type: exit code and what the class means (rendered into the README). */
-export const EXIT_CODES: Record<ErrorType, { exit: number; meaning: string }> = {
-  api_error: { exit: 1, meaning: "the suite answered with a business error code" },
-  permission: { exit: 1, meaning: "the app or user lacks a permission the suite checked" },
-  not_found: { exit: 1, meaning: "the addressed resource does not exist" },
-  conflict: { exit: 1, meaning: "a concurrent or duplicate request conflicted" },
-  rate_limit: { exit: 1, meaning: "rate limited, retries exhausted" },
-  mcp_error: { exit: 1, meaning: "the MCP tool call failed" },
-  jq_error: { exit: 1, meaning: "the --jq expression failed at run time" },
-  validation: { exit: 2, meaning: "a flag or input value is invalid" },
-  usage: { exit: 2, meaning: "unknown command or flag, missing argument" },
-  config: { exit: 2, meaning: "not configured, bad config file, unknown profile" },
-  confirmation_required: { exit: 2, meaning: "a high-risk write needs --yes" },
-  strict_mode: { exit: 2, meaning: "the identity is forbidden by strict mode" },
-  auth: { exit: 3, meaning: "no valid credentials: log in or configure the app" },
-  missing_scope: { exit: 3, meaning: "the token lacks a scope the command declares" },
-  app_status: { exit: 3, meaning: "the app is disabled or not installed" },
-  network: { exit: 4, meaning: "the request could not be sent or no response arrived" },
-  timeout: { exit: 4, meaning: "the request or poll timed out" },
-  internal: { exit: 5, meaning: "a bug or an unexpected local failure" },
-  outcome_unknown: { exit: 6, meaning: "a write was sent but its response was lost: it may have happened" },
-  replay_mismatch: { exit: 7, meaning: "--replay met a request that the recording does not hold" },
+/** Exit code of each type; `reference` marks the reference CLI's own categories (and numbers). */
+export const EXIT_CODES: Record<ErrorType, { exit: number; reference: boolean }> = {
+  api: { exit: 1, reference: true },
+  validation: { exit: 2, reference: true },
+  authentication: { exit: 3, reference: true },
+  authorization: { exit: 3, reference: true },
+  config: { exit: 3, reference: true },
+  network: { exit: 4, reference: true },
+  internal: { exit: 5, reference: true },
+  policy: { exit: 6, reference: true },
+  confirmation: { exit: 10, reference: true },
+  replay_mismatch: { exit: 7, reference: false },
+  outcome_unknown: { exit: 8, reference: false },
+  interrupted: { exit: 130, reference: false },
 };
+
+/** larkit's finer classes: each belongs to one type and says whether re-running the same command is safe. */
+export const ERROR_SUBTYPES = {
+  api_error: { type: "api", retryable: false, meaning: "a business error code" },
+  not_found: { type: "api", retryable: false, meaning: "the addressed resource does not exist" },
+  conflict: {
+    type: "api",
+    retryable: true,
+    meaning: "a concurrent or duplicate request conflicted (nothing was done)",
+  },
+  rate_limit: { type: "api", retryable: true, meaning: "rate limited, larkit's retries exhausted" },
+  mcp_error: { type: "api", retryable: false, meaning: "the MCP tool call failed" },
+  validation: { type: "validation", retryable: false, meaning: "a flag or input value is invalid" },
+  usage: { type: "validation", retryable: false, meaning: "unknown command or flag, missing argument" },
+  jq_error: { type: "validation", retryable: false, meaning: "the --jq expression failed at run time" },
+  auth: { type: "authentication", retryable: false, meaning: "log in or configure the app" },
+  missing_scope: {
+    type: "authorization",
+    retryable: false,
+    meaning: "the token lacks a scope the command declares",
+  },
+  permission: { type: "authorization", retryable: false, meaning: "a permission the suite or host checked" },
+  app_status: { type: "authorization", retryable: false, meaning: "the app is disabled or not installed" },
+  config: { type: "config", retryable: false, meaning: "not configured, bad config file, unknown profile" },
+  network: { type: "network", retryable: true, meaning: "the request could not be sent, or no answer" },
+  timeout: { type: "network", retryable: true, meaning: "the request or wait timed out" },
+  internal: { type: "internal", retryable: false, meaning: "a bug or an unexpected local failure" },
+  strict_mode: { type: "policy", retryable: false, meaning: "the identity is forbidden by strict mode" },
+  challenge_required: {
+    type: "policy",
+    retryable: false,
+    meaning: "the suite's security policy asks for a challenge (21000)",
+  },
+  access_denied: { type: "policy", retryable: false, meaning: "the suite's security policy refused (21001)" },
+  confirmation_required: {
+    type: "confirmation",
+    retryable: false,
+    meaning: "a high-risk write needs --yes or a y at the prompt",
+  },
+  replay_mismatch: {
+    type: "replay_mismatch",
+    retryable: false,
+    meaning: "the request differs from the recording",
+  },
+  outcome_unknown: {
+    type: "outcome_unknown",
+    retryable: false,
+    meaning: "follow the hint: it names the safe re-run or the read that tells",
+  },
+  sigint: {
+    type: "interrupted",
+    retryable: false,
+    meaning: "SIGINT (Ctrl-C), or the host interrupted a turn",
+  },
+  sigterm: { type: "interrupted", retryable: false, meaning: "SIGTERM" },
+  broken_pipe: {
+    type: "interrupted",
+    retryable: false,
+    meaning: "stdout was closed by its reader (e.g. head): the run ends quietly, no envelope",
+  },
+} as const satisfies Record<string, { type: ErrorType; retryable: boolean; meaning: string }>;
+
+export type ErrorSubtype = keyof typeof ERROR_SUBTYPES;
+
+/** The subtype names, for schemas of messages that carry an error between processes. */
+export const ERROR_SUBTYPE_NAMES = Object.keys(ERROR_SUBTYPES) as [ErrorSubtype, ...ErrorSubtype[]];
+
+/** Subtypes whose exit code is not their type's: a signal's conventional 128 + its number. */
+const SUBTYPE_EXITS: Partial<Record<ErrorSubtype, number>> = { sigterm: 143, broken_pipe: 141 };
+
+export function typeOf(subtype: ErrorSubtype): ErrorType {
+  return ERROR_SUBTYPES[subtype].type;
+}
+
+export function exitCodeOf(subtype: ErrorSubtype): number {
+  return SUBTYPE_EXITS[subtype] ?? EXIT_CODES[typeOf(subtype)].exit;
+}
 
 export interface ErrorBody {
   type: ErrorType;
+  subtype: ErrorSubtype;
   message: string;
+  /** Re-running the same command is safe and may succeed. */
+  retryable: boolean;
   hint?: string;
   code?: number | string;
   log_id?: string;
+  /** Permission errors: the scopes the suite or the command said are missing. */
+  missing_scopes?: string[];
+  /** App scopes: the developer-console page where an admin grants `missing_scopes`. */
+  console_url?: string;
   detail?: unknown;
 }
 
+export type Extra = Omit<ErrorBody, "type" | "subtype" | "message" | "retryable"> & { retryable?: boolean };
+
 export class LarkitError extends Error {
   readonly body: ErrorBody;
-  constructor(body: ErrorBody) {
-    super(body.message);
+  constructor(subtype: ErrorSubtype, message: string, extra: Extra = {}) {
+    super(message);
     this.name = "LarkitError";
-    this.body = body;
+    const { retryable, ...rest } = extra;
+    this.body = {
+      type: typeOf(subtype),
+      subtype,
+      message,
+      retryable: retryable ?? ERROR_SUBTYPES[subtype].retryable,
+      ...rest,
+    };
   }
   get type(): ErrorType {
     return this.body.type;
+  }
+  get subtype(): ErrorSubtype {
+    return this.body.subtype;
   }
   get hint(): string | undefined {
     return this.body.hint;
   }
   get exitCode(): number {
-    return exitCodeOf(this.body.type);
+    return exitCodeOf(this.body.subtype);
   }
 }
 
-export function exitCodeOf(type: ErrorType): number {
-  return EXIT_CODES[type].exit;
+export function larkitError(subtype: ErrorSubtype, message: string, extra: Extra = {}): LarkitError {
+  return new LarkitError(subtype, message, extra);
 }
 
-type Extra = Omit<ErrorBody, "type" | "message">;
-
-export function larkitError(type: ErrorType, message: string, extra: Extra = {}): LarkitError {
-  return new LarkitError({ type, message, ...extra });
+/** The console page where an admin grants app scopes (the reference's `console_url`). */
+export function scopeConsoleUrl(openOrigin: string, appId: string, scopes: string[]): string {
+  const url = new URL("/page/scope-apply", openOrigin);
+  url.searchParams.set("clientID", appId);
+  url.searchParams.set("scopes", scopes.join(","));
+  return url.toString();
 }
 
 export const errors = {
@@ -112,13 +199,22 @@ export const errors = {
   outcomeUnknown: (message: string, extra?: Extra) => larkitError("outcome_unknown", message, extra),
   replayMismatch: (message: string, extra?: Extra) => larkitError("replay_mismatch", message, extra),
   internal: (message: string, extra?: Extra) => larkitError("internal", message, extra),
+  /** The run was stopped by a signal (or its host): exit 128 + the signal's number. */
+  interrupted: (signal: "SIGINT" | "SIGTERM", why = `interrupted by ${signal}`) =>
+    larkitError(signal === "SIGTERM" ? "sigterm" : "sigint", why, {
+      hint: "the command did not finish; a write it had sent may or may not have taken effect",
+      detail: { signal },
+    }),
+  /** stdout was closed by its reader: the command ends quietly (no envelope), exit 141 as SIGPIPE would. */
+  brokenPipe: () => larkitError("broken_pipe", "stdout was closed by its reader"),
 };
 
 /** Anything thrown becomes a LarkitError; unknown throwables are `internal` (a bug, said as such). */
 export function toLarkitError(e: unknown): LarkitError {
   if (e instanceof LarkitError) return e;
-  if (e instanceof DOMException && e.name === "AbortError") {
-    return larkitError("network", "the request was cancelled", { hint: "the command was interrupted" });
+  if (e instanceof DOMException && e.name === "AbortError") return errors.interrupted("SIGINT", e.message);
+  if (e instanceof DOMException && e.name === "TimeoutError") {
+    return errors.timeout(e.message, { hint: "retry later" });
   }
   const message = e instanceof Error ? e.message : String(e);
   return larkitError("internal", `unexpected error: ${message}`, {

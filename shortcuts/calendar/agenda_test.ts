@@ -83,6 +83,6 @@ Deno.test("a range with more than 1000 instances is halved until each half fits;
   const other = () => Promise.reject(errors.api("boom", { code: 1 }));
   await assert.rejects(
     instancesOf(other, 0, 24 * HOUR),
-    (e) => e instanceof LarkitError && e.type === "api_error",
+    (e) => e instanceof LarkitError && e.subtype === "api_error",
   );
 });

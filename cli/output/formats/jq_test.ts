@@ -40,13 +40,13 @@ Deno.test("a run-time failure is jq_error and leaves the process exit code alone
   const before = process.exitCode;
   await assert.rejects(() => applyJq(envelope, '.data[] | error("boom")'), (e: unknown) => {
     assert.ok(e instanceof LarkitError);
-    assert.equal(e.type, "jq_error");
+    assert.deepEqual([e.type, e.subtype], ["validation", "jq_error"]);
     assert.match(e.message, /boom/);
     return true;
   });
   await assert.rejects(
     () => applyJq(envelope, ".ok[]"),
-    (e: unknown) => (e as LarkitError).type === "jq_error",
+    (e: unknown) => (e as LarkitError).subtype === "jq_error",
   );
   assert.equal(process.exitCode, before);
 });
