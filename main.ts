@@ -5,6 +5,8 @@
 import { denoFiles } from "./cli/files.ts";
 import { lineReader } from "./cli/line_reader.ts";
 import { denoProcesses } from "./cli/processes.ts";
+import { emitError } from "./cli/output/emit.ts";
+import { errors } from "./cli/output/errors.ts";
 import { runCli } from "./cli/run.ts";
 import {
   abortableSleep,
@@ -15,14 +17,24 @@ import {
   type Writer,
 } from "./cli/provider.ts";
 
+/**
+ * A closed stdout (`larkit … | head -1`) ends the run quietly with SIGPIPE's status; a closed stderr has no
+ * reader to tell anything, so what would go there is dropped.
+ */
 function writerOf(file: typeof Deno.stdout | typeof Deno.stderr): Writer {
   const isTTY = file.isTerminal();
+  const isStdout = file === Deno.stdout;
   return {
     isTTY,
     columns: isTTY ? Deno.consoleSize().columns : undefined,
     async write(chunk) {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+      try {
+        for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+      } catch (e) {
+        if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
+        if (isStdout) throw errors.brokenPipe();
+      }
     },
   };
 }
@@ -40,8 +52,27 @@ function stdinReader(): Reader {
   };
 }
 
+/** How long a run may take to notice its abort before it is ended here (a blocking read, a busy loop). */
+const INTERRUPT_GRACE_MS = 1500;
 const interrupt = new AbortController();
-Deno.addSignalListener("SIGINT", () => interrupt.abort(new DOMException("interrupted", "AbortError")));
+let finished = false;
+
+/**
+ * SIGINT/SIGTERM abort the run with an `interrupted` error (exit 130/143), which is what the run reports. A
+ * second signal, or a run that has not stopped within the grace period, ends the process at once.
+ */
+function onSignal(signal: "SIGINT" | "SIGTERM"): void {
+  const err = errors.interrupted(signal);
+  if (interrupt.signal.aborted) Deno.exit(err.exitCode);
+  interrupt.abort(err);
+  setTimeout(async () => {
+    if (finished) return;
+    await emitError({ p: provider, state: {} }, err).catch(() => {});
+    Deno.exit(err.exitCode);
+  }, INTERRUPT_GRACE_MS);
+}
+Deno.addSignalListener("SIGINT", () => onSignal("SIGINT"));
+Deno.addSignalListener("SIGTERM", () => onSignal("SIGTERM"));
 
 const env = { get: (name: string) => Deno.env.get(name) };
 const provider = withIOFrom({
@@ -69,4 +100,6 @@ const provider = withIOFrom({
   signal: interrupt.signal,
 });
 
-Deno.exit(await runCli(Deno.args, provider));
+const code = await runCli(Deno.args, provider);
+finished = true;
+Deno.exit(code);

@@ -19,6 +19,16 @@ export interface RiskCheck {
   summary: unknown;
 }
 
+/** The answer typed at the prompt; Ctrl-C (the run's abort) ends the wait at once with the abort's error. */
+function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<void> {
   const { p } = ctx;
   const name = check.command.join(" ");
@@ -41,7 +51,7 @@ export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<vo
   if (check.risk !== "high-risk-write" || check.yes) return;
   if (p.stdin.isTTY && p.stderr.isTTY) {
     await emitPrompt(ctx, `larkit ${name} is a high-risk write. Proceed? [y/N] `);
-    const answer = (await p.stdin.readLine())?.trim().toLowerCase();
+    const answer = (await unlessAborted(p.stdin.readLine(), p.signal))?.trim().toLowerCase();
     if (answer === "y" || answer === "yes") return;
     throw errors.confirmationRequired(`\`larkit ${name}\` was not confirmed`, {
       hint: "re-run and answer y, or add --yes",

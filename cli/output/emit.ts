@@ -33,8 +33,12 @@ export async function emitRendered(ctx: Pick<RunContext, "p">, text: string): Pr
   await ctx.p.stdout.write(text);
 }
 
-/** The error envelope goes to stderr, so a pipe never receives an error as data. */
+/**
+ * The error envelope goes to stderr, so a pipe never receives an error as data. A closed stdout is the one
+ * error said by the exit code alone: its reader has gone, as after SIGPIPE.
+ */
 export async function emitError(ctx: Pick<RunContext, "p" | "state">, err: LarkitError): Promise<void> {
+  if (err.subtype === "broken_pipe") return;
   await ctx.p.stderr.write(toJsonDocument(errorEnvelope(err, { identity: ctx.state.identity })));
 }
 

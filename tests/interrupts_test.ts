@@ -1,0 +1,94 @@
+/**
+ * Interrupts and closed pipes, through `main.ts` as a process where a process is the point: SIGINT exits 130
+ * and SIGTERM 143 with an `interrupted` envelope (never `network`, which agents retry); a reader that closes
+ * stdout early (`| head -1`) ends the run quietly with SIGPIPE's 141. The `[y/N]` prompt gives way to Ctrl-C
+ * at once (in-process: a terminal is needed to reach the prompt).
+ */
+import assert from "node:assert/strict";
+import { BufferWriter, type Reader, withIOFrom } from "../cli/provider.ts";
+import { errors } from "../cli/output/errors.ts";
+import { runCli as runIn } from "../cli/run.ts";
+import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
+import { cliProvider, runCli } from "./helpers/run_cli.ts";
+import { MAIN, REPO } from "./helpers/run_main.ts";
+
+function spawnMain(args: string[], env: Record<string, string>) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    cwd: REPO,
+    env: { NO_COLOR: "1", LARKIT_REMOTE_META: "off", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+for (const [signal, exit, subtype] of [["SIGINT", 130, "sigint"], ["SIGTERM", 143, "sigterm"]] as const) {
+  Deno.test(`${signal} during a request exits ${exit} with an interrupted envelope`, async () => {
+    const emu = await startEmulator({});
+    const configDir = await Deno.makeTempDir({ prefix: "larkit-sig-" });
+    try {
+      // The request hangs until the signal arrives; the test sees it arrive at the emulator first.
+      emu.faults.delay({ ms: 30_000, path: "/open-apis/calendar" });
+      const child = spawnMain(["calendar", "calendars", "list", "--as", "bot"], {
+        ...emulatorEnv(emu),
+        LARKIT_CONFIG_DIR: configDir,
+      });
+      while (!emu.requests().some((r) => r.path.startsWith("/open-apis/calendar"))) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.kill(signal);
+      const out = await child.output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, exit, stderr);
+      assert.equal(new TextDecoder().decode(out.stdout), "");
+      const error = JSON.parse(stderr).error;
+      assert.deepEqual([error.type, error.subtype, error.retryable], ["interrupted", subtype, false]);
+      assert.deepEqual(error.detail, { signal });
+    } finally {
+      emu.faults.clear();
+      await emu.stop();
+    }
+  });
+}
+
+Deno.test("a reader that closes stdout early ends the run quietly with 141", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-pipe-" });
+  // About 2.5 MB of NDJSON: far more than a pipe buffers, so larkit is still writing when the reader leaves.
+  const child = spawnMain(["commands", "--format", "ndjson"], { LARKIT_CONFIG_DIR: configDir });
+  const reader = child.stdout.getReader();
+  const first = await reader.read();
+  assert.ok(first.value && first.value.length > 0);
+  await reader.cancel();
+  const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
+  assert.equal(status.code, 141, stderr);
+  assert.equal(stderr, "", "no envelope, no 'this is a bug'");
+});
+
+Deno.test("Ctrl-C at the [y/N] prompt cancels at once", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-prompt-" });
+  const init = await runCli(["config", "init", "--app-id", "cli_x", "--app-secret-stdin"], {
+    configDir,
+    stdin: "s\n",
+  });
+  assert.equal(init.code, 0, init.stderr);
+  const interrupt = new AbortController();
+  // Nobody ever types an answer: only the interrupt can end the wait.
+  const silent: Reader = {
+    isTTY: true,
+    readAll: () => new Promise(() => {}),
+    readLine: () => new Promise(() => {}),
+  };
+  const err = new BufferWriter({
+    isTTY: true,
+    onWrite: (text) => {
+      if (text.includes("[y/N]")) interrupt.abort(errors.interrupted("SIGINT"));
+    },
+  });
+  const base = cliProvider({ configDir, signal: interrupt.signal });
+  const code = await runIn(["config", "remove"], withIOFrom({ ...base, stdin: silent, stderr: err }));
+  assert.equal(code, 130, err.text());
+  const envelope = JSON.parse(err.text().slice(err.text().indexOf("{")));
+  assert.deepEqual([envelope.error.type, envelope.error.subtype], ["interrupted", "sigint"]);
+  assert.ok(await Deno.stat(`${configDir}/config.json`).then(() => true, () => false), "nothing removed");
+});
