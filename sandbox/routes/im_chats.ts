@@ -71,12 +71,13 @@ const CreateChat = z.object({
 function createChat(ctx: CallerCtx): string {
   const body = jsonBody(ctx, CreateChat);
   const users = body.user_id_list ?? [];
-  for (const u of users) {
+  for (const u of body.owner_id ? [...users, body.owner_id] : users) {
     if (!one(ctx.st.db, "SELECT 1 AS x FROM users WHERE open_id = ?", u)) {
       raise(400, 232024, `Users do not exist: ${u}`);
     }
   }
-  const owner = body.owner_id ?? (ctx.caller.kind === "user" ? ctx.caller.openId : users[0]);
+  // Without owner_id the creator owns the chat, a bot included.
+  const owner = body.owner_id ?? ctx.caller.openId;
   return tx(ctx.st.db, () => {
     const chatId = newId(ctx.st.db, "oc_", 32);
     run(
@@ -85,10 +86,10 @@ function createChat(ctx: CallerCtx): string {
       chatId,
       body.name ?? "",
       body.description ?? "",
-      owner ?? ctx.caller.openId,
+      owner,
       body.chat_mode === "topic" ? "topic" : "group",
     );
-    for (const m of new Set([ctx.caller.openId, ...users, ...(owner ? [owner] : [])])) {
+    for (const m of new Set([ctx.caller.openId, ...users, owner])) {
       run(ctx.st.db, "INSERT INTO chat_members (chat_id, member_id) VALUES (?, ?)", chatId, m);
     }
     return chatId;
