@@ -3,7 +3,7 @@
  * so `thread/list`, `thread/read` and `thread/resume` see the history after a restart. Rows hold JSON for the
  * parts clients read back whole (items, parsed envelopes); columns for what is filtered or ordered on.
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { z } from "zod";
 import { openStateDb } from "./state_db.ts";
 
@@ -114,6 +114,8 @@ function toTurn(row: unknown): TurnRecord {
 export class ThreadStore {
   readonly #db: DatabaseSync;
   readonly #owned: boolean;
+  /** Each statement is compiled once per store: a turn runs several, hundreds of turns a second. */
+  readonly #statements = new Map<string, StatementSync>();
 
   /** Opens `<stateDir>/state.db` (created if missing), or uses a database the caller already opened. */
   constructor(source: { stateDir: string } | { db: DatabaseSync }) {
@@ -132,20 +134,20 @@ export class ThreadStore {
    * so it is recorded as interrupted when a new server starts.
    */
   interruptOrphanedTurns(nowMs: number): number {
-    const res = this.#db.prepare(
+    const res = this.#sql(
       "UPDATE rpc_turns SET status = 'interrupted', completed_at_ms = ? WHERE status = 'inProgress'",
     ).run(nowMs);
     return Number(res.changes);
   }
 
   createThread(t: ThreadRecord): void {
-    this.#db.prepare(
+    this.#sql(
       "INSERT INTO rpc_threads (id, preview, cwd, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?)",
     ).run(t.id, t.preview, t.cwd, t.createdAtMs, t.updatedAtMs);
   }
 
   getThread(id: string): ThreadRecord | undefined {
-    const row = this.#db.prepare("SELECT * FROM rpc_threads WHERE id = ?").get(id);
+    const row = this.#sql("SELECT * FROM rpc_threads WHERE id = ?").get(id);
     return row ? toThread(row) : undefined;
   }
 
@@ -153,11 +155,11 @@ export class ThreadStore {
   listThreads(limit: number, cursor?: string): { threads: ThreadRecord[]; nextCursor: string | null } {
     const after = cursor ? this.getThread(cursor) : undefined;
     const rows = after
-      ? this.#db.prepare(
+      ? this.#sql(
         `SELECT * FROM rpc_threads WHERE (updated_at_ms, id) < (?, ?)
          ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
       ).all(after.updatedAtMs, after.id, limit + 1)
-      : this.#db.prepare("SELECT * FROM rpc_threads ORDER BY updated_at_ms DESC, id DESC LIMIT ?").all(
+      : this.#sql("SELECT * FROM rpc_threads ORDER BY updated_at_ms DESC, id DESC LIMIT ?").all(
         limit + 1,
       );
     const threads = rows.slice(0, limit).map(toThread);
@@ -166,9 +168,9 @@ export class ThreadStore {
 
   touchThread(id: string, nowMs: number, preview?: string): void {
     if (preview === undefined) {
-      this.#db.prepare("UPDATE rpc_threads SET updated_at_ms = ? WHERE id = ?").run(nowMs, id);
+      this.#sql("UPDATE rpc_threads SET updated_at_ms = ? WHERE id = ?").run(nowMs, id);
     } else {
-      this.#db.prepare("UPDATE rpc_threads SET updated_at_ms = ?, preview = ? WHERE id = ?").run(
+      this.#sql("UPDATE rpc_threads SET updated_at_ms = ?, preview = ? WHERE id = ?").run(
         nowMs,
         preview,
         id,
@@ -177,8 +179,8 @@ export class ThreadStore {
   }
 
   createTurn(t: TurnRecord): void {
-    const seq = this.#db.prepare("SELECT COUNT(*) AS n FROM rpc_turns WHERE thread_id = ?").get(t.threadId);
-    this.#db.prepare(
+    const seq = this.#sql("SELECT COUNT(*) AS n FROM rpc_turns WHERE thread_id = ?").get(t.threadId);
+    this.#sql(
       `INSERT INTO rpc_turns (id, thread_id, seq, status, input, started_at_ms) VALUES (?, ?, ?, ?, ?, ?)`,
     ).run(
       t.id,
@@ -191,7 +193,7 @@ export class ThreadStore {
   }
 
   finishTurn(t: TurnRecord): void {
-    this.#db.prepare(
+    this.#sql(
       `UPDATE rpc_turns SET status = ?, exit_code = ?, result_json = ?, error_json = ?, completed_at_ms = ?
        WHERE id = ?`,
     ).run(
@@ -205,28 +207,34 @@ export class ThreadStore {
   }
 
   turnsOf(threadId: string): TurnRecord[] {
-    return this.#db.prepare("SELECT * FROM rpc_turns WHERE thread_id = ? ORDER BY seq").all(threadId).map(
+    return this.#sql("SELECT * FROM rpc_turns WHERE thread_id = ? ORDER BY seq").all(threadId).map(
       toTurn,
     );
   }
 
   /** Inserts or replaces an item: `item/started` writes it, `item/completed` overwrites it. */
   saveItem(threadId: string, turnId: string, item: ItemBody): void {
-    const existing = this.#db.prepare("SELECT seq FROM rpc_items WHERE id = ?").get(item.id);
+    const existing = this.#sql("SELECT seq FROM rpc_items WHERE id = ?").get(item.id);
     if (existing) {
-      this.#db.prepare("UPDATE rpc_items SET body_json = ? WHERE id = ?").run(JSON.stringify(item), item.id);
+      this.#sql("UPDATE rpc_items SET body_json = ? WHERE id = ?").run(JSON.stringify(item), item.id);
       return;
     }
     const count = z.object({ n: z.number() }).parse(
-      this.#db.prepare("SELECT COUNT(*) AS n FROM rpc_items WHERE turn_id = ?").get(turnId),
+      this.#sql("SELECT COUNT(*) AS n FROM rpc_items WHERE turn_id = ?").get(turnId),
     );
-    this.#db.prepare("INSERT INTO rpc_items (id, thread_id, turn_id, seq, body_json) VALUES (?, ?, ?, ?, ?)")
+    this.#sql("INSERT INTO rpc_items (id, thread_id, turn_id, seq, body_json) VALUES (?, ?, ?, ?, ?)")
       .run(item.id, threadId, turnId, count.n, JSON.stringify(item));
   }
 
   itemsOf(turnId: string): ItemBody[] {
-    return this.#db.prepare("SELECT body_json FROM rpc_items WHERE turn_id = ? ORDER BY seq").all(turnId)
+    return this.#sql("SELECT body_json FROM rpc_items WHERE turn_id = ? ORDER BY seq").all(turnId)
       .map((row) => ItemBodySchema.parse(JSON.parse(ItemRow.parse(row).body_json)) as ItemBody);
+  }
+
+  #sql(text: string): StatementSync {
+    let statement = this.#statements.get(text);
+    if (!statement) this.#statements.set(text, statement = this.#db.prepare(text));
+    return statement;
   }
 
   close(): void {
