@@ -10,14 +10,14 @@
  */
 import { join } from "node:path";
 import { identitiesOf } from "./method.ts";
-import {
-  OverlayResponseSchema,
-  RegistryIndexSchema,
-  type ServiceSpec,
-  ServiceSpecSchema,
-  type ServiceSummary,
-} from "./schema.ts";
+import type { ServiceSpec, ServiceSummary } from "./schema.ts";
 import { z } from "zod";
+
+/**
+ * The metadata schemas are many and costly to build: they load when an overlay file or response is actually
+ * read, not on every run that merely looks for one (start-up).
+ */
+const schemas = () => import("./schema.ts");
 
 export const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Larger responses are refused before parsing: a hostile endpoint must not exhaust memory. */
@@ -43,7 +43,7 @@ export interface OverlayIndex {
   services: ServiceSummary[];
 }
 
-const CheckSchema = z.object({ lastCheckAt: z.number(), url: z.string().optional() });
+const CheckSchema = z.lazy(() => z.object({ lastCheckAt: z.number(), url: z.string().optional() }));
 
 const dir = (d: OverlayDeps) => join(d.cacheDir, "registry");
 
@@ -52,6 +52,7 @@ export async function readOverlayIndex(d: OverlayDeps): Promise<OverlayIndex | u
   const path = join(dir(d), "overlay.json");
   if (!await d.files.stat(path)) return undefined;
   try {
+    const { RegistryIndexSchema } = await schemas();
     return RegistryIndexSchema.parse(JSON.parse(await d.files.readTextFile(path)));
   } catch (e) {
     await d.warn(`registry overlay cache ignored (${path}): ${e instanceof Error ? e.message : String(e)}`);
@@ -63,6 +64,7 @@ export async function readOverlayIndex(d: OverlayDeps): Promise<OverlayIndex | u
 export async function readOverlayService(d: OverlayDeps, name: string): Promise<ServiceSpec | undefined> {
   const path = join(dir(d), "services", `${name}.json`);
   try {
+    const { ServiceSpecSchema } = await schemas();
     const spec = ServiceSpecSchema.parse(JSON.parse(await d.files.readTextFile(path)));
     return spec.name === name ? spec : undefined;
   } catch (e) {
@@ -143,6 +145,7 @@ export async function refreshOverlay(
       await res.body?.cancel();
       throw new Error(`HTTP ${res.status}`);
     }
+    const { OverlayResponseSchema, ServiceSpecSchema } = await schemas();
     const envelope = OverlayResponseSchema.parse(JSON.parse(await readCapped(res)));
     const services = envelope.data.services;
     if (!services) return "not-modified";
