@@ -9,6 +9,7 @@
  */
 import { LarkitError } from "../cli/output/errors.ts";
 import { rpcErrors } from "./errors.ts";
+import { DEFAULT_POLICY, isRemote, type RemotePolicy } from "./policy.ts";
 import { defineMethod, type MethodHandler } from "./server.ts";
 import type { MethodName } from "./protocol.ts";
 
@@ -36,9 +37,13 @@ interface Subscription {
   close(): void;
 }
 
-/** The two methods, for `createAppServer({ methods })`, and `close()` to end every subscription. */
+/**
+ * The two methods, for `createAppServer({ methods })`, and `close()` to end every subscription. The server's
+ * remote policy applies as to turns: a remote origin may not subscribe when `event` is a forbidden service.
+ */
 export function eventMethods(
   feed: EventFeed,
+  policy: RemotePolicy = DEFAULT_POLICY,
 ): { methods: Partial<Record<MethodName, MethodHandler>>; close(): void } {
   const subs = new Map<string, Subscription>();
   let counter = 0;
@@ -51,6 +56,12 @@ export function eventMethods(
   return {
     methods: {
       ...defineMethod("event/subscribe", async (params, ctx) => {
+        if (isRemote(ctx.connection.origin, policy) && policy.forbiddenServices.includes("event")) {
+          throw rpcErrors.invalidRequest("events are forbidden for remote connections on this server", {
+            type: "authorization",
+            hint: "the server runs with --remote-forbid-service event",
+          });
+        }
         const subscriptionId = `evsub_${++counter}_${ctx.connection.id.slice(0, 8)}`;
         const notify = ctx.notify;
         const { threadId } = params;

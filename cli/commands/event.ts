@@ -15,6 +15,7 @@ import { errors, larkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
 import { parseOptions } from "./parse_options.ts";
+import type { RemotePolicy } from "../../rpc/policy.ts";
 import { ENDPOINT_PATH } from "../event/connection.ts";
 
 export const HUB_IDLE_ENV = "LARKIT_EVENT_HUB_IDLE_MS";
@@ -281,12 +282,12 @@ async function runHub(ctx: RunContext): Promise<void> {
  * `event/subscribe` and `event/unsubscribe` for an agent server of this run's app: they join the app's running
  * hub and never start one.
  */
-export async function agentEventMethods(ctx: RunContext) {
+export async function agentEventMethods(ctx: RunContext, policy?: RemotePolicy) {
   const [{ eventMethods }, { hubFeed }] = await Promise.all([
     import("../../rpc/events.ts"),
     import("../event/feed.ts"),
   ]);
-  return eventMethods(hubFeed(() => appHub(ctx)));
+  return eventMethods(hubFeed(() => appHub(ctx)), policy);
 }
 
 /**

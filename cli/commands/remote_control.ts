@@ -77,7 +77,7 @@ export async function remoteControlServer(
     import("../../relay/daemon.ts"),
   ]);
   const daemonUrl = opts.daemon ? await resolveRelayUrl(ctx, opts.relayUrl) : undefined;
-  const events = await agentEventMethods(ctx);
+  const events = await agentEventMethods(ctx, opts.policy);
   return (serverLog) => {
     const host = createRemoteControlHost({
       provider: ctx.p,
