@@ -260,19 +260,30 @@ Deno.test("im +messages-search: keyword across chats, narrowed by chat; each hit
 Deno.test("im +message-read-users and +messages-read-status: readers and the user's read state", async () => {
   await withSuite(async (emu, larkit) => {
     const id = firstMessage(emu, CHATS.engineering);
-    const readers = await ok<unknown[]>(larkit, ["im", "+message-read-users", "--message-id", id]);
-    assert.deepEqual(readers.meta, { count: 0, has_more: false });
+    // No read receipts in the emulator: whoever wrote in the chat after the message has read it.
+    const readers = await ok<{ user_id: string }[]>(larkit, [
+      "im",
+      "+message-read-users",
+      "--message-id",
+      id,
+    ]);
+    assert.deepEqual(readers.data.map((r) => r.user_id), [USERS.bob.open_id, USERS.carol.open_id]);
+    assert.deepEqual(readers.meta, { count: 2, has_more: false });
     const sent = suiteCalls(emu).find((c) => c.path.endsWith("/read_users"));
     assert.deepEqual(sent?.query, { user_id_type: "open_id", page_size: "100" });
 
-    // The seeded user (Alice) sent the chat's first message; an unknown ID is invalid.
+    // The seeded user (Alice) sent the chat's first message and wrote nothing after Carol's last one; an
+    // unknown ID is invalid.
+    const last =
+      (emu.db.prepare("SELECT message_id FROM messages WHERE chat_id = ? ORDER BY create_time DESC")
+        .get(CHATS.engineering) as { message_id: string }).message_id;
     const status = await ok<{ message_id: string; is_read: boolean }[]>(larkit, [
       "im",
       "+messages-read-status",
       "--message-ids",
-      `${id},om_unknown`,
+      `${id},${last},om_unknown`,
     ], true);
-    assert.deepEqual(status.data, [{ message_id: id, is_read: true }]);
+    assert.deepEqual(status.data, [{ message_id: id, is_read: true }, { message_id: last, is_read: false }]);
     assert.deepEqual(status.meta.invalid_message_ids, ["om_unknown"]);
     const api = await planOf(emu, larkit, ["im", "+messages-read-status", "--message-ids", id], true);
     assert.deepEqual(api[0].body, { message_ids: [id] });

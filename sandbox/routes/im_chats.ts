@@ -1,6 +1,6 @@
 /**
  * IM beyond sending and reading: creating, reading and renaming chats (over the same `chats` tables the message
- * routes use, so a chat created here can be messaged at once), chat members, direct-chat lookup, message search and read status, and
+ * routes use, so a chat created here can be messaged at once), chat members, direct-chat lookup, message search, readers and read status, and
  * the user's own feed: bookmarks (flags) and feed shortcuts. Chat creation de-duplicates on the `uuid` query parameter, as the
  * suite does. Bookmarks and shortcuts are per user, kept in the generic object store under a per-user collection.
  */
@@ -146,33 +146,76 @@ function searchMessages(ctx: CallerCtx) {
   return ok(paginate(rows.map((m) => ({ message_id: m.message_id, chat_id: m.chat_id })), page));
 }
 
+interface SeenRow {
+  message_id: string;
+  chat_id: string;
+  sender_id: string;
+  create_time: number;
+}
+
 /**
- * Whether the user has read each message. The emulator keeps no read receipts, so a message counts as read by
- * its sender and by whoever replied to it; one the user cannot see (unknown, or in a chat it is not in) is
- * invalid, as on the suite.
+ * Who has read a message. The emulator keeps no read receipts, so a message counts as read by whoever wrote
+ * in its chat at or after it (a reply included), besides its sender.
  */
+function readersOf(st: EmulatorState, m: SeenRow): { open_id: string; at: number }[] {
+  return all<{ open_id: string; at: number }>(
+    st.db,
+    `SELECT sender_id AS open_id, MIN(create_time) AS at FROM messages
+     WHERE chat_id = ? AND create_time >= ? AND message_id != ? AND sender_id != ? AND sender_type = 'user'
+     GROUP BY sender_id ORDER BY at, sender_id`,
+    m.chat_id,
+    m.create_time,
+    m.message_id,
+    m.sender_id,
+  );
+}
+
+/** The message, when the caller can see it (it is in the message's chat). */
+function visibleMessage(ctx: CallerCtx, id: string): SeenRow | undefined {
+  const m = one<SeenRow>(
+    ctx.st.db,
+    "SELECT message_id, chat_id, sender_id, create_time FROM messages WHERE message_id = ?",
+    id,
+  );
+  return m && memberIds(ctx.st, m.chat_id).includes(ctx.caller.openId) ? m : undefined;
+}
+
+function readUsers(ctx: CallerCtx) {
+  const m = visibleMessage(ctx, ctx.params.message_id);
+  if (!m) raise(400, 230011, `The message was not found: ${ctx.params.message_id}`);
+  const type = ctx.query.get("user_id_type") ?? "open_id";
+  const readers = readersOf(ctx.st, m).map((r) => {
+    const u = one<{ open_id: string; union_id: string; user_id: string }>(
+      ctx.st.db,
+      "SELECT open_id, union_id, user_id FROM users WHERE open_id = ?",
+      r.open_id,
+    );
+    const user_id = type === "union_id" ? u?.union_id : type === "user_id" ? u?.user_id : r.open_id;
+    return {
+      user_id_type: type,
+      user_id: user_id ?? r.open_id,
+      timestamp: String(r.at),
+      tenant_key: TENANT_KEY,
+    };
+  });
+  return ok(paginate(readers, pageOf(ctx.query, { size: 20, max: 100 })));
+}
+
+/** Whether the user has read each message (see `readersOf`); one it cannot see is invalid, as on the suite. */
 function readStatus(ctx: CallerCtx) {
   userOnly(ctx.caller);
   const { message_ids } = jsonBody(ctx, z.object({ message_ids: z.array(z.string()).min(1).max(50) }));
   const items: { message_id: string; is_read: boolean }[] = [];
   const invalid: string[] = [];
   for (const id of message_ids) {
-    const m = one<{ chat_id: string; sender_id: string }>(
-      ctx.st.db,
-      "SELECT chat_id, sender_id FROM messages WHERE message_id = ?",
-      id,
-    );
-    if (!m || !memberIds(ctx.st, m.chat_id).includes(ctx.caller.openId)) {
+    const m = visibleMessage(ctx, id);
+    if (!m) {
       invalid.push(id);
       continue;
     }
-    const replied = one(
-      ctx.st.db,
-      "SELECT 1 AS x FROM messages WHERE parent_id = ? AND sender_id = ?",
-      id,
-      ctx.caller.openId,
-    );
-    items.push({ message_id: id, is_read: m.sender_id === ctx.caller.openId || !!replied });
+    const read = m.sender_id === ctx.caller.openId ||
+      readersOf(ctx.st, m).some((r) => r.open_id === ctx.caller.openId);
+    items.push({ message_id: id, is_read: read });
   }
   return ok({ items, invalid_message_ids: invalid });
 }
@@ -261,6 +304,13 @@ export const imChatRoutes: Route[] = [
       const chat = one<ChatRow>(ctx.st.db, "SELECT * FROM chats WHERE chat_id = ?", chatId)!;
       return ok(chatDetail(ctx.st, chat));
     },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/messages/:message_id/read_users",
+    auth: "token",
+    scopes: ["im:message:readonly", "im:message"],
+    handle: readUsers,
   },
   {
     method: "POST",
