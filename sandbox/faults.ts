@@ -31,18 +31,27 @@ export interface DropConnectionFault extends PathMatch {
   after: "before-handling" | "after-handling";
 }
 
+export interface CutBodyFault extends PathMatch {
+  times: number;
+  /** Bytes of the body sent before the connection is torn down. */
+  afterBytes: number;
+}
+
 export interface FaultSwitches {
   rateLimit(f: RateLimitFault): void;
   serverError(f: ServerErrorFault): void;
   delay(f: DelayFault): void;
   dropConnection(f: DropConnectionFault): void;
+  /** The request is handled and its body starts, then the connection is torn down (a cut-off download). */
+  cutBody(f: CutBodyFault): void;
   clear(): void;
 }
 
 export type Fault =
   | { kind: "rateLimit"; retryAfterSeconds: number }
   | { kind: "serverError"; status: 500 | 502 | 503; retryAfterSeconds?: number }
-  | { kind: "dropConnection"; after: "before-handling" | "after-handling" };
+  | { kind: "dropConnection"; after: "before-handling" | "after-handling" }
+  | { kind: "cutBody"; afterBytes: number };
 
 interface Armed {
   fault: Fault;
@@ -78,6 +87,9 @@ export class FaultBoard implements FaultSwitches {
   }
   dropConnection(f: DropConnectionFault): void {
     this.#armed.push({ fault: { kind: "dropConnection", after: f.after }, path: f.path, left: f.times });
+  }
+  cutBody(f: CutBodyFault): void {
+    this.#armed.push({ fault: { kind: "cutBody", afterBytes: f.afterBytes }, path: f.path, left: f.times });
   }
   clear(): void {
     this.#armed = [];
@@ -150,4 +162,28 @@ export function droppedResponse(logId: string): Response {
     status: 200,
     headers: { "content-type": "application/json", "x-tt-logid": logId },
   });
+}
+
+/** The response with its body cut after `afterBytes`: the connection is torn down mid-body, as a network would. */
+export function cutBodyResponse(res: Response, afterBytes: number): Response {
+  const reader = res.body?.getReader();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (!next.done && sent + next.value.length <= afterBytes) {
+        sent += next.value.length;
+        controller.enqueue(next.value);
+        return;
+      }
+      if (!next.done && afterBytes > sent) controller.enqueue(next.value.subarray(0, afterBytes - sent));
+      sent = afterBytes;
+      await reader?.cancel();
+      // Errored after some bytes went out: the client sees its read fail partway, never a clean end.
+      controller.error(new DOMException("emulator: body cut off by fault switch", "AbortError"));
+    },
+  });
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  return new Response(body, { status: res.status, headers });
 }

@@ -7,6 +7,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { authenticate, checkScopes, decideDevice, expireTokens, setScopes, type TokenKind } from "./auth.ts";
 import { openDatabase } from "./db.ts";
 import {
+  cutBodyResponse,
   droppedResponse,
   FaultBoard,
   type FaultSwitches,
@@ -228,6 +229,7 @@ function start(opts: EmulatorOptions): Emulator {
     events.observe(req.method, url.pathname, reply);
     if (fault?.kind === "dropConnection") return droppedResponse(logId);
     entry.status = reply.status;
+    if (fault?.kind === "cutBody") return cutBodyResponse(render(reply, logId), fault.afterBytes);
     return render(reply, logId);
   }
 

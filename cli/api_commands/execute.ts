@@ -31,6 +31,7 @@ export const ApiFlagsSchema = z.object({
   pageSize: z.coerce.number({ message: "--page-size must be a number" }).int().positive().optional(),
   pageLimit: z.coerce.number({ message: "--page-limit must be a number" }).int().nonnegative().default(10),
   output: z.string().optional(),
+  overwrite: z.boolean().optional(),
   dryRun: z.boolean().optional(),
   format: z.string().optional(),
   jq: z.string().optional(),
@@ -201,6 +202,10 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   const f = parseApiFlags(rawFlags);
   const prep = await prepare(ctx, call, f);
   const outputPath = f.output === undefined ? undefined : await resolveOutputPath(ctx.p, "output", f.output);
+  // Checked before anything is sent, as `drive +download` does: an existing file is replaced only on request.
+  if (outputPath && !f.overwrite && await ctx.p.files.stat(outputPath)) {
+    throw errors.validation(`--output: ${f.output} already exists`, { hint: "add --overwrite to replace it" });
+  }
   if (f.jq) await checkJq(f.jq);
 
   let identity: Identity | undefined;

@@ -26,6 +26,7 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     "page-size": { type: "integer" },
     "page-limit": { type: "integer" },
     output: { type: "string" },
+    overwrite: { type: "boolean" },
     "dry-run": { type: "boolean" },
     format: { type: "string" },
     jq: { type: "string" },
@@ -48,6 +49,7 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     .option("--page-size <n>", "page_size for each page")
     .option("--page-limit <n>", "most pages with --page-all; 0 = no limit", "10")
     .option("-o, --output <path>", "save the response body (binary downloads) to a file")
+    .option("--overwrite", "replace the --output file if it exists")
     .option("--dry-run", "print the request that would be sent, send nothing")
     .option("--format <fmt>", "json (default), pretty, table, csv or ndjson")
     .option("-q, --jq <expr>", "jq filter over the result envelope");

@@ -203,6 +203,49 @@ function bodyForLog(body: BodyInit | null | undefined): string | undefined {
   }
 }
 
+/**
+ * A streamed body whose connection breaks partway (or ends short of its Content-Length) fails its reader with
+ * a `network` error, not whatever the runtime threw: the consumer (a download) removes its partial file, and
+ * re-running is safe when repeating the request is. An interrupt stays the interrupt.
+ */
+function bodyCutOffIsNetwork(
+  res: Response,
+  where: string,
+  idempotent: boolean,
+  signal: AbortSignal,
+): Response {
+  if (!res.body) return res;
+  const reader = res.body.getReader();
+  const expected = Number(res.headers.get("content-length") ?? NaN);
+  let got = 0;
+  const cutOff = (why: string) =>
+    errors.network(`${where}: the response body was cut off after ${got} bytes (${why})`, {
+      retryable: idempotent,
+      hint: idempotent ? "nothing partial was kept; re-run the command" : "nothing partial was kept",
+    });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (e) {
+        controller.error(signal.aborted ? signal.reason : cutOff(e instanceof Error ? e.message : String(e)));
+        return;
+      }
+      if (next.done) {
+        if (Number.isFinite(expected) && got < expected) {
+          controller.error(cutOff(`expected ${expected} bytes`));
+        } else controller.close();
+        return;
+      }
+      got += next.value.length;
+      controller.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  }, { highWaterMark: 0 });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { p, credentials, diag } = deps;
   const policy = deps.retry ?? DEFAULT_RETRY;
@@ -471,7 +514,14 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const { res, text, err } = await authorized(req, false);
     if (err) throw err;
     // A JSON success was read whole to look for a suite error; hand it on as a fresh response.
-    return text === undefined ? res : new Response(text, { status: res.status, headers: res.headers });
+    if (text !== undefined) return new Response(text, { status: res.status, headers: res.headers });
+    const idempotent = req.idempotent ?? (req.idempotency ? true : isIdempotentMethod(req.method));
+    return bodyCutOffIsNetwork(
+      res,
+      `${req.method.toUpperCase()} ${req.path}`,
+      idempotent,
+      req.signal ?? p.signal,
+    );
   }
 
   return { send, call, raw, url };
