@@ -23,37 +23,45 @@ export type ProviderRequest =
   /** The suite rejected `token` (revoked, expired early): drop it so the next `token` request mints another. */
   | { version: typeof PROTOCOL_VERSION; action: "invalidate"; identity: "user" | "bot"; token: string };
 
-const Versioned = { version: z.literal(PROTOCOL_VERSION) };
+// Schemas are built on first parse, not at import: most runs never parse these (start-up).
+const versioned = () => ({ version: z.literal(PROTOCOL_VERSION) });
 
-export const ExtensionAccountSchema = z.object({
-  /** Shown in errors and as the account source `extension:<name>`; the program's file name by default. */
-  name: z.string().min(1).max(64).optional(),
-  appId: z.string().optional(),
-  brand: z.enum(BRANDS).default("feishu"),
-  /** Required for brand `custom`: the suite's own domains or loopback (see docs). */
-  baseUrl: z.string().optional(),
-  /** Identities this provider can hand out tokens for. */
-  identities: z.array(z.enum(IDENTITIES)).min(1),
-  defaultAs: z.enum(AS_VALUES).optional(),
-  strictMode: z.enum(STRICT_MODES).default("off"),
-  user: z.object({ openId: z.string(), name: z.string().optional() }).optional(),
-  /** Granted scopes per identity when known, for the local scope pre-check; omit when unknown. */
-  scopes: z.object({ user: z.array(z.string()).optional(), bot: z.array(z.string()).optional() }).optional(),
-});
+export const ExtensionAccountSchema = z.lazy(() =>
+  z.object({
+    /** Shown in errors and as the account source `extension:<name>`; the program's file name by default. */
+    name: z.string().min(1).max(64).optional(),
+    appId: z.string().optional(),
+    brand: z.enum(BRANDS).default("feishu"),
+    /** Required for brand `custom`: the suite's own domains or loopback (see docs). */
+    baseUrl: z.string().optional(),
+    /** Identities this provider can hand out tokens for. */
+    identities: z.array(z.enum(IDENTITIES)).min(1),
+    defaultAs: z.enum(AS_VALUES).optional(),
+    strictMode: z.enum(STRICT_MODES).default("off"),
+    user: z.object({ openId: z.string(), name: z.string().optional() }).optional(),
+    /** Granted scopes per identity when known, for the local scope pre-check; omit when unknown. */
+    scopes: z.object({ user: z.array(z.string()).optional(), bot: z.array(z.string()).optional() })
+      .optional(),
+  })
+);
 
 /** `account`: the account, or null to let the next provider of the chain answer. */
-export const AccountAnswerSchema = z.object({ ...Versioned, account: ExtensionAccountSchema.nullable() });
+export const AccountAnswerSchema = z.lazy(() =>
+  z.object({ ...versioned(), account: ExtensionAccountSchema.nullable() })
+);
 
 /** `token`: a token for the identity asked. */
-export const TokenAnswerSchema = z.object({
-  ...Versioned,
-  token: z.string().min(1),
-  /** Unix ms; larkit asks again after this. */
-  expiresAt: z.number().optional(),
-  scopes: z.array(z.string()).optional(),
-});
+export const TokenAnswerSchema = z.lazy(() =>
+  z.object({
+    ...versioned(),
+    token: z.string().min(1),
+    /** Unix ms; larkit asks again after this. */
+    expiresAt: z.number().optional(),
+    scopes: z.array(z.string()).optional(),
+  })
+);
 
 /** `invalidate`: true when asking `token` again gives another token; false when none other can be had. */
-export const InvalidateAnswerSchema = z.object({ ...Versioned, invalidated: z.boolean() });
+export const InvalidateAnswerSchema = z.lazy(() => z.object({ ...versioned(), invalidated: z.boolean() }));
 
 export type ExtensionAccount = z.infer<typeof ExtensionAccountSchema>;

@@ -10,12 +10,15 @@ import { z } from "zod";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 
-const HolderSchema = z.object({
-  owner: z.string(),
-  at: z.number(),
-  pid: z.number().optional(),
-  host: z.string().optional(),
-});
+// Schemas are built on first parse, not at import: most runs never parse these (start-up).
+const HolderSchema = z.lazy(() =>
+  z.object({
+    owner: z.string(),
+    at: z.number(),
+    pid: z.number().optional(),
+    host: z.string().optional(),
+  })
+);
 
 /** The HTTP client's per-request timeout (60 s) plus a margin: no live holder keeps the lock longer. */
 export const DEFAULT_STALE_MS = 75_000;

@@ -12,17 +12,20 @@ export type Send = HttpClient["send"];
 
 export const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
 
-const TokenResponseSchema = z.object({
-  code: z.number().optional(),
-  msg: z.string().optional(),
-  error: z.string().optional(),
-  error_description: z.string().optional(),
-  access_token: z.string().optional(),
-  refresh_token: z.string().optional(),
-  expires_in: z.number().optional(),
-  refresh_token_expires_in: z.number().optional(),
-  scope: z.string().optional(),
-});
+// Schemas are built on first parse, not at import: most runs never parse these (start-up).
+const TokenResponseSchema = z.lazy(() =>
+  z.object({
+    code: z.number().optional(),
+    msg: z.string().optional(),
+    error: z.string().optional(),
+    error_description: z.string().optional(),
+    access_token: z.string().optional(),
+    refresh_token: z.string().optional(),
+    expires_in: z.number().optional(),
+    refresh_token_expires_in: z.number().optional(),
+    scope: z.string().optional(),
+  })
+);
 
 export interface TokenGrant {
   accessToken: string;

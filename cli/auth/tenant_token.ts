@@ -18,15 +18,18 @@ export const TENANT_TOKEN_PATH = "/open-apis/auth/v3/tenant_access_token/interna
 /** Re-mint this long before expiry (the suite also hands out a new token in its last 30 minutes). */
 export const TENANT_REFRESH_AHEAD_MS = 5 * 60_000;
 
-const MintResponseSchema = z.object({
-  code: z.number(),
-  msg: z.string().optional(),
-  tenant_access_token: z.string().optional(),
-  /** Seconds. */
-  expire: z.number().optional(),
-});
+// Schemas are built on first parse, not at import: most runs never parse these (start-up).
+const MintResponseSchema = z.lazy(() =>
+  z.object({
+    code: z.number(),
+    msg: z.string().optional(),
+    tenant_access_token: z.string().optional(),
+    /** Seconds. */
+    expire: z.number().optional(),
+  })
+);
 
-const CachedSchema = z.object({ token: z.string(), expiresAt: z.number() });
+const CachedSchema = z.lazy(() => z.object({ token: z.string(), expiresAt: z.number() }));
 
 export interface TenantTokenDeps {
   p: Provider;

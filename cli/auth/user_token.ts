@@ -18,18 +18,21 @@ export const REFRESH_AHEAD_MS = 5 * 60_000;
 /** The suite's refresh-token lifetime when the grant does not say (7 days). */
 const DEFAULT_REFRESH_LIFETIME_S = 604_800;
 
-export const UserTokenSchema = z.object({
-  userOpenId: z.string(),
-  appId: z.string(),
-  accessToken: z.string(),
-  refreshToken: z.string().optional(),
-  /** Unix ms. */
-  expiresAt: z.number(),
-  refreshExpiresAt: z.number(),
-  /** Space-separated, as the OAuth server returns it. */
-  scope: z.string(),
-  grantedAt: z.number(),
-});
+// Schemas are built on first parse, not at import: most runs never parse these (start-up).
+export const UserTokenSchema = z.lazy(() =>
+  z.object({
+    userOpenId: z.string(),
+    appId: z.string(),
+    accessToken: z.string(),
+    refreshToken: z.string().optional(),
+    /** Unix ms. */
+    expiresAt: z.number(),
+    refreshExpiresAt: z.number(),
+    /** Space-separated, as the OAuth server returns it. */
+    scope: z.string(),
+    grantedAt: z.number(),
+  })
+);
 export type UserToken = z.infer<typeof UserTokenSchema>;
 
 export type TokenStatus = "valid" | "needs_refresh" | "expired";

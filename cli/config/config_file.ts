@@ -14,38 +14,43 @@ export const STRICT_MODES = ["bot", "user", "off"] as const;
 export const BRANDS = ["feishu", "lark", "custom"] as const;
 export const LANGS = ["zh", "en"] as const;
 
-const ProfileUserSchema = z.object({ openId: z.string().min(1), name: z.string().optional() });
+// Schemas are built on first parse, not at import: most runs never parse these (start-up).
+const ProfileUserSchema = z.lazy(() => z.object({ openId: z.string().min(1), name: z.string().optional() }));
 
-const ProfileSchema = z.object({
-  name: z.string().min(1),
-  appId: z.string().min(1),
-  brand: z.enum(BRANDS),
-  /** Only for brand `custom`: the origin every service lives at (the emulator, a proxy). */
-  baseUrl: z.string().optional(),
-  /**
-   * An origin off the suite's domains that the user confirmed at a terminal (`endpoints.ts`); it counts only
-   * while it is the `baseUrl`, so a later base URL needs its own confirmation.
-   */
-  confirmedEndpoint: z.string().optional(),
-  lang: z.enum(LANGS).optional(),
-  defaultAs: z.enum(AS_VALUES).optional(),
-  strictMode: z.enum(STRICT_MODES).optional(),
-  /** The app's granted scopes, when known: what the bot-side scope pre-check compares against. */
-  botScopes: z.array(z.string()).optional(),
-  /** The logged-in user; a profile holds at most one (a new login replaces the old one). */
-  users: z.array(ProfileUserSchema).default([]),
-});
+const ProfileSchema = z.lazy(() =>
+  z.object({
+    name: z.string().min(1),
+    appId: z.string().min(1),
+    brand: z.enum(BRANDS),
+    /** Only for brand `custom`: the origin every service lives at (the emulator, a proxy). */
+    baseUrl: z.string().optional(),
+    /**
+     * An origin off the suite's domains that the user confirmed at a terminal (`endpoints.ts`); it counts only
+     * while it is the `baseUrl`, so a later base URL needs its own confirmation.
+     */
+    confirmedEndpoint: z.string().optional(),
+    lang: z.enum(LANGS).optional(),
+    defaultAs: z.enum(AS_VALUES).optional(),
+    strictMode: z.enum(STRICT_MODES).optional(),
+    /** The app's granted scopes, when known: what the bot-side scope pre-check compares against. */
+    botScopes: z.array(z.string()).optional(),
+    /** The logged-in user; a profile holds at most one (a new login replaces the old one). */
+    users: z.array(ProfileUserSchema).default([]),
+  })
+);
 
-export const ConfigSchema = z.object({
-  /** Global strict mode; a profile's own `strictMode` overrides it. */
-  strictMode: z.enum(STRICT_MODES).optional(),
-  currentProfile: z.string().optional(),
-  /** What `profile use -` switches back to. */
-  previousProfile: z.string().optional(),
-  /** Executables of extension credential providers, asked in this order (docs/credential-providers.md). */
-  credentialProviders: z.array(z.string()).optional(),
-  profiles: z.array(ProfileSchema).default([]),
-});
+export const ConfigSchema = z.lazy(() =>
+  z.object({
+    /** Global strict mode; a profile's own `strictMode` overrides it. */
+    strictMode: z.enum(STRICT_MODES).optional(),
+    currentProfile: z.string().optional(),
+    /** What `profile use -` switches back to. */
+    previousProfile: z.string().optional(),
+    /** Executables of extension credential providers, asked in this order (docs/credential-providers.md). */
+    credentialProviders: z.array(z.string()).optional(),
+    profiles: z.array(ProfileSchema).default([]),
+  })
+);
 
 export type LarkitConfig = z.infer<typeof ConfigSchema>;
 export type Profile = z.infer<typeof ProfileSchema>;
