@@ -219,6 +219,9 @@ Deno.test("event consume: --jq shapes each line; two consumers both receive the 
     assert.equal(outA.stdout, `${CHAT}\n`);
     assert.equal(outB.code, 0, outB.stderr);
     assert.equal(JSON.parse(outB.stdout).event.message.chat_id, CHAT);
+    // Acknowledged to the suite once the first consumer had it (the ack frame is on its way, not awaited).
+    const deadline = Date.now() + 10_000;
+    while (emu.events.unacked() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(emu.events.unacked(), 0);
   });
 });
