@@ -363,3 +363,37 @@ Deno.test("im +chat-messages-list --user-id reads the direct chat with a person;
     assert.deepEqual(suiteCalls(emu), []);
   });
 });
+
+Deno.test("im --download-resources saves the listed messages' images and files as <key>-<name>", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    await Deno.writeFile(join(cwd, "chart.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    const sent = await larkit(["im", "+messages-send", "--chat-id", CHATS.launch, "--image", "chart.png"], {
+      cwd,
+    });
+    const { message_id, content } =
+      sent.json<{ data: { message_id: string; content: { image_key: string } } }>()
+        .data;
+    const argv = ["im", "+chat-messages-list", "--chat-id", CHATS.launch, "--download-resources"];
+    emu.clearRequests();
+    const dry = await larkit([...argv, "--dry-run"], { cwd });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /download_resources/);
+    assert.deepEqual(emu.requests(), []);
+
+    const r = await larkit(argv, { cwd });
+    assert.equal(r.code, 0, r.stderr);
+    const withImage = r.json<
+      { data: { message_id: string; resources?: { key: string; saved_path: string }[] }[] }
+    >()
+      .data.find((m) => m.message_id === message_id);
+    assert.deepEqual(withImage?.resources?.map((x) => x.key), [content.image_key]);
+    const saved = withImage?.resources?.[0].saved_path ?? "";
+    assert.ok(saved.startsWith(`${content.image_key}-`), saved);
+    assert.ok((await Deno.stat(join(cwd, saved))).isFile);
+    const mget = await larkit(["im", "+messages-mget", "--message-ids", message_id, "--download-resources"], {
+      cwd,
+    });
+    assert.equal(mget.code, 0, mget.stderr);
+  });
+});

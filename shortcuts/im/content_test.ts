@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { LarkitError } from "../../cli/output/errors.ts";
 import type { FlagValues } from "../declare.ts";
 import { type contentFlags, fileTypeOf, markdownPost, messageSourceOf } from "./content.ts";
+import { resourcesOf } from "./messages.ts";
 
 type ContentFlags = FlagValues<typeof contentFlags>;
 const flags = (over: Partial<ContentFlags>): ContentFlags => ({
@@ -101,4 +102,14 @@ Deno.test("fileTypeOf maps known extensions and falls back to stream", () => {
   assert.equal(fileTypeOf("a/Report.PDF"), "pdf");
   assert.equal(fileTypeOf("sheet.xlsx"), "xls");
   assert.equal(fileTypeOf("archive.tar.gz"), "stream");
+});
+
+Deno.test("resourcesOf finds media keys and a post's images", () => {
+  assert.deepEqual(resourcesOf({ msg_type: "media", content: { file_key: "file_1", image_key: "img_1" } }), [
+    { key: "file_1", type: "file" },
+    { key: "img_1", type: "image" },
+  ]);
+  const post = { zh_cn: { content: [[{ tag: "text", text: "x" }, { tag: "img", image_key: "img_2" }]] } };
+  assert.deepEqual(resourcesOf({ msg_type: "post", content: post }), [{ key: "img_2", type: "image" }]);
+  assert.deepEqual(resourcesOf({ msg_type: "text", content: { text: "img_3" } }), []);
 });

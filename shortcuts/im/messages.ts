@@ -41,3 +41,31 @@ export function shapeMessage(m: SuiteMessage, zone: string): Record<string, unkn
     content: parsedContent(m.body?.content),
   };
 }
+
+/** An image or file a message's content names: what `+messages-resources-download` fetches. */
+export interface Resource {
+  key: string;
+  type: "image" | "file";
+}
+
+/** The resources of a message: its image, file, audio or video (and the video's cover), and a post's images. */
+export function resourcesOf(message: Record<string, unknown>): Resource[] {
+  const content = message.content;
+  if (!content || typeof content !== "object") return [];
+  const c = content as Record<string, unknown>;
+  const out: Resource[] = [];
+  if (typeof c.file_key === "string") out.push({ key: c.file_key, type: "file" });
+  if (typeof c.image_key === "string") out.push({ key: c.image_key, type: "image" });
+  if (message.msg_type === "post") {
+    // A post is {locale: {content: [[{tag, image_key?}, …], …]}} or the same without the locale level.
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) return v.forEach(walk);
+      if (!v || typeof v !== "object") return;
+      const o = v as Record<string, unknown>;
+      if (o.tag === "img" && typeof o.image_key === "string") out.push({ key: o.image_key, type: "image" });
+      else Object.values(o).forEach(walk);
+    };
+    walk(c);
+  }
+  return out;
+}

@@ -11,6 +11,7 @@ import { defineShortcut, flag, type FlagSpecs, type FlagValues, type ShortcutCon
 import { checkId } from "./ids.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
+import { downloadResources, downloadResourcesFlag } from "./resources.ts";
 
 export const MESSAGES = "/open-apis/im/v1/messages";
 
@@ -20,6 +21,7 @@ const flags = {
   start: flag.string("only messages at or after this time (ISO 8601, date, or Unix seconds)"),
   end: flag.string("only messages at or before this time"),
   order: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "desc" }),
+  "download-resources": downloadResourcesFlag,
   ...pageFlags({ default: 20, max: 50, noun: "messages" }),
 };
 
@@ -112,6 +114,7 @@ export const messagesList = defineShortcut({
       planned: { items: [], has_more: false },
     });
     const messages = pages.flatMap((p) => p.items).map((m) => shapeMessage(m, ctx.timeZone));
+    if (f["download-resources"]) await downloadResources(ctx, messages);
     await ctx.outFormat(messages, meta(messages.length), messagesText);
   },
 });

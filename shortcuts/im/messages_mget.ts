@@ -4,6 +4,7 @@ import { defineShortcut, flag } from "../declare.ts";
 import { idList } from "./ids.ts";
 import { MESSAGES, messagesText, READ_MESSAGE_SCOPES } from "./messages_list.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
+import { downloadResources, downloadResourcesFlag } from "./resources.ts";
 
 const Got = z.object({ items: z.array(SuiteMessage).default([]) });
 
@@ -21,6 +22,7 @@ export const messagesMget = defineShortcut({
   hasFormat: true,
   flags: {
     "message-ids": flag.requiredString("message IDs (om_…), comma-separated, at most 50"),
+    "download-resources": downloadResourcesFlag,
   },
   async run(ctx) {
     const ids = idList("message-ids", ctx.flags["message-ids"], {
@@ -38,6 +40,7 @@ export const messagesMget = defineShortcut({
       });
       messages.push(...got.items.map((m) => shapeMessage(m, ctx.timeZone)));
     }
+    if (ctx.flags["download-resources"]) await downloadResources(ctx, messages);
     await ctx.outFormat(messages, { count: messages.length }, messagesText);
   },
 });

@@ -9,6 +9,7 @@ import { defineShortcut, flag } from "../declare.ts";
 import { MessagePage, MESSAGES, messagesText, READ_MESSAGE_SCOPES } from "./messages_list.ts";
 import { shapeMessage } from "./messages.ts";
 import { listPages, pageFlags } from "./paging.ts";
+import { downloadResources, downloadResourcesFlag } from "./resources.ts";
 
 const Found = z.object({ items: z.array(z.looseObject({ thread_id: z.string().optional() })).default([]) });
 
@@ -27,6 +28,7 @@ export const threadsMessagesList = defineShortcut({
   flags: {
     thread: flag.requiredString("thread ID (omt_…) or the ID of a message in the thread (om_…)"),
     order: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "asc" }),
+    "download-resources": downloadResourcesFlag,
     ...pageFlags({ default: 20, max: 50, noun: "messages" }),
   },
   async run(ctx) {
@@ -63,6 +65,7 @@ export const threadsMessagesList = defineShortcut({
       planned: { items: [], has_more: false },
     });
     const messages = pages.flatMap((p) => p.items).map((m) => shapeMessage(m, ctx.timeZone));
+    if (ctx.flags["download-resources"]) await downloadResources(ctx, messages);
     await ctx.outFormat(messages, { ...meta(messages.length), thread_id: thread }, messagesText);
   },
 });
