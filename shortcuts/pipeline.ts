@@ -381,7 +381,7 @@ export async function runShortcut<F extends FlagSpecs>(
   // 2. config
   const account = await run.credentials().account();
   // 3. local scope check, before any request
-  await checkScopes(run, identity, shortcut.scopes[identity] ?? []);
+  await checkScopes(run, identity, shortcut.scopes[identity] ?? [], shortcut.authTypes);
   // 4. output settings
   const format = await outputSettings(shortcut as unknown as Shortcut<FlagSpecs>, inv);
   // 5. input flags

@@ -24,14 +24,24 @@ export function missingScopes(granted: string[], required: string[]): string[] {
   return [...new Set(required)].filter((s) => !have.has(s));
 }
 
-/** The next action for each identity, naming the exact command where there is one. */
-export function missingScopeHint(identity: Identity, missing: string[], profile?: string): string {
+/**
+ * The next action for each identity, naming the exact command where there is one. The other identity is
+ * suggested only when the command supports it (`supported`): a user-only command never hints `--as bot`.
+ */
+export function missingScopeHint(
+  identity: Identity,
+  missing: string[],
+  profile?: string,
+  supported: Identity[] = ["user", "bot"],
+): string {
   if (identity === "user") {
     const login = loginCommandFor(profile)(missing);
-    return `grant them by logging in again: ${login}; or run the command with --as bot`;
+    const other = supported.includes("bot") ? "; or run the command with --as bot" : "";
+    return `grant them by logging in again: ${login}${other}`;
   }
+  const other = supported.includes("user") ? "; or run the command with --as user" : "";
   return `ask the app admin to enable ${missing.join(", ")} in the developer console, then record them ` +
-    `with \`larkit config set bot-scopes "<all granted scopes>"\`; or run the command with --as user`;
+    `with \`larkit config set bot-scopes "<all granted scopes>"\`${other}`;
 }
 
 /** The contract's permission facts: the missing scopes and, for the app's, the console page that grants them. */
@@ -49,14 +59,19 @@ export async function scopeFacts(
 }
 
 /** Throws `missing_scope` when the identity's known grant lacks any required scope; unknown grants pass. */
-export async function checkScopes(ctx: RunContext, identity: Identity, required: string[]): Promise<void> {
+export async function checkScopes(
+  ctx: RunContext,
+  identity: Identity,
+  required: string[],
+  supported?: Identity[],
+): Promise<void> {
   if (required.length === 0) return;
   const granted = await ctx.credentials().grantedScopes(identity);
   if (granted === undefined) return;
   const missing = missingScopes(granted, required);
   if (missing.length === 0) return;
   throw errors.missingScope(`missing required scope(s) for ${identity}: ${missing.join(", ")}`, {
-    hint: missingScopeHint(identity, missing, ctx.globals.profile),
+    hint: missingScopeHint(identity, missing, ctx.globals.profile, supported),
     ...await scopeFacts(ctx, identity, missing),
     detail: { identity, missing, required },
   });
