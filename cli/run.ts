@@ -6,6 +6,7 @@ import { type Command, CommanderError } from "commander";
 import { type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
 import { createRunContext, type Globals, type RunHooks } from "./context.ts";
 import { positionalWords, prescanGlobals } from "./globals.ts";
+import { asksHelp, land, type Landing } from "./usage.ts";
 import { emitError, emitRendered } from "./output/emit.ts";
 import { errors, type LarkitError, toLarkitError } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
@@ -13,14 +14,21 @@ import { buildTree, configureAll } from "./tree.ts";
 
 const HELP_CODES = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
 
-function usageFromCommander(e: CommanderError, argv: string[]): LarkitError {
-  const message = e.message.replace(/^error: /, "").replace(/\n+/g, " ").trim();
-  const words = positionalWords(argv);
-  const where = e.code === "commander.unknownCommand" ? words.slice(0, -1) : words;
+/** A usage error whose hint names the deepest command that exists, with did-you-mean suggestions. */
+function usageError(message: string, reason: string, at: Landing): LarkitError {
+  const detail: Record<string, unknown> = { reason };
+  if (at.unknown !== undefined) Object.assign(detail, { word: at.unknown, suggestions: at.suggestions });
+  const maybe = at.suggestions.length ? `did you mean ${at.suggestions.join(", ")}? ` : "";
   return errors.usage(message, {
-    detail: { reason: e.code.replace(/^commander\./, "") },
-    hint: `run \`larkit ${[...where, "--help"].join(" ")}\` to see the commands and flags`,
+    detail,
+    hint: `${maybe}run \`larkit ${[...at.path, "--help"].join(" ")}\` to see the commands and flags`,
   });
+}
+
+function usageFromCommander(e: CommanderError, argv: string[], program?: Command): LarkitError {
+  const message = e.message.replace(/^error: /, "").replace(/\n+/g, " ").trim();
+  const at = program ? land(program, argv) : { path: positionalWords(argv), suggestions: [] };
+  return usageError(message, e.code.replace(/^commander\./, ""), at);
 }
 
 /** Recording and replaying read and write files of this machine: a host's run (a turn) may not ask for them. */
@@ -74,11 +82,15 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
   const globals = prescanGlobals(argv, original.env);
   let ctx = createRunContext(original, globals, argv, HOOKS);
   let captured = "";
+  let program: Command | undefined;
   try {
     if (opts.gate) refuseHostFlags(prescanGlobals(argv, { get: () => undefined }));
     ctx = createRunContext(await withRecordReplay(original, globals), globals, argv, HOOKS);
-    const program = await buildTree(argv, ctx);
+    program = await buildTree(argv, ctx);
     configureAll(program, (text) => captured += text);
+    // Commander answers `nosuch --help` with the parent's help and exit 0: a misspelt command is an error.
+    const at = asksHelp(argv) ? land(program, argv) : undefined;
+    if (at?.unknown !== undefined) throw usageError(`unknown command '${at.unknown}'`, "unknownCommand", at);
     const gate = opts.gate;
     if (gate) {
       // Decided on the leaf commander resolved, after parsing: argv tricks (`--`, quoting) cannot hide it.
@@ -106,7 +118,7 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     const err = original.signal.aborted
       ? toLarkitError(original.signal.reason)
       : e instanceof CommanderError
-      ? usageFromCommander(e, argv)
+      ? usageFromCommander(e, argv, program)
       : toLarkitError(e);
     await emitError(ctx, err);
     return err.exitCode;
