@@ -8,7 +8,6 @@
  * profile), and its network reaches loopback only, so the emulator and the dev relay answer and anything else
  * fails the way a network outage would.
  */
-import { hostname } from "node:os";
 import { denoFiles } from "../../cli/files.ts";
 import { denoProcesses } from "../../cli/processes.ts";
 import {
@@ -39,6 +38,8 @@ export interface RunOptions extends SpawnOptions {
   columns?: number;
   /** The network larkit sees; `loopbackFetch` by default (wrap it to watch or refuse requests). */
   fetch?: FetchFn;
+  /** Aborting it is Ctrl-C: abort with `errors.interrupted("SIGINT")`, the reason `main.ts` gives. */
+  signal?: AbortSignal;
   /** Runs as an agent-server turn does: this host is asked before every write. */
   approver?: Approver;
 }
@@ -107,7 +108,7 @@ export function cliProvider(
     // HOME is whatever the test says, else the config dir: no path can fall back to the developer's home.
     paths: resolvePaths(env, opts.env?.HOME ?? opts.configDir),
     system: {
-      hostname: hostname(),
+      hostname: Deno.hostname(),
       os: Deno.build.os,
       arch: Deno.build.arch,
       selfCommand: [Deno.execPath(), "run", "-A", MAIN],
