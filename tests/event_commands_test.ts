@@ -62,6 +62,7 @@ Deno.test("event consume --dry-run shows the subscription and connects to nothin
       [["im.message.receive_v1", "--param", "novalue"], /--param/],
       [["im.message.receive_v1", "--jq", ".["], /jq/],
       [["im.message.receive_v1", "--output-dir", "/etc"], /--output-dir/],
+      [["--filter", "("], /--filter/],
     ] as const
   ) {
     const bad = await runCli(["event", "consume", ...args, "--dry-run"], { env: APP });

@@ -56,9 +56,14 @@ async function withHub(fn: (emu: Emulator, socket: string, hub: EventHub) => Pro
 }
 
 /** A consumer that acks what it receives; `take(n)` collects n events. */
-async function consumer(socket: string, keys: string[] = [], params: Record<string, string> = {}) {
+async function consumer(
+  socket: string,
+  keys: string[] = [],
+  params: Record<string, string> = {},
+  pattern?: string,
+) {
   const client = await HubClient.connect(socket);
-  await client.send({ op: "subscribe", keys, params });
+  await client.send({ op: "subscribe", keys, params, ...(pattern !== undefined ? { pattern } : {}) });
   const first = await client.next();
   assert.equal(first?.op, "ready");
   return {
@@ -172,7 +177,9 @@ Deno.test("hub: stop ends the long connection, closes consumers and removes the 
 /** A hub over a fake long connection the test drives: `push` an event, see which acks were sent. */
 async function withFakeHub(
   idleMs: number,
-  fn: (t: { socket: string; push(id: string): void; acked: string[]; run: Promise<string> }) => Promise<void>,
+  fn: (
+    t: { socket: string; push(id: string, type?: string): void; acked: string[]; run: Promise<string> },
+  ) => Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "larkit-hub-" });
   const socket = join(dir, "hub.sock");
@@ -194,9 +201,9 @@ async function withFakeHub(
   const run = hub.run();
   try {
     while (await probeHub(socket) !== "live") await clock.sleep(5);
-    const push = (id: string) =>
+    const push = (id: string, type = "task.task.updated_v1") =>
       onEvent!(
-        { header: { event_id: id, event_type: "task.task.updated_v1" }, event: {} },
+        { header: { event_id: id, event_type: type }, event: {} },
         () => acked.push(id),
       );
     await fn({ socket, push, acked, run });
@@ -236,5 +243,20 @@ Deno.test("hub: exits by itself after idleMs without a consumer", async () => {
   await withFakeHub(100, async ({ socket, run }) => {
     assert.equal(await run, "no consumer for 100 ms");
     assert.equal(await probeHub(socket), "absent");
+  });
+});
+
+Deno.test("hub: a type pattern narrows a subscription; a pattern that is no regex is refused", async () => {
+  await withFakeHub(60_000, async ({ socket, push }) => {
+    const im = await consumer(socket, [], {}, "^im\\.message\\.");
+    push("t1", "task.task.updated_v1");
+    push("m1", "im.message.receive_v1");
+    const [only] = await im.take(1);
+    assert.equal(only.header.event_id, "m1");
+    im.client.close();
+    const bad = await HubClient.connect(socket);
+    await bad.send({ op: "subscribe", keys: [], params: {}, pattern: "(" });
+    assert.equal((await bad.next())?.op, "error");
+    bad.close();
   });
 });

@@ -63,6 +63,15 @@ const ConsumeOptions = z.object({
     return ms;
   }),
   outputDir: z.string().optional(),
+  filter: z.string().optional().refine((v) => {
+    if (v === undefined) return true;
+    try {
+      new RegExp(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "not a regular expression"),
   quiet: z.boolean().default(false),
   dryRun: z.boolean().default(false),
 });
@@ -131,6 +140,7 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
         app_id: hub.appId,
         keys,
         params,
+        ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
         hub: {
           socket: hub.socket,
           running: await probeHub(hub.socket) === "live",
@@ -163,7 +173,12 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
   ctx.p.signal.addEventListener("abort", onAbort);
   let count = 0;
   try {
-    await client.send({ op: "subscribe", keys, params });
+    await client.send({
+      op: "subscribe",
+      keys,
+      params,
+      ...(opts.filter !== undefined ? { pattern: opts.filter } : {}),
+    });
     // An agent-server turn has no stdin of its own (it reads as ended at once): there consuming ends at
     // --max-events, --timeout or turn/interrupt.
     if (!ctx.p.approver) {
@@ -337,6 +352,7 @@ export function registerEventCommands(event: Command, ctx: RunContext): void {
     .option("--max-events <n>", "stop after n events")
     .option("--timeout <duration>", "stop after this long (30s, 500ms, 2m); no event by then is exit 4")
     .option("--output-dir <dir>", "write each event to <dir>/<event_id>.json instead of stdout")
+    .option("--filter <regex>", "keep events whose event type matches this regular expression")
     .option("--quiet", "no [event] status lines on stderr")
     .option("--dry-run", "show the subscription without connecting")
     .addHelpText("after", CONSUME_HELP)

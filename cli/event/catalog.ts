@@ -206,13 +206,16 @@ export function valueAt(event: Record<string, unknown>, path: string): string | 
     : undefined;
 }
 
-/** A subscription's filter: one of the keys (all when empty), and every param equal. */
+/** A subscription's filter: one of the keys (all when empty), the type pattern, and every param equal. */
 export interface EventFilter {
   keys: string[];
   params: Record<string, string>;
+  /** The event type must match it too. */
+  pattern?: RegExp;
 }
 
 export function matches(filter: EventFilter, e: EventEnvelope): boolean {
   if (filter.keys.length > 0 && !filter.keys.includes(e.header.event_type)) return false;
+  if (filter.pattern && !filter.pattern.test(e.header.event_type)) return false;
   return Object.entries(filter.params).every(([k, v]) => valueAt(e.event, k) === v);
 }

@@ -177,7 +177,16 @@ export class EventHub {
   #handle(c: Consumer, msg: ClientMessage): "close" | void {
     switch (msg.op) {
       case "subscribe":
-        c.filter = { keys: msg.keys, params: msg.params };
+        try {
+          c.filter = {
+            keys: msg.keys,
+            params: msg.params,
+            ...(msg.pattern !== undefined ? { pattern: new RegExp(msg.pattern) } : {}),
+          };
+        } catch {
+          this.#send(c, { op: "error", message: `not a regular expression: ${msg.pattern}` });
+          return "close";
+        }
         this.#o.log(`consumer subscribed to ${msg.keys.join(",") || "every event"}`);
         if (this.#status.state === "connected") this.#makeReady(c);
         if (this.#status.state === "failed") this.#send(c, this.#failure());

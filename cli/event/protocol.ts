@@ -12,6 +12,8 @@ export const ClientMessageSchema = z.discriminatedUnion("op", [
     op: z.literal("subscribe"),
     keys: z.array(z.string()),
     params: z.record(z.string(), z.string()),
+    /** A regular expression the event type must match (`--filter`). */
+    pattern: z.string().optional(),
   }),
   z.object({ op: z.literal("ack"), event_id: z.string().min(1) }),
   z.object({ op: z.literal("status") }),

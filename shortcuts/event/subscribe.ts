@@ -9,6 +9,7 @@ import { defineShortcut, flag } from "../declare.ts";
 const flags = {
   "event-types": flag.string("comma-separated event keys, e.g. im.message.receive_v1 (default: every event)"),
   "output-dir": flag.string("write each event to <dir>/<event_id>.json instead of stdout"),
+  filter: flag.string("regular expression the event type must match, e.g. '^im\\.message'"),
   "max-events": flag.string("stop after this many events"),
   timeout: flag.string("stop after this long (30s, 500ms, 2m); no event by then is exit 4"),
   quiet: flag.boolean("no [event] status lines on stderr"),
@@ -39,6 +40,7 @@ export const subscribe = defineShortcut({
       "consume",
       ...keys,
       ...(f["output-dir"] !== undefined ? ["--output-dir", f["output-dir"]] : []),
+      ...(f.filter !== undefined ? ["--filter", f.filter] : []),
       ...(f["max-events"] !== undefined ? ["--max-events", f["max-events"]] : []),
       ...(f.timeout !== undefined ? ["--timeout", f.timeout] : []),
       ...(f.quiet ? ["--quiet"] : []),
