@@ -11,13 +11,21 @@
 import { join } from "node:path";
 import { identitiesOf } from "./method.ts";
 import type { ServiceSpec, ServiceSummary } from "./schema.ts";
+import type * as Schemas from "./schema.ts";
 import { z } from "zod";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
 
 /**
  * The metadata schemas are many and costly to build: they load when an overlay file or response is actually
  * read, not on every run that merely looks for one (start-up).
  */
-const schemas = () => import("./schema.ts");
+const schemas = () => later<typeof Schemas>("./schema.ts");
 
 export const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Larger responses are refused before parsing: a hostile endpoint must not exhaust memory. */

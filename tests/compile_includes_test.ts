@@ -1,0 +1,34 @@
+/**
+ * Modules loaded through `later("./x.ts")` (a specifier Deno cannot resolve ahead of time, to keep them out of
+ * every run's start-up graph) are invisible to `deno compile`: each must be listed for `--include` in
+ * deno.json's compile task, or the compiled binary fails when a run first needs it.
+ */
+import assert from "node:assert/strict";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+async function* sources(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const path = join(dir, e.name);
+    if (e.isDirectory && !["tests", "bench", "dist", "node_modules", ".git"].includes(e.name)) {
+      yield* sources(path);
+    } else if (e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) yield path;
+  }
+}
+
+Deno.test("every module loaded through later(…) is --include'd by deno task compile", async () => {
+  const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
+  const compile: string = config.tasks.compile;
+  const included = new Set([...compile.matchAll(/--include (\S+)/g)].map((m) => m[1]));
+  const loaded: string[] = [];
+  for await (const file of sources(REPO)) {
+    const text = await Deno.readTextFile(file);
+    for (const m of text.matchAll(/\blater(?:<[^>]*>)?\("([^"]+)"\)/g)) {
+      loaded.push(relative(REPO, join(dirname(file), m[1])));
+    }
+  }
+  assert.ok(loaded.length > 0, "no later(…) import found: the pattern changed, update this test");
+  assert.deepEqual(loaded.filter((path) => !included.has(path)), []);
+});
