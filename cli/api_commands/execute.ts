@@ -8,10 +8,10 @@ import { z } from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import type { ApiRequest } from "../http/client.ts";
-import { mergePages, paginate } from "../http/pagination.ts";
+import { mergePages, nextPageToken, paginate } from "../http/pagination.ts";
 import { dryRunDocument } from "../output/dry_run.ts";
 import { emitDryRun, emitItems, emitResult } from "../output/emit.ts";
-import { errors } from "../output/errors.ts";
+import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { checkJq } from "../output/formats/jq.ts";
 import { type ItemFormat, parseFormat } from "../output/formats/render.ts";
 import { extractItems } from "../output/formats/rows.ts";
@@ -161,6 +161,12 @@ async function download(ctx: RunContext, req: ApiRequest, path: string): Promise
   await emitResult(ctx, { identity: req.identity, format: "json" }, data);
 }
 
+/**
+ * `--page-all`. Nothing is lost silently: a response without a list is printed as it is (with a warning); a
+ * stop at `--page-limit` says so in the result (`meta.truncated`, `meta.page_token`, `has_more` kept) or, for
+ * streamed formats, on stderr with the token to resume from; and when a later page fails after items were
+ * streamed, the error says how many are on stdout and the token to resume from.
+ */
 async function pageAll(
   ctx: RunContext,
   call: ApiCall,
@@ -169,33 +175,59 @@ async function pageAll(
   wrote: boolean,
 ): Promise<void> {
   const format = parseFormat(f.format);
+  const settings = { identity: req.identity, format, jq: f.jq, wrote, listField: call.listField };
   const pagination = paginate(ctx.http(), req, { pageSize: f.pageSize, pageLimit: f.pageLimit });
   const streaming = !f.jq && (format === "ndjson" || format === "table" || format === "csv");
   const writer = streaming ? emitItems(ctx, format as ItemFormat) : undefined;
   const kept: unknown[] = [];
   let pages = 0;
   let items = 0;
-  for await (const page of pagination.pages) {
-    pages = page.number;
-    await ctx.diag.progress(`[page ${page.number}] fetched`);
-    const list = itemsOf(call, page.data) ?? [];
-    items += list.length;
-    if (writer) await writer.page(list);
-    else kept.push(page.data);
+  /** The token of the page after the last one fetched. */
+  let next: string | undefined;
+  try {
+    for await (const page of pagination.pages) {
+      pages = page.number;
+      await ctx.diag.progress(`[page ${page.number}] fetched`);
+      const list = itemsOf(call, page.data);
+      if (list === undefined && page.number === 1) {
+        await ctx.diag.warn("--page-all: the response holds no list to page through; it is printed as it is");
+        return await emitResult(ctx, settings, page.data);
+      }
+      items += list?.length ?? 0;
+      if (writer) await writer.page(list ?? []);
+      else kept.push(page.data);
+      next = nextPageToken(page.data);
+    }
+  } catch (e) {
+    if (!writer || writer.count === 0) throw e;
+    // The one failure that leaves data on stdout: say exactly what is there and where to go on from.
+    const err = toLarkitError(e);
+    const { type: _, subtype, message, ...extra } = err.body;
+    throw larkitError(subtype, `${message} (after ${writer.count} items were written to stdout)`, {
+      ...extra,
+      hint:
+        `stdout holds the first ${writer.count} items; resume from the failed page with "page_token":"${next}"` +
+        ` in --params`,
+      detail: { items_written: writer.count, pages_fetched: pages, page_token: next, cause: extra.detail },
+    });
   }
-  if (pagination.limitReached()) {
+  const truncated = pagination.limitReached();
+  if (truncated) {
     await ctx.diag.warn(
-      `reached the page limit (${f.pageLimit}), stopping; use --page-limit 0 to fetch every page`,
+      `stopped at the page limit (${f.pageLimit} pages) with more to fetch; resume with "page_token":"${next}"` +
+        ` in --params, or use --page-limit 0 to fetch every page`,
     );
   }
   await ctx.diag.progress(`[pagination] ${writer ? "streamed" : "merged"} ${pages} pages, ${items} items`);
   if (writer) return await writer.end();
-  await emitResult(
-    ctx,
-    { identity: req.identity, format, jq: f.jq, wrote },
-    mergePages(kept),
-    { count: items },
-  );
+  const merged = mergePages(kept);
+  if (truncated && merged && typeof merged === "object") {
+    Object.assign(merged, { has_more: true, page_token: next });
+  }
+  await emitResult(ctx, settings, merged, {
+    count: items,
+    ...(truncated ? { truncated: true, page_token: next } : {}),
+  });
 }
 
 export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unknown): Promise<void> {
@@ -204,7 +236,9 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   const outputPath = f.output === undefined ? undefined : await resolveOutputPath(ctx.p, "output", f.output);
   // Checked before anything is sent, as `drive +download` does: an existing file is replaced only on request.
   if (outputPath && !f.overwrite && await ctx.p.files.stat(outputPath)) {
-    throw errors.validation(`--output: ${f.output} already exists`, { hint: "add --overwrite to replace it" });
+    throw errors.validation(`--output: ${f.output} already exists`, {
+      hint: "add --overwrite to replace it",
+    });
   }
   if (f.jq) await checkJq(f.jq);
 
