@@ -25,7 +25,7 @@ import {
 import { runCli as runCliIn } from "../../cli/run.ts";
 import { MAIN, REPO, type RunOptions as SpawnOptions, type RunResult } from "./run_main.ts";
 
-export { errorOf, type RunResult } from "./run_main.ts";
+export { type ErrorJson, errorOf, type RunResult } from "./run_main.ts";
 
 export interface RunOptions extends SpawnOptions {
   /** The clock larkit reads; real time by default. */

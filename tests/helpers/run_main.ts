@@ -17,6 +17,16 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** An envelope's error as a test reads it (`cli/output/errors.ts`'s ErrorBody, its fields as plain strings). */
+export interface ErrorJson {
+  type: string;
+  subtype: string;
+  message: string;
+  retryable: boolean;
+  hint?: string;
+  [k: string]: unknown;
+}
+
 export interface RunResult {
   code: number;
   stdout: string;
@@ -27,14 +37,12 @@ export interface RunResult {
   errorJson(): {
     ok: false;
     identity?: string;
-    error: { type: string; message: string; hint?: string; [k: string]: unknown };
+    error: ErrorJson;
   };
 }
 
 /** The error of the envelope on stderr: the JSON document after any progress lines. */
-export function errorOf(
-  r: RunResult,
-): { type: string; message: string; hint?: string; [k: string]: unknown } {
+export function errorOf(r: RunResult): ErrorJson {
   const at = r.stderr.startsWith("{") ? 0 : r.stderr.indexOf("\n{") + 1;
   assert.ok(at > 0 || r.stderr.startsWith("{"), `no error envelope on stderr: ${r.stderr}`);
   return JSON.parse(r.stderr.slice(at)).error;
