@@ -260,6 +260,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       identity,
       idempotency: call.dedup ? { ...call.dedup, key: r.key } : undefined,
       idempotent: call.repeatable,
+      identities: shortcut.authTypes,
     };
   }
   async function emit(

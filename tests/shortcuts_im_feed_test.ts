@@ -4,7 +4,7 @@
  * `--as bot`.
  */
 import assert from "node:assert/strict";
-import { fixtures } from "./helpers/emulator.ts";
+import { fixtures, userToken } from "./helpers/emulator.ts";
 import { type Larkit, suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const { CHATS } = fixtures;
@@ -183,5 +183,20 @@ Deno.test("im +feed-group-*: groups, a group's cards, cards by ID; times must be
     );
     await botRefused(larkit, ["im", "+feed-group-list"]);
     assert.deepEqual(suiteCalls(emu), []);
+  });
+});
+
+Deno.test("a user-only shortcut the suite refuses for a missing scope hints a login, not --as bot", async () => {
+  await withSuite(async (emu, larkit) => {
+    const narrow = await userToken(emu, { scope: "im:feed.flag:write offline_access" });
+    const r = await larkit(["im", "+flag-list"], {
+      asUser: true,
+      env: { LARKIT_USER_ACCESS_TOKEN: narrow.access_token },
+    });
+    assert.notEqual(r.code, 0);
+    const error = r.errorJson().error;
+    assert.match(error.message, /permission denied/);
+    assert.match(error.hint ?? "", /larkit auth login/);
+    assert.doesNotMatch(error.hint ?? "", /--as bot/);
   });
 });

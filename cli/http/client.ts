@@ -45,6 +45,8 @@ export interface ApiRequest {
   idempotency?: IdempotencyKey;
   /** A read command that shows whether this write happened (writes without a key). */
   verify?: string;
+  /** The identities the command supports, for a permission error's hint (default: both). */
+  identities?: Identity[];
 }
 
 export interface ApiResult<T = unknown> {
@@ -456,6 +458,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       logId: logIdOf(res, body),
       error: body.error,
       identity: req.identity,
+      identities: req.identities,
       app: account && { appId: account.appId, open: account.endpoints.open },
       idempotent,
     });

@@ -26,6 +26,8 @@ export interface SuiteFailure {
   app?: { appId?: string; open: string };
   /** Repeating the request cannot do the work twice (a 5xx is then safe to re-run). */
   idempotent?: boolean;
+  /** The identities the command supports: a permission hint offers the other one only when it is here. */
+  identities?: ("user" | "bot")[];
 }
 
 function violatedScopes(error: unknown): string[] {
@@ -67,11 +69,14 @@ export function suiteError(f: SuiteFailure): LarkitError {
       });
     case "permission": {
       const which = scopes.length ? `required scope ${scopes.join(", ")}` : "a required scope is not granted";
+      const offers = (other: "user" | "bot") => !f.identities || f.identities.includes(other);
       const hint = f.identity === "user"
-        ? `grant it by logging in again: ${loginCommand(scopes)}; or run the command --as bot`
-        : `ask the app admin to enable ${
-          scopes.join(", ") || "the scope"
-        } in the developer console, or run --as user`;
+        ? `grant it by logging in again: ${loginCommand(scopes)}${
+          offers("bot") ? "; or run the command --as bot" : ""
+        }`
+        : `ask the app admin to enable ${scopes.join(", ") || "the scope"} in the developer console${
+          offers("user") ? ", or run --as user" : ""
+        }`;
       // App scopes are granted by an admin in the developer console: link the page, as the reference does.
       const console_url = f.identity !== "user" && scopes.length && f.app?.appId
         ? scopeConsoleUrl(f.app.open, f.app.appId, scopes)

@@ -12,7 +12,7 @@ import { TENANT_KEY } from "../fixtures.ts";
 import { pageOf, paginate } from "../paging.ts";
 import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
-import { IM_FEED, READ_CHATS } from "../scopes.ts";
+import { READ_CHATS } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
 
 interface ChatRow {
@@ -390,7 +390,7 @@ export const imChatRoutes: Route[] = [
     method: "GET",
     path: "/open-apis/im/v1/flags",
     auth: "token",
-    scopes: IM_FEED.filter((s) => s.startsWith("im:feed.flag")),
+    scopes: ["im:feed.flag:read"],
     handle(ctx) {
       userOnly(ctx.caller);
       const items = stored(ctx.st, `im_flags\n${ctx.caller.openId}`).map(({ id: _id, ...f }) => f);
