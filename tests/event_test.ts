@@ -201,6 +201,8 @@ Deno.test("event consume: --jq shapes each line; two consumers both receive the 
     const a = consume(["im.message.receive_v1", "--max-events", "1", "--jq", ".event.message.chat_id"]);
     const b = consume(["im.message.receive_v1", "--max-events", "1", "--param", `message.chat_id=${CHAT}`]);
     await Promise.all([a.ready(), b.ready()]);
+    // Started at the same moment, they still share one hub and the app's one long connection.
+    assert.equal(emu.events.connections(), 1);
     const sent = await larkit([
       "im",
       "+messages-send",

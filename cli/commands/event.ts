@@ -253,9 +253,10 @@ async function runHub(ctx: RunContext): Promise<void> {
   if (!chain.appSecret) throw errors.config("the credentials in use hold no app secret");
   const appSecret = await chain.appSecret();
   const idle = Number(ctx.p.env.get(HUB_IDLE_ENV) ?? "");
-  const [{ EventHub, DEFAULT_IDLE_MS }, { LongConnection }] = await Promise.all([
+  const [{ EventHub, DEFAULT_IDLE_MS }, { LongConnection }, { withFileLock }] = await Promise.all([
     import("../event/hub.ts"),
     import("../event/connection.ts"),
+    import("../auth/file_lock.ts"),
   ]);
   await ctx.p.files.mkdir(hub.dir, { mode: 0o700 });
   const log = (line: string) => {
@@ -270,6 +271,7 @@ async function runHub(ctx: RunContext): Promise<void> {
     pid: ctx.p.processes.pid,
     idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS,
     log,
+    exclusive: (fn) => withFileLock(ctx.p, `${hub.socket}.lock`, fn),
     connect: (handlers) =>
       new LongConnection({
         openOrigin: hub.account.endpoints.open,

@@ -51,6 +51,11 @@ export interface HubOptions {
   pid: number;
   idleMs: number;
   log(line: string): void;
+  /**
+   * Runs the check-for-a-live-hub-then-listen step under a cross-process lock, so two hubs starting at once
+   * cannot both take the socket path (one removing the other's socket as stale). None: no other process.
+   */
+  exclusive?<T>(fn: () => Promise<T>): Promise<T>;
   /** Starts the long connection with the hub's handlers. */
   connect(handlers: {
     onEvent(event: EventEnvelope, ack: () => void): void;
@@ -95,11 +100,15 @@ export class EventHub {
   /** Listens on the socket and starts the long connection; resolves with why the hub stopped. */
   async run(): Promise<string> {
     const path = this.#o.socketPath;
-    const state = await probeHub(path);
-    if (state === "live") throw new Error(`another event hub already answers on ${path}`);
-    if (state === "stale") await Deno.remove(path);
-    this.#listener = Deno.listen({ transport: "unix", path });
-    await Deno.chmod(path, 0o600);
+    const listen = async () => {
+      const state = await probeHub(path);
+      if (state === "live") throw new Error(`another event hub already answers on ${path}`);
+      if (state === "stale") await Deno.remove(path);
+      const listener = Deno.listen({ transport: "unix", path });
+      await Deno.chmod(path, 0o600);
+      return listener;
+    };
+    this.#listener = this.#o.exclusive ? await this.#o.exclusive(listen) : await listen();
     this.#connection = this.#o.connect({
       onEvent: (e, ack) => this.#onEvent(e, ack),
       onStatus: (s) => this.#onStatus(s),
