@@ -27,7 +27,6 @@ export class RemoteClient {
   readonly #ws: WebSocket;
   readonly #streams = new Map<string, RemoteStream>();
   readonly #reassembler = new Reassembler();
-  readonly #decoder = new TextDecoder();
   /** Frames not yet handed to the socket: a large message enters the relay as the network takes it. */
   #queue: (string | WireFrame)[] = [];
   #queued = 0;
@@ -97,7 +96,7 @@ export class RemoteClient {
     if (env.type === "server_message_chunk") {
       const seen = this.#reassembler.observe(env.stream_id, env, text.length);
       if (seen.kind !== "complete") return;
-      stream.accept(env.seq_id, JSON.parse(this.#decoder.decode(seen.bytes)));
+      stream.accept(env.seq_id, JSON.parse(seen.text));
     } else if (env.type === "server_message") {
       stream.accept(env.seq_id, env.message);
     } else {

@@ -126,7 +126,7 @@ export function frameMessage(
 
 export type ChunkObservation =
   | { kind: "pending" }
-  | { kind: "complete"; seqId: number; bytes: Uint8Array }
+  | { kind: "complete"; seqId: number; text: string }
   | { kind: "ignored"; reason: string }
   | { kind: "rejected"; reason: string };
 
@@ -140,14 +140,18 @@ interface Assembly {
   seqId: number;
   count: number;
   size: number;
-  parts: Uint8Array[];
+  /** Segments accepted so far (the next must have this id). */
+  segments: number;
   received: number;
+  /** Each segment is decoded as it arrives (UTF-8, streaming): no copy of the whole message's bytes is made. */
+  decoder: TextDecoder;
+  pieces: string[];
 }
 
 /**
  * Reassembles inbound chunks. One assembly per key (the relay client id on the local server: a valid chunk on
- * a new stream of the same client resets it), at most `ASSEMBLY_MAX_COUNT` keys. Parts are kept as a list and
- * copied once into the final buffer, so memory stays linear in the message size. A rejected message is
+ * a new stream of the same client resets it), at most `ASSEMBLY_MAX_COUNT` keys. Each segment is decoded as it
+ * arrives, so the message ends as its text without a copy of all its bytes, and finishing it is quick. A rejected message is
  * reported once: its later segments are ignored quietly.
  */
 export class Reassembler {
@@ -186,7 +190,7 @@ export class Reassembler {
       current = undefined;
     }
     const sameMessage = current !== undefined && current.seqId === seqId;
-    if (sameMessage && current && chunk.segment_id < current.parts.length) {
+    if (sameMessage && current && chunk.segment_id < current.segments) {
       return { kind: "ignored", reason: "duplicate segment" };
     }
     const reject = (reason: string): ChunkObservation => {
@@ -206,7 +210,7 @@ export class Reassembler {
       if (current.count !== chunk.segment_count || current.size !== chunk.message_size_bytes) {
         return reject("segment metadata differs from the assembly");
       }
-      if (chunk.segment_id !== current.parts.length) return reject("segment out of order");
+      if (chunk.segment_id !== current.segments) return reject("segment out of order");
     } else {
       if (chunk.segment_id !== 0) return reject("segment out of order");
       current = {
@@ -214,8 +218,10 @@ export class Reassembler {
         seqId,
         count: chunk.segment_count,
         size: chunk.message_size_bytes,
-        parts: [],
+        segments: 0,
         received: 0,
+        decoder: new TextDecoder("utf-8", { fatal: true }),
+        pieces: [],
       };
     }
     let part: Uint8Array;
@@ -231,23 +237,31 @@ export class Reassembler {
       this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "segments exceed message_size_bytes" };
     }
-    current.parts.push(part);
+    try {
+      current.pieces.push(current.decoder.decode(part, { stream: true }));
+    } catch {
+      this.#assemblies.delete(key);
+      this.#rejected.set(key, messageKey);
+      return { kind: "rejected", reason: "segment is not UTF-8" };
+    }
+    current.segments++;
     current.received += part.length;
     this.#touch(key, current);
-    if (current.parts.length < current.count) return { kind: "pending" };
+    if (current.segments < current.count) return { kind: "pending" };
     this.#assemblies.delete(key);
     if (current.received !== current.size) {
       this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "reassembled size differs from message_size_bytes" };
     }
-    const bytes = new Uint8Array(current.size);
-    let at = 0;
-    for (const p of current.parts) {
-      bytes.set(p, at);
-      at += p.length;
+    let last: string;
+    try {
+      last = current.decoder.decode();
+    } catch {
+      this.#rejected.set(key, messageKey);
+      return { kind: "rejected", reason: "message ends inside a UTF-8 sequence" };
     }
     this.#completed.set(completedKey, seqId);
-    return { kind: "complete", seqId, bytes };
+    return { kind: "complete", seqId, text: current.pieces.join("") + last };
   }
 
   /** Forgets a stream's partial assembly and completion record (client closed, stream invalidated). */

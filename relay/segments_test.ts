@@ -55,7 +55,7 @@ Deno.test("a large message splits into ≤150 KiB frames sharing seq_id and reas
   const last = seen.at(-1);
   assert.ok(seen.slice(0, -1).every((s) => s.kind === "pending"));
   assert.ok(last?.kind === "complete");
-  assert.equal(new TextDecoder().decode(last.bytes), json);
+  assert.equal(last.text, json);
   assert.equal(r.pendingBytes(), 0);
   assert.equal(feed(r, chunks.slice(0, 1))[0].kind, "ignored", "replay of a completed message");
 });
@@ -147,4 +147,23 @@ Deno.test("one client's bad chunk leaves another client's assembly intact", () =
   feed(r, chunks.slice(0, 1));
   assert.equal(r.observe("c2", { ...chunks[0].env, message_chunk_base64: "!!" }, 1000).kind, "rejected");
   assert.equal(feed(r, chunks.slice(1)).at(-1)?.kind, "complete");
+});
+
+Deno.test("segments are decoded as they arrive: invalid UTF-8 rejects the message at that segment", () => {
+  const r = new Reassembler();
+  const chunk = (segment_id: number, bytes: number[]) => ({
+    stream_id: "s1",
+    seq_id: 4,
+    segment_id,
+    segment_count: 2,
+    message_size_bytes: 4,
+    message_chunk_base64: new Uint8Array(bytes).toBase64(),
+  });
+  // "é" (c3 a9) split across the two segments still decodes.
+  assert.equal(r.observe("c1", chunk(0, [0x22, 0xc3]), 100).kind, "pending");
+  const done = r.observe("c1", chunk(1, [0xa9, 0x22]), 100);
+  assert.deepEqual(done, { kind: "complete", seqId: 4, text: '"é"' });
+  const bad = new Reassembler();
+  assert.equal(bad.observe("c1", chunk(0, [0x22, 0xff]), 100).kind, "rejected");
+  assert.equal(bad.observe("c1", chunk(1, [0x22, 0x22]), 100).kind, "ignored", "reported once");
 });

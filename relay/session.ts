@@ -133,7 +133,6 @@ const WRITE_AHEAD_CHARS = 4 * 1024 * 1024;
 const INITIALIZE_CHECK_MAX_CHARS = 1024 * 1024;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: true });
 
 const frameScratch = new Uint8Array(3 * SEGMENT_MAX_BYTES);
 
@@ -597,13 +596,7 @@ export class RemoteControlSession {
           );
         }
         if (seen.kind !== "complete") return;
-        let json: string;
-        try {
-          json = decoder.decode(seen.bytes);
-        } catch {
-          return this.#log("remote control: reassembled message is not UTF-8; dropped");
-        }
-        return this.#deliver(env, undefined, json);
+        return this.#deliver(env, undefined, seen.text);
       }
       case "ack": {
         if (env.stream_id === undefined || env.seq_id === undefined) return;
