@@ -39,13 +39,35 @@ function writerOf(file: typeof Deno.stdout | typeof Deno.stderr): Writer {
   };
 }
 
+/** The stream's bytes, stopping once more than `maxBytes` arrived (the caller refuses the input then). */
+async function readAtMost(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  while (size <= maxBytes) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  reader.releaseLock();
+  const out = new Uint8Array(Math.min(size, maxBytes + 1));
+  let at = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, out.length - at);
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 function stdinReader(): Reader {
   let all: Promise<Uint8Array> | undefined;
   // Created on first readLine only: piping locks stdin, and readAll needs it unlocked.
   let lines: ReadableStreamDefaultReader<string> | undefined;
   return {
     isTTY: Deno.stdin.isTerminal(),
-    readAll: () => all ??= new Response(Deno.stdin.readable).bytes(),
+    readAll: (maxBytes = Infinity) => all ??= readAtMost(Deno.stdin.readable, maxBytes),
     readLine: lineReader(() =>
       (lines ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader()).read()
     ),

@@ -73,3 +73,39 @@ export async function resolveLocalFile(p: Provider, flagName: string, path: stri
   if (!info.isFile) throw fail(`${path} is not a regular file`);
   return real;
 }
+
+const MiB = 1024 * 1024;
+
+/**
+ * What a flag may read whole into memory, checked before reading (the README's input limits): a flag value from
+ * `@file` or stdin (`--params`, `--data`, `--markdown`, …), a file upload from stdin (`--file -`; a path streams
+ * from disk) and the app secret from stdin. Anything larger is a `validation` error naming the limit.
+ */
+export const INPUT_LIMITS = { value: 20 * MiB, stdinFile: 20 * MiB, secret: 4096 } as const;
+
+export function inputTooLarge(flag: string, source: string, limit: number) {
+  const size = limit >= MiB ? `${limit / MiB} MiB` : `${limit} bytes`;
+  return errors.validation(`--${flag}: ${source} is larger than the ${size} limit`, {
+    hint:
+      "pass a smaller input (larkit reads flag values whole; files to upload stream from a path with --file)",
+    detail: { limit_bytes: limit },
+  });
+}
+
+/** A local file a flag reads whole, after the path rule and a size check against `limit` before reading. */
+export async function readLocalText(p: Provider, flag: string, path: string, limit: number): Promise<string> {
+  const file = await resolveLocalFile(p, flag, path);
+  if (((await p.files.stat(file))?.size ?? 0) > limit) throw inputTooLarge(flag, path, limit);
+  try {
+    return await p.files.readTextFile(file);
+  } catch (e) {
+    throw errors.validation(`--${flag}: cannot read ${path}: ${e instanceof Error ? e.message : e}`);
+  }
+}
+
+/** Stdin read whole for a flag, never more than `limit` bytes held. */
+export async function readStdinBounded(p: Provider, flag: string, limit: number): Promise<Uint8Array> {
+  const bytes = await p.stdin.readAll(limit);
+  if (bytes.length > limit) throw inputTooLarge(flag, "stdin", limit);
+  return bytes;
+}

@@ -21,8 +21,12 @@ export interface Writer {
 }
 
 export interface Reader {
-  /** Reads stdin to the end. Only one consumer may call this per run; later calls get the same bytes. */
-  readAll(): Promise<Uint8Array>;
+  /**
+   * Reads stdin to the end. Only one consumer may call this per run; later calls get the same bytes. With
+   * `maxBytes`, reading stops after `maxBytes + 1` bytes, so a caller sees the input was too long without larkit
+   * ever holding more.
+   */
+  readAll(maxBytes?: number): Promise<Uint8Array>;
   /**
    * The next line (without its newline); null at end of input. A line longer than `max` characters comes back
    * cut to `max + 1` characters, its rest dropped, so no peer can make larkit buffer without bound.
@@ -175,7 +179,11 @@ export function bytesReader(data: string | Uint8Array = "", isTTY = false): Read
     given = true;
     return Promise.resolve({ done: false as const, value: new TextDecoder().decode(bytes) });
   };
-  return { isTTY, readAll: () => Promise.resolve(bytes), readLine: lineReader(next) };
+  return {
+    isTTY,
+    readAll: (maxBytes = Infinity) => Promise.resolve(bytes.subarray(0, maxBytes + 1)),
+    readLine: lineReader(next),
+  };
 }
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

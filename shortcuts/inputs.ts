@@ -5,23 +5,18 @@
  * failure is a `validation` error that names the flag, so the fix is obvious.
  */
 import { errors } from "../cli/output/errors.ts";
-import { resolveLocalFile } from "../cli/local_paths.ts";
+import { INPUT_LIMITS, readLocalText, readStdinBounded } from "../cli/local_paths.ts";
 import type { Provider } from "../cli/provider.ts";
 import type { FlagSpecs, FlagValues } from "./declare.ts";
 
 export type RawFlagValue = string | boolean | undefined;
 
-async function fromFile(p: Provider, flagName: string, path: string): Promise<string> {
-  const file = await resolveLocalFile(p, flagName, path);
-  try {
-    return await p.files.readTextFile(file);
-  } catch (e) {
-    throw errors.validation(`--${flagName}: cannot read ${path}: ${e instanceof Error ? e.message : e}`);
-  }
+function fromFile(p: Provider, flagName: string, path: string): Promise<string> {
+  return readLocalText(p, flagName, path, INPUT_LIMITS.value);
 }
 
 async function fromStdin(p: Provider, flagName: string): Promise<string> {
-  const text = new TextDecoder().decode(await p.stdin.readAll()).trim();
+  const text = new TextDecoder().decode(await readStdinBounded(p, flagName, INPUT_LIMITS.value)).trim();
   if (!text) {
     throw errors.validation(`--${flagName}: stdin is empty`, {
       hint: "pipe the value in, or pass it directly",

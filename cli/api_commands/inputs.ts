@@ -3,7 +3,13 @@
  * file relative to the working directory, `@@text` is the literal `@text`. Then `--params` must be a JSON
  * object and `--data` any JSON; the errors name the flag.
  */
-import { resolveLocalFile } from "../local_paths.ts";
+import {
+  INPUT_LIMITS,
+  inputTooLarge,
+  readLocalText,
+  readStdinBounded,
+  resolveLocalFile,
+} from "../local_paths.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 
@@ -22,7 +28,7 @@ export async function resolveInput(src: InputSource, flag: string, value: string
       });
     }
     src.stdinTakenBy = flag;
-    const text = new TextDecoder().decode(await src.p.stdin.readAll()).trim();
+    const text = new TextDecoder().decode(await readStdinBounded(src.p, flag, INPUT_LIMITS.value)).trim();
     if (!text) {
       throw errors.validation(`--${flag}: stdin is empty (did you forget to pipe input?)`);
     }
@@ -32,13 +38,9 @@ export async function resolveInput(src: InputSource, flag: string, value: string
   if (value.startsWith("@")) {
     const path = value.slice(1);
     if (!path) throw errors.validation(`--${flag}: file path cannot be empty after @`);
-    const file = await resolveLocalFile(src.p, flag, path);
-    try {
-      return await src.p.files.readTextFile(file);
-    } catch (e) {
-      throw errors.validation(`--${flag}: cannot read ${path}: ${e instanceof Error ? e.message : e}`);
-    }
+    return await readLocalText(src.p, flag, path, INPUT_LIMITS.value);
   }
+  if (value.length > INPUT_LIMITS.value) throw inputTooLarge(flag, "the value", INPUT_LIMITS.value);
   return value;
 }
 
@@ -112,7 +114,7 @@ export async function readFileInput(
       throw errors.validation(`--file and --${src.stdinTakenBy} cannot both read from stdin (-)`);
     }
     src.stdinTakenBy = "file";
-    const bytes = await src.p.stdin.readAll();
+    const bytes = await readStdinBounded(src.p, "file", INPUT_LIMITS.stdinFile);
     if (bytes.length === 0) throw errors.validation("--file: stdin is empty");
     return { field, path: "<stdin>", name: "stdin", bytes };
   }

@@ -8,6 +8,7 @@ import { BRANDS, LANGS } from "../config/config_file.ts";
 import { UNTRUSTED_FLAG } from "../config/endpoints.ts";
 import type { AppSettings } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
+import { INPUT_LIMITS, inputTooLarge } from "../local_paths.ts";
 import { emitPrompt } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 
@@ -43,7 +44,11 @@ async function promptLine(ctx: RunContext, label: string): Promise<string> {
 }
 
 async function secretFromStdin(ctx: RunContext): Promise<string> {
-  const secret = (await ctx.p.stdin.readLine())?.trim();
+  // Bounded: a secret is short, so a stream without a newline is never held (the README's input limits).
+  const secret = (await ctx.p.stdin.readLine(INPUT_LIMITS.secret))?.trim();
+  if (secret && secret.length > INPUT_LIMITS.secret) {
+    throw inputTooLarge("app-secret-stdin", "stdin", INPUT_LIMITS.secret);
+  }
   if (!secret) {
     throw errors.validation("--app-secret-stdin: stdin is empty", {
       hint: 'pipe it in: printf %s "$APP_SECRET" | larkit config init --app-id <id> --app-secret-stdin',
