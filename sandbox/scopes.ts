@@ -57,6 +57,30 @@ export const IM_FEED = [
 export const APP_SLASH = ["application:app_slash_command:read", "application:app_slash_command:write"];
 export const VC_NOTE = ["vc:note:read"];
 export const CONTACT_PROFILE = ["contact:user.basic_profile:readonly", "contact:contact.base:readonly"];
+/** Calendar, vc, minutes and mail shortcuts (issue 19): the scopes their supplementary entries declare. */
+export const COMMS = [
+  "calendar:calendar.event:delete",
+  "vc:meeting.search:read",
+  "vc:meeting.meetingevent:read",
+  "vc:record:readonly",
+  "vc:meeting.bot.join:write",
+  "vc:meeting.message:write",
+  "minutes:minutes.search:read",
+  "minutes:minutes.basic:read",
+  "minutes:minutes.artifacts:read",
+  "minutes:minutes:readonly",
+  "minutes:permission:apply",
+];
+/** Their user-only scopes (the minutes edits, the mailbox's drafts, settings and templates). */
+export const COMMS_USER = [
+  "minutes:minutes.upload:write",
+  "minutes:minutes:update",
+  "mail:user_mailbox.message:modify",
+  "mail:user_mailbox:readonly",
+  "mail:user_mailbox.message.address:read",
+  "mail:user_mailbox.message.subject:read",
+  "mail:user_mailbox.message.body:read",
+];
 
 const SHARED = [
   ...READ_FREEBUSY,
@@ -83,6 +107,7 @@ const SHARED = [
   ...APP_SLASH,
   ...VC_NOTE,
   ...CONTACT_PROFILE,
+  ...COMMS,
 ];
 
 export const DEFAULT_SCOPES: Record<"tenant" | "user", string[]> = {
@@ -98,6 +123,7 @@ export const DEFAULT_SCOPES: Record<"tenant" | "user", string[]> = {
       ...IM_FEED,
       "im:chat:create_by_user",
       "search:bot",
+      ...COMMS_USER,
     ]),
   ],
 };

@@ -19,6 +19,8 @@ import type * as ApplicationShortcuts from "./application/index.ts";
 import type * as NoteShortcuts from "./note/index.ts";
 import type * as MailShortcuts from "./mail/index.ts";
 import type * as EventShortcuts from "./event/index.ts";
+import type * as VcShortcuts from "./vc/index.ts";
+import type * as MinutesShortcuts from "./minutes/index.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -90,6 +92,16 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     description: "Mail: send and read messages",
     identities: ["user"],
     load: async () => (await later<typeof MailShortcuts>("./mail/index.ts")).SHORTCUTS,
+  },
+  vc: {
+    description: "Video meetings: search, details, recordings, notes and the meeting bot",
+    identities: ["user", "bot"],
+    load: async () => (await later<typeof VcShortcuts>("./vc/index.ts")).SHORTCUTS,
+  },
+  minutes: {
+    description: "Minutes: search, details, media, and edits to summaries, todos and transcripts",
+    identities: ["user", "bot"],
+    load: async () => (await later<typeof MinutesShortcuts>("./minutes/index.ts")).SHORTCUTS,
   },
   event: {
     description: "event operations",

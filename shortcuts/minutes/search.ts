@@ -1,0 +1,59 @@
+/** `minutes +search`: minutes found by keyword, owner, participant and time range. */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { renderTable } from "../../cli/output/formats/table.ts";
+import { defineShortcut, flag } from "../declare.ts";
+import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { openIds, optionalRange } from "../vc/common.ts";
+
+const Minute = z.looseObject({ minute_token: z.string() });
+
+export const search = defineShortcut({
+  service: "minutes",
+  command: "+search",
+  description: "Search minutes by keyword, owner, participant and time range",
+  examples: [
+    'larkit minutes +search --query "roadmap" --format table',
+    "larkit minutes +search --owner-ids ou_123 --start 2026-11-01 --page-all",
+  ],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["minutes:minutes.search:read"], bot: ["minutes:minutes.search:read"] },
+  hasFormat: true,
+  flags: {
+    query: flag.string("keyword"),
+    "owner-ids": flag.string("owners' open_ids, comma-separated"),
+    "participant-ids": flag.string("participants' open_ids, comma-separated"),
+    start: flag.string("created from (ISO 8601, date or Unix seconds)"),
+    end: flag.string("created until"),
+    ...pageFlags({ default: 15, max: 50, noun: "minutes" }),
+  },
+  async run(ctx) {
+    const f = ctx.flags;
+    const body = {
+      ...(f.query ? { query: f.query } : {}),
+      ...(f["owner-ids"] ? { owner_ids: openIds("owner-ids", f["owner-ids"]) } : {}),
+      ...(f["participant-ids"] ? { participant_ids: openIds("participant-ids", f["participant-ids"]) } : {}),
+      ...optionalRange(f.start, f.end, ctx.timeZone),
+    };
+    if (Object.keys(body).length === 0) {
+      throw errors.validation("give at least one filter", {
+        hint: "--query, --owner-ids, --participant-ids or --start/--end",
+      });
+    }
+    const { pages, meta } = await listPages(ctx, f, {
+      method: "POST",
+      path: "/open-apis/minutes/v1/minutes/search",
+      body,
+      response: PageInfo.extend({ items: z.array(Minute).nullish() }),
+      planned: { items: [], has_more: false },
+    });
+    const items = pages.flatMap((p) => p.items ?? []);
+    await ctx.outFormat(items, meta(items.length), (d, c) => {
+      const rows = d as Record<string, unknown>[];
+      return rows.length
+        ? renderTable(rows, c, ["minute_token", "topic", "owner_id", "create_time"])
+        : "No minutes found.\n";
+    });
+  },
+});

@@ -1,0 +1,65 @@
+/** `vc +search`: meeting records found by keyword, time, organizer, participant or room (user identity only). */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { renderTable } from "../../cli/output/formats/table.ts";
+import { defineShortcut, flag } from "../declare.ts";
+import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { openIds, optionalRange, vcPath } from "./common.ts";
+
+const Meeting = z.looseObject({ meeting_id: z.string(), topic: z.string().optional() });
+const Page = PageInfo.extend({ items: z.array(Meeting).nullish() });
+
+export function meetingsText(data: unknown, columns?: number): string {
+  const rows = data as Record<string, unknown>[];
+  if (rows.length === 0) return "No meetings found.\n";
+  return renderTable(rows, columns, ["meeting_id", "topic", "meeting_no", "start_time", "end_time"]);
+}
+
+export const search = defineShortcut({
+  service: "vc",
+  command: "+search",
+  description:
+    "Search meeting records by keyword, time range, organizer, participant or room (user identity only)",
+  examples: [
+    'larkit vc +search --query "weekly sync" --start 2026-11-01 --format table',
+    "larkit vc +search --participant-ids ou_123 --page-all",
+  ],
+  risk: "read",
+  authTypes: ["user"],
+  scopes: { user: ["vc:meeting.search:read"] },
+  hasFormat: true,
+  flags: {
+    query: flag.string("keyword in the topic"),
+    start: flag.string("meetings from (ISO 8601, date or Unix seconds)"),
+    end: flag.string("meetings until (ISO 8601, date or Unix seconds)"),
+    "organizer-ids": flag.string("organizers' open_ids, comma-separated"),
+    "participant-ids": flag.string("participants' open_ids, comma-separated"),
+    "room-ids": flag.string("meeting room IDs, comma-separated"),
+    ...pageFlags({ default: 15, max: 30, noun: "meetings" }),
+  },
+  async run(ctx) {
+    const f = ctx.flags;
+    const rooms = f["room-ids"]?.split(",").map((s) => s.trim()).filter(Boolean);
+    const body = {
+      ...(f.query ? { query: f.query } : {}),
+      ...optionalRange(f.start, f.end, ctx.timeZone),
+      ...(f["organizer-ids"] ? { organizer_ids: openIds("organizer-ids", f["organizer-ids"]) } : {}),
+      ...(f["participant-ids"] ? { participant_ids: openIds("participant-ids", f["participant-ids"]) } : {}),
+      ...(rooms?.length ? { room_ids: rooms } : {}),
+    };
+    if (Object.keys(body).length === 0) {
+      throw errors.validation("give at least one filter", {
+        hint: "--query, --start/--end, --organizer-ids, --participant-ids or --room-ids",
+      });
+    }
+    const { pages, meta } = await listPages(ctx, f, {
+      method: "POST",
+      path: vcPath("/meetings/search"),
+      body,
+      response: Page,
+      planned: { items: [], has_more: false },
+    });
+    const items = pages.flatMap((p) => p.items ?? []);
+    await ctx.outFormat(items, meta(items.length), meetingsText);
+  },
+});

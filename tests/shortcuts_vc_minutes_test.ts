@@ -1,0 +1,233 @@
+/**
+ * vc and minutes shortcuts end to end against the emulator (the generic handler serves their registry and
+ * supplementary methods): per shortcut its main path (exit 0, the requests it names sent, a result), its dry
+ * run (nothing sent, the plan fits the registry's request schemas) and one bad input (exit 2, nothing sent).
+ */
+import assert from "node:assert/strict";
+import { findApiMethod, validateRequest } from "../sandbox/generic.ts";
+import { ReplyError } from "../sandbox/reply.ts";
+import { loadShortcuts } from "../shortcuts/index.ts";
+import { fixtures } from "./helpers/emulator.ts";
+import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+
+const { USERS } = fixtures;
+const MEETING = "6911188411934433028";
+const MINUTE = "obcnq3b9jl72l83w4f149w9c";
+
+interface Case {
+  argv: string[];
+  asUser?: boolean;
+  /** Paths (method + path suffix) the main run must send, in order. */
+  sends: string[];
+  /** A bad command line: refused with exit 2 before anything is sent. */
+  bad: string[];
+  /** What the bad input's message says. */
+  says: RegExp;
+}
+
+const CASES: Record<string, Case> = {
+  "vc +search": {
+    argv: ["--query", "sync", "--start", "2026-11-01", "--participant-ids", USERS.bob.open_id],
+    asUser: true,
+    sends: ["POST /vc/v1/meetings/search"],
+    bad: [],
+    says: /at least one filter/,
+  },
+  "vc +detail": {
+    argv: ["--meeting-ids", `${MEETING},6911188411934433029`],
+    sends: [
+      `GET /vc/v1/meetings/${MEETING}`,
+      `GET /vc/v1/meetings/${MEETING}/recording`,
+      "GET /vc/v1/meetings/6911188411934433029",
+      "GET /vc/v1/meetings/6911188411934433029/recording",
+    ],
+    bad: ["--meeting-ids", "../x"],
+    says: /is not an ID/,
+  },
+  "vc +recording": {
+    argv: ["--calendar-event-ids", "evt_1", "--calendar-id", "cal_1"],
+    sends: ["POST /calendar/v4/calendars/cal_1/events/mget_instance_relation_info"],
+    bad: ["--meeting-ids", MEETING, "--calendar-event-ids", "evt_1"],
+    says: /exactly one of --meeting-ids and --calendar-event-ids/,
+  },
+  "vc +notes": {
+    argv: ["--meeting-ids", MEETING],
+    sends: [`GET /vc/v1/meetings/${MEETING}`],
+    bad: [],
+    says: /exactly one of/,
+  },
+  "vc +meeting-join": {
+    argv: ["--meeting-number", "123456789", "--password", "0000"],
+    sends: ["POST /vc/v1/bots/join"],
+    bad: ["--meeting-number", "12-34"],
+    says: /must be 9 digits/,
+  },
+  "vc +meeting-leave": {
+    argv: ["--meeting-id", MEETING],
+    sends: ["POST /vc/v1/bots/leave"],
+    bad: ["--meeting-id", "a/b"],
+    says: /is not an ID/,
+  },
+  "vc +meeting-list-active": {
+    argv: ["--user-id", USERS.bob.open_id],
+    sends: ["GET /vc/v1/bots/user_active_meeting"],
+    bad: ["--user-id", "bob"],
+    says: /open_id/,
+  },
+  "vc +meeting-events": {
+    argv: ["--meeting-id", MEETING, "--start", "2026-11-23T09:00", "--page-all"],
+    sends: ["GET /vc/v1/bots/events"],
+    bad: ["--meeting-id", MEETING, "--page-all", "--page-token", "t"],
+    says: /--page-all starts from the first page/,
+  },
+  "vc +meeting-message-send": {
+    argv: ["--meeting-id", MEETING, "--text", "Starting soon", "--uuid", "k1"],
+    sends: ["POST /vc/v1/bots/message"],
+    bad: ["--meeting-id", MEETING, "--msg-type", "reaction"],
+    says: /--emoji-type is required/,
+  },
+  "minutes +search": {
+    argv: ["--query", "roadmap", "--owner-ids", USERS.alice.open_id],
+    sends: ["POST /minutes/v1/minutes/search"],
+    bad: ["--owner-ids", "alice"],
+    says: /not an open_id/,
+  },
+  "minutes +detail": {
+    argv: ["--minute-tokens", MINUTE, "--summary", "--todo"],
+    sends: [`GET /minutes/v1/minutes/${MINUTE}`, `GET /minutes/v1/minutes/${MINUTE}/artifacts`],
+    bad: ["--minute-tokens", ","],
+    says: /at least one ID/,
+  },
+  "minutes +upload": {
+    argv: ["--file-token", "boxcnSandboxMedia0001"],
+    asUser: true,
+    sends: ["POST /minutes/v1/minutes/upload"],
+    bad: ["--file-token", "../etc"],
+    says: /is not an ID/,
+  },
+  "minutes +update": {
+    argv: ["--minute-token", MINUTE, "--topic", "Q4 planning"],
+    asUser: true,
+    sends: [`PATCH /minutes/v1/minutes/${MINUTE}`],
+    bad: ["--minute-token", MINUTE],
+    says: /topic/,
+  },
+  "minutes +apply-permission": {
+    argv: ["--minute-token", MINUTE, "--perm", "view"],
+    sends: [`POST /minutes/v1/minutes/${MINUTE}/permissions/apply`],
+    bad: ["--minute-token", MINUTE, "--perm", "own"],
+    says: /must be one of: view, edit/,
+  },
+  "minutes +summary": {
+    argv: ["--minute-token", MINUTE, "--summary", "## Decisions\n- ship"],
+    asUser: true,
+    sends: [`PUT /minutes/v1/minutes/${MINUTE}/summary`],
+    bad: ["--minute-token", "x y", "--summary", "s"],
+    says: /is not an ID/,
+  },
+  "minutes +todo": {
+    argv: [
+      "--minute-token",
+      MINUTE,
+      "--todos",
+      '[{"content":"Send deck"},{"content":"Book room","is_done":true}]',
+    ],
+    asUser: true,
+    sends: [`POST /minutes/v1/minutes/${MINUTE}/todo`],
+    bad: ["--minute-token", MINUTE, "--operation", "delete"],
+    says: /needs the todo's ID/,
+  },
+  "minutes +speaker-replace": {
+    argv: ["--minute-token", MINUTE, "--from-speaker-id", "spk_2", "--to-user-id", USERS.bob.open_id],
+    asUser: true,
+    sends: [`PUT /minutes/v1/minutes/${MINUTE}/transcript/speaker`],
+    bad: ["--minute-token", MINUTE, "--from-speaker-id", "spk_2", "--to-user-id", "bob"],
+    says: /open_id/,
+  },
+  "minutes +word-replace": {
+    argv: ["--minute-token", MINUTE, "--replace-words", '{"Lark kit":"larkit"}'],
+    asUser: true,
+    sends: [`PUT /minutes/v1/minutes/${MINUTE}/transcript/word`],
+    bad: ["--minute-token", MINUTE, "--replace-words", "[]"],
+    says: /at least one word/,
+  },
+};
+
+interface Planned {
+  method: string;
+  url: string;
+  params?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** The emulator's own request validation of one planned request ("" when it passes). */
+async function problemsOf(req: Planned): Promise<string> {
+  const path = new URL(req.url).pathname;
+  const { found } = await findApiMethod(req.method, path);
+  if (!found) return `${req.method} ${path}: no registry method`;
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(req.params ?? {})) if (v !== undefined) query.set(k, String(v));
+  const bytes = new TextEncoder().encode(req.body === undefined ? "" : JSON.stringify(req.body));
+  const request = new Request(`http://x${path}`, {
+    method: req.method,
+    headers: { "content-type": "application/json" },
+    body: req.method === "GET" ? undefined : bytes,
+  });
+  try {
+    validateRequest({ req: request, query, bytes }, found);
+    return "";
+  } catch (e) {
+    if (e instanceof ReplyError) return `${req.method} ${path}: ${e.message}`;
+    throw e;
+  }
+}
+
+Deno.test("every vc and minutes shortcut has a case here", async () => {
+  const mine = [...await loadShortcuts("vc"), ...await loadShortcuts("minutes")].map((s) =>
+    `${s.service} ${s.command}`
+  );
+  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
+});
+
+for (const [name, c] of Object.entries(CASES)) {
+  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
+    await withSuite(async (emu, larkit) => {
+      const cmd = name.split(" ");
+      const r = await larkit([...cmd, ...c.argv], { asUser: c.asUser });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.json<{ ok: boolean }>().ok);
+      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
+      for (const want of c.sends) {
+        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
+      }
+
+      emu.clearRequests();
+      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser });
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.deepEqual(emu.requests(), []);
+      const problems = [];
+      for (const req of dry.json<{ data: { api: Planned[] } }>().data.api) {
+        const p = await problemsOf(req);
+        if (p) problems.push(p);
+      }
+      assert.deepEqual(problems, []);
+
+      const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser });
+      assert.equal(bad.code, 2, bad.stderr);
+      assert.equal(bad.errorJson().error.type, "validation");
+      assert.match(bad.errorJson().error.message, c.says);
+      assert.deepEqual(suiteCalls(emu), []);
+    });
+  });
+}
+
+Deno.test("user-only vc and minutes shortcuts refuse the bot without suggesting --as bot", async () => {
+  await withSuite(async (emu, larkit) => {
+    const r = await larkit(["minutes", "+update", "--minute-token", MINUTE, "--topic", "t", "--as", "bot"]);
+    assert.equal(r.code, 2);
+    assert.doesNotMatch(r.stderr, /--as bot/);
+    const s = await larkit(["vc", "+search", "--query", "x", "--as", "bot"]);
+    assert.equal(s.code, 2);
+    assert.deepEqual(suiteCalls(emu), []);
+  });
+});
