@@ -52,6 +52,13 @@ Deno.test("config set base-url refuses untrusted hosts, and no request ever reac
       );
       assert.notEqual(turn.code, 0);
       assert.equal((await loadConfig(p))?.profiles[0].baseUrl, emu.url);
+      // Nor may a turn pick another endpoint or a provider program, trusted or not.
+      for (const args of [["base-url", "http://127.0.0.1:1"], ["credential-providers", "/bin/true"]]) {
+        const refused = await run(["config", "set", ...args], { inTurn: true });
+        assert.equal(errorOf(refused).subtype, "permission", refused.stderr);
+      }
+      assert.equal((await loadConfig(p))?.profiles[0].baseUrl, emu.url);
+      assert.equal((await loadConfig(p))?.credentialProviders, undefined);
 
       // Edited into the file by hand: every command fails before a request leaves.
       const config = await loadConfig(p);

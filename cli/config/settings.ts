@@ -55,6 +55,9 @@ const SETTERS: Record<string, Setter> = {
 
 export const SETTING_KEYS = Object.keys(SETTERS);
 
+/** Settings that decide where credentials go or what runs with them. */
+const TERMINAL_ONLY = new Set(["base-url", "brand", "credential-providers"]);
+
 function confirmedFor(profile: Profile, baseUrl: string | undefined): boolean {
   return profile.confirmedEndpoint !== undefined && profile.confirmedEndpoint === baseUrl;
 }
@@ -77,12 +80,16 @@ export async function applySetting(
       hint: `larkit config set base-url <url> ${UNTRUSTED_FLAG}`,
     });
   }
-  // An in-process host (an agent-server turn) acts for a client; only the person at the terminal may vouch
-  // for a host that will receive this machine's credentials.
-  if (opts.allowUntrustedEndpoint && p.approver) {
-    throw errors.permission(`${UNTRUSTED_FLAG} is refused inside an agent-server turn`, {
-      hint: "run the command yourself at a terminal",
-    });
+  // An in-process host (an agent-server turn) acts for a client; only the person at the terminal may decide
+  // where this machine's credentials go and what runs with them. The agent server refuses `config` in turns
+  // anyway; this holds for any other in-process host too.
+  if (p.approver && (opts.allowUntrustedEndpoint || TERMINAL_ONLY.has(key))) {
+    throw errors.permission(
+      `${
+        opts.allowUntrustedEndpoint ? UNTRUSTED_FLAG : `config set ${key}`
+      } is refused inside an agent-server turn`,
+      { hint: "run the command yourself at a terminal" },
+    );
   }
   try {
     return await setter(p, config, profile, value, opts);
