@@ -4,10 +4,9 @@
  * run (nothing sent, the plan fits the registry's request schemas) and one bad input (exit 2, nothing sent).
  */
 import assert from "node:assert/strict";
-import { findApiMethod, validateRequest } from "../sandbox/generic.ts";
-import { ReplyError } from "../sandbox/reply.ts";
 import { loadShortcuts } from "../shortcuts/index.ts";
 import { fixtures } from "./helpers/emulator.ts";
+import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const { USERS } = fixtures;
@@ -153,35 +152,6 @@ const CASES: Record<string, Case> = {
   },
 };
 
-interface Planned {
-  method: string;
-  url: string;
-  params?: Record<string, unknown>;
-  body?: unknown;
-}
-
-/** The emulator's own request validation of one planned request ("" when it passes). */
-async function problemsOf(req: Planned): Promise<string> {
-  const path = new URL(req.url).pathname;
-  const { found } = await findApiMethod(req.method, path);
-  if (!found) return `${req.method} ${path}: no registry method`;
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(req.params ?? {})) if (v !== undefined) query.set(k, String(v));
-  const bytes = new TextEncoder().encode(req.body === undefined ? "" : JSON.stringify(req.body));
-  const request = new Request(`http://x${path}`, {
-    method: req.method,
-    headers: { "content-type": "application/json" },
-    body: req.method === "GET" ? undefined : bytes,
-  });
-  try {
-    validateRequest({ req: request, query, bytes }, found);
-    return "";
-  } catch (e) {
-    if (e instanceof ReplyError) return `${req.method} ${path}: ${e.message}`;
-    throw e;
-  }
-}
-
 Deno.test("every vc and minutes shortcut has a case here", async () => {
   const mine = [...await loadShortcuts("vc"), ...await loadShortcuts("minutes")].map((s) =>
     `${s.service} ${s.command}`
@@ -205,11 +175,7 @@ for (const [name, c] of Object.entries(CASES)) {
       const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser });
       assert.equal(dry.code, 0, dry.stderr);
       assert.deepEqual(emu.requests(), []);
-      const problems = [];
-      for (const req of dry.json<{ data: { api: Planned[] } }>().data.api) {
-        const p = await problemsOf(req);
-        if (p) problems.push(p);
-      }
+      const problems = await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api);
       assert.deepEqual(problems, []);
 
       const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser });

@@ -370,6 +370,34 @@ function addAttendees(ctx: CallerCtx) {
   return ok({ attendees: eventJson(ctx.st, e, ctx.caller).attendees });
 }
 
+function listAttendees(ctx: CallerCtx) {
+  const e = eventOf(ctx, calendarOf(ctx));
+  return ok(paginate(eventJson(ctx.st, e, ctx.caller).attendees, pageOf(ctx.query, { size: 20, max: 100 })));
+}
+
+const DeleteAttendees = z.object({
+  attendee_ids: z.array(z.string()).default([]),
+  delete_ids: z.array(z.object({ type: z.string().optional(), user_id: z.string().optional() })).default([]),
+  need_notification: z.boolean().optional(),
+});
+
+/** Removes attendees named by attendee_id or, in delete_ids, by user open_id. */
+function deleteAttendees(ctx: CallerCtx) {
+  const e = eventOf(ctx, calendarOf(ctx));
+  const body = jsonBody(ctx, DeleteAttendees);
+  const users = body.delete_ids.flatMap((d) => d.user_id ? [d.user_id] : []);
+  if (body.attendee_ids.length + users.length === 0) invalidParam("attendee_ids or delete_ids is required");
+  tx(ctx.st.db, () => {
+    for (const id of body.attendee_ids) {
+      run(ctx.st.db, "DELETE FROM attendees WHERE event_id = ? AND attendee_id = ?", e.event_id, id);
+    }
+    for (const id of users) {
+      run(ctx.st.db, "DELETE FROM attendees WHERE event_id = ? AND open_id = ?", e.event_id, id);
+    }
+  });
+  return ok({});
+}
+
 function reply(ctx: CallerCtx) {
   const cal = calendarOf(ctx);
   const e = eventOf(ctx, cal);
@@ -473,6 +501,20 @@ export const calendarRoutes: Route[] = [
     auth: "token",
     scopes: WRITE_CALENDAR,
     handle: addAttendees,
+  },
+  {
+    method: "GET",
+    path: `${EVENTS}/:event_id/attendees`,
+    auth: "token",
+    scopes: READ_CALENDAR,
+    handle: listAttendees,
+  },
+  {
+    method: "POST",
+    path: `${EVENTS}/:event_id/attendees/batch_delete`,
+    auth: "token",
+    scopes: WRITE_CALENDAR,
+    handle: deleteAttendees,
   },
   { method: "POST", path: `${EVENTS}/:event_id/reply`, auth: "token", scopes: REPLY_EVENT, handle: reply },
   {

@@ -1,0 +1,39 @@
+/**
+ * The emulator's own request validation applied to a dry run's planned requests: "" when a request names a
+ * registry method (baseline or supplementary) and its path, query and body pass that method's schema.
+ */
+import { findApiMethod, validateRequest } from "../../sandbox/generic.ts";
+import { ReplyError } from "../../sandbox/reply.ts";
+
+export interface Planned {
+  method: string;
+  url: string;
+  params?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export async function planProblems(req: Planned): Promise<string> {
+  const path = new URL(req.url).pathname;
+  const { found } = await findApiMethod(req.method, path);
+  if (!found) return `${req.method} ${path}: no registry method`;
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(req.params ?? {})) if (v !== undefined) query.set(k, String(v));
+  const bytes = new TextEncoder().encode(req.body === undefined ? "" : JSON.stringify(req.body));
+  const request = new Request(`http://x${path}`, {
+    method: req.method,
+    headers: { "content-type": "application/json" },
+    body: req.method === "GET" ? undefined : bytes,
+  });
+  try {
+    validateRequest({ req: request, query, bytes }, found);
+    return "";
+  } catch (e) {
+    if (e instanceof ReplyError) return `${req.method} ${path}: ${e.message}`;
+    throw e;
+  }
+}
+
+/** Every problem of a dry-run document's requests. */
+export async function dryRunProblems(api: Planned[]): Promise<string[]> {
+  return (await Promise.all(api.map(planProblems))).filter(Boolean);
+}
