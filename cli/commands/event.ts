@@ -11,7 +11,7 @@ import type { RunContext } from "../context.ts";
 import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
 import { hubPaths, probeHub } from "../event/protocol.ts";
 import { emitSuccess, emitText } from "../output/emit.ts";
-import { errors, larkitError } from "../output/errors.ts";
+import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
 import { parseOptions } from "./parse_options.ts";
@@ -226,9 +226,8 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
       hint: "check the app subscribes to the event in its console, or raise --timeout",
     });
   }
-  if (reason === "abort") {
-    throw errors.network("consuming was interrupted", { hint: "the command was cancelled" });
-  }
+  // Ctrl-C or turn/interrupt: the run reports the interruption itself (its abort reason).
+  if (reason === "abort") throw toLarkitError(ctx.p.signal.reason);
 }
 
 async function deliver(ctx: RunContext, event: EventEnvelope, opts: ConsumeOpts, outputDir?: string) {
