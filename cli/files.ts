@@ -14,6 +14,8 @@ export interface FileInfo {
 
 export interface Files {
   readFile(path: string): Promise<Uint8Array>;
+  /** The file's bytes `[start, end)` (the whole file without a range) as a stream: uploads in constant memory. */
+  readStream(path: string, range?: [number, number]): Promise<ReadableStream<Uint8Array>>;
   readTextFile(path: string): Promise<string>;
   /** Writes via a temp file in the same directory and renames it into place; creates parent dirs (0700). */
   writeFileAtomic(path: string, data: string | Uint8Array, opts?: { mode?: number }): Promise<void>;
@@ -94,6 +96,27 @@ function notPrivate(path: string, kind: "dir" | "file", e: unknown) {
 export function denoFiles(): Files {
   return {
     readFile: (path) => Deno.readFile(path),
+    async readStream(path, range) {
+      const file = await Deno.open(path, { read: true });
+      if (!range) return file.readable;
+      await file.seek(range[0], Deno.SeekMode.Start);
+      let left = range[1] - range[0];
+      const reader = file.readable.getReader();
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = left > 0 ? await reader.read() : { done: true as const, value: undefined };
+          if (done) {
+            await reader.cancel();
+            controller.close();
+            return;
+          }
+          const part = value.length > left ? value.subarray(0, left) : value;
+          left -= part.length;
+          controller.enqueue(part);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      });
+    },
     readTextFile: (path) => Deno.readTextFile(path),
     async writeFileAtomic(path, data, opts = {}) {
       await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });

@@ -19,7 +19,7 @@ import { resolveIdentity } from "../cli/auth/identity.ts";
 import { checkScopes } from "../cli/auth/scopes.ts";
 import type { Account, Identity } from "../cli/auth/types.ts";
 import type { RunContext } from "../cli/context.ts";
-import type { ApiRequest } from "../cli/http/client.ts";
+import type { ApiRequest, FileUpload } from "../cli/http/client.ts";
 import { callMcpTool, plannedToolCall } from "../cli/http/mcp.ts";
 import { nextPageToken } from "../cli/http/pagination.ts";
 import { resolveLocalFile, resolveOutputPath } from "../cli/local_paths.ts";
@@ -248,7 +248,9 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
   let results = 0;
   const what = (method: string, path: string) => `${method} ${path}`;
 
-  function request(call: Omit<Call<unknown>, "response" | "planned"> & { form?: FormData }): ApiRequest {
+  function request(
+    call: Omit<Call<unknown>, "response" | "planned"> & { form?: FormData; upload?: FileUpload },
+  ): ApiRequest {
     guard(call.method, call.path, call.dedup);
     if (call.dedup) keySent = true;
     return {
@@ -257,6 +259,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       query: call.params,
       body: call.body,
       form: call.form,
+      upload: call.upload,
       identity,
       idempotency: call.dedup ? { ...call.dedup, key: r.key } : undefined,
       idempotent: call.repeatable,
@@ -279,22 +282,19 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       pretty,
     );
   }
-  /** Each local file is read once per run, however many parts of it a chunked upload sends. */
-  const contents = new Map<string, Promise<Uint8Array>>();
-  const contentOf = (full: string) => {
-    if (!contents.has(full)) contents.set(full, p.files.readFile(full));
-    return contents.get(full) as Promise<Uint8Array>;
-  };
-  async function uploadForm<T>(call: UploadCall<T>): Promise<FormData> {
-    const { full, name } = await shared.localFile(call.file.flag, call.file.path, {
+  /** The file (or a chunked upload's block of it) streamed from disk as multipart: never read whole. */
+  async function uploadOf<T>(call: UploadCall<T>): Promise<FileUpload> {
+    const { full, name, size } = await shared.localFile(call.file.flag, call.file.path, {
       maxBytes: call.file.maxBytes,
     });
-    const bytes = await contentOf(full);
-    const form = new FormData();
-    for (const [k, v] of Object.entries(call.fields)) form.set(k, v);
-    const part = call.file.range ? bytes.slice(...call.file.range) : bytes;
-    form.set(call.file.field, new File([new Uint8Array(part)], call.file.name ?? name));
-    return form;
+    return {
+      fields: call.fields,
+      field: call.file.field,
+      name: call.file.name ?? name,
+      path: full,
+      size,
+      range: call.file.range,
+    };
   }
 
   const ctx: ShortcutContext<F> = {
@@ -315,8 +315,8 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       return pages;
     },
     upload: async (call) => {
-      const form = await uploadForm(call);
-      const { data } = await http.call(request({ ...call, method: "POST", form }));
+      const upload = await uploadOf(call);
+      const { data } = await http.call(request({ ...call, method: "POST", upload }));
       return parseResponse(call.response, data, what("POST", call.path));
     },
     download: async (call) => {

@@ -111,11 +111,18 @@ async function prepare(ctx: RunContext, call: ApiCall, f: ApiFlags): Promise<Pre
   return { req, params, file };
 }
 
+/** `--data`'s fields as form values: strings as they are, anything else as JSON. */
+function formFields(body: unknown): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries((body ?? {}) as Record<string, unknown>).map((
+      [k, v],
+    ) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+  );
+}
+
 function formOf(body: unknown, file: FileInput): FormData {
   const form = new FormData();
-  for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    form.append(k, typeof v === "string" ? v : JSON.stringify(v));
-  }
+  for (const [k, v] of Object.entries(formFields(body))) form.append(k, v);
   form.append(file.field, new Blob([new Uint8Array(file.bytes ?? [])]), file.name);
   return form;
 }
@@ -267,7 +274,17 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
     idempotency: key ? { field: key.field, in: key.location, key: key.value } : undefined,
     verify: call.verify?.(prep.params),
   };
-  if (prep.file) req.form = formOf(prep.req.body, prep.file);
+  const file = prep.file;
+  if (file?.full !== undefined) {
+    // From disk: streamed as multipart, never read whole.
+    req.upload = {
+      fields: formFields(prep.req.body),
+      field: file.field,
+      name: file.name,
+      path: file.full,
+      size: file.size ?? 0,
+    };
+  } else if (file) req.form = formOf(prep.req.body, file);
   else if (prep.req.body !== undefined && prep.req.method !== "GET") req.body = prep.req.body;
 
   const wrote = call.risk !== "read";

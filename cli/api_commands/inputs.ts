@@ -90,7 +90,10 @@ export interface FileInput {
   /** As given, for dry-run (`<stdin>` for `-`). */
   path: string;
   name: string;
+  /** Read from stdin (bounded); a file on disk is named by `full` and streamed when sent. */
   bytes?: Uint8Array;
+  full?: string;
+  size?: number;
 }
 
 /** `--file [field=]path`: the default field is the method's single file field, else `file`. */
@@ -119,9 +122,7 @@ export async function readFileInput(
     return { field, path: "<stdin>", name: "stdin", bytes };
   }
   const full = await resolveLocalFile(src.p, "file", path);
-  try {
-    return { field, path, name: full.split("/").at(-1) ?? "file", bytes: await src.p.files.readFile(full) };
-  } catch (e) {
-    throw errors.validation(`--file: cannot read ${path}: ${e instanceof Error ? e.message : e}`);
-  }
+  const info = await src.p.files.stat(full);
+  if (!info?.isFile) throw errors.validation(`--file: cannot read ${path}: not a regular file`);
+  return { field, path, name: full.split("/").at(-1) ?? "file", full, size: info.size };
 }

@@ -24,14 +24,28 @@ export interface IdempotencyKey {
   key: string;
 }
 
+/** A file sent from disk as multipart/form-data, streamed (constant memory, whatever its size). */
+export interface FileUpload {
+  /** The other form fields, sent before the file. */
+  fields: Record<string, string>;
+  field: string;
+  name: string;
+  /** Absolute path. */
+  path: string;
+  size: number;
+  /** The bytes `[start, end)` of the file (a chunked upload's block); the whole file when absent. */
+  range?: [number, number];
+}
+
 export interface ApiRequest {
   method: string;
   /** `/open-apis/...` path, already filled. */
   path: string;
   query?: Query;
-  /** JSON body (serialised here) or a prepared multipart form. */
+  /** JSON body (serialised here), a prepared multipart form, or a file streamed from disk as multipart. */
   body?: unknown;
   form?: FormData;
+  upload?: FileUpload;
   /** Omit for unauthenticated calls. */
   identity?: Identity;
   headers?: Record<string, string>;
@@ -65,6 +79,8 @@ export interface SendOptions {
   /** See `ApiRequest.idempotencyKey` and `ApiRequest.verify`. */
   idempotencyKey?: string;
   verify?: string;
+  /** A body that can be read once (a stream) is made anew for every attempt. */
+  makeBody?: () => Promise<BodyInit>;
 }
 
 export interface HttpClient {
@@ -205,6 +221,53 @@ function bodyForLog(body: BodyInit | null | undefined): string | undefined {
   }
 }
 
+const quoted = (s: string) => s.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
+
+/**
+ * multipart/form-data with the file streamed from disk: the fields, the file's bytes as they are read, the
+ * closing boundary. The length is known up front, so the request carries a Content-Length as a form would.
+ */
+async function multipartBody(
+  p: Provider,
+  upload: FileUpload,
+  boundary: string,
+): Promise<{ body: ReadableStream<Uint8Array>; length: number }> {
+  const enc = new TextEncoder();
+  const head = enc.encode(
+    Object.entries(upload.fields).map(([k, v]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(k)}"\r\n\r\n${v}\r\n`
+    ).join("") +
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(upload.field)}"; filename="${
+        quoted(upload.name)
+      }"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = enc.encode(`\r\n--${boundary}--\r\n`);
+  const [start, end] = upload.range ?? [0, upload.size];
+  const file = (await p.files.readStream(upload.path, upload.range)).getReader();
+  let stage: "head" | "file" | "tail" | "done" = "head";
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (stage === "head") {
+        stage = "file";
+        return controller.enqueue(head);
+      }
+      if (stage === "file") {
+        const { done, value } = await file.read();
+        if (!done) return controller.enqueue(value);
+        stage = "tail";
+      }
+      if (stage === "tail") {
+        stage = "done";
+        controller.enqueue(tail);
+        return;
+      }
+      controller.close();
+    },
+    cancel: (reason) => file.cancel(reason),
+  }, { highWaterMark: 0 });
+  return { body, length: head.length + (end - start) + tail.length };
+}
+
 /**
  * A streamed body whose connection breaks partway (or ends short of its Content-Length) fails its reader with
  * a `network` error, not whatever the runtime threw: the consumer (a download) removes its partial file, and
@@ -336,6 +399,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       try {
         res = await p.fetch(target, {
           ...init,
+          ...(opts.makeBody ? { body: await opts.makeBody(), duplex: "half" } : {}),
           signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
         });
         if (readBody) text = await res.text();
@@ -394,6 +458,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const idem = req.idempotency;
     if (!idem) return req;
     if (idem.in === "query") return { ...req, query: { ...req.query, [idem.field]: idem.key } };
+    if (req.upload) {
+      return { ...req, upload: { ...req.upload, fields: { ...req.upload.fields, [idem.field]: idem.key } } };
+    }
     if (req.form) {
       const form = new FormData();
       for (const [k, v] of req.form) form.append(k, v);
@@ -418,7 +485,17 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       headers.set("Authorization", `Bearer ${token}`);
     }
     let body: BodyInit | undefined;
-    if (req.form) body = req.form;
+    let makeBody: (() => Promise<BodyInit>) | undefined;
+    const upload = req.upload;
+    if (upload) {
+      const boundary = `larkit-${p.random.uuid()}`;
+      headers.set("Content-Type", `multipart/form-data; boundary=${boundary}`);
+      makeBody = async () => {
+        const made = await multipartBody(p, upload, boundary);
+        headers.set("Content-Length", String(made.length));
+        return made.body;
+      };
+    } else if (req.form) body = req.form;
     else if (req.body !== undefined) {
       headers.set("Content-Type", "application/json; charset=utf-8");
       body = JSON.stringify(req.body);
@@ -434,6 +511,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         idempotent: req.idempotent ?? (req.idempotency ? true : undefined),
         idempotencyKey: req.idempotency?.key,
         verify: req.verify,
+        makeBody,
       },
     };
   }
