@@ -35,10 +35,13 @@ export class OutboundBuffer {
   #roomWaiters: (() => void)[] = [];
   #closed: LarkitError | undefined;
 
-  readonly #sink: (frames: WireFrame[]) => void;
+  readonly #sink: (frames: WireFrame[], stream: string) => void;
 
-  /** `sink` receives each message's frames synchronously once stored (the session writes them if connected). */
-  constructor(sink: (frames: WireFrame[]) => void, capacity = BUFFER_CAPACITY) {
+  /**
+   * `sink` receives each message's frames, with their stream's key, synchronously once stored (the session
+   * writes them if connected).
+   */
+  constructor(sink: (frames: WireFrame[], stream: string) => void, capacity = BUFFER_CAPACITY) {
     this.#sink = sink;
     this.#capacity = capacity;
   }
@@ -66,7 +69,7 @@ export class OutboundBuffer {
         box.frames.length = 0;
         return frames;
       }
-      this.#sink(frames);
+      this.#sink(frames, keyOf(address));
       return frames;
     });
     box.lock = run.then(() => {}, () => {});
@@ -108,6 +111,13 @@ export class OutboundBuffer {
   /** Every unacked frame: streams in creation order, each stream's frames in send order (what a reconnect resends). */
   *unacked(): Generator<WireFrame> {
     for (const box of this.#outboxes.values()) yield* box.frames;
+  }
+
+  /** The unacked frames per stream key, each in send order. */
+  unackedByStream(): Map<string, WireFrame[]> {
+    const all = new Map<string, WireFrame[]>();
+    for (const [key, box] of this.#outboxes) if (box.frames.length > 0) all.set(key, [...box.frames]);
+    return all;
   }
 
   pending(address: StreamAddress): number {

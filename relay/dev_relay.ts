@@ -472,15 +472,15 @@ export class DevRelay {
     const ws = this.#serverSocket;
     if (ws?.readyState !== WebSocket.OPEN) return;
     while (this.#toServer.size > 0 && ws.bufferedAmount < SERVER_WRITE_AHEAD) {
-      for (const [clientId, queue] of this.#toServer) {
-        const frame = queue.shift();
-        if (frame) {
-          ws.send(frame.text);
-          frame.written = true;
-        }
-        if (queue.length === 0) this.#toServer.delete(clientId);
-        if (ws.bufferedAmount >= SERVER_WRITE_AHEAD) break;
+      // The client first in line sends one frame and goes to the back: no client waits for another's backlog.
+      const [clientId, queue] = this.#toServer.entries().next().value as [string, LoggedClientFrame[]];
+      this.#toServer.delete(clientId);
+      const frame = queue.shift();
+      if (frame) {
+        ws.send(frame.text);
+        frame.written = true;
       }
+      if (queue.length > 0) this.#toServer.set(clientId, queue);
     }
     // The socket has no drain event: look again shortly while frames wait.
     if (this.#toServer.size > 0 && this.#pumpTimer === undefined) {

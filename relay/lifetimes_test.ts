@@ -329,3 +329,74 @@ Deno.test("an over-limit inbound message logs one line; after a re-initialize an
     await relay.close();
   }
 });
+
+Deno.test("streams take turns on the socket: a small answer goes before the rest of a 20 MB result", async () => {
+  const sent: string[] = [];
+  const written: (() => void)[] = [];
+  let handlers: SocketHandlers | undefined;
+  const openSocket: OpenSocket = () =>
+    Promise.resolve({
+      send: (text: string, done?: () => void) => {
+        sent.push(text);
+        if (done) written.push(done);
+      },
+      ping: () => {},
+      terminate: () => handlers?.onClose(),
+      isOpen: true,
+      listen: (h: SocketHandlers) => handlers = h,
+    });
+  const relay = DevRelay.start();
+  const s = session(relay.baseUrl, {
+    now: () => Date.now(),
+    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
+  }, {
+    openSocket,
+  });
+  const message = (stream: string, seq: number, msg: unknown) =>
+    handlers?.onText(
+      JSON.stringify({
+        type: "client_message",
+        client_id: "c",
+        stream_id: stream,
+        seq_id: seq,
+        message: msg,
+      }),
+    );
+  try {
+    await s.enable();
+    await until("connected", () => s.status.current.status === "connected");
+    message("a", 1, { id: 1, method: "initialize" });
+    message("b", 1, { id: 1, method: "initialize" });
+    await until("initialized", () => sent.length === 2);
+    const ack = (stream: string, seq: number, segment?: number) =>
+      handlers?.onText(JSON.stringify({
+        type: "ack",
+        client_id: "c",
+        stream_id: stream,
+        seq_id: seq,
+        ...(segment === undefined ? {} : { segment_id: segment }),
+      }));
+    ack("a", 1);
+    ack("b", 1);
+    message("a", 2, { id: 2, method: "big", params: { size: 20 * 1024 * 1024 } });
+    await until("the big result started", () => sent.length > 2);
+    message("b", 2, { id: 3, method: "echo", params: { n: 1 } });
+    const isSmall = (t: string) => t.includes('"stream_id":"b","seq_id":2');
+    // The network takes the frames one write-ahead window at a time; the client acks each segment it got.
+    for (let i = 0; i < 1000 && !sent.some(isSmall); i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      const segments = sent.filter((t) => t.includes('"stream_id":"a","seq_id":2'));
+      if (segments.length > 0) ack("a", 2, segments.length - 1);
+      written.splice(0).forEach((done) => done());
+    }
+    const small = sent.findIndex(isSmall);
+    assert.ok(small > 0, "the small answer was written");
+    // It waited for room under the 128-frame limit (the big result is acked as it goes), then went next, not
+    // behind the rest of the big result.
+    const before = sent.slice(0, small).filter((t) => t.includes('"stream_id":"a","seq_id":2')).length;
+    assert.ok(before < 205, `${before} of the big result's 205 segments went before it`);
+  } finally {
+    await s.close();
+    await relay.close();
+  }
+});

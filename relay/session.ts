@@ -164,9 +164,12 @@ export class RemoteControlSession {
   readonly #log: (line: string) => void;
   readonly #closed = new AbortController();
   #socket: RelaySocket | undefined;
-  /** Frames waiting for the socket, in order; `#writing` tracks this socket's progress through them. */
-  #writeQueue: WireFrame[] = [];
-  #writing: { next: number; chars: number } | undefined;
+  /**
+   * Frames waiting for the socket, per stream in order; streams take turns, a frame each, so one stream's
+   * 100 MiB does not hold up another's answer. `#writing` is the current socket's write-ahead.
+   */
+  #writeQueues = new Map<string, WireFrame[]>();
+  #writing: { chars: number } | undefined;
   #cursor: string | undefined;
   #enrollment: Enrollment | undefined;
   /** The relay-issued server token (memory only); undefined: refresh before the next handshake. */
@@ -184,7 +187,7 @@ export class RemoteControlSession {
     this.#timing = { ...DEFAULT_TIMING, ...options.timing };
     this.#log = options.log ?? (() => {});
     this.#buffer = new OutboundBuffer(
-      (frames) => this.#write(frames),
+      (frames, stream) => this.#write(frames, stream),
       options.bufferCapacity ?? BUFFER_CAPACITY,
     );
     this.#installationId = options.store.installationId(() => options.random.uuid());
@@ -505,7 +508,7 @@ export class RemoteControlSession {
         if (this.#socket === socket) {
           this.#socket = undefined;
           this.#writing = undefined;
-          this.#writeQueue = [];
+          this.#writeQueues = new Map();
         }
         stop.abort();
         signal.removeEventListener("abort", onAbort);
@@ -519,9 +522,9 @@ export class RemoteControlSession {
         onBinary: () => this.#log("remote control: dropping a binary frame"),
         onClose: finish,
       });
-      // Everything unacked goes first, in order, then new traffic (queued behind it by #write).
-      this.#writeQueue = [...this.#buffer.unacked()];
-      this.#writing = { next: 0, chars: 0 };
+      // Everything unacked goes first, in order per stream, then new traffic (queued behind it by #write).
+      this.#writeQueues = this.#buffer.unackedByStream();
+      this.#writing = { chars: 0 };
       this.#socket = socket;
       this.#pump();
       void this.#liveness(socket, stop.signal);
@@ -557,8 +560,10 @@ export class RemoteControlSession {
    * Queues frames for the socket. At most `WRITE_AHEAD_CHARS` are handed to it before they are written out, so a
    * 100 MiB message is encoded segment by segment as the network takes it instead of all at once.
    */
-  #write(frames: readonly WireFrame[]): void {
-    for (const f of frames) this.#writeQueue.push(f);
+  #write(frames: readonly WireFrame[], stream: string): void {
+    const queue = this.#writeQueues.get(stream);
+    if (queue) { for (const f of frames) queue.push(f); }
+    else this.#writeQueues.set(stream, [...frames]);
     this.#pump();
   }
 
@@ -566,18 +571,17 @@ export class RemoteControlSession {
     const socket = this.#socket;
     const writing = this.#writing;
     if (!socket?.isOpen || !writing) return;
-    while (writing.chars < WRITE_AHEAD_CHARS && this.#writeQueue.length > writing.next) {
-      const text = this.#writeQueue[writing.next++].text;
+    while (writing.chars < WRITE_AHEAD_CHARS && this.#writeQueues.size > 0) {
+      // The stream first in line writes one frame and goes to the back of the line.
+      const [stream, queue] = this.#writeQueues.entries().next().value as [string, WireFrame[]];
+      this.#writeQueues.delete(stream);
+      const text = (queue.shift() as WireFrame).text;
+      if (queue.length > 0) this.#writeQueues.set(stream, queue);
       writing.chars += text.length;
       socket.send(text, () => {
         writing.chars -= text.length;
         if (this.#writing === writing) this.#pump();
       });
-    }
-    // Compact now and then instead of shifting on every frame.
-    if (writing.next > 1024 && writing.next * 2 > this.#writeQueue.length) {
-      this.#writeQueue = this.#writeQueue.slice(writing.next);
-      writing.next = 0;
     }
   }
 
