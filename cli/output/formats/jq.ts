@@ -16,12 +16,21 @@ const JQ_COMPILE_ERROR = 3;
 let loaded: Promise<JqEngine> | undefined;
 
 function engine(): Promise<JqEngine> {
-  // jq-web finds jq.wasm through CommonJS `__dirname`. A `deno bundle` output is an ES module without one,
-  // so there the directory of the bundle stands in, and jq.wasm ships beside the bundle. Set before the
-  // import because jq-web reads it while it loads.
+  // jq-web's emscripten shell computes its directory from CommonJS `__dirname` while it loads; a
+  // `deno bundle` output is an ES module without one, so there the bundle's directory stands in. The wasm
+  // itself is embedded (jq_engine.ts), so nothing has to sit in that directory.
   const g = globalThis as { __dirname?: string };
   g.__dirname ??= import.meta.dirname;
-  return loaded ??= import("./jq_engine.ts").then((m) => m.engine);
+  return loaded ??= import("./jq_engine.ts").then((m) => m.engine).catch((e: unknown) => {
+    loaded = undefined;
+    // Emscripten aborts with a RuntimeError or a bare string; either way the run ends in an envelope.
+    throw errors.internal(
+      `the jq engine could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        hint: "--jq needs jq.wasm embedded in larkit; reinstall larkit (deno task install) or drop --jq",
+      },
+    );
+  });
 }
 
 interface JqFailure {
