@@ -17,7 +17,7 @@ Deno.test("permission errors name the missing scopes and link the console for ap
     const params = JSON.stringify({ calendar_id: fixtures.CALENDARS.bot });
     const refused = await runCli(["calendar", "events", "list", "--params", params, "--as", "bot"], { env });
     assert.equal(refused.code, 3, refused.stderr);
-    const suite = refused.errorJson().error as Record<string, unknown> & { missing_scopes: string[] };
+    const suite = refused.errorJson().error as unknown as Record<string, unknown> & { missing_scopes: string[] };
     assert.deepEqual([suite.type, suite.subtype, suite.retryable], ["authorization", "permission", false]);
     assert.ok(
       suite.missing_scopes.length > 0 && suite.missing_scopes.every((s) => s.startsWith("calendar:")),
@@ -33,7 +33,7 @@ Deno.test("permission errors name the missing scopes and link the console for ap
       env: { ...env, LARKIT_BOT_SCOPES: "im:chat" },
     });
     assert.equal(local.code, 3, local.stderr);
-    const pre = local.errorJson().error as Record<string, unknown> & { missing_scopes: string[] };
+    const pre = local.errorJson().error as unknown as Record<string, unknown> & { missing_scopes: string[] };
     assert.deepEqual([pre.type, pre.subtype], ["authorization", "missing_scope"]);
     assert.ok(pre.missing_scopes.includes("calendar:calendar.event:read"), JSON.stringify(pre));
     assert.match(String(pre.console_url), /\/page\/scope-apply\?clientID=/);
