@@ -66,22 +66,12 @@ export function pruneForStrictMode(cmd: Command, mode: StrictMode): void {
 }
 
 /**
- * The fixed command modules this run needs: the one its first word names; none for a service or a bare
- * `--version`; all of them where the run may list them (root help, an unknown first word and its suggestion,
- * the catalogue's full build).
+ * The fixed command modules this run needs: the one its first word names; none for a service; all of them
+ * where the run may list them (root help, an unknown first word and its suggestion, the catalogue's full
+ * build).
  */
-function fixedFor(
-  argv: string[],
-  target: string | undefined,
-  services: Map<string, unknown>,
-  opts: BuildOptions,
-) {
-  if (opts.services !== undefined) return FIXED_COMMANDS;
-  if (target === undefined) {
-    const versionOnly = argv.some((a) => a === "-V" || a === "--version") &&
-      !argv.some((a) => a === "-h" || a === "--help");
-    return versionOnly ? [] : FIXED_COMMANDS;
-  }
+function fixedFor(target: string | undefined, services: Map<string, unknown>, opts: BuildOptions) {
+  if (opts.services !== undefined || target === undefined) return FIXED_COMMANDS;
   if (FIXED_NAMES.has(target)) return FIXED_COMMANDS.filter((f: FixedCommand) => f.names.includes(target));
   return services.has(target) ? [] : FIXED_COMMANDS;
 }
@@ -98,8 +88,12 @@ export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOpti
     .helpCommand(true);
   setMeta(program, { layer: "builtin" });
 
-  const mode = await strictModeOf(ctx);
   const words = positionalWords(argv);
+  // A bare `--version` is answered by the root alone: no config, registry or command module is looked at.
+  const versionOnly = words.length === 0 && argv.some((a) => a === "-V" || a === "--version") &&
+    !argv.some((a) => a === "-h" || a === "--help");
+  if (versionOnly && opts.services === undefined) return program;
+  const mode = await strictModeOf(ctx);
   const target = words[0] === "help" ? words[1] : words[0];
   const summaries = new Map<string, ServiceSummary>();
   for (const source of SERVICE_SOURCES) {
@@ -112,7 +106,7 @@ export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOpti
       });
     }
   }
-  await registerFixed(program, ctx, fixedFor(argv, target, summaries, opts));
+  await registerFixed(program, ctx, fixedFor(target, summaries, opts));
   for (const s of [...summaries.values()].sort(byName)) {
     if (FIXED_NAMES.has(s.name)) continue;
     if (mode !== "off" && !s.identities.includes(mode)) continue;
