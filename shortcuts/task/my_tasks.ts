@@ -1,9 +1,10 @@
 /**
- * `task +my-tasks`: one page of the tasks assigned to (or created by) the logged-in user; `--complete true`
+ * `task +get-my-tasks` (alias `+my-tasks`): the tasks assigned to the logged-in user, a page or every page; `--complete true`
  * or `false` narrows to done or open tasks. A user-only view: a bot has no "my tasks".
  */
 import { z } from "zod";
-import { defineShortcut, flag, type FlagSpec, type FlagValues } from "../declare.ts";
+import { defineShortcut, type FlagSpec, type FlagValues } from "../declare.ts";
+import { listPages, pageFlags } from "../im/paging.ts";
 import { shapeTask, SuiteTask, TASKS, tasksText } from "./tasks.ts";
 
 const completeFlag: FlagSpec<"true" | "false" | undefined> = {
@@ -15,16 +16,13 @@ const completeFlag: FlagSpec<"true" | "false" | undefined> = {
 
 const flags = {
   complete: completeFlag,
-  "page-size": flag.integer("tasks per page (1-100)", { default: 50, min: 1, max: 100 }),
-  "page-token": flag.string("page token from the previous page's meta.page_token"),
+  ...pageFlags({ default: 50, max: 100, noun: "tasks" }),
 };
 
 function query(f: FlagValues<typeof flags>) {
   return {
     type: "my_tasks",
     completed: f.complete,
-    page_size: f["page-size"],
-    page_token: f["page-token"],
     user_id_type: "open_id",
   };
 }
@@ -37,11 +35,12 @@ const Page = z.object({
 
 export const myTasks = defineShortcut({
   service: "task",
-  command: "+my-tasks",
-  description: "List my tasks (one page)",
+  command: "+get-my-tasks",
+  aliases: ["+my-tasks"],
+  description: "List tasks assigned to me (user identity only; --page-all for every page)",
   examples: [
-    "larkit task +my-tasks --complete false --format table",
-    "larkit task +my-tasks --jq '.data[] | .summary'",
+    "larkit task +get-my-tasks --complete false --format table",
+    "larkit task +get-my-tasks --jq '.data[] | .summary'",
   ],
   risk: "read",
   authTypes: ["user"],
@@ -49,18 +48,14 @@ export const myTasks = defineShortcut({
   hasFormat: true,
   flags,
   async run(ctx) {
-    const page = await ctx.api({
+    const { pages, meta } = await listPages(ctx, ctx.flags, {
       method: "GET",
       path: TASKS,
       params: query(ctx.flags),
       response: Page,
       planned: { items: [], has_more: false },
     });
-    const tasks = (page.items ?? []).map((t) => shapeTask(t, ctx.timeZone));
-    await ctx.outFormat(tasks, {
-      count: tasks.length,
-      has_more: page.has_more,
-      ...(page.has_more && page.page_token ? { page_token: page.page_token } : {}),
-    }, tasksText);
+    const tasks = pages.flatMap((p) => p.items ?? []).map((t) => shapeTask(t, ctx.timeZone));
+    await ctx.outFormat(tasks, meta(tasks.length), tasksText);
   },
 });
