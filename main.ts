@@ -4,6 +4,7 @@
  */
 import { denoFiles } from "./cli/files.ts";
 import { lineReader } from "./cli/line_reader.ts";
+import { secretReader } from "./cli/secret_line.ts";
 import { denoProcesses } from "./cli/processes.ts";
 import { emitError } from "./cli/output/emit.ts";
 import { errors } from "./cli/output/errors.ts";
@@ -65,12 +66,15 @@ function stdinReader(): Reader {
   let all: Promise<Uint8Array> | undefined;
   // Created on first readLine only: piping locks stdin, and readAll needs it unlocked.
   let lines: ReadableStreamDefaultReader<string> | undefined;
+  const next = () => (lines ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader()).read();
+  const readLine = lineReader(next);
   return {
     isTTY: Deno.stdin.isTerminal(),
     readAll: (maxBytes = Infinity) => all ??= readAtMost(Deno.stdin.readable, maxBytes),
-    readLine: lineReader(() =>
-      (lines ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader()).read()
-    ),
+    readLine,
+    readSecret: Deno.stdin.isTerminal()
+      ? secretReader(next, (raw) => Deno.stdin.setRaw(raw, { cbreak: raw }))
+      : readLine,
   };
 }
 

@@ -32,6 +32,8 @@ export interface Reader {
    * cut to `max + 1` characters, its rest dropped, so no peer can make larkit buffer without bound.
    */
   readLine(max?: number): Promise<string | null>;
+  /** Like readLine, without echo when stdin is a terminal (the app secret); absent: readLine is used. */
+  readSecret?(max?: number): Promise<string | null>;
   readonly isTTY: boolean;
 }
 

@@ -4,6 +4,7 @@
  * turn) the host's approver is asked before every write, and always for high-risk writes.
  */
 import type { RunContext } from "./context.ts";
+import { type PlannedRequest, queryString } from "./output/dry_run.ts";
 import { emitPrompt } from "./output/emit.ts";
 import { errors } from "./output/errors.ts";
 import type { Risk } from "./provider.ts";
@@ -29,6 +30,34 @@ function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
+/** One line of a value, cut so a large body cannot flood the prompt. */
+function brief(value: unknown, max = 160): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * What a confirmed write will change, for the person answering the prompt: each planned request of the
+ * dry-run document (method, URL with its query, what it is for, its body), else the summary itself.
+ */
+export function planLines(summary: unknown): string[] {
+  if (summary === undefined || summary === null) return [];
+  const api = (summary as { api?: unknown }).api;
+  if (Array.isArray(api)) {
+    return api.flatMap((step: PlannedRequest) => [
+      `  ${step.method} ${step.url}${queryString(step.params)}${
+        step.description ? `  (${step.description})` : ""
+      }`,
+      ...(step.body !== undefined ? [`    body: ${brief(step.body)}`] : []),
+    ]);
+  }
+  if (typeof summary !== "object") return [`  ${brief(summary)}`];
+  // A local step (config remove): one "key: value" line per fact, lists as words.
+  return Object.entries(summary).map(([k, v]) =>
+    `  ${k}: ${Array.isArray(v) && v.every((x) => typeof x === "string") ? v.join(", ") : brief(v)}`
+  );
+}
+
 export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<void> {
   const { p } = ctx;
   const name = check.command.join(" ");
@@ -50,7 +79,13 @@ export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<vo
   }
   if (check.risk !== "high-risk-write" || check.yes) return;
   if (p.stdin.isTTY && p.stderr.isTTY) {
-    await emitPrompt(ctx, `larkit ${name} is a high-risk write. Proceed? [y/N] `);
+    const plan = planLines(check.summary);
+    await emitPrompt(
+      ctx,
+      `larkit ${name} is a high-risk write.${
+        plan.length ? ` It will:\n${plan.join("\n")}\n` : " "
+      }Proceed? [y/N] `,
+    );
     const answer = (await unlessAborted(p.stdin.readLine(), p.signal))?.trim().toLowerCase();
     if (answer === "y" || answer === "yes") return;
     throw errors.confirmationRequired(`\`larkit ${name}\` was not confirmed`, {

@@ -43,9 +43,19 @@ async function promptLine(ctx: RunContext, label: string): Promise<string> {
   return (await ctx.p.stdin.readLine())?.trim() ?? "";
 }
 
+/** The secret typed at a terminal is never echoed; the line break Enter would have echoed is written instead. */
+async function readSecretLine(ctx: RunContext, max: number): Promise<string | null> {
+  const { stdin } = ctx.p;
+  if (!stdin.isTTY || !stdin.readSecret) return await stdin.readLine(max);
+  await emitPrompt(ctx, "App secret (not shown): ");
+  const secret = await stdin.readSecret(max);
+  await emitPrompt(ctx, "\n");
+  return secret;
+}
+
 async function secretFromStdin(ctx: RunContext): Promise<string> {
   // Bounded: a secret is short, so a stream without a newline is never held (the README's input limits).
-  const secret = (await ctx.p.stdin.readLine(INPUT_LIMITS.secret))?.trim();
+  const secret = (await readSecretLine(ctx, INPUT_LIMITS.secret))?.trim();
   if (secret && secret.length > INPUT_LIMITS.secret) {
     throw inputTooLarge("app-secret-stdin", "stdin", INPUT_LIMITS.secret);
   }
@@ -71,7 +81,7 @@ export async function appCredentialsFrom(
     });
   }
   if (flags.appSecretStdin) return { appId, appSecret: await secretFromStdin(ctx) };
-  const appSecret = interactive ? await promptLine(ctx, "App secret: ") : "";
+  const appSecret = interactive ? (await readSecretLine(ctx, INPUT_LIMITS.secret))?.trim() ?? "" : "";
   if (!appSecret) {
     throw errors.validation("the app secret is required: pass --app-secret-stdin and pipe it in", {
       hint: `printf %s "$APP_SECRET" | larkit ${command} --app-id ${appId} --app-secret-stdin`,
