@@ -31,6 +31,7 @@ import { baseRoutes } from "./routes/base.ts";
 import { taskRoutes } from "./routes/task.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { mailRoutes } from "./routes/mail.ts";
+import { mailDraftRoutes } from "./routes/mail_drafts.ts";
 import { registryRoutes } from "./routes/registry.ts";
 import { mcpRoutes } from "./mcp.ts";
 import type { FoundMethod } from "./generic.ts";
@@ -94,6 +95,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...taskRoutes,
   ...contactRoutes,
   ...mailRoutes,
+  ...mailDraftRoutes,
   ...registryRoutes,
   ...eventRoutes,
 ]);

@@ -33,13 +33,23 @@ Deno.test("mail +messages: the inbox newest first, bodies decoded; --message-ids
   });
 });
 
-Deno.test("mail +send: plain text to one, HTML with attachments to two; both land in SENT", async () => {
+Deno.test("mail +send --confirm-send: plain text to one, HTML with attachments to two; both land in SENT", async () => {
   await withSuite(async (emu, larkit) => {
     const cwd = await Deno.makeTempDir();
     await Deno.writeTextFile(join(cwd, "report.csv"), "a,b\n1,2\n");
     await Deno.writeTextFile(join(cwd, "body.html"), "<p>See the <b>report</b>.</p>");
     const plain = await larkit(
-      ["mail", "+send", "--to", fixtures.USERS.bob.email, "--subject", "Lunch?", "--body", "At noon <maybe>"],
+      [
+        "mail",
+        "+send",
+        "--to",
+        fixtures.USERS.bob.email,
+        "--subject",
+        "Lunch?",
+        "--body",
+        "At noon <maybe>",
+        "--confirm-send",
+      ],
       { asUser: true },
     );
     assert.equal(plain.code, 0, plain.stderr);
@@ -56,16 +66,20 @@ Deno.test("mail +send: plain text to one, HTML with attachments to two; both lan
       "@body.html",
       "--attach",
       "report.csv",
+      "--confirm-send",
     ], { asUser: true, cwd });
     assert.equal(html.code, 0, html.stderr);
-    assert.deepEqual(html.json<{ data: { format: string; attachments: string[]; to: string[] } }>().data, {
-      message_id: html.json<{ data: { message_id: string } }>().data.message_id,
+    const done = html.json<{ data: { draft_id: string; message_id: string } }>().data;
+    assert.deepEqual(done, {
+      draft_id: done.draft_id,
+      message_id: done.message_id,
+      sent: true,
       subject: "Report",
       to: [fixtures.USERS.bob.email, fixtures.USERS.carol.email],
       format: "html",
       attachments: ["report.csv"],
     });
-    const sent = suiteCalls(emu).filter((c) => c.path.endsWith("/send")).map((c) =>
+    const sent = suiteCalls(emu).filter((c) => c.path.endsWith("/drafts")).map((c) =>
       c.body as Record<string, unknown>
     );
     assert.equal(sent[0].body_plain_text, "At noon <maybe>");
@@ -102,7 +116,7 @@ Deno.test("mail dry-runs show the send (attachments not read into the plan) and 
     );
     assert.equal(send.code, 0, send.stderr);
     const body = send.json<{ data: { api: { url: string; body: Record<string, unknown> }[] } }>().data.api[0];
-    assert.equal(body.url, `${emu.url}/open-apis/mail/v1/user_mailboxes/me/messages/send`);
+    assert.equal(body.url, `${emu.url}/open-apis/mail/v1/user_mailboxes/me/drafts`);
     assert.deepEqual(body.body, {
       subject: "S",
       to: [{ mail_address: "x@example.com" }],

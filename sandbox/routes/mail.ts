@@ -23,7 +23,7 @@ const Send = z.object({
   raw: z.string().optional(),
 });
 
-interface MailRow {
+export interface MailRow {
   message_id: string;
   mailbox: string;
   folder: string;
@@ -37,7 +37,7 @@ interface MailRow {
   create_time: number;
 }
 
-function mailboxOf(ctx: CallerCtx): string {
+export function mailboxOf(ctx: CallerCtx): string {
   const own = one<{ email: string }>(
     ctx.st.db,
     "SELECT email FROM users WHERE open_id = ?",
@@ -68,7 +68,7 @@ function rawHeaders(eml: string): { subject: string; to: string[] } {
   };
 }
 
-function mailJson(m: MailRow) {
+export function mailJson(m: MailRow) {
   const recipients = JSON.parse(m.recipients);
   return {
     message_id: m.message_id,

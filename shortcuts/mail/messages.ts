@@ -27,7 +27,7 @@ function idsOf(f: Flags): string[] | undefined {
 }
 
 const Address = z.looseObject({ mail_address: z.string(), name: z.string().optional() });
-const SuiteMail = z.looseObject({
+export const SuiteMail = z.looseObject({
   message_id: z.string(),
   subject: z.string().default(""),
   head_from: Address.optional(),
