@@ -26,6 +26,7 @@ import { imRoutes } from "./routes/im.ts";
 import { imChatRoutes } from "./routes/im_chats.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { driveRoutes } from "./routes/drive.ts";
+import { docTaskRoutes } from "./routes/doc_tasks.ts";
 import { sheetsRoutes } from "./routes/sheets.ts";
 import { baseRoutes } from "./routes/base.ts";
 import { taskRoutes } from "./routes/task.ts";
@@ -90,6 +91,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...mcpRoutes,
   ...docsRoutes,
   ...driveRoutes,
+  ...docTaskRoutes,
   ...sheetsRoutes,
   ...baseRoutes,
   ...taskRoutes,

@@ -208,10 +208,14 @@ export interface ShortcutContext<F extends FlagSpecs> {
   identity: Identity;
   /** The logged-in user's open_id, when the identity is a user and it is known. */
   userOpenId?: string;
+  /** The logged-in user's open_id whatever the identity: a bot run grants them access to what it creates. */
+  requesterOpenId?: string;
   /** IANA zone for dates given without one and for "today": `TZ`, else the system zone. */
   timeZone: string;
   /** The clock, in ms since the epoch. */
   now(): number;
+  /** Waits between polls of a long-running task (the provider's clock; nothing waits in the plan). */
+  sleep(ms: number): Promise<void>;
   /** An OpenAPI call as the resolved identity; returns the checked `data`. */
   api<T>(call: Call<T>): Promise<T>;
   /** Every page of a list call (following `page_token` while `has_more`), at most `maxPages`. */

@@ -21,6 +21,7 @@ import type * as MailShortcuts from "./mail/index.ts";
 import type * as EventShortcuts from "./event/index.ts";
 import type * as VcShortcuts from "./vc/index.ts";
 import type * as MinutesShortcuts from "./minutes/index.ts";
+import type * as WikiShortcuts from "./wiki/index.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -54,7 +55,7 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     load: async () => (await later<typeof DocsShortcuts>("./docs/index.ts")).SHORTCUTS,
   },
   drive: {
-    description: "Drive: upload and download files",
+    description: "Drive: files, folders, comments, permissions, versions, import and export",
     identities: ["user", "bot"],
     load: async () => (await later<typeof DriveShortcuts>("./drive/index.ts")).SHORTCUTS,
   },
@@ -102,6 +103,11 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     description: "Minutes: search, details, media, and edits to summaries, todos and transcripts",
     identities: ["user", "bot"],
     load: async () => (await later<typeof MinutesShortcuts>("./minutes/index.ts")).SHORTCUTS,
+  },
+  wiki: {
+    description: "Wiki: spaces, pages, members and moves",
+    identities: ["user", "bot"],
+    load: async () => (await later<typeof WikiShortcuts>("./wiki/index.ts")).SHORTCUTS,
   },
   event: {
     description: "event operations",

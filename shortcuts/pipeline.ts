@@ -126,8 +126,10 @@ function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
       flags: r.flags,
       identity: r.identity,
       userOpenId: r.identity === "user" ? r.account.user?.openId : undefined,
+      requesterOpenId: r.account.user?.openId,
       timeZone: timeZoneOf(p.env),
       now: () => p.clock.now(),
+      sleep: (ms: number) => p.clock.sleep(ms),
       localFile: async (flag: string, path: string, opts?: { maxBytes?: number }) => {
         const { size, name } = await localFile(flag, path, opts);
         return { size, name };

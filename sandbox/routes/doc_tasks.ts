@@ -1,0 +1,122 @@
+/**
+ * The suite's long-running document tasks, as a shortcut waits on them: wiki moves and deletions, Drive
+ * imports and exports, and Drive's async file moves/deletions (`task_check`). Each task answers "running" on
+ * its first check and "done" from the second on, so a caller's polling (progress, interval) is exercised; an
+ * export's result downloads as a file. The generic handler would answer a plausible but never-ending status.
+ */
+import { ok, raise, type Reply } from "../reply.ts";
+import type { CallerCtx, Route } from "../router.ts";
+import { DOCS_WORK, DRIVE_READ } from "../scopes.ts";
+import type { EmulatorState } from "../state.ts";
+
+/** Checks seen per task id, per emulator. */
+const checks = new WeakMap<EmulatorState, Map<string, number>>();
+
+function nthCheck(ctx: CallerCtx, id: string): number {
+  const seen = checks.get(ctx.st) ?? new Map<string, number>();
+  checks.set(ctx.st, seen);
+  const n = (seen.get(id) ?? 0) + 1;
+  seen.set(id, n);
+  return n;
+}
+
+function idParam(ctx: CallerCtx, name: string): string {
+  const id = ctx.params[name] ?? ctx.query.get(name) ?? "";
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) raise(400, 99992402, `field validation failed: ${name}`);
+  return id;
+}
+
+function wikiTask(ctx: CallerCtx): Reply {
+  const id = idParam(ctx, "task_id");
+  const done = nthCheck(ctx, id) > 1;
+  return ok({
+    task: {
+      task_id: id,
+      move_result: [{
+        node: { node_token: `wikcn${id.slice(0, 16)}`, title: "moved" },
+        status: done ? 0 : 1,
+        status_msg: done ? "success" : "processing",
+      }],
+    },
+  });
+}
+
+function importTask(ctx: CallerCtx): Reply {
+  const ticket = idParam(ctx, "ticket");
+  const done = nthCheck(ctx, ticket) > 1;
+  return ok({
+    result: {
+      ticket,
+      type: "docx",
+      job_status: done ? 0 : 2,
+      job_error_msg: done ? "success" : "processing",
+      ...(done
+        ? {
+          token: `doxcn${ticket.slice(0, 20)}`,
+          url: `https://sandbox.feishu.cn/docx/doxcn${ticket.slice(0, 20)}`,
+        }
+        : {}),
+    },
+  });
+}
+
+function exportTask(ctx: CallerCtx): Reply {
+  const ticket = idParam(ctx, "ticket");
+  const done = nthCheck(ctx, ticket) > 1;
+  return ok({
+    result: {
+      file_extension: "pdf",
+      type: "docx",
+      job_status: done ? 0 : 2,
+      job_error_msg: done ? "success" : "processing",
+      ...(done ? { file_name: "export", file_token: `boxcnexp${ticket.slice(0, 16)}`, file_size: 18 } : {}),
+    },
+  });
+}
+
+function exportDownload(ctx: CallerCtx): Reply {
+  const token = idParam(ctx, "file_token");
+  const body = new TextEncoder().encode(`exported ${token}\n`);
+  return {
+    kind: "raw",
+    status: 200,
+    body,
+    headers: {
+      "content-type": "application/octet-stream",
+      "content-length": String(body.length),
+      "content-disposition": `attachment; filename="${token}.pdf"`,
+    },
+  };
+}
+
+function taskCheck(ctx: CallerCtx): Reply {
+  const id = idParam(ctx, "task_id");
+  return ok({ status: nthCheck(ctx, id) > 1 ? "success" : "process" });
+}
+
+const scopes = [...DOCS_WORK, ...DRIVE_READ];
+export const docTaskRoutes: Route[] = [
+  { method: "GET", path: "/open-apis/wiki/v2/tasks/:task_id", auth: "token", scopes, handle: wikiTask },
+  {
+    method: "GET",
+    path: "/open-apis/drive/v1/import_tasks/:ticket",
+    auth: "token",
+    scopes,
+    handle: importTask,
+  },
+  {
+    method: "GET",
+    path: "/open-apis/drive/v1/export_tasks/:ticket",
+    auth: "token",
+    scopes,
+    handle: exportTask,
+  },
+  {
+    method: "GET",
+    path: "/open-apis/drive/v1/export_tasks/file/:file_token/download",
+    auth: "token",
+    scopes,
+    handle: exportDownload,
+  },
+  { method: "GET", path: "/open-apis/drive/v1/files/task_check", auth: "token", scopes, handle: taskCheck },
+];

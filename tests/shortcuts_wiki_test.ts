@@ -1,0 +1,167 @@
+/**
+ * wiki shortcuts end to end against the emulator (the generic handler serves their registry and supplementary
+ * methods): per shortcut its main path (exit 0, the requests it names sent), its dry run (nothing sent, the
+ * plan fits the registry's request schemas) and one bad input (exit 2, validation, nothing sent).
+ */
+import assert from "node:assert/strict";
+import { loadShortcuts } from "../shortcuts/index.ts";
+import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+
+const SPACE = "7034502641455497244";
+const NODE = "wikcnKQ1k3p";
+
+interface Case {
+  argv: string[];
+  asUser?: boolean;
+  sends: string[];
+  bad: string[];
+  says: RegExp;
+}
+
+const CASES: Record<string, Case> = {
+  "wiki +space-list": {
+    argv: ["--page-all"],
+    sends: ["GET /wiki/v2/spaces"],
+    bad: ["--page-size", "0"],
+    says: /page-size/,
+  },
+  "wiki +space-create": {
+    argv: ["--name", "Handbook"],
+    asUser: true,
+    sends: ["POST /wiki/v2/spaces"],
+    bad: [],
+    says: /name/,
+  },
+  "wiki +delete-space": {
+    argv: ["--space-id", SPACE, "--yes"],
+    sends: [`DELETE /wiki/v2/spaces/${SPACE}`],
+    bad: ["--space-id", "../x", "--yes"],
+    says: /not an ID/,
+  },
+  "wiki +node-list": {
+    argv: ["--space-id", "my_library"],
+    asUser: true,
+    sends: ["GET /wiki/v2/spaces/my_library"],
+    bad: ["--space-id", "a/b"],
+    says: /not an ID/,
+  },
+  "wiki +node-get": {
+    argv: ["--node-token", `https://x.feishu.cn/wiki/${NODE}?from=a`],
+    sends: ["GET /wiki/v2/spaces/get_node"],
+    bad: ["--node-token", NODE, "--token", "doxcn1"],
+    says: /exactly one/,
+  },
+  "wiki +node-create": {
+    argv: ["--space-id", SPACE, "--title", "Onboarding"],
+    sends: [`POST /wiki/v2/spaces/${SPACE}/nodes`],
+    bad: ["--space-id", SPACE, "--origin-node-token", NODE],
+    says: /--node-type shortcut/,
+  },
+  "wiki +node-copy": {
+    argv: ["--space-id", SPACE, "--node-token", NODE, "--target-space-id", "7034502641455497245", "--yes"],
+    sends: [`POST /wiki/v2/spaces/${SPACE}/nodes/${NODE}/copy`],
+    bad: ["--space-id", SPACE, "--node-token", NODE, "--yes"],
+    says: /target/,
+  },
+  "wiki +node-delete": {
+    argv: ["--node-token", NODE, "--space-id", SPACE, "--include-children", "--yes"],
+    sends: ["GET /wiki/v2/spaces/get_node", `DELETE /wiki/v2/spaces/${SPACE}/nodes/${NODE}`],
+    bad: ["--node-token", "a b", "--yes"],
+    says: /not a token/,
+  },
+  "wiki +move": {
+    argv: ["--node-token", NODE, "--target-parent-token", "wikcnX9"],
+    sends: ["GET /wiki/v2/spaces/get_node"],
+    bad: ["--node-token", NODE],
+    says: /target/,
+  },
+  "wiki +move-to-drive": {
+    argv: ["--node-token", NODE],
+    sends: [`POST /wiki/v2/nodes/${NODE}/move_wiki_to_docs`],
+    bad: ["--node-token", "x/y"],
+    says: /not an ID/,
+  },
+  "wiki +member-list": {
+    argv: ["--space-id", SPACE],
+    sends: [`GET /wiki/v2/spaces/${SPACE}/members`],
+    bad: ["--space-id", SPACE, "--page-all", "--page-token", "t"],
+    says: /page-token/,
+  },
+  "wiki +member-add": {
+    argv: ["--space-id", SPACE, "--member-id", "ou_1", "--member-type", "openid", "--member-role", "member"],
+    sends: [`POST /wiki/v2/spaces/${SPACE}/members`],
+    bad: ["--space-id", SPACE, "--member-id", "ou_1", "--member-type", "nobody", "--member-role", "member"],
+    says: /member-type/,
+  },
+  "wiki +member-remove": {
+    argv: ["--space-id", SPACE, "--member-id", "ou_1", "--member-type", "openid", "--member-role", "admin"],
+    sends: [`DELETE /wiki/v2/spaces/${SPACE}/members/ou_1`],
+    bad: ["--space-id", SPACE, "--member-id", "a/b", "--member-type", "openid", "--member-role", "admin"],
+    says: /not an ID/,
+  },
+};
+
+Deno.test("every wiki shortcut has a case here", async () => {
+  const mine = (await loadShortcuts("wiki")).map((s) => `${s.service} ${s.command}`);
+  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
+});
+
+for (const [name, c] of Object.entries(CASES)) {
+  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
+    await withSuite(async (emu, larkit) => {
+      const cmd = name.split(" ");
+      const r = await larkit([...cmd, ...c.argv], { asUser: c.asUser });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.json<{ ok: boolean }>().ok);
+      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
+      for (const want of c.sends) {
+        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
+      }
+
+      emu.clearRequests();
+      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser });
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.deepEqual(emu.requests(), []);
+      assert.deepEqual(await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api), []);
+
+      const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser });
+      assert.equal(bad.code, 2, bad.stderr);
+      assert.equal(bad.errorJson().error.type, "validation");
+      assert.match(bad.errorJson().error.message, c.says);
+      assert.deepEqual(suiteCalls(emu), []);
+    });
+  });
+}
+
+Deno.test("wiki +node-create as bot grants the logged-in user full access to the new page", async () => {
+  await withSuite(async (emu, larkit) => {
+    const r = await larkit(["wiki", "+node-create", "--space-id", SPACE, "--title", "Bot page"], {
+      asUser: true,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json<{ data: { grant_skipped?: string } }>().data.grant_skipped, "created as the user");
+    emu.clearRequests();
+    const b = await larkit([
+      "wiki",
+      "+node-create",
+      "--space-id",
+      SPACE,
+      "--title",
+      "Bot page",
+      "--as",
+      "bot",
+    ]);
+    assert.equal(b.code, 0, b.stderr);
+    const data =
+      b.json<{ data: { node: { node_token: string }; granted_to?: string; grant_skipped?: string } }>().data;
+    const grants = suiteCalls(emu).filter((q) => q.path.includes("/drive/v1/permissions/"));
+    if (data.granted_to) {
+      assert.equal(grants.length, 1);
+      assert.ok(grants[0].path.includes(data.node.node_token));
+    } else {
+      assert.match(data.grant_skipped ?? "", /no logged-in user/);
+      assert.equal(grants.length, 0);
+    }
+  });
+});
