@@ -13,9 +13,11 @@ Deno.test("every embedded skill has a name, a description and its required scope
     "event",
     "im",
     "mail",
+    "minutes",
     "note",
     "sheets",
     "task",
+    "vc",
   ]);
   for (const s of skills) {
     assert.equal(s.name, s.domain);

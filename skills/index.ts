@@ -15,6 +15,8 @@ import mail from "./mail/SKILL.md" with { type: "text" };
 import event from "./event/SKILL.md" with { type: "text" };
 import application from "./application/SKILL.md" with { type: "text" };
 import note from "./note/SKILL.md" with { type: "text" };
+import vc from "./vc/SKILL.md" with { type: "text" };
+import minutes from "./minutes/SKILL.md" with { type: "text" };
 
 export const SKILL_FILES: Record<string, string> = {
   calendar,
@@ -29,4 +31,6 @@ export const SKILL_FILES: Record<string, string> = {
   event,
   application,
   note,
+  vc,
+  minutes,
 };

@@ -77,11 +77,13 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "event",
     "im",
     "mail",
+    "minutes",
     "note",
     "sheets",
     "task",
+    "vc",
   ]);
-  assert.equal(doc.meta.count, 12);
+  assert.equal(doc.meta.count, doc.data.length);
   const show = await runCli(["skills", "show", "im"]);
   assert.equal(show.code, 0, show.stderr);
   assert.ok(show.stdout.startsWith("---\nname: im\n"));
