@@ -30,6 +30,7 @@ import { docTaskRoutes } from "./routes/doc_tasks.ts";
 import { sheetsRoutes } from "./routes/sheets.ts";
 import { baseRoutes } from "./routes/base.ts";
 import { taskRoutes } from "./routes/task.ts";
+import { okrRoutes } from "./routes/okr.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { mailRoutes } from "./routes/mail.ts";
 import { mailDraftRoutes } from "./routes/mail_drafts.ts";
@@ -95,6 +96,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...sheetsRoutes,
   ...baseRoutes,
   ...taskRoutes,
+  ...okrRoutes,
   ...contactRoutes,
   ...mailRoutes,
   ...mailDraftRoutes,

@@ -21,6 +21,7 @@ import type * as MailShortcuts from "./mail/index.ts";
 import type * as EventShortcuts from "./event/index.ts";
 import type * as VcShortcuts from "./vc/index.ts";
 import type * as MinutesShortcuts from "./minutes/index.ts";
+import type * as OkrShortcuts from "./okr/index.ts";
 import type * as WikiShortcuts from "./wiki/index.ts";
 
 /**
@@ -103,6 +104,11 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     description: "Minutes: search, details, media, and edits to summaries, todos and transcripts",
     identities: ["user", "bot"],
     load: async () => (await later<typeof MinutesShortcuts>("./minutes/index.ts")).SHORTCUTS,
+  },
+  okr: {
+    description: "OKR: cycles, objectives and key results, weights, indicators, progress records",
+    identities: ["user", "bot"],
+    load: async () => (await later<typeof OkrShortcuts>("./okr/index.ts")).SHORTCUTS,
   },
   wiki: {
     description: "Wiki: spaces, pages, members and moves",

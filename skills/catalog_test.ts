@@ -15,6 +15,7 @@ Deno.test("every embedded skill has a name, a description and its required scope
     "mail",
     "minutes",
     "note",
+    "okr",
     "sheets",
     "task",
     "vc",

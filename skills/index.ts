@@ -17,6 +17,7 @@ import application from "./application/SKILL.md" with { type: "text" };
 import note from "./note/SKILL.md" with { type: "text" };
 import vc from "./vc/SKILL.md" with { type: "text" };
 import minutes from "./minutes/SKILL.md" with { type: "text" };
+import okr from "./okr/SKILL.md" with { type: "text" };
 
 export const SKILL_FILES: Record<string, string> = {
   calendar,
@@ -33,4 +34,5 @@ export const SKILL_FILES: Record<string, string> = {
   note,
   vc,
   minutes,
+  okr,
 };

@@ -79,6 +79,7 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "mail",
     "minutes",
     "note",
+    "okr",
     "sheets",
     "task",
     "vc",

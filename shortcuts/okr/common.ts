@@ -1,0 +1,81 @@
+/**
+ * What the okr shortcuts share: paths, the two levels (objective, key result), and OKR rich text — plain
+ * text becomes one paragraph per line; `--style richtext` takes the suite's block document as JSON.
+ */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { flag } from "../declare.ts";
+
+export const OKR = "/open-apis/okr";
+export const enc = encodeURIComponent;
+export const READ = { user: ["okr:okr.content:readonly"], bot: ["okr:okr.content:readonly"] };
+export const WRITE = { user: ["okr:okr.content:writeonly"], bot: ["okr:okr.content:writeonly"] };
+
+export const levelFlag = flag.requiredChoice(["objective", "key-result"] as const, "objective or key-result");
+export const styleFlag = flag.choice(
+  ["simple", "richtext"] as const,
+  "simple: plain text; richtext: block JSON",
+  {
+    default: "simple",
+  },
+);
+
+export type Level = "objective" | "key-result";
+/** `/okr/v2/objectives/<id>` or `/okr/v2/key_results/<id>`. */
+export const itemPath = (level: Level, id: string) =>
+  `${OKR}/v2/${level === "objective" ? "objectives" : "key_results"}/${enc(id)}`;
+
+const Blocks = z.object({ blocks: z.array(z.looseObject({})) }).loose();
+export type Blocks = z.infer<typeof Blocks>;
+
+/** The text of `--<name>` as the suite's rich text. */
+export function richText(name: string, text: string, style: "simple" | "richtext"): Blocks {
+  if (style === "simple") {
+    return {
+      blocks: text.split("\n").map((line) => ({
+        type: "paragraph",
+        paragraph: { elements: [{ type: "textRun", textRun: { text: line } }] },
+      })),
+    };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw errors.validation(`--${name} with --style richtext must be JSON ({"blocks": [...]})`);
+  }
+  const r = Blocks.safeParse(parsed);
+  if (!r.success) throw errors.validation(`--${name} with --style richtext needs a "blocks" array`);
+  return r.data;
+}
+
+/** Rich text back to plain text, for tables and `--format pretty`. */
+export function plainText(content: unknown): string {
+  const blocks = (content as { blocks?: unknown[] } | undefined)?.blocks;
+  if (!Array.isArray(blocks)) return typeof content === "string" ? content : "";
+  return blocks.map((b) =>
+    ((b as { paragraph?: { elements?: { textRun?: { text?: string } }[] } }).paragraph?.elements ?? [])
+      .map((e) => e.textRun?.text ?? "").join("")
+  ).join("\n");
+}
+
+/** A 0–1 number flag (scores, weights). */
+export function unitNumber(name: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d*\.?\d+$/.test(text) || n < 0 || n > 1) {
+    throw errors.validation(`--${name} must be a number from 0 to 1, got "${text}"`);
+  }
+  return n;
+}
+
+export const OkrItem = z.looseObject({
+  id: z.string(),
+  content: z.unknown().optional(),
+  weight: z.number().optional(),
+  score: z.number().optional(),
+});
+export const OkrPage = z.object({
+  items: z.array(OkrItem).nullish(),
+  has_more: z.boolean().default(false),
+  page_token: z.string().optional(),
+});

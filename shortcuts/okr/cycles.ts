@@ -1,0 +1,82 @@
+/** `okr +cycle-list` (a person's OKR cycles) and `okr +cycle-detail` (a cycle's objectives and key results). */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { defineShortcut, flag } from "../declare.ts";
+import { listPages, pageFlags } from "../im/paging.ts";
+import { enc, OKR, OkrPage, plainText, READ } from "./common.ts";
+
+const Cycle = z.looseObject({
+  id: z.string(),
+  start_time: z.string().optional(),
+  end_time: z.string().optional(),
+});
+
+export const cycleList = defineShortcut({
+  service: "okr",
+  command: "+cycle-list",
+  description: "List a person's OKR cycles (periods)",
+  examples: [
+    "larkit okr +cycle-list --user-id ou_1a2b3c --format table",
+    "larkit okr +cycle-list --user-id ou_1a2b3c --time-range 2026-01--2026-12",
+  ],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["okr:okr.period:readonly"], bot: ["okr:okr.period:readonly"] },
+  hasFormat: true,
+  flags: {
+    "user-id": flag.requiredString("whose cycles (open_id, ou_…)"),
+    "time-range": flag.string("only cycles overlapping yyyy-mm--yyyy-mm"),
+    ...pageFlags({ default: 100, max: 100, noun: "cycles" }),
+  },
+  async run(ctx) {
+    const range = ctx.flags["time-range"];
+    if (range !== undefined && !/^\d{4}-\d{2}--\d{4}-\d{2}$/.test(range)) {
+      throw errors.validation(`--time-range must look like 2026-01--2026-06, got "${range}"`);
+    }
+    const { pages, meta } = await listPages(ctx, ctx.flags, {
+      method: "GET",
+      path: `${OKR}/v2/cycles`,
+      params: { user_id: ctx.flags["user-id"], user_id_type: "open_id", time_range: range },
+      response: OkrPage.extend({ items: z.array(Cycle).nullish() }),
+      planned: { items: [], has_more: false },
+    });
+    const items = pages.flatMap((p) => p.items ?? []);
+    await ctx.outFormat(items, meta(items.length));
+  },
+});
+
+export const cycleDetail = defineShortcut({
+  service: "okr",
+  command: "+cycle-detail",
+  description: "Show a cycle's objectives, each with its key results",
+  examples: ["larkit okr +cycle-detail --cycle-id 7012345678901234567"],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: READ,
+  hasFormat: true,
+  flags: { "cycle-id": flag.requiredString("cycle ID (okr +cycle-list gives it)") },
+  async run(ctx) {
+    const id = ctx.flags["cycle-id"];
+    if (!/^[\w-]+$/.test(id)) throw errors.validation(`--cycle-id "${id}" is not an ID`);
+    const pages = await ctx.paginate({
+      method: "GET",
+      path: `${OKR}/v2/cycles/${enc(id)}/objectives`,
+      params: { page_size: 100, user_id_type: "open_id" },
+      response: OkrPage,
+      planned: { items: [{ id: "<objective_id>" }], has_more: false },
+    }, { maxPages: 20 });
+    const objectives = [];
+    for (const o of pages.flatMap((p) => p.items ?? [])) {
+      const krs = await ctx.paginate({
+        method: "GET",
+        path: `${OKR}/v2/objectives/${enc(o.id)}/key_results`,
+        params: { page_size: 100, user_id_type: "open_id" },
+        response: OkrPage,
+        planned: { items: [], has_more: false },
+      }, { maxPages: 20 });
+      const keyResults = krs.flatMap((p) => p.items ?? []).map((k) => ({ ...k, text: plainText(k.content) }));
+      objectives.push({ ...o, text: plainText(o.content), key_results: keyResults });
+    }
+    await ctx.outFormat({ cycle_id: id, objectives }, { count: objectives.length });
+  },
+});
