@@ -78,6 +78,11 @@ export async function startLogin(
   scopes: string[],
 ): Promise<{ authorization: DeviceAuthorization; pending: PendingLogin }> {
   const app = { endpoints: s.endpoints, appId: s.profile.appId, appSecret: s.appSecret };
+  // A login adds to what the profile's user already granted (a missing-scope hint names only the missing
+  // scopes): asking for the new ones alone would replace the grant and lose the others.
+  const user = s.profile.users[0];
+  const held = user ? parseScopes((await readUserToken(s.store, s.profile.appId, user.openId))?.scope) : [];
+  scopes = [...new Set([...held, ...scopes])];
   const authorization = await requestDeviceAuthorization(s.send, app, scopes, s.signal);
   const pending: PendingLogin = {
     deviceCode: authorization.deviceCode,

@@ -20,6 +20,9 @@ const ServeFlags = z.object({
   seed: z.boolean().default(true),
   timeZone: z.string().optional(),
   exitWithStdin: z.boolean().default(false),
+  login: z.literal("user").optional(),
+  as: z.enum(["user", "bot"]).optional(),
+  printEnv: z.boolean().default(false),
 });
 
 function parseFlags(raw: unknown): z.infer<typeof ServeFlags> {
@@ -27,7 +30,8 @@ function parseFlags(raw: unknown): z.infer<typeof ServeFlags> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw errors.validation(`invalid --${String(issue.path[0] ?? "flag")}: ${issue.message}`, {
-      hint: "larkit sandbox serve --port 0..65535 [--data DIR]",
+      hint:
+        "larkit sandbox serve --port 0..65535 [--data DIR] [--login user]; larkit sandbox run [--as user] -- <command>",
     });
   }
   return parsed.data;
@@ -66,6 +70,68 @@ export function sandboxEnv(emu: Emulator): Record<string, string> {
   };
 }
 
+/** Every user scope the shortcuts declare: what a sandbox user is granted, so no shortcut misses one. */
+async function shortcutUserScopes(): Promise<string[]> {
+  const { SHORTCUT_SERVICES } = await import("../../shortcuts/index.ts");
+  const scopes = new Set<string>();
+  for (const service of Object.values(SHORTCUT_SERVICES)) {
+    for (const shortcut of await service.load()) for (const s of shortcut.scopes.user ?? []) scopes.add(s);
+  }
+  return [...scopes].sort();
+}
+
+const DeviceAuthorization = z.object({ device_code: z.string().min(1) });
+const UserGrant = z.object({ access_token: z.string().min(1), scope: z.string() });
+
+/**
+ * Logs the seeded default user in through the emulator's own device flow (the emulator approves it at once):
+ * the app is granted every scope the shortcuts declare, the user grants them all, and the user access token
+ * comes back for LARKIT_USER_ACCESS_TOKEN (valid two hours; not refreshed, as env tokens never are).
+ */
+export async function loginUser(p: Provider, emu: Emulator): Promise<{ token: string; scopes: string[] }> {
+  const scopes = await shortcutUserScopes();
+  emu.grantScopes("user", scopes);
+  const post = async (path: string, form: Record<string, string>, headers: Record<string, string> = {}) => {
+    const res = await p.fetch(`${emu.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(form),
+    });
+    if (!res.ok) {
+      throw errors.internal(`sandbox login: ${path} answered HTTP ${res.status}: ${await res.text()}`);
+    }
+    return await res.json();
+  };
+  const basic = new TextEncoder().encode(`${emu.app.appId}:${emu.app.appSecret}`).toBase64();
+  const device = DeviceAuthorization.parse(
+    await post("/oauth/v1/device_authorization", { client_id: emu.app.appId, scope: scopes.join(" ") }, {
+      authorization: `Basic ${basic}`,
+    }),
+  );
+  emu.approveDevice(device.device_code);
+  const grant = UserGrant.parse(
+    await post("/open-apis/authen/v2/oauth/token", {
+      grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+      device_code: device.device_code,
+      client_id: emu.app.appId,
+      client_secret: emu.app.appSecret,
+    }),
+  );
+  return { token: grant.access_token, scopes: grant.scope.split(" ").filter(Boolean) };
+}
+
+/** The env of a sandbox run or `serve`, with the logged-in user when one was asked for. */
+async function envFor(p: Provider, emu: Emulator, user: boolean): Promise<Record<string, string>> {
+  if (!user) return sandboxEnv(emu);
+  const { token } = await loginUser(p, emu);
+  return { ...sandboxEnv(emu), LARKIT_USER_ACCESS_TOKEN: token, LARKIT_DEFAULT_AS: "user" };
+}
+
+/** `export K='v'` lines for `eval "$(larkit sandbox serve --print-env …)"`, single-quoted for any shell. */
+function exportLines(env: Record<string, string>): string {
+  return Object.entries(env).map(([k, v]) => `export ${k}='${v.replaceAll("'", `'\\''`)}'`).join("\n");
+}
+
 function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -76,19 +142,25 @@ function untilAborted(signal: AbortSignal): Promise<void> {
 async function serve(ctx: RunContext, flags: z.infer<typeof ServeFlags>): Promise<void> {
   const emu = await start(ctx.p, flags);
   try {
-    const ready = successEnvelope({
-      data: {
-        url: emu.url,
-        app_id: emu.app.appId,
-        app_secret: emu.app.appSecret,
-        brand: "custom",
-        data_dir: flags.data ?? null,
-        env: sandboxEnv(emu),
-        verification_page: `${emu.url}/emulator/verify`,
-      },
-    });
-    // One line, so a script can `read` it and know the emulator is listening.
-    await emitText(ctx, JSON.stringify(ready));
+    const env = await envFor(ctx.p, emu, flags.login === "user");
+    if (flags.printEnv) {
+      // Shell lines, ended by a comment line so a script reading them knows the emulator is listening.
+      await emitText(ctx, `${exportLines(env)}\n# larkit sandbox listening on ${emu.url}`);
+    } else {
+      const ready = successEnvelope({
+        data: {
+          url: emu.url,
+          app_id: emu.app.appId,
+          app_secret: emu.app.appSecret,
+          brand: "custom",
+          data_dir: flags.data ?? null,
+          env,
+          verification_page: `${emu.url}/emulator/verify`,
+        },
+      });
+      // One line, so a script can `read` it and know the emulator is listening.
+      await emitText(ctx, JSON.stringify(ready));
+    }
     await ctx.diag.info(
       `sandbox listening on ${emu.url} (emulator only, not the real suite); Ctrl-C stops it`,
     );
@@ -110,7 +182,11 @@ async function runInside(ctx: RunContext, argv: string[], flags: z.infer<typeof 
   const home = join(ctx.p.paths.cacheDir, "sandbox-run", ctx.p.random.uuid());
   try {
     const overrides: Record<string, string | undefined> = {
-      ...sandboxEnv(emu),
+      LARKIT_USER_ACCESS_TOKEN: undefined,
+      LARKIT_TENANT_ACCESS_TOKEN: undefined,
+      LARKIT_DEFAULT_AS: undefined,
+      ...await envFor(ctx.p, emu, flags.as === "user"),
+      ...(flags.as === "bot" ? { LARKIT_DEFAULT_AS: "bot" } : {}),
       LARKIT_CONFIG_DIR: home,
       LARKIT_CACHE_DIR: join(home, "cache"),
       LARKIT_STATE_DIR: join(home, "state"),
@@ -150,6 +226,17 @@ export function registerSandbox(program: Command, ctx: RunContext): void {
         "serve the emulator until Ctrl-C; prints {ok, data:{url, app_id, app_secret, env}} as one line",
       )
       .option("--port <n>", "port to listen on (0 = any free port)", "0")
+      .addOption(
+        new Option(
+          "--login <identity>",
+          "log the seeded user in (every scope the shortcuts declare); env gets its token",
+        )
+          .choices(["user"]),
+      )
+      .option(
+        "--print-env",
+        'print `export` lines for a shell to source, then a "# larkit sandbox listening" line (instead of JSON)',
+      )
       .option("--data <dir>", "keep state in <dir>/sandbox.db instead of memory")
       .option(
         "--exit-with-stdin",
@@ -164,6 +251,13 @@ export function registerSandbox(program: Command, ctx: RunContext): void {
     sandbox.command("run")
       .description(
         "run one larkit command against a fresh emulator as the seeded app: larkit sandbox run -- <command>",
+      )
+      .addOption(
+        new Option(
+          "--as <identity>",
+          "user: the seeded user, logged in with every scope the shortcuts declare; bot: the seeded app",
+        )
+          .choices(["user", "bot"]),
       )
       .argument("[argv...]", "the larkit command to run, after --")
       .allowUnknownOption(),
