@@ -128,6 +128,11 @@ const CASES: Record<string, { argv: string[]; asUser?: boolean; bad: string[]; s
     bad: ["--event-ids", ","],
     says: /at least one ID/,
   },
+  "+room-find": {
+    argv: ["--slot", "2026-11-24T10:00/2026-11-24T11:00", "--min-capacity", "6", "--building", "B1"],
+    bad: ["--slot", "2026-11-24T11:00/2026-11-24T10:00"],
+    says: /ends before it starts/,
+  },
   "+suggestion": {
     argv: ["--attendee-ids", USERS.bob.open_id, "--duration-minutes", "45"],
     bad: ["--duration-minutes", "2"],

@@ -10,6 +10,7 @@ import { remove } from "./delete.ts";
 import { freebusy } from "./freebusy.ts";
 import { get } from "./get.ts";
 import { meeting } from "./meeting.ts";
+import { roomFind } from "./room_find.ts";
 import { rsvp } from "./rsvp.ts";
 import { searchEvent } from "./search_event.ts";
 import { suggestion } from "./suggestion.ts";
@@ -28,4 +29,5 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   joinEvent,
   meeting,
   suggestion,
+  roomFind,
 ];
