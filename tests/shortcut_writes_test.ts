@@ -129,6 +129,7 @@ const SAMPLES: Record<string, Sample> = {
   },
   "drive +upload": { argv: () => ["drive", "+upload", "--file", "a.txt"] },
   "drive +download": { argv: () => ["drive", "+download", "--file-token", DRIVE.readme] },
+  "drive +import": { argv: () => ["drive", "+import", "--file", "a.txt", "--type", "docx"] },
   "sheets +read": { argv: () => ["sheets", "+read", ...SHEET] },
   "sheets +write": {
     argv: (

@@ -3,9 +3,12 @@
  * imports and exports, and Drive's async file moves/deletions (`task_check`). Each task answers "running" on
  * its first check and "done" from the second on, so a caller's polling (progress, interval) is exercised; an
  * export's result downloads as a file. The generic handler would answer a plausible but never-ending status.
+ * Also the byte-carrying media endpoints these flows use: a media upload (an import's source) is stored like
+ * a Drive file, and a preview downloads as bytes.
  */
-import { ok, raise, type Reply } from "../reply.ts";
-import type { CallerCtx, Route } from "../router.ts";
+import { newHex, run } from "../db.ts";
+import { invalidParam, ok, raise, type Reply } from "../reply.ts";
+import { type CallerCtx, multipartBody, type Route } from "../router.ts";
 import { DOCS_WORK, DRIVE_READ } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
 
@@ -94,6 +97,41 @@ function taskCheck(ctx: CallerCtx): Reply {
   return ok({ status: nthCheck(ctx, id) > 1 ? "success" : "process" });
 }
 
+async function mediaUpload(ctx: CallerCtx): Promise<Reply> {
+  const form = await multipartBody(ctx);
+  const name = form.get("file_name");
+  const file = form.get("file");
+  if (typeof name !== "string" || !name) invalidParam("file_name is required");
+  if (!(file instanceof File)) invalidParam("file is required");
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (String(bytes.length) !== form.get("size")) {
+    raise(400, 1061002, "params error: size does not match the file");
+  }
+  const token = `boxcn${newHex(ctx.st.db, "drive", 22)}`;
+  run(
+    ctx.st.db,
+    "INSERT INTO blobs (key, kind, name, file_type, bytes, owner, parent, create_time) VALUES (?, 'drive', ?, 'file', ?, ?, ?, ?)",
+    token,
+    name,
+    bytes,
+    ctx.caller.openId,
+    String(form.get("parent_type") ?? ""),
+    ctx.st.clock.now(),
+  );
+  return ok({ file_token: token });
+}
+
+function previewDownload(ctx: CallerCtx): Reply {
+  const token = idParam(ctx, "file_token");
+  const body = new TextEncoder().encode(`preview ${ctx.query.get("preview_type") ?? "pdf"} of ${token}\n`);
+  return {
+    kind: "raw",
+    status: 200,
+    body,
+    headers: { "content-type": "application/octet-stream", "content-length": String(body.length) },
+  };
+}
+
 const scopes = [...DOCS_WORK, ...DRIVE_READ];
 export const docTaskRoutes: Route[] = [
   { method: "GET", path: "/open-apis/wiki/v2/tasks/:task_id", auth: "token", scopes, handle: wikiTask },
@@ -119,4 +157,18 @@ export const docTaskRoutes: Route[] = [
     handle: exportDownload,
   },
   { method: "GET", path: "/open-apis/drive/v1/files/task_check", auth: "token", scopes, handle: taskCheck },
+  {
+    method: "POST",
+    path: "/open-apis/drive/v1/medias/upload_all",
+    auth: "token",
+    scopes,
+    handle: mediaUpload,
+  },
+  {
+    method: "GET",
+    path: "/open-apis/drive/v1/medias/:file_token/preview_download",
+    auth: "token",
+    scopes,
+    handle: previewDownload,
+  },
 ];
