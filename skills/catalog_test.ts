@@ -19,6 +19,7 @@ Deno.test("every embedded skill has a name, a description and its required scope
     "sheets",
     "task",
     "vc",
+    "wiki",
   ]);
   for (const s of skills) {
     assert.equal(s.name, s.domain);

@@ -18,6 +18,7 @@ import note from "./note/SKILL.md" with { type: "text" };
 import vc from "./vc/SKILL.md" with { type: "text" };
 import minutes from "./minutes/SKILL.md" with { type: "text" };
 import okr from "./okr/SKILL.md" with { type: "text" };
+import wiki from "./wiki/SKILL.md" with { type: "text" };
 
 export const SKILL_FILES: Record<string, string> = {
   calendar,
@@ -35,4 +36,5 @@ export const SKILL_FILES: Record<string, string> = {
   vc,
   minutes,
   okr,
+  wiki,
 };

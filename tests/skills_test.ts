@@ -83,6 +83,7 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "sheets",
     "task",
     "vc",
+    "wiki",
   ]);
   assert.equal(doc.meta.count, doc.data.length);
   const show = await runCli(["skills", "show", "im"]);
