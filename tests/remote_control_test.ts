@@ -14,7 +14,7 @@ import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts
 import { seedLogin } from "./helpers/login.ts";
 import { errorOf, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
 import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
-import { until } from "./helpers/until.ts";
+import { until, within } from "./helpers/until.ts";
 
 const DAY = "--start 2026-11-23 --end 2026-11-23";
 
@@ -104,25 +104,36 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
     assert.match(daemonLog, /^\d{4}-\d\d-\d\dT.* app-server: /m);
 
     const heard: string[] = [];
-    const local = await DaemonClient.connect(h.socket, "test", (method, params) => {
-      if (method === "remoteControl/status/changed") heard.push((params as StatusView).status);
-    });
-    const phone = await RemoteClient.connect(h.relay.clientUrl("phone"), "phone");
+    const local = await within(
+      "the daemon's socket",
+      DaemonClient.connect(h.socket, "test", (method, params) => {
+        if (method === "remoteControl/status/changed") heard.push((params as StatusView).status);
+      }),
+    );
+    const phone = await within("the relay", RemoteClient.connect(h.relay.clientUrl("phone"), "phone"));
     try {
       const stream = phone.stream("s1");
       const seen: { method?: string; params?: Record<string, unknown> }[] = [];
       stream.onMessage((m) => seen.push(m as { method?: string }));
-      const init = await stream.request("initialize", {
-        clientInfo: { name: "phone", version: "1" },
-        capabilities: { experimentalApi: true },
-      }) as { connection: { origin: string } };
+      const init = await within(
+        "initialize",
+        stream.request("initialize", {
+          clientInfo: { name: "phone", version: "1" },
+          capabilities: { experimentalApi: true },
+        }),
+      ) as { connection: { origin: string } };
       assert.equal(init.connection.origin, "RemoteControl");
       stream.send({ jsonrpc: "2.0", method: "initialized" });
-      const { thread } = await stream.request("thread/start", {}) as { thread: { id: string } };
-      await stream.request("turn/start", {
-        threadId: thread.id,
-        input: [{ type: "text", text: `larkit calendar +agenda --as user ${DAY}` }],
-      });
+      const { thread } = await within("thread/start", stream.request("thread/start", {})) as {
+        thread: { id: string };
+      };
+      await within(
+        "turn/start",
+        stream.request("turn/start", {
+          threadId: thread.id,
+          input: [{ type: "text", text: `larkit calendar +agenda --as user ${DAY}` }],
+        }),
+      );
       await until("turn/completed", () => seen.some((m) => m.method === "turn/completed"), 60_000);
       const done = seen.find((m) => m.method === "turn/completed")?.params?.turn as {
         status: string;
@@ -273,14 +284,17 @@ Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, the
     const stderr = new Response(child.stderr).text();
     try {
       await until("the relay connection", () => h.relay.serverConnected, 60_000);
-      const phone = await RemoteClient.connect(h.relay.clientUrl("phone"), "phone");
+      const phone = await within("the relay", RemoteClient.connect(h.relay.clientUrl("phone"), "phone"));
       try {
         const stream = phone.stream("s1");
-        await stream.request("initialize", {
-          clientInfo: { name: "phone", version: "1" },
-          capabilities: { experimentalApi: true },
-        });
-        const status = await stream.request("remoteControl/status/read") as StatusView;
+        await within(
+          "initialize",
+          stream.request("initialize", {
+            clientInfo: { name: "phone", version: "1" },
+            capabilities: { experimentalApi: true },
+          }),
+        );
+        const status = await within("status/read", stream.request("remoteControl/status/read")) as StatusView;
         assert.deepEqual([status.status, status.environmentId], ["connected", "env_dev_1"]);
       } finally {
         phone.close();
