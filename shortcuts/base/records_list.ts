@@ -1,20 +1,20 @@
 /**
- * `base +records-list`: one page of a table's records (optionally through a view). `meta.count` is the page's
- * size; with `meta.has_more`, `meta.page_token` fetches the next page.
+ * `base +record-list` (alias `+records-list`): a table's records (optionally through a view), one page or
+ * `--page-all`; with `meta.has_more`, `meta.page_token` fetches the next page.
  */
 import { z } from "zod";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
+import { listPages, pageFlags } from "../im/paging.ts";
 import { recordsPath, tableFlags } from "./table.ts";
 
 const flags = {
   ...tableFlags,
   "view-id": flag.string("view ID: only the records the view shows, in its order"),
-  "page-size": flag.integer("records per page (1-500)", { default: 100, min: 1, max: 500 }),
-  "page-token": flag.string("page token from the previous page's meta.page_token"),
+  ...pageFlags({ default: 100, max: 500, noun: "records" }),
 };
 
 function query(f: FlagValues<typeof flags>) {
-  return { view_id: f["view-id"], page_size: f["page-size"], page_token: f["page-token"] };
+  return { view_id: f["view-id"] };
 }
 
 const Page = z.object({
@@ -27,11 +27,12 @@ const Page = z.object({
 
 export const recordsList = defineShortcut({
   service: "base",
-  command: "+records-list",
-  description: "List the records of a base table (one page)",
+  command: "+record-list",
+  aliases: ["+records-list"],
+  description: "List the records of a base table (a page, or every page with --page-all)",
   examples: [
-    "larkit base +records-list --base-token bascnAbc123 --table-id tblXyz",
-    "larkit base +records-list --base-token bascnAbc123 --table-id tblXyz --format table",
+    "larkit base +record-list --base-token bascnAbc123 --table-id tblXyz",
+    "larkit base +record-list --base-token bascnAbc123 --table-id tblXyz --format table",
   ],
   risk: "read",
   authTypes: ["user", "bot"],
@@ -39,19 +40,15 @@ export const recordsList = defineShortcut({
   hasFormat: true,
   flags,
   async run(ctx) {
-    const page = await ctx.api({
+    const { pages, meta } = await listPages(ctx, ctx.flags, {
       method: "GET",
       path: recordsPath(ctx.flags["base-token"], ctx.flags["table-id"]),
       params: query(ctx.flags),
       response: Page,
       planned: { items: [], has_more: false },
     });
-    const records = page.items ?? [];
-    await ctx.outFormat(records, {
-      count: records.length,
-      has_more: page.has_more,
-      ...(page.has_more && page.page_token ? { page_token: page.page_token } : {}),
-      ...(page.total !== undefined ? { total: page.total } : {}),
-    });
+    const records = pages.flatMap((p) => p.items ?? []);
+    const total = pages[0]?.total;
+    await ctx.outFormat(records, { ...meta(records.length), ...(total !== undefined ? { total } : {}) });
   },
 });

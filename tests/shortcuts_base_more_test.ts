@@ -1,0 +1,337 @@
+/**
+ * The base shortcuts beyond list/upsert, end to end against the emulator (hand-written record routes, the
+ * generic handler for everything else of bitable v1): per shortcut its main path, a dry run that sends nothing
+ * and fits the registry, and one bad input; then the chunked batch writes and their partial-failure report.
+ */
+import assert from "node:assert/strict";
+import { loadShortcuts } from "../shortcuts/index.ts";
+import type { FetchFn } from "../cli/provider.ts";
+import { emulatorEnv, fixtures, manualClock, startEmulator } from "./helpers/emulator.ts";
+import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
+import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+
+const APP = fixtures.BASE.app;
+const TBL = fixtures.BASE.table;
+const T = ["--base-token", APP, "--table-id", TBL];
+const A = `/bitable/v1/apps/${APP}`;
+const R = `${A}/tables/${TBL}`;
+
+interface Case {
+  argv: string[];
+  sends: string[];
+  bad: string[];
+  says: RegExp;
+}
+
+const CASES: Record<string, Case> = {
+  "base +base-get": {
+    argv: ["--base-token", APP],
+    sends: [`GET ${A}`],
+    bad: ["--base-token", "a/b"],
+    says: /not an ID/,
+  },
+  "base +base-create": {
+    argv: ["--name", "Tracker", "--time-zone", "Europe/Paris"],
+    sends: ["POST /bitable/v1/apps"],
+    bad: ["--name", "x", "--folder-token", "../f"],
+    says: /not an ID/,
+  },
+  "base +base-copy": {
+    argv: ["--base-token", APP, "--name", "Copy", "--without-content"],
+    sends: [`POST ${A}/copy`],
+    bad: [],
+    says: /--base-token/,
+  },
+  "base +table-list": {
+    argv: ["--base-token", APP, "--page-all"],
+    sends: [`GET ${A}/tables`],
+    bad: ["--base-token", APP, "--page-size", "0"],
+    says: /--page-size/,
+  },
+  "base +table-create": {
+    argv: ["--base-token", APP, "--name", "Tasks", "--fields", '[{"field_name":"Title","type":1}]'],
+    sends: [`POST ${A}/tables`],
+    bad: ["--base-token", APP, "--name", "Tasks", "--fields", '{"field_name":"Title"}'],
+    says: /must be a JSON array/,
+  },
+  "base +table-update": {
+    argv: [...T, "--name", "Open"],
+    sends: [`PATCH ${R}`],
+    bad: [...T],
+    says: /--name/,
+  },
+  "base +table-delete": {
+    argv: [...T, "--yes"],
+    sends: [`DELETE ${R}`],
+    bad: ["--base-token", APP, "--table-id", "t b", "--yes"],
+    says: /not an ID/,
+  },
+  "base +field-list": {
+    argv: [...T],
+    sends: [`GET ${R}/fields`],
+    bad: [...T, "--view-id", ""],
+    says: /must not be empty/,
+  },
+  "base +field-create": {
+    argv: [...T, "--json", '{"field_name":"Owner","type":11}'],
+    sends: [`POST ${R}/fields`],
+    bad: [...T, "--json", '{"field_name":"Owner"}'],
+    says: /"type" \(a number\)/,
+  },
+  "base +field-update": {
+    argv: [...T, "--field-id", "fldA", "--json", '{"field_name":"Lead","type":11}', "--yes"],
+    sends: [`PUT ${R}/fields/fldA`],
+    bad: [...T, "--field-id", "fldA", "--json", "[1]", "--yes"],
+    says: /JSON object/,
+  },
+  "base +field-delete": {
+    argv: [...T, "--field-id", "fldA", "--yes"],
+    sends: [`DELETE ${R}/fields/fldA`],
+    bad: [...T, "--yes"],
+    says: /--field-id/,
+  },
+  "base +view-list": {
+    argv: [...T],
+    sends: [`GET ${R}/views`],
+    bad: ["--base-token", APP],
+    says: /--table-id/,
+  },
+  "base +view-get": {
+    argv: [...T, "--view-id", "vewA"],
+    sends: [`GET ${R}/views/vewA`],
+    bad: [...T, "--view-id", "v?x"],
+    says: /not an ID/,
+  },
+  "base +view-create": {
+    argv: [...T, "--name", "Mine", "--type", "kanban"],
+    sends: [`POST ${R}/views`],
+    bad: [...T, "--name", "Mine", "--type", "pivot"],
+    says: /must be one of/,
+  },
+  "base +view-rename": {
+    argv: [...T, "--view-id", "vewA", "--name", "Done"],
+    sends: [`PATCH ${R}/views/vewA`],
+    bad: [...T, "--view-id", "vewA"],
+    says: /--name/,
+  },
+  "base +view-set-filter": {
+    argv: [...T, "--view-id", "vewA", "--json", '{"conjunction":"and","conditions":[]}'],
+    sends: [`PATCH ${R}/views/vewA`],
+    bad: [...T, "--view-id", "vewA", "--json", '{"conditions":[]}'],
+    says: /conjunction/,
+  },
+  "base +view-set-visible-fields": {
+    argv: [...T, "--view-id", "vewA", "--hidden", "fldA,fldB"],
+    sends: [`PATCH ${R}/views/vewA`],
+    bad: [...T, "--view-id", "vewA", "--hidden", "fld A"],
+    says: /not an ID/,
+  },
+  "base +view-delete": {
+    argv: [...T, "--view-id", "vewA", "--yes"],
+    sends: [`DELETE ${R}/views/vewA`],
+    bad: [...T, "--yes"],
+    says: /--view-id/,
+  },
+  "base +record-list": {
+    argv: [...T, "--page-all"],
+    sends: [`GET ${R}/records`],
+    bad: [...T, "--page-all", "--page-token", "x"],
+    says: /drop --page-token/,
+  },
+  "base +record-get": {
+    argv: [...T, "--record-id", "recA,recB"],
+    sends: [`POST ${R}/records/batch_get`],
+    bad: [...T, "--record-id", ","],
+    says: /names no record/,
+  },
+  "base +record-search": {
+    argv: [...T, "--field-names", "Title", "--sort", '[{"field_name":"Title","desc":true}]'],
+    sends: [`POST ${R}/records/search`],
+    bad: [...T, "--sort", '{"field_name":"Title"}'],
+    says: /--sort must be a JSON array/,
+  },
+  "base +record-batch-create": {
+    argv: [...T, "--json", '[{"fields":{"Title":"A"}},{"fields":{"Title":"B"}}]'],
+    sends: [`POST ${R}/records/batch_create`],
+    bad: [...T, "--json", '[{"Title":"A"}]'],
+    says: /--json: 0.fields/,
+  },
+  "base +record-batch-update": {
+    argv: [...T, "--json", '[{"record_id":"recA","fields":{"Title":"A2"}}]'],
+    sends: [`POST ${R}/records/batch_update`],
+    bad: [...T, "--json", '[{"fields":{"Title":"A"}}]'],
+    says: /--json: 0.record_id/,
+  },
+  "base +record-delete": {
+    argv: [...T, "--record-id", "recA", "--yes"],
+    sends: [`POST ${R}/records/batch_delete`],
+    bad: [...T, "--record-id", "rec A", "--yes"],
+    says: /not an ID/,
+  },
+  "base +role-list": {
+    argv: ["--base-token", APP],
+    sends: [`GET ${A}/roles`],
+    bad: ["--base-token", ""],
+    says: /must not be empty/,
+  },
+  "base +role-create": {
+    argv: ["--base-token", APP, "--json", '{"role_name":"Editors","table_roles":[]}'],
+    sends: [`POST ${A}/roles`],
+    bad: ["--base-token", APP, "--json", '{"role_name":"Editors"}'],
+    says: /table_roles/,
+  },
+  "base +role-update": {
+    argv: [
+      "--base-token",
+      APP,
+      "--role-id",
+      "rolA",
+      "--json",
+      '{"role_name":"Editors","table_roles":[]}',
+      "--yes",
+    ],
+    sends: [`PUT ${A}/roles/rolA`],
+    bad: ["--base-token", APP, "--role-id", "rolA", "--yes"],
+    says: /--json is required/,
+  },
+  "base +role-delete": {
+    argv: ["--base-token", APP, "--role-id", "rolA", "--yes"],
+    sends: [`DELETE ${A}/roles/rolA`],
+    bad: ["--base-token", APP, "--yes"],
+    says: /--role-id/,
+  },
+  "base +form-get": {
+    argv: [...T, "--form-id", "vewF"],
+    sends: [`GET ${R}/forms/vewF`],
+    bad: [...T],
+    says: /--form-id/,
+  },
+  "base +form-update": {
+    argv: [...T, "--form-id", "vewF", "--name", "Feedback", "--shared", "true"],
+    sends: [`PATCH ${R}/forms/vewF`],
+    bad: [...T, "--form-id", "vewF", "--shared", "yes"],
+    says: /true or false/,
+  },
+  "base +form-questions-list": {
+    argv: [...T, "--form-id", "vewF"],
+    sends: [`GET ${R}/forms/vewF/fields`],
+    bad: [...T, "--form-id", "a b"],
+    says: /not an ID/,
+  },
+  "base +form-questions-update": {
+    argv: [...T, "--form-id", "vewF", "--field-id", "fldA", "--required", "true"],
+    sends: [`PATCH ${R}/forms/vewF/fields/fldA`],
+    bad: [...T, "--form-id", "vewF", "--field-id", "fldA"],
+    says: /nothing to change/,
+  },
+  "base +workflow-list": {
+    argv: ["--base-token", APP],
+    sends: [`GET ${A}/workflows`],
+    bad: [],
+    says: /--base-token/,
+  },
+  "base +workflow-enable": {
+    argv: ["--base-token", APP, "--workflow-id", "wkfA"],
+    sends: [`PUT ${A}/workflows/wkfA`],
+    bad: ["--base-token", APP],
+    says: /--workflow-id/,
+  },
+  "base +workflow-disable": {
+    argv: ["--base-token", APP, "--workflow-id", "wkfA"],
+    sends: [`PUT ${A}/workflows/wkfA`],
+    bad: ["--base-token", APP, "--workflow-id", "w/1"],
+    says: /not an ID/,
+  },
+  "base +dashboard-list": {
+    argv: ["--base-token", APP],
+    sends: [`GET ${A}/dashboards`],
+    bad: ["--base-token", APP, "--page-limit", "0"],
+    says: /--page-limit/,
+  },
+  "base +dashboard-copy": {
+    argv: ["--base-token", APP, "--dashboard-id", "blkA", "--name", "Copy"],
+    sends: [`POST ${A}/dashboards/blkA/copy`],
+    bad: ["--base-token", APP, "--dashboard-id", "blkA"],
+    says: /--name/,
+  },
+};
+
+Deno.test("every base shortcut but +record-upsert has a case here (upsert: tests/shortcuts_base_test.ts)", async () => {
+  const mine = (await loadShortcuts("base")).map((s) => `${s.service} ${s.command}`).filter((n) =>
+    n !== "base +record-upsert"
+  );
+  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
+});
+
+for (const [name, c] of Object.entries(CASES)) {
+  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
+    await withSuite(async (emu, larkit) => {
+      const cmd = name.split(" ");
+      const r = await larkit([...cmd, ...c.argv], { asUser: true });
+      assert.equal(r.code, 0, r.stderr);
+      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
+      for (const want of c.sends) {
+        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
+      }
+
+      emu.clearRequests();
+      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: true });
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.deepEqual(emu.requests(), []);
+      assert.deepEqual(await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api), []);
+
+      const bad = await larkit([...cmd, ...c.bad], { asUser: true });
+      assert.equal(bad.code, 2, bad.stderr);
+      assert.equal(bad.errorJson().error.type, "validation");
+      assert.match(bad.errorJson().error.message, c.says);
+      assert.deepEqual(suiteCalls(emu), []);
+    });
+  });
+}
+
+Deno.test("base +record-batch-create sends 1201 rows as chunks of 500, 500, 201", async () => {
+  await withSuite(async (emu, larkit) => {
+    const rows = JSON.stringify(Array.from({ length: 1201 }, (_, i) => ({ fields: { Title: `row ${i}` } })));
+    const ok = await larkit(["base", "+record-batch-create", ...T, "--json", rows], { asUser: true });
+    assert.equal(ok.code, 0, ok.stderr);
+    const doc = ok.json<{ data: { rows: number; chunks: { rows: [number, number] }[] } }>();
+    assert.deepEqual(doc.data.chunks.map((c) => c.rows), [[0, 499], [500, 999], [1000, 1200]]);
+    const sizes = suiteCalls(emu).map((q) => (q.body as { records: unknown[] }).records.length);
+    assert.deepEqual(sizes, [500, 500, 201]);
+  });
+});
+
+Deno.test("base +record-batch-update: when the second chunk fails, the error says rows 0-499 were written", async () => {
+  const emu = await startEmulator({ clock: manualClock(), timeZone: "UTC" });
+  try {
+    let batches = 0;
+    // The suite refuses the second batch call (a 400 the client does not retry); everything else passes.
+    const fetch: FetchFn = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname.endsWith("/records/batch_update") && ++batches === 2) {
+        return Promise.resolve(Response.json({ code: 1254001, msg: "WrongRequestBody" }, { status: 400 }));
+      }
+      return loopbackFetch(input, init);
+    };
+    const rows = JSON.stringify(
+      Array.from({ length: 700 }, (_, i) => ({ record_id: `rec${i}`, fields: { Title: "x" } })),
+    );
+    const r = await runCli(["base", "+record-batch-update", ...T, "--json", rows], {
+      env: { ...emulatorEnv(emu), TZ: "UTC" },
+      fetch,
+    });
+    assert.notEqual(r.code, 0);
+    const err = r.errorJson().error as unknown as {
+      message: string;
+      hint: string;
+      detail: { written: { rows: number[] }[]; failed_rows: number[] };
+    };
+    assert.match(err.message, /chunk 2 failed: rows 500-699 not written; rows 0-499 were written/);
+    assert.equal(err.hint, "rerun with the rows from 500 on");
+    assert.deepEqual(err.detail.written.map((w) => w.rows), [[0, 499]]);
+    assert.deepEqual(err.detail.failed_rows, [500, 699]);
+  } finally {
+    await emu.stop();
+  }
+});
