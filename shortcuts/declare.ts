@@ -7,6 +7,7 @@
  * then — unless `--dry-run` — for real. So dry-run and execute cannot disagree, every flag error surfaces
  * before the first request, and a shortcut cannot reach the network, the disk or stdout any other way.
  */
+import type { Column } from "../cli/output/formats/rows.ts";
 import { z } from "zod";
 import type { Query } from "../cli/http/client.ts";
 import type { Identity, Meta } from "../cli/output/envelope.ts";
@@ -258,8 +259,13 @@ export interface Shortcut<F extends FlagSpecs = FlagSpecs> {
   authTypes: Identity[];
   /** Scopes the identity's grant must hold; checked locally before any request. */
   scopes: Partial<Record<Identity, string[]>>;
-  /** Adds `--format json|pretty|table|csv|ndjson`. */
+  /** Adds `--format json|pretty|table|csv|ndjson` (read shortcuts always take it). */
   hasFormat: boolean;
+  /**
+   * The table/csv columns of a list result, most important first (`--columns a,b.c` picks others): dotted
+   * paths into an item, or a named value computed from it. Absent: every flattened key.
+   */
+  columns?: Column[];
   /** Adds `--idempotency-key`: the key its `dedup` calls carry (shown in the dry run and `meta`). */
   idempotencyKey?: boolean;
   flags: F;

@@ -29,11 +29,13 @@ import type { Meta } from "../cli/output/envelope.ts";
 import { errors } from "../cli/output/errors.ts";
 import { checkJq } from "../cli/output/formats/jq.ts";
 import { type OutputFormat, parseFormat } from "../cli/output/formats/render.ts";
+import { type Column, parseColumns } from "../cli/output/formats/rows.ts";
 import { confirmRisk } from "../cli/risk.ts";
 import { parseResponse } from "./common/response.ts";
 import { timeZoneOf } from "./common/time.ts";
 import type { Call, Dedup, FlagSpecs, FlagValues, Shortcut, ShortcutContext, UploadCall } from "./declare.ts";
 import { type RawFlagValue, resolveFlags } from "./inputs.ts";
+import { takesFormat } from "./source.ts";
 
 /** What the command line gave: the automatic flags, and the shortcut's own flags by name. */
 export interface Invocation {
@@ -41,6 +43,8 @@ export interface Invocation {
   dryRun: boolean;
   yes: boolean;
   format?: string;
+  /** `--columns a,b.c` (shortcuts that take `--format`). */
+  columns?: string;
   jq?: string;
   /** `--idempotency-key` (shortcuts with `idempotencyKey`). */
   idempotencyKey?: string;
@@ -62,15 +66,9 @@ function parseAs(raw: string | undefined) {
 
 /** Step 4: the output settings, checked before any input is read. */
 async function outputSettings(shortcut: Shortcut<FlagSpecs>, inv: Invocation): Promise<OutputFormat> {
-  const format = shortcut.hasFormat ? parseFormat(inv.format) : "json";
-  if (inv.jq !== undefined) {
-    if (format !== "json") {
-      throw errors.validation(`--jq and --format ${format} are mutually exclusive`, {
-        hint: "--jq filters the JSON envelope; drop one of them",
-      });
-    }
-    await checkJq(inv.jq);
-  }
+  // With --jq and table/csv/ndjson the filter runs first and its results are rendered (emitResult).
+  const format = takesFormat(shortcut) ? parseFormat(inv.format) : "json";
+  if (inv.jq !== undefined) await checkJq(inv.jq);
   return format;
 }
 
@@ -82,6 +80,8 @@ interface Resolved<F extends FlagSpecs> {
   account: Account;
   flags: FlagValues<F>;
   format: OutputFormat;
+  /** Table/csv columns: `--columns`, else (without --jq, which reshapes the items) the declared ones. */
+  fields?: Column[];
   jq?: string;
   /** The key of this invocation's de-duplicated writes. */
   key: string;
@@ -278,7 +278,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     const withKeyMeta = keySent ? { ...meta, idempotency_key: r.key } : meta;
     await emitResult(
       run,
-      { identity, format, jq: r.jq, wrote: shortcut.risk !== "read" },
+      { identity, format, jq: r.jq, wrote: shortcut.risk !== "read", fields: r.fields },
       data,
       withKeyMeta,
       pretty,
@@ -397,6 +397,7 @@ export async function runShortcut<F extends FlagSpecs>(
     account,
     flags,
     format,
+    fields: parseColumns(inv.columns) ?? (inv.jq === undefined ? shortcut.columns : undefined),
     jq: inv.jq,
     key: inv.idempotencyKey ?? run.p.random.uuid(),
   };

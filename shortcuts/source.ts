@@ -7,6 +7,7 @@ import { type Command, Option } from "commander";
 import { type FlagMeta, setMeta } from "../cli/command_meta.ts";
 import type { RunContext } from "../cli/context.ts";
 import { OUTPUT_FORMATS } from "../cli/output/formats/render.ts";
+import { columnName } from "../cli/output/formats/rows.ts";
 import type { ServiceSource } from "../cli/service_source.ts";
 import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "./index.ts";
@@ -44,6 +45,11 @@ function helpText(shortcut: Shortcut<FlagSpecs>): string {
   ].join("\n");
 }
 
+/** Every read shortcut takes `--format` (and `--columns`), as do writes that declare `hasFormat`. */
+export function takesFormat(shortcut: Pick<Shortcut<FlagSpecs>, "hasFormat" | "risk">): boolean {
+  return shortcut.hasFormat || shortcut.risk === "read";
+}
+
 /** One `+name` command wired to the pipeline. */
 export function shortcutCommand(
   serviceCmd: Command,
@@ -63,9 +69,15 @@ export function shortcutCommand(
   );
   cmd.option("--dry-run", "print the requests that would be sent, send nothing");
   cmd.option("-q, --jq <expr>", "jq filter over the result envelope, e.g. '.data'");
-  if (shortcut.hasFormat) {
+  if (takesFormat(shortcut)) {
     cmd.addOption(
       new Option("--format <format>", `output format (${OUTPUT_FORMATS.join("|")})`).default("json"),
+    );
+    cmd.option(
+      "--columns <paths>",
+      `table/csv columns, comma-separated dotted paths${
+        shortcut.columns ? ` (default: ${shortcut.columns.map(columnName).join(",")})` : ""
+      }`,
     );
   }
   if (shortcut.idempotencyKey) {
@@ -105,6 +117,7 @@ export function shortcutCommand(
       dryRun: opts.dryRun === true,
       yes: opts.yes === true,
       format: opts.format as string | undefined,
+      columns: opts.columns as string | undefined,
       jq: opts.jq as string | undefined,
       idempotencyKey: opts.idempotencyKey as string | undefined,
       flags,

@@ -44,8 +44,9 @@ Deno.test("calendar +agenda --format table and --format csv match the seeded fix
       new URL("./fixtures/shortcuts/agenda_2026-11-23.csv", import.meta.url),
     );
     assert.equal(csv.stdout, expectedCsv);
-    assert.match(csv.stdout, /^app_link,attendee_ability,color,create_time,description,end_time\.date,/);
-    assert.match(csv.stdout, /,"What I did, what I will do, what blocks me\.",/);
+    // The declared columns, most important first (issue 23.1); --columns picks others.
+    assert.match(csv.stdout, /^start–end,summary,organizer,location,my_rsvp\r\n/);
+    assert.match(csv.stdout, /,Design review: larkit agent server,larkit sandbox,Room 3F-Hangzhou,accept\r\n/);
     assert.equal(csv.stdout.split("\r\n").length, 6, "header + 4 rows, CRLF-terminated");
   });
 });

@@ -7,7 +7,8 @@ import type { RunContext } from "../context.ts";
 import { type DryRunDocument, dryRunText } from "./dry_run.ts";
 import { errorEnvelope, type Identity, type Meta, successEnvelope, toJsonDocument } from "./envelope.ts";
 import { LarkitError } from "./errors.ts";
-import { applyJq } from "./formats/jq.ts";
+import { applyJq, applyJqItems } from "./formats/jq.ts";
+import type { Column } from "./formats/rows.ts";
 import {
   createItemWriter,
   type ItemFormat,
@@ -59,6 +60,8 @@ export interface ResultSettings {
   wrote?: boolean;
   /** The response field holding the items (a generated list method's, from its response shape). */
   listField?: string;
+  /** The table/csv columns (`--columns`, else the command's declared defaults). */
+  fields?: Column[];
 }
 
 /** The success envelope, rendered in the chosen format or filtered by `--jq`. */
@@ -76,6 +79,19 @@ export async function emitResult(
         columns: ctx.p.stdout.columns,
         pretty,
         listField: settings.listField,
+        fields: settings.fields,
+      }),
+    );
+    return;
+  }
+  if (settings.format === "table" || settings.format === "csv" || settings.format === "ndjson") {
+    // Filter first, then render: the filter's results are the rows (callers pass only --columns here, since
+    // a command's declared columns describe its unfiltered items).
+    const items = await applyJqItems(envelope, settings.jq);
+    await ctx.p.stdout.write(
+      renderDocument(successEnvelope({ data: items }), settings.format, {
+        columns: ctx.p.stdout.columns,
+        fields: settings.fields,
       }),
     );
     return;

@@ -127,6 +127,18 @@ export function agendaText(data: unknown, columns?: number): string {
   return renderTable(rows, columns, order) + `\n${events.length} event(s) total\n`;
 }
 
+/** "2026-03-02 09:30–10:00" (the end's date only when it differs): the table's first column. */
+function timeSpan(item: unknown): string {
+  const e = item as { start_time?: { datetime?: string; date?: string }; end_time?: typeof e.start_time };
+  const short = (t?: { datetime?: string; date?: string }) =>
+    (t?.datetime ?? t?.date ?? "").replace(/^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}).*$/, "$1 $2");
+  const [from, to] = [short(e.start_time), short(e.end_time)];
+  if (!to || to === from) return from;
+  return from.length > 10 && from.slice(0, 10) === to.slice(0, 10)
+    ? `${from}–${to.slice(11)}`
+    : `${from}–${to}`;
+}
+
 export const agenda = defineShortcut({
   service: "calendar",
   command: "+agenda",
@@ -140,6 +152,16 @@ export const agenda = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
   hasFormat: true,
+  columns: [
+    { name: "start–end", value: timeSpan },
+    "summary",
+    {
+      name: "organizer",
+      value: (e) => (e as { event_organizer?: { display_name?: string } }).event_organizer?.display_name,
+    },
+    { name: "location", value: (e) => (e as { location?: { name?: string } }).location?.name },
+    { name: "my_rsvp", value: (e) => (e as { self_rsvp_status?: string }).self_rsvp_status },
+  ],
   flags: {
     start: flag.string("start time (ISO 8601, date, or Unix seconds; default: start of today)"),
     end: flag.string("end time (ISO 8601, date, or Unix seconds; default: end of the start day)"),

@@ -3,6 +3,7 @@
  * control characters and bidi overrides (a message body, an event title), which must not reach a terminal
  * through a table. Width is counted in display columns, so CJK text and emoji (two columns each) align.
  */
+import stringWidth from "string-width";
 
 // ANSI CSI/OSC sequences, then C0/C1 controls and bidi overrides/isolates (which can reorder a line).
 // deno-lint-ignore no-control-regex -- matching escape sequences is the point
@@ -16,45 +17,13 @@ export function sanitizeCell(text: string): string {
   return text.replace(ANSI, "").replace(BREAKS, " ").replace(UNSAFE, "");
 }
 
-const ZERO_WIDTH: [number, number][] = [
-  [0x0300, 0x036f],
-  [0x200b, 0x200f],
-  [0xfe00, 0xfe0f],
-  [0x20d0, 0x20ff],
-];
+// Graphemes, not code points: a flag, a skin-toned or ZWJ emoji, an accented letter is one cell unit, never
+// cut in half by truncation.
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
-// East Asian Wide/Fullwidth blocks and the emoji planes: two display columns each.
-const WIDE: [number, number][] = [
-  [0x1100, 0x115f],
-  [0x2e80, 0x303e],
-  [0x3041, 0x33ff],
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0xa000, 0xa4cf],
-  [0xac00, 0xd7a3],
-  [0xf900, 0xfaff],
-  [0xfe30, 0xfe4f],
-  [0xff00, 0xff60],
-  [0xffe0, 0xffe6],
-  [0x1f300, 0x1f64f],
-  [0x1f900, 0x1f9ff],
-  [0x20000, 0x3fffd],
-];
-
-function inRanges(code: number, ranges: [number, number][]): boolean {
-  return ranges.some(([lo, hi]) => code >= lo && code <= hi);
-}
-
-export function charWidth(char: string): number {
-  const code = char.codePointAt(0) ?? 0;
-  if (inRanges(code, ZERO_WIDTH)) return 0;
-  return inRanges(code, WIDE) ? 2 : 1;
-}
-
+/** Display columns of a text (string-width: East Asian Wide/Fullwidth and emoji are two). */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) width += charWidth(char);
-  return width;
+  return stringWidth(text);
 }
 
 /** Cuts text to at most `max` display columns, ending in `…` when something was cut. */
@@ -62,10 +31,10 @@ export function truncateCell(text: string, max: number): string {
   if (displayWidth(text) <= max) return text;
   let out = "";
   let width = 0;
-  for (const char of text) {
-    const w = charWidth(char);
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
     if (width + w > max - 1) break;
-    out += char;
+    out += segment;
     width += w;
   }
   return out + "…";

@@ -2,7 +2,7 @@
  * The `csv` format (RFC 4180): CRLF line breaks; a field holding a comma, a double quote or a line break is
  * quoted, with inner quotes doubled. Rows are the same flattened rows as the table format.
  */
-import { columnsOf, flattenRow } from "./rows.ts";
+import { type Column, columnName, columnsOf, flattenRow, pickRow } from "./rows.ts";
 
 export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -16,11 +16,11 @@ export function csvRows(columns: string[], rows: Map<string, string>[]): string 
   return rows.map((row) => csvLine(columns.map((c) => row.get(c) ?? ""))).join("");
 }
 
-/** A list of items as CSV with a header row; `(empty)` for an empty list. */
-export function renderCsv(items: unknown[]): string {
+/** A list of items as CSV with a header row; `(empty)` for an empty list. `order` as for the table. */
+export function renderCsv(items: unknown[], order?: Column[]): string {
   if (items.length === 0) return "(empty)\n";
-  const rows = items.map(flattenRow);
-  const columns = columnsOf(rows);
+  const rows = items.map((item) => order ? pickRow(item, order) : flattenRow(item));
+  const columns = order ? order.map(columnName) : columnsOf(rows);
   return csvLine(columns) + csvRows(columns, rows);
 }
 

@@ -46,12 +46,16 @@ function jqMessage(e: JqFailure): string {
   return (lines.length ? lines.join("; ") : text).replace(/^jq: error(: )?/, "").trim();
 }
 
-async function run(json: string, filter: string): Promise<{ out: string } | { failure: JqFailure }> {
+async function run(
+  json: string,
+  filter: string,
+  flags = ["-r"],
+): Promise<{ out: string } | { failure: JqFailure }> {
   const jq = await engine();
   // Emscripten's exit() sets process.exitCode; a failed filter must not decide how larkit exits.
   const exitCodeBefore = process.exitCode;
   try {
-    return { out: jq.raw(json, filter, ["-r"]) ?? "" };
+    return { out: jq.raw(json, filter, flags) ?? "" };
   } catch (e) {
     return { failure: e as JqFailure };
   } finally {
@@ -92,4 +96,22 @@ export async function applyJq(doc: unknown, expr: string): Promise<string> {
     });
   }
   return result.out === "" ? "" : result.out + "\n";
+}
+
+/**
+ * The filter's results as values, for `--jq` with `--format table|csv|ndjson` (filter first, then render):
+ * one array result is the list of items itself, several results are the items.
+ */
+export async function applyJqItems(doc: unknown, expr: string): Promise<unknown[]> {
+  const result = await run(JSON.stringify(doc), expr, ["-c"]);
+  if ("failure" in result) {
+    if (result.failure.exitCode === JQ_COMPILE_ERROR) {
+      throw errors.validation(`invalid jq expression: ${jqMessage(result.failure)}`);
+    }
+    throw errors.jq(`jq: ${jqMessage(result.failure)}`, {
+      hint: "the filter ran over the result envelope; inspect it without --jq to adjust the filter",
+    });
+  }
+  const values = result.out.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as unknown);
+  return values.length === 1 && Array.isArray(values[0]) ? values[0] : values;
 }

@@ -12,7 +12,7 @@
 import { type SuccessEnvelope, toJsonDocument } from "../envelope.ts";
 import { errors } from "../errors.ts";
 import { csvLine, csvRows, renderCsv, renderRecordCsv } from "./csv.ts";
-import { columnsOf, extractItems, flattenRow } from "./rows.ts";
+import { type Column, columnName, columnsOf, extractItems, flattenRow, pickRow } from "./rows.ts";
 import {
   layoutTable,
   renderRecordTable,
@@ -45,6 +45,8 @@ export interface RenderOptions {
   pretty?: (data: unknown, columns?: number) => string;
   /** Where `data` keeps its items, when the command knows (table, csv and ndjson show those). */
   listField?: string;
+  /** The table/csv columns: `--columns`, else the command's declared defaults; else every flattened key. */
+  fields?: Column[];
 }
 
 function ndjsonOf(items: unknown[]): string {
@@ -74,9 +76,11 @@ export function renderDocument(
       const items = Array.isArray(declared) ? declared : extractItems(envelope.data);
       if (format === "ndjson") return ndjsonOf(items ?? [envelope.data ?? null]);
       if (format === "table") {
-        return items ? renderTable(items, opts.columns) : renderRecordTable(envelope.data, opts.columns);
+        return items
+          ? renderTable(items, opts.columns, opts.fields)
+          : renderRecordTable(envelope.data, opts.columns);
       }
-      return items ? renderCsv(items) : renderRecordCsv(envelope.data);
+      return items ? renderCsv(items, opts.fields) : renderRecordCsv(envelope.data);
     }
   }
 }
@@ -94,7 +98,7 @@ export interface ItemWriter {
 export function createItemWriter(
   format: ItemFormat,
   write: (text: string) => Promise<void>,
-  opts: { columns?: number } = {},
+  opts: { columns?: number; fields?: Column[] } = {},
 ): ItemWriter {
   let count = 0;
   let table: TableLayout | undefined;
@@ -107,12 +111,15 @@ export function createItemWriter(
       if (items.length === 0) return;
       count += items.length;
       if (format === "ndjson") return await write(ndjsonOf(items));
-      const rows = items.map(flattenRow);
+      const { fields } = opts;
+      const rows = items.map((item) => fields ? pickRow(item, fields) : flattenRow(item));
       if (format === "table") {
-        const header = table ? "" : tableHeader(table = layoutTable(rows, opts.columns));
+        const header = table
+          ? ""
+          : tableHeader(table = layoutTable(rows, opts.columns, true, fields?.map(columnName)));
         return await write(header + tableRows(table, rows));
       }
-      const header = csvColumns ? "" : csvLine(csvColumns = columnsOf(rows));
+      const header = csvColumns ? "" : csvLine(csvColumns = fields?.map(columnName) ?? columnsOf(rows));
       await write(header + csvRows(csvColumns, rows));
     },
     async end() {

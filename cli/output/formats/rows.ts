@@ -85,3 +85,37 @@ export function columnsOf(rows: Map<string, string>[]): string[] {
   for (const row of rows) for (const key of row.keys()) seen.add(key);
   return [...seen];
 }
+
+/**
+ * A column a command declares or `--columns` picks: a dotted path into the item ("start_time.datetime",
+ * "attendees.0.display_name", any depth, array indexes as numbers), or a named value computed from the item.
+ */
+export type Column = string | { name: string; value: (item: unknown) => unknown };
+
+export function columnName(column: Column): string {
+  return typeof column === "string" ? column : column.name;
+}
+
+/** The value at a dotted path; undefined where the path leaves the item. */
+export function valueAt(item: unknown, path: string): unknown {
+  let at: unknown = item;
+  for (const key of path.split(".")) {
+    if (Array.isArray(at) && /^\d+$/.test(key)) at = at[Number(key)];
+    else if (isRecord(at)) at = at[key];
+    else return undefined;
+  }
+  return at;
+}
+
+/** One item as a row of exactly these columns. */
+export function pickRow(item: unknown, columns: Column[]): Map<string, string> {
+  return new Map(
+    columns.map((c) => [columnName(c), cellText(typeof c === "string" ? valueAt(item, c) : c.value(item))]),
+  );
+}
+
+/** `--columns a,b.c`: the comma-separated paths, blanks dropped; undefined when absent or empty. */
+export function parseColumns(raw: string | undefined): string[] | undefined {
+  const paths = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return paths.length ? paths : undefined;
+}

@@ -1,8 +1,9 @@
 /**
  * The `table` format: aligned columns for people. Cells are sanitised, measured in display columns, capped at
- * 100 columns and, when the terminal width is known, narrowed until the table fits; cut cells end in `…`.
+ * 100 columns and, when the terminal width is known, narrowed until the table fits (widest first, the first
+ * column last); cut cells end in `…`.
  */
-import { columnsOf, flattenRow } from "./rows.ts";
+import { type Column, columnName, columnsOf, flattenRow, pickRow } from "./rows.ts";
 import { displayWidth, padCell, sanitizeCell, truncateCell } from "./cells.ts";
 
 const MAX_CELL = 100;
@@ -28,8 +29,14 @@ export function layoutTable(
   });
   if (terminalWidth !== undefined) {
     const total = () => widths.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, widths.length - 1);
+    // Widest first, but the first column (a list's key: the time of an event, a name) gives way last.
+    const widestOf = (from: number) => {
+      const rest = widths.slice(from);
+      return from + rest.indexOf(Math.max(...rest));
+    };
     while (total() > terminalWidth) {
-      const widest = widths.indexOf(Math.max(...widths));
+      let widest = widths.length > 1 ? widestOf(1) : 0;
+      if (widths[widest] <= MIN_CELL) widest = widestOf(0);
       if (widths[widest] <= MIN_CELL) break;
       widths[widest]--;
     }
@@ -52,13 +59,14 @@ export function tableRows(layout: TableLayout, rows: Map<string, string>[]): str
 }
 
 /**
- * A list of items as a table; `(empty)` for an empty list. Columns are the items' keys in first-seen order,
- * or `order` when a command's human summary picks its columns.
+ * A list of items as a table; `(empty)` for an empty list. Columns are the items' flattened keys in
+ * first-seen order, or `order` when the command (or `--columns`) picks them: paths at any depth or values
+ * computed from each item, in that order.
  */
-export function renderTable(items: unknown[], terminalWidth?: number, order?: string[]): string {
+export function renderTable(items: unknown[], terminalWidth?: number, order?: Column[]): string {
   if (items.length === 0) return "(empty)\n";
-  const rows = items.map(flattenRow);
-  const layout = layoutTable(rows, terminalWidth, true, order);
+  const rows = items.map((item) => order ? pickRow(item, order) : flattenRow(item));
+  const layout = layoutTable(rows, terminalWidth, true, order?.map(columnName));
   return tableHeader(layout) + tableRows(layout, rows);
 }
 
