@@ -40,7 +40,9 @@ const VALUE_FLAGS = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.fla
 /** Options every level understands; parsed before the tree exists so the right profile and service load. */
 export function addGlobalOptions(program: Command): Command {
   for (const f of GLOBAL_FLAGS) program.option(f.value ? `${f.flag} ${f.value}` : f.flag, f.description);
-  return program;
+  // Every help ends with them ("Global Options"): subcommands made with .command() inherit this setting,
+  // commands built apart and added (generated methods) set it themselves.
+  return program.configureHelp({ showGlobalOptions: true });
 }
 
 /** The global flags as given on the command line, before `--`; environment defaults are applied by the caller. */

@@ -34,11 +34,13 @@ function optionOf(name: string, spec: FlagSpec<unknown>): Option {
 
 function helpText(shortcut: Shortcut<FlagSpecs>): string {
   const scopes = Object.entries(shortcut.scopes).map(([id, list]) => `  ${id}: ${(list ?? []).join(", ")}`);
+  const required = Object.entries(shortcut.flags).filter(([, spec]) => spec.required).map(([n]) => `--${n}`);
   return [
     "",
     "Examples:",
     ...shortcut.examples.map((e) => `  ${e}`),
     "",
+    ...(required.length ? [`Required: ${required.join(", ")}`] : []),
     `Identities: ${shortcut.authTypes.join(", ")}    Risk: ${shortcut.risk}`,
     "Scopes:",
     ...scopes,

@@ -14,6 +14,8 @@ export interface ApiFlagSet {
   yes: boolean;
   /** `--idempotency-key` (writes the suite de-duplicates). */
   idempotency?: boolean;
+  /** `--page-all/--page-size/--page-limit`; false for a method that returns no pages (hidden from help). */
+  pages?: boolean;
 }
 
 const INPUT = "(supports @file, - for stdin)";
@@ -43,11 +45,16 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     );
     flags.file = { type: "string", input: ["stdin"] };
   }
+  cmd.option("--as <identity>", "identity: user, bot or auto");
+  if (set.pages === false) {
+    for (const name of ["page-all", "page-size", "page-limit"]) delete flags[name];
+  } else {
+    cmd
+      .option("--page-all", "follow page_token through every page (stream with --format ndjson)")
+      .option("--page-size <n>", "page_size for each page")
+      .option("--page-limit <n>", "most pages with --page-all; 0 = no limit", "10");
+  }
   cmd
-    .option("--as <identity>", "identity: user, bot or auto")
-    .option("--page-all", "follow page_token through every page (stream with --format ndjson)")
-    .option("--page-size <n>", "page_size for each page")
-    .option("--page-limit <n>", "most pages with --page-all; 0 = no limit", "10")
     .option("-o, --output <path>", "save the response body (binary downloads) to a file")
     .option("--overwrite", "replace the --output file if it exists")
     .option("--dry-run", "print the request that would be sent, send nothing")

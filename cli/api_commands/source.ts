@@ -2,6 +2,7 @@
  * Generated API commands: `larkit <service> <resource> <method>`, one per registry method. Only the service
  * named on the command line is built (`register`); `list` gives every service's summary for help/completion.
  */
+import { methodHelp } from "./method_help.ts";
 import { Command } from "commander";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
@@ -66,7 +67,10 @@ export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod
     file: m.fileFields.length > 0,
     yes: m.risk === "high-risk-write",
     idempotency: m.idempotency !== undefined,
+    pages: m.listField !== undefined || "page_token" in m.parameters,
   });
+  // Built apart from the tree, so it does not inherit the root's help settings: the global flags too.
+  cmd.configureHelp({ showGlobalOptions: true }).addHelpText("after", methodHelp(m));
   cmd.action(async (opts: Record<string, unknown>) => {
     // Loaded when a generated command runs, not for every service a run builds.
     const { runApiCall } = await later<typeof Execute>("./execute.ts");
