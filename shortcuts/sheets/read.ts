@@ -1,5 +1,5 @@
 /**
- * `sheets +read`: the values of a range (or of a whole sheet) as rows of cells.
+ * `sheets +cells-get` (alias `+read`): the values of a range (or of a whole sheet) as rows of cells.
  */
 import { z } from "zod";
 import { defineShortcut, flag } from "../declare.ts";
@@ -16,11 +16,12 @@ const valuesPath = (token: string, range: string) =>
 
 export const read = defineShortcut({
   service: "sheets",
-  command: "+read",
+  command: "+cells-get",
+  aliases: ["+read"],
   description: "Read the cell values of a range",
   examples: [
-    "larkit sheets +read --spreadsheet-token shtcnAbc123 --range 0b12cd!A1:D10",
-    'larkit sheets +read --url "https://example.feishu.cn/sheets/shtcnAbc123?sheet=0b12cd" --jq ".data.values"',
+    "larkit sheets +cells-get --spreadsheet-token shtcnAbc123 --range 0b12cd!A1:D10",
+    'larkit sheets +cells-get --url "https://example.feishu.cn/sheets/shtcnAbc123?sheet=0b12cd" --jq ".data.values"',
   ],
   risk: "read",
   authTypes: ["user", "bot"],

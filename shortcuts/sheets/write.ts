@@ -1,5 +1,5 @@
 /**
- * `sheets +write`: overwrites a range with `--values`. A single start cell (or no range) is widened to the
+ * `sheets +cells-set` (alias `+write`): overwrites a range with `--values`. A single start cell (or no range) is widened to the
  * size of the values, so `--range C2` writes the block whose top-left corner is C2.
  */
 import { z } from "zod";
@@ -25,11 +25,12 @@ const Written = z.looseObject({ updatedRange: z.string(), updatedCells: z.number
 
 export const write = defineShortcut({
   service: "sheets",
-  command: "+write",
+  command: "+cells-set",
+  aliases: ["+write"],
   description: "Write cell values to a range (overwrites)",
   examples: [
-    `larkit sheets +write --spreadsheet-token shtcnAbc123 --range 0b12cd!A1 --values '[["Item","Qty"],["Pens",3]]'`,
-    "larkit sheets +write --spreadsheet-token shtcnAbc123 --sheet-id 0b12cd --range C2 --values @rows.json",
+    `larkit sheets +cells-set --spreadsheet-token shtcnAbc123 --range 0b12cd!A1 --values '[["Item","Qty"],["Pens",3]]'`,
+    "larkit sheets +cells-set --spreadsheet-token shtcnAbc123 --sheet-id 0b12cd --range C2 --values @rows.json",
   ],
   risk: "write",
   authTypes: ["user", "bot"],
