@@ -23,6 +23,8 @@ import type * as VcShortcuts from "./vc/index.ts";
 import type * as MinutesShortcuts from "./minutes/index.ts";
 import type * as OkrShortcuts from "./okr/index.ts";
 import type * as WikiShortcuts from "./wiki/index.ts";
+import type * as MarkdownShortcuts from "./markdown/index.ts";
+import type * as WhiteboardShortcuts from "./whiteboard/index.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -51,7 +53,7 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     load: async () => (await later<typeof ImShortcuts>("./im/index.ts")).SHORTCUTS,
   },
   docs: {
-    description: "Docs: create, read and edit documents as markdown",
+    description: "Docs: create, read and edit documents; history, media, search",
     identities: ["user", "bot"],
     load: async () => (await later<typeof DocsShortcuts>("./docs/index.ts")).SHORTCUTS,
   },
@@ -114,6 +116,16 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     description: "Wiki: spaces, pages, members and moves",
     identities: ["user", "bot"],
     load: async () => (await later<typeof WikiShortcuts>("./wiki/index.ts")).SHORTCUTS,
+  },
+  markdown: {
+    description: "Markdown files in Drive: store and fetch them byte for byte",
+    identities: ["user", "bot"],
+    load: async () => (await later<typeof MarkdownShortcuts>("./markdown/index.ts")).SHORTCUTS,
+  },
+  whiteboard: {
+    description: "Whiteboards: read nodes, export as image, add nodes or diagrams",
+    identities: ["user", "bot"],
+    load: async () => (await later<typeof WhiteboardShortcuts>("./whiteboard/index.ts")).SHORTCUTS,
   },
   event: {
     description: "event operations",

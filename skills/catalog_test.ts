@@ -13,12 +13,14 @@ Deno.test("every embedded skill has a name, a description and its required scope
     "event",
     "im",
     "mail",
+    "markdown",
     "minutes",
     "note",
     "okr",
     "sheets",
     "task",
     "vc",
+    "whiteboard",
     "wiki",
   ]);
   for (const s of skills) {

@@ -19,6 +19,8 @@ import vc from "./vc/SKILL.md" with { type: "text" };
 import minutes from "./minutes/SKILL.md" with { type: "text" };
 import okr from "./okr/SKILL.md" with { type: "text" };
 import wiki from "./wiki/SKILL.md" with { type: "text" };
+import markdown from "./markdown/SKILL.md" with { type: "text" };
+import whiteboard from "./whiteboard/SKILL.md" with { type: "text" };
 
 export const SKILL_FILES: Record<string, string> = {
   calendar,
@@ -37,4 +39,6 @@ export const SKILL_FILES: Record<string, string> = {
   minutes,
   okr,
   wiki,
+  markdown,
+  whiteboard,
 };

@@ -130,6 +130,16 @@ const SAMPLES: Record<string, Sample> = {
   "drive +upload": { argv: () => ["drive", "+upload", "--file", "a.txt"] },
   "drive +download": { argv: () => ["drive", "+download", "--file-token", DRIVE.readme] },
   "drive +import": { argv: () => ["drive", "+import", "--file", "a.txt", "--type", "docx"] },
+  "docs +media-upload": {
+    argv: () => ["docs", "+media-upload", "--file", "a.txt", "--parent-type", "docx_file", "--parent-node", "doxcn1"],
+  },
+  "markdown +create": { argv: () => ["markdown", "+create", "--file", "a.txt", "--name", "a.md"] },
+  "whiteboard +update": {
+    argv: (_, text) => ["whiteboard", "+update", "--whiteboard-token", "wbcn1", "--source", text, "--input-format", "mermaid"],
+  },
+  "docs +whiteboard-update": {
+    argv: (_, text) => ["docs", "+whiteboard-update", "--whiteboard-token", "wbcn1", "--source", text, "--input-format", "mermaid"],
+  },
   "sheets +read": { argv: () => ["sheets", "+read", ...SHEET] },
   "sheets +write": {
     argv: (

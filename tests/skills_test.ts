@@ -77,12 +77,14 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "event",
     "im",
     "mail",
+    "markdown",
     "minutes",
     "note",
     "okr",
     "sheets",
     "task",
     "vc",
+    "whiteboard",
     "wiki",
   ]);
   assert.equal(doc.meta.count, doc.data.length);

@@ -1,12 +1,12 @@
 /**
  * The suite's long-running document tasks, as a shortcut waits on them: wiki moves and deletions, Drive
  * imports and exports, and Drive's async file moves/deletions (`task_check`). Each task answers "running" on
- * its first check and "done" from the second on, so a caller's polling (progress, interval) is exercised; an
+ * its first check and "done" from the second on (document reverts too), so a caller's polling (progress, interval) is exercised; an
  * export's result downloads as a file. The generic handler would answer a plausible but never-ending status.
  * Also the byte-carrying media endpoints these flows use: a media upload (an import's source) is stored like
  * a Drive file, and a preview downloads as bytes.
  */
-import { newHex, run } from "../db.ts";
+import { newHex, one, run } from "../db.ts";
 import { invalidParam, ok, raise, type Reply } from "../reply.ts";
 import { type CallerCtx, multipartBody, type Route } from "../router.ts";
 import { DOCS_WORK, DRIVE_READ } from "../scopes.ts";
@@ -92,6 +92,11 @@ function exportDownload(ctx: CallerCtx): Reply {
   };
 }
 
+function revertStatus(ctx: CallerCtx): Reply {
+  const id = idParam(ctx, "task_id");
+  return ok({ status: nthCheck(ctx, id) > 1 ? "success" : "processing" });
+}
+
 function taskCheck(ctx: CallerCtx): Reply {
   const id = idParam(ctx, "task_id");
   return ok({ status: nthCheck(ctx, id) > 1 ? "success" : "process" });
@@ -132,6 +137,40 @@ function previewDownload(ctx: CallerCtx): Reply {
   };
 }
 
+/** A media token answers the bytes stored under it (a media upload), else a rendered stand-in. */
+function mediaDownload(ctx: CallerCtx): Reply {
+  const token = idParam(ctx, "file_token");
+  const row = one<{ bytes: Uint8Array; name: string }>(
+    ctx.st.db,
+    "SELECT bytes, name FROM blobs WHERE key = ?",
+    token,
+  );
+  const body = (row?.bytes ?? new TextEncoder().encode(`media ${token}\n`)) as Uint8Array<ArrayBuffer>;
+  return {
+    kind: "raw",
+    status: 200,
+    body,
+    headers: {
+      "content-type": "application/octet-stream",
+      "content-length": String(body.length),
+      ...(row
+        ? { "content-disposition": `attachment; filename="${row.name.replace(/[^\x20-\x7e]|"/g, "_")}"` }
+        : {}),
+    },
+  };
+}
+
+function boardImage(ctx: CallerCtx): Reply {
+  const id = idParam(ctx, "whiteboard_id");
+  const body = new TextEncoder().encode(`\x89PNG whiteboard ${id}\n`);
+  return {
+    kind: "raw",
+    status: 200,
+    body,
+    headers: { "content-type": "image/png", "content-length": String(body.length) },
+  };
+}
+
 const scopes = [...DOCS_WORK, ...DRIVE_READ];
 export const docTaskRoutes: Route[] = [
   { method: "GET", path: "/open-apis/wiki/v2/tasks/:task_id", auth: "token", scopes, handle: wikiTask },
@@ -158,11 +197,32 @@ export const docTaskRoutes: Route[] = [
   },
   { method: "GET", path: "/open-apis/drive/v1/files/task_check", auth: "token", scopes, handle: taskCheck },
   {
+    method: "GET",
+    path: "/open-apis/docs_ai/v1/documents/:document_id/history/revert_status",
+    auth: "token",
+    scopes: [...scopes, "docx:document:readonly"],
+    handle: revertStatus,
+  },
+  {
     method: "POST",
     path: "/open-apis/drive/v1/medias/upload_all",
     auth: "token",
     scopes,
     handle: mediaUpload,
+  },
+  {
+    method: "GET",
+    path: "/open-apis/drive/v1/medias/:file_token/download",
+    auth: "token",
+    scopes,
+    handle: mediaDownload,
+  },
+  {
+    method: "GET",
+    path: "/open-apis/board/v1/whiteboards/:whiteboard_id/download_as_image",
+    auth: "token",
+    scopes,
+    handle: boardImage,
   },
   {
     method: "GET",

@@ -5,10 +5,21 @@
 import type { FlagSpecs, Shortcut } from "../declare.ts";
 import { createDoc } from "./create.ts";
 import { fetchDoc } from "./fetch.ts";
+import { historyList, historyRevert, historyRevertStatus } from "./history.ts";
+import { mediaDownload, mediaPreview, mediaUpload, search } from "./media.ts";
 import { updateDoc } from "./update.ts";
+import { whiteboardUpdate } from "./whiteboard_update.ts";
 
 export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   createDoc,
   fetchDoc,
   updateDoc,
+  search,
+  historyList,
+  historyRevert,
+  historyRevertStatus,
+  mediaUpload,
+  mediaDownload,
+  mediaPreview,
+  whiteboardUpdate,
 ];
