@@ -255,6 +255,60 @@ const CASES: Record<string, Case> = {
     bad: ["--base-token", APP, "--dashboard-id", "blkA"],
     says: /--name/,
   },
+  "base +base-update": {
+    argv: ["--base-token", APP, "--name", "New"],
+    sends: [`PUT ${A}`],
+    bad: ["--base-token", APP],
+    says: /--name/,
+  },
+  "base +advperm-enable": {
+    argv: ["--base-token", APP],
+    sends: [`PUT ${A}`],
+    bad: ["--base-token", "b b"],
+    says: /not an ID/,
+  },
+  "base +advperm-disable": {
+    argv: ["--base-token", APP, "--yes"],
+    sends: [`PUT ${A}`],
+    bad: ["--yes"],
+    says: /--base-token/,
+  },
+  "base +role-member-list": {
+    argv: ["--base-token", APP, "--role-id", "rolA"],
+    sends: [`GET ${A}/roles/rolA/members`],
+    bad: ["--base-token", APP],
+    says: /--role-id/,
+  },
+  "base +role-member-add": {
+    argv: ["--base-token", APP, "--role-id", "rolA", "--user-id", fixtures.USERS.bob.open_id],
+    sends: [`POST ${A}/roles/rolA/members/batch_create`],
+    bad: ["--base-token", APP, "--role-id", "rolA", "--user-id", "bob"],
+    says: /not an open_id/,
+  },
+  "base +role-member-remove": {
+    argv: ["--base-token", APP, "--role-id", "rolA", "--user-id", fixtures.USERS.bob.open_id, "--yes"],
+    sends: [`POST ${A}/roles/rolA/members/batch_delete`],
+    bad: ["--base-token", APP, "--role-id", "rolA", "--user-id", ",", "--yes"],
+    says: /1 to 100/,
+  },
+  "base +table-get": {
+    argv: [...T],
+    sends: [`GET ${R}/fields`, `GET ${R}/views`],
+    bad: ["--base-token", APP, "--table-id", "t/x"],
+    says: /not an ID/,
+  },
+  "base +view-get-filter": {
+    argv: [...T, "--view-id", "vewA"],
+    sends: [`GET ${R}/views/vewA`],
+    bad: [...T, "--view-id", "v w"],
+    says: /not an ID/,
+  },
+  "base +view-get-visible-fields": {
+    argv: [...T, "--view-id", "vewA"],
+    sends: [`GET ${R}/views/vewA`],
+    bad: [...T],
+    says: /--view-id/,
+  },
 };
 
 Deno.test("every base shortcut but +record-upsert has a case here (upsert: tests/shortcuts_base_test.ts)", async () => {
@@ -334,4 +388,42 @@ Deno.test("base +record-batch-update: when the second chunk fails, the error say
   } finally {
     await emu.stop();
   }
+});
+
+Deno.test("base +view-set-filter and +view-set-visible-fields are read back by the matching get shortcuts", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const filter = {
+      conjunction: "and",
+      conditions: [{ field_id: "fldA", operator: "is", value: '["Done"]' }],
+    };
+    const set = await larkit([
+      "base",
+      "+view-set-filter",
+      ...T,
+      "--view-id",
+      "vewA",
+      "--json",
+      JSON.stringify(filter),
+    ]);
+    assert.equal(set.code, 0, set.stderr);
+    const got = await larkit(["base", "+view-get-filter", ...T, "--view-id", "vewA"]);
+    assert.equal(got.code, 0, got.stderr);
+    // The emulator fits answers to the suite's shape (it adds condition IDs), so the fields sent are compared.
+    const info = got.json<{ data: { filter_info: typeof filter } }>().data.filter_info;
+    assert.equal(info.conjunction, "and");
+    const { field_id, operator, value } = info.conditions[0];
+    assert.deepEqual({ field_id, operator, value }, filter.conditions[0]);
+    const hide = await larkit([
+      "base",
+      "+view-set-visible-fields",
+      ...T,
+      "--view-id",
+      "vewA",
+      "--hidden",
+      "fldB",
+    ]);
+    assert.equal(hide.code, 0, hide.stderr);
+    const hidden = await larkit(["base", "+view-get-visible-fields", ...T, "--view-id", "vewA"]);
+    assert.deepEqual(hidden.json<{ data: { hidden_fields: string[] } }>().data.hidden_fields, ["fldB"]);
+  });
 });

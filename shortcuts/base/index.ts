@@ -18,6 +18,17 @@ import {
   workflowEnable,
   workflowList,
 } from "./admin.ts";
+import {
+  advpermDisable,
+  advpermEnable,
+  baseUpdate,
+  roleMemberAdd,
+  roleMemberList,
+  roleMemberRemove,
+  tableGet,
+  viewGetFilter,
+  viewGetVisibleFields,
+} from "./more.ts";
 import { recordUpsert } from "./record_upsert.ts";
 import { recordBatchCreate, recordBatchUpdate, recordDelete, recordGet, recordSearch } from "./records.ts";
 import { recordsList } from "./records_list.ts";
@@ -81,4 +92,13 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   workflowDisable,
   dashboardList,
   dashboardCopy,
+  baseUpdate,
+  advpermEnable,
+  advpermDisable,
+  roleMemberList,
+  roleMemberAdd,
+  roleMemberRemove,
+  tableGet,
+  viewGetFilter,
+  viewGetVisibleFields,
 ];

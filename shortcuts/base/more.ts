@@ -1,0 +1,176 @@
+/**
+ * Base settings (rename, advanced permissions on/off), role members, a table's shape in one read, and a
+ * view's filter or hidden fields read back on their own (bitable v1).
+ */
+import { z } from "zod";
+import { errors } from "../../cli/output/errors.ts";
+import { defineShortcut, flag } from "../declare.ts";
+import { appPath, baseFlag, idOf, simple, tableFlags, tablePath } from "./simple.ts";
+
+const enc = encodeURIComponent;
+const B = "bascnAbc123";
+const T = "tblXyz";
+
+export const baseUpdate = simple({
+  command: "+base-update",
+  description: "Rename a base",
+  examples: [`larkit base +base-update --base-token ${B} --name "Launch tracker 2026"`],
+  risk: "write",
+  scopes: ["base:app:update"],
+  flags: { ...baseFlag, name: flag.requiredString("new name") },
+  method: "PUT",
+  path: appPath,
+  body: (f) => ({ name: f.name }),
+});
+
+export const advpermEnable = simple({
+  command: "+advperm-enable",
+  description: "Turn on advanced permissions (custom roles) for a base",
+  examples: [`larkit base +advperm-enable --base-token ${B}`],
+  risk: "write",
+  scopes: ["base:app:update"],
+  flags: baseFlag,
+  method: "PUT",
+  path: appPath,
+  body: () => ({ is_advanced: true }),
+  echo: () => ({ is_advanced: true }),
+});
+
+export const advpermDisable = simple({
+  command: "+advperm-disable",
+  description: "Turn off advanced permissions; custom roles stop applying (asks for confirmation)",
+  examples: [`larkit base +advperm-disable --base-token ${B} --yes`],
+  risk: "high-risk-write",
+  scopes: ["base:app:update"],
+  flags: baseFlag,
+  method: "PUT",
+  path: appPath,
+  body: () => ({ is_advanced: false }),
+  echo: () => ({ is_advanced: false }),
+});
+
+const roleFlags = { ...baseFlag, "role-id": flag.requiredString("role ID (rol…)") };
+const membersPath = (f: { "base-token": string; "role-id": string }) =>
+  `${appPath(f)}/roles/${enc(idOf("role-id", f["role-id"]))}/members`;
+
+/** `ou_a,ou_b` → the member list the role endpoints take (open_ids only, at most 100). */
+function memberList(text: string) {
+  const ids = text.split(",").map((s) => s.trim()).filter(Boolean);
+  const bad = ids.find((id) => !id.startsWith("ou_"));
+  if (bad !== undefined) throw errors.validation(`--user-id: "${bad}" is not an open_id (ou_…)`);
+  if (!ids.length || ids.length > 100) throw errors.validation("--user-id needs 1 to 100 open_ids");
+  return { member_list: ids.map((id) => ({ type: "open_id", id })) };
+}
+
+export const roleMemberList = simple({
+  command: "+role-member-list",
+  description: "List the members of a custom role",
+  examples: [`larkit base +role-member-list --base-token ${B} --role-id rolAbc`],
+  risk: "read",
+  scopes: ["base:role:read"],
+  flags: roleFlags,
+  method: "GET",
+  path: membersPath,
+  list: "items",
+});
+
+export const roleMemberAdd = simple({
+  command: "+role-member-add",
+  description: "Add people to a custom role",
+  examples: [`larkit base +role-member-add --base-token ${B} --role-id rolAbc --user-id ou_1a2b3c,ou_4d5e6f`],
+  risk: "write",
+  scopes: ["base:role:update"],
+  flags: { ...roleFlags, "user-id": flag.requiredString("open_ids, comma-separated (at most 100)") },
+  method: "POST",
+  path: (f) => `${membersPath(f)}/batch_create`,
+  body: (f) => memberList(f["user-id"]),
+});
+
+export const roleMemberRemove = simple({
+  command: "+role-member-remove",
+  description: "Remove people from a custom role (they lose its access; asks for confirmation)",
+  examples: [`larkit base +role-member-remove --base-token ${B} --role-id rolAbc --user-id ou_1a2b3c --yes`],
+  risk: "high-risk-write",
+  scopes: ["base:role:update"],
+  flags: { ...roleFlags, "user-id": flag.requiredString("open_ids, comma-separated (at most 100)") },
+  method: "POST",
+  path: (f) => `${membersPath(f)}/batch_delete`,
+  body: (f) => memberList(f["user-id"]),
+});
+
+const Items = z.object({ items: z.array(z.looseObject({})).nullish() }).loose();
+
+export const tableGet = defineShortcut({
+  service: "base",
+  command: "+table-get",
+  description: "Show a table's shape: its fields and its views, in one read",
+  examples: [`larkit base +table-get --base-token ${B} --table-id ${T}`],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["base:field:read", "base:view:read"], bot: ["base:field:read", "base:view:read"] },
+  hasFormat: true,
+  flags: tableFlags,
+  async run(ctx) {
+    const path = tablePath(ctx.flags);
+    const fields = await ctx.paginate({
+      method: "GET",
+      path: `${path}/fields`,
+      params: { page_size: 100 },
+      response: Items.extend({ has_more: z.boolean().default(false), page_token: z.string().optional() }),
+      planned: { items: [], has_more: false },
+    }, { maxPages: 10 });
+    const views = await ctx.paginate({
+      method: "GET",
+      path: `${path}/views`,
+      params: { page_size: 100 },
+      response: Items.extend({ has_more: z.boolean().default(false), page_token: z.string().optional() }),
+      planned: { items: [], has_more: false },
+    }, { maxPages: 10 });
+    await ctx.outFormat({
+      table_id: ctx.flags["table-id"],
+      fields: fields.flatMap((p) => p.items ?? []),
+      views: views.flatMap((p) => p.items ?? []),
+    });
+  },
+});
+
+const View = z.object({
+  view: z.looseObject({
+    property: z.looseObject({
+      filter_info: z.unknown().optional(),
+      hidden_fields: z.array(z.string()).nullish(),
+    }).nullish(),
+  }).optional(),
+}).loose();
+
+function viewProperty(command: "+view-get-filter" | "+view-get-visible-fields") {
+  const filter = command === "+view-get-filter";
+  return defineShortcut({
+    service: "base",
+    command,
+    description: filter ? "Show a view's filter (filter_info)" : "Show which fields a view hides",
+    examples: [`larkit base ${command} --base-token ${B} --table-id ${T} --view-id vewAbc`],
+    risk: "read",
+    authTypes: ["user", "bot"],
+    scopes: { user: ["base:view:read"], bot: ["base:view:read"] },
+    hasFormat: true,
+    flags: { ...tableFlags, "view-id": flag.requiredString("view ID (vew…)") },
+    async run(ctx) {
+      const id = idOf("view-id", ctx.flags["view-id"]);
+      const { view } = await ctx.api({
+        method: "GET",
+        path: `${tablePath(ctx.flags)}/views/${enc(id)}`,
+        response: View,
+        planned: { view: { property: {} } },
+      });
+      const p = view?.property;
+      await ctx.outFormat(
+        filter
+          ? { view_id: id, filter_info: p?.filter_info ?? null }
+          : { view_id: id, hidden_fields: p?.hidden_fields ?? [] },
+      );
+    },
+  });
+}
+export const viewGetFilter = viewProperty("+view-get-filter");
+export const viewGetVisibleFields = viewProperty("+view-get-visible-fields");
