@@ -15,6 +15,8 @@ import type { Provider } from "./provider.ts";
 export interface Globals {
   profile?: string;
   debug: boolean;
+  /** `--quiet`: no progress on stderr. */
+  quiet?: boolean;
   color: boolean;
   offline: boolean;
   /** `--record <dir>` / LARKIT_RECORD: append every exchange of this run there. */
@@ -68,7 +70,7 @@ export function createRunContext(
   argv: string[] = [],
   hooks: RunHooks = NO_HOOKS,
 ): RunContext {
-  const diag = diagnostics(p.stderr, { debug: globals.debug, color: globals.color });
+  const diag = diagnostics(p.stderr, { debug: globals.debug, color: globals.color, quiet: globals.quiet });
   let chain: CredentialChain | undefined;
   let http: HttpClient | undefined;
   const ctx: RunContext = {

@@ -21,6 +21,7 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
     description: "config profile to use for this command (env LARKIT_PROFILE)",
   },
   { flag: "--debug", description: "log requests and responses on stderr, secrets redacted" },
+  { flag: "--quiet", description: "no progress on stderr (shown only on a terminal anyway)" },
   { flag: "--no-color", description: "no ANSI colours on stderr (also NO_COLOR)" },
   { flag: "--offline", description: "never fetch remote registry metadata (env LARKIT_REMOTE_META=off)" },
   {
@@ -61,6 +62,7 @@ export function prescanGlobals(argv: string[], env: Env): Globals {
     record: valueOf("--record", env.get("LARKIT_RECORD")),
     replay: valueOf("--replay", env.get("LARKIT_REPLAY")),
     debug: before.includes("--debug"),
+    quiet: before.includes("--quiet"),
     color: !before.includes("--no-color") && env.get("NO_COLOR") === undefined,
     offline: before.includes("--offline"),
   };

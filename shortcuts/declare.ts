@@ -233,6 +233,8 @@ export interface ShortcutContext<F extends FlagSpecs> {
   note(facts: Record<string, unknown>): void;
   /** A progress line on a terminal. */
   progress(message: string): Promise<void>;
+  /** One progress line rewritten in place on a terminal (a transfer's bytes); no text ends it. */
+  status(message?: string): Promise<void>;
   /** The result as the success envelope (JSON; `--jq` applies). */
   out(data: unknown, meta?: Meta): Promise<void>;
   /** The result in the chosen `--format`; `pretty` renders `data` with the given summary. */

@@ -222,6 +222,7 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
     },
     note: (more) => Object.assign(facts, more),
     progress: () => Promise.resolve(),
+    status: () => Promise.resolve(),
     out: () => Promise.resolve(),
     outFormat: () => Promise.resolve(),
     delegate: (argv) => {
@@ -357,6 +358,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     },
     note: () => {},
     progress: (message) => run.diag.progress(message),
+    status: (message) => run.diag.status(message),
     out: (data, meta) => emit(data, meta, "json"),
     outFormat: (data, meta, pretty) => emit(data, meta, r.format, pretty),
     delegate: async (argv) => {

@@ -194,18 +194,19 @@ async function pageAll(
   try {
     for await (const page of pagination.pages) {
       pages = page.number;
-      await ctx.diag.progress(`[page ${page.number}] fetched`);
       const list = itemsOf(call, page.data);
       if (list === undefined && page.number === 1) {
         await ctx.diag.warn("--page-all: the response holds no list to page through; it is printed as it is");
         return await emitResult(ctx, settings, page.data);
       }
       items += list?.length ?? 0;
+      await ctx.diag.status(`[page-all] ${pages} page${pages === 1 ? "" : "s"}, ${items} items so far`);
       if (writer) await writer.page(list ?? []);
       else kept.push(page.data);
       next = nextPageToken(page.data);
     }
   } catch (e) {
+    await ctx.diag.status();
     if (!writer || writer.count === 0) throw e;
     // The one failure that leaves data on stdout: say exactly what is there and where to go on from.
     const err = toLarkitError(e);
@@ -218,6 +219,7 @@ async function pageAll(
       detail: { items_written: writer.count, pages_fetched: pages, page_token: next, cause: extra.detail },
     });
   }
+  await ctx.diag.status();
   const truncated = pagination.limitReached();
   if (truncated) {
     await ctx.diag.warn(

@@ -99,13 +99,21 @@ export interface PollTarget {
 
 /** Polls until the person decides; the grant on approval, an `auth` error value otherwise. */
 export async function pollDeviceToken(
-  deps: { send: Send; clock: Clock; signal?: AbortSignal; loginHint: string },
+  deps: {
+    send: Send;
+    clock: Clock;
+    signal?: AbortSignal;
+    loginHint: string;
+    /** Told before each wait how many seconds the code has left (a progress line). */
+    waiting?: (secondsLeft: number) => Promise<void>;
+  },
   app: AppCredentials,
   target: PollTarget,
 ): Promise<TokenGrant> {
   let interval = target.interval;
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     if (deps.clock.now() + interval * 1000 > target.expiresAt) break;
+    await deps.waiting?.(Math.round((target.expiresAt - deps.clock.now()) / 1000));
     await deps.clock.sleep(interval * 1000, deps.signal);
     let answer;
     try {

@@ -36,6 +36,8 @@ export interface LoginSession {
   /** The exact command to start again, for hints. */
   loginCommand: (scopes: string[]) => string;
   signal?: AbortSignal;
+  /** A progress line while the person has not decided yet (seconds left on the code). */
+  waiting?: (secondsLeft: number) => Promise<void>;
 }
 
 const PendingLoginSchema = z.object({
@@ -154,7 +156,13 @@ export async function completeLogin(s: LoginSession, pending: PendingLogin): Pro
   let grant;
   try {
     grant = await pollDeviceToken(
-      { send: s.send, clock: s.p.clock, signal: s.signal, loginHint: s.loginCommand(hintScopes) },
+      {
+        send: s.send,
+        clock: s.p.clock,
+        signal: s.signal,
+        loginHint: s.loginCommand(hintScopes),
+        waiting: s.waiting,
+      },
       app,
       pending,
     );

@@ -64,10 +64,12 @@ async function loginSession(ctx: RunContext): Promise<LoginSession> {
     appSecret: await requireAppSecret(store, profile),
     loginCommand: loginCommandFor(ctx.globals.profile),
     signal: ctx.p.signal,
+    waiting: (left) => ctx.diag.status(`waiting for approval in the browser… ${left} s left on the code`),
   };
 }
 
 async function reportLogin(ctx: RunContext, result: LoginResult): Promise<void> {
+  await ctx.diag.status();
   const who = result.user_name ? `${result.user_name} (${result.user_open_id})` : result.user_open_id;
   await ctx.diag.info(`OK: Authorization successful! User: ${who}`);
   if (result.newly_granted.length) {
@@ -150,7 +152,10 @@ function registerStatus(auth: Command, ctx: RunContext): void {
       if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
       await emitSuccess(ctx, { data });
     });
-  setMeta(status, { layer: "builtin", turn: readOnlyInTurns("reports identities and token state, secrets redacted") });
+  setMeta(status, {
+    layer: "builtin",
+    turn: readOnlyInTurns("reports identities and token state, secrets redacted"),
+  });
 }
 
 /** A user token is proven by asking who it belongs to; a bot token by minting (or reusing) it. */

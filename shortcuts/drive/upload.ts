@@ -5,6 +5,7 @@
  */
 import { basename } from "node:path";
 import { z } from "zod";
+import { transferText } from "../../cli/output/diagnostics.ts";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues, type ShortcutContext } from "../declare.ts";
 
@@ -70,8 +71,9 @@ async function uploadChunked(ctx: ShortcutContext<Flags>, name: string, size: nu
     planned: { upload_id: "<upload_id>", block_size: size, block_num: 1 },
   });
   const blocks = blocksOf(size, prepared.block_size, prepared.block_num);
+  const began = ctx.now();
   for (const [seq, [start, end]] of blocks.entries()) {
-    await ctx.progress(`uploading block ${seq + 1}/${blocks.length}`);
+    await ctx.status(`uploading ${name}: ${transferText(start, size, ctx.now() - began)}`);
     await ctx.upload({
       path: `${FILES}/upload_part`,
       fields: { upload_id: prepared.upload_id, seq: String(seq), size: String(end - start) },
@@ -83,6 +85,8 @@ async function uploadChunked(ctx: ShortcutContext<Flags>, name: string, size: nu
       planned: {},
     });
   }
+  await ctx.status(`uploaded ${name}: ${transferText(size, size, ctx.now() - began)}`);
+  await ctx.status();
   const finished = await ctx.api({
     method: "POST",
     path: `${FILES}/upload_finish`,
