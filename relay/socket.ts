@@ -14,6 +14,8 @@ import WebSocket from "ws";
 export interface RelaySocket {
   /** Sends one text frame; `written` runs once it left for the network (or failed). No-op once closed. */
   send(text: string, written?: () => void): void;
+  /** Sends one text frame given as its UTF-8 bytes (which the socket may mask in place); as `send` otherwise. */
+  sendBytes?(utf8: Uint8Array, written?: () => void): void;
   /** Sends a WebSocket ping control frame (empty payload). */
   ping(): void;
   /** Drops the connection at once (dead peer, disable): no close handshake to wait for. */
@@ -63,6 +65,11 @@ class WsRelaySocket implements RelaySocket {
     if (this.isOpen) this.ws.send(text, written ? () => written() : undefined);
   }
 
+  sendBytes(utf8: Uint8Array, written?: () => void): void {
+    // A plain Uint8Array (not a Buffer) is masked in place by ws rather than copied into a new buffer.
+    if (this.isOpen) this.ws.send(utf8, { binary: false }, written ? () => written() : undefined);
+  }
+
   ping(): void {
     if (this.isOpen) this.ws.ping();
   }
@@ -86,6 +93,8 @@ class WsRelaySocket implements RelaySocket {
 }
 
 export const openWsSocket: OpenSocket = (url, headers, opts) => {
+  // Before the socket exists: terminating a connecting ws emits an error no listener would be there to hear.
+  if (opts.signal.aborted) return Promise.reject(new Error("remote control disabled while connecting"));
   const ws = new WebSocket(url, { headers, perMessageDeflate: false, handshakeTimeout: opts.timeoutMs });
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -101,7 +110,6 @@ export const openWsSocket: OpenSocket = (url, headers, opts) => {
       }
     };
     const onAbort = () => settle(new Error("remote control disabled while connecting"));
-    if (opts.signal.aborted) return onAbort();
     opts.signal.addEventListener("abort", onAbort, { once: true });
     ws.on("unexpected-response", (_req, res) => {
       const parts: Buffer[] = [];
