@@ -20,6 +20,11 @@ export interface WireFrame {
   /** Present on segments only; an ack without `segment_id` covers every segment of its `seq_id`. */
   readonly segmentId?: number;
   readonly text: string;
+  /**
+   * The frame's UTF-8 bytes built without its text (segments): a socket that takes bytes writes a 150 KiB
+   * segment with one buffer and no string of the frame, its base64 or a copy of either.
+   */
+  bytes?(): Uint8Array;
 }
 
 export type MessageKind = "server" | "client";
@@ -66,12 +71,62 @@ class SegmentFrame implements WireFrame {
     readonly head: string,
     readonly tail: string,
     readonly base64: () => string,
+    /** This segment's raw bytes, valid until the next call (they may sit in a shared scratch buffer). */
+    readonly raw: () => Uint8Array,
   ) {}
 
   get text(): string {
     return `${this.head}${this.base64()}${this.tail}`;
   }
+
+  bytes(): Uint8Array {
+    const raw = this.raw();
+    const b64Length = 4 * Math.ceil(raw.length / 3);
+    // Head and tail are short: at most 3 bytes per UTF-16 unit.
+    const out = new Uint8Array(3 * (this.head.length + this.tail.length) + b64Length);
+    let at = encoder.encodeInto(this.head, out).written;
+    at = base64Into(raw, out, at);
+    at += encoder.encodeInto(this.tail, out.subarray(at)).written;
+    return out.subarray(0, at);
+  }
 }
+
+const BASE64_ALPHABET = encoder.encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+const PAD = 0x3d;
+
+/**
+ * Writes `src` as padded base64 into `out` from `at`; returns the end. The platform encodes only to a new
+ * string, which for a segment is a 133 KiB string per frame left for the garbage collector.
+ */
+function base64Into(src: Uint8Array, out: Uint8Array, at: number): number {
+  const a = BASE64_ALPHABET;
+  const whole = src.length - (src.length % 3);
+  let i = 0;
+  for (; i < whole; i += 3) {
+    const n = (src[i] << 16) | (src[i + 1] << 8) | src[i + 2];
+    out[at++] = a[n >>> 18];
+    out[at++] = a[(n >>> 12) & 63];
+    out[at++] = a[(n >>> 6) & 63];
+    out[at++] = a[n & 63];
+  }
+  if (src.length - whole === 1) {
+    const n = src[i] << 16;
+    out[at++] = a[n >>> 18];
+    out[at++] = a[(n >>> 12) & 63];
+    out[at++] = PAD;
+    out[at++] = PAD;
+  } else if (src.length - whole === 2) {
+    const n = (src[i] << 16) | (src[i + 1] << 8);
+    out[at++] = a[n >>> 18];
+    out[at++] = a[(n >>> 12) & 63];
+    out[at++] = a[(n >>> 6) & 63];
+    out[at++] = PAD;
+  }
+  return at;
+}
+
+/** Where an ASCII message's segment is encoded before its base64 is written (segments are written one at a time). */
+const segmentScratch = new Uint8Array(SEGMENT_MAX_BYTES);
 
 /**
  * Wraps one JSON-RPC message (its JSON text, inserted verbatim so a 100 MB result is not parsed again) into
@@ -115,11 +170,20 @@ export function frameMessage(
     const to = Math.min(size, from + chunk);
     return bytes ? bytes.subarray(from, to).toBase64() : btoa(messageJson.substring(from, to));
   };
+  const raw = (id: number) => () => {
+    const from = id * chunk;
+    const to = Math.min(size, from + chunk);
+    if (bytes) return bytes.subarray(from, to);
+    return segmentScratch.subarray(
+      0,
+      encoder.encodeInto(messageJson.substring(from, to), segmentScratch).written,
+    );
+  };
   const frames: WireFrame[] = [];
   for (let id = 0; id < count; id++) {
     const head = `{"type":"${kind}_message_chunk","segment_id":${id},"segment_count":${count},` +
       `"message_size_bytes":${size},"message_chunk_base64":"`;
-    frames.push(new SegmentFrame(address.seq_id, id, head, `",${tail}`, slice(id)));
+    frames.push(new SegmentFrame(address.seq_id, id, head, `",${tail}`, slice(id), raw(id)));
   }
   return frames;
 }

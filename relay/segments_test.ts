@@ -167,3 +167,18 @@ Deno.test("segments are decoded as they arrive: invalid UTF-8 rejects the messag
   assert.equal(bad.observe("c1", chunk(0, [0x22, 0xff]), 100).kind, "rejected");
   assert.equal(bad.observe("c1", chunk(1, [0x22, 0x22]), 100).kind, "ignored", "reported once");
 });
+
+Deno.test("a segment's bytes are exactly its text's UTF-8, for ASCII and non-ASCII messages of every tail length", () => {
+  const utf8 = new TextEncoder();
+  for (const base of ["a", "é", "😀 ok"]) {
+    for (const extra of [0, 1, 2]) {
+      const json = JSON.stringify("x".repeat(extra) + base.repeat(Math.ceil(400_000 / base.length)));
+      const frames = frameMessage("server", json, { client_id: "c", stream_id: "s", seq_id: 3 });
+      assert.ok(!(frames instanceof LarkitError) && frames.length > 1);
+      for (const f of frames) {
+        assert.ok(f.bytes, "segments offer bytes");
+        assert.deepEqual(f.bytes(), utf8.encode(f.text));
+      }
+    }
+  }
+});

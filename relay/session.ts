@@ -575,13 +575,21 @@ export class RemoteControlSession {
       // The stream first in line writes one frame and goes to the back of the line.
       const [stream, queue] = this.#writeQueues.entries().next().value as [string, WireFrame[]];
       this.#writeQueues.delete(stream);
-      const text = (queue.shift() as WireFrame).text;
+      const frame = queue.shift() as WireFrame;
       if (queue.length > 0) this.#writeQueues.set(stream, queue);
-      writing.chars += text.length;
-      socket.send(text, () => {
-        writing.chars -= text.length;
+      const written = (size: number) => () => {
+        writing.chars -= size;
         if (this.#writing === writing) this.#pump();
-      });
+      };
+      if (frame.bytes && socket.sendBytes) {
+        const utf8 = frame.bytes();
+        writing.chars += utf8.length;
+        socket.sendBytes(utf8, written(utf8.length));
+      } else {
+        const text = frame.text;
+        writing.chars += text.length;
+        socket.send(text, written(text.length));
+      }
     }
   }
 
