@@ -5,14 +5,18 @@
  * stopped; each scenario gets fresh processes, so a peak belongs to one scenario. No asserts: it prints what it
  * times, the numbers, and the goals of issue 16 beside them.
  *
+ *  Each line also gives the CPU time (user + system, from /proc) every process spent on the scenario: under
+ *  other load, wall times swing several-fold while CPU costs hold.
+ *
  *  raw           one-way WebSocket send of 100 MiB (150 KiB text frames) from one process to another, timed
  *                from the first send until the receiver reports the last byte: the baseline.
  *  big           one 100 MiB result, server → relay → client, timed from the request until the client holds
  *                the reassembled message.
  *  rtt           2,000 echo requests one at a time (each waits for its answer): round trips per second.
  *  pipelined     10,000 echo requests sent at once: answers per second.
- *  head-of-line  client A sends a 100 MiB request while client B sends small requests one at a time: B's
- *                worst round trip during A's transfer, against B's median before it.
+ *  head-of-line  client A sends a 100 MiB request while client B, in a process of its own (another device),
+ *                sends small requests one at a time: B's worst round trip overlapping A's request (from A's
+ *                send until its answer), against B's median before it.
  */
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
@@ -111,6 +115,9 @@ async function initialized(baseUrl: string, clientId: string) {
 
 async function roleClient(baseUrl: string, scenario: string): Promise<void> {
   const { client, stream } = await initialized(baseUrl, "bench");
+  // The conductor reads every process's CPU time here, so start-up is not counted in the scenario's.
+  say({ ready: true });
+  await new Promise((r) => setTimeout(r, 100));
   if (scenario === "big") {
     const t0 = performance.now();
     const result = await stream.request("big", { size: BIG });
@@ -130,28 +137,29 @@ async function roleClient(baseUrl: string, scenario: string): Promise<void> {
     await Promise.all(all);
     say({ perSecond: PIPELINED_COUNT / ((performance.now() - t0) / 1000) });
   } else if (scenario === "head-of-line") {
-    const b = await initialized(baseUrl, "bench-b");
-    const rtt = async () => {
-      const t = performance.now();
-      await b.stream.request("echo", {});
-      return performance.now() - t;
-    };
-    const quiet: number[] = [];
-    for (let i = 0; i < 200; i++) quiet.push(await rtt());
-    quiet.sort((x, y) => x - y);
-    let done = false;
-    const big = stream.request("sink", { data: "y".repeat(BIG) }).then(() => done = true);
-    let worst = 0;
-    let samples = 0;
-    for (let i = 0; i < 100_000 && !done; i++) {
-      worst = Math.max(worst, await rtt());
-      samples++;
-    }
-    await big;
-    say({ medianQuietMs: quiet[quiet.length >> 1], worstMs: worst, samples });
-    b.client.close();
+    // Client B is another process (another device): A's own JSON encoding of its 100 MiB must not count.
+    const startAt = Date.now();
+    await stream.request("sink", { data: "y".repeat(BIG) });
+    say({ startAt, endAt: Date.now() });
   }
   client.close();
+}
+
+/** Client B of head-of-line: small requests one at a time until stdin ends, then every (start, round trip). */
+async function roleClientB(baseUrl: string): Promise<void> {
+  const b = await initialized(baseUrl, "bench-b");
+  let stop = false;
+  void untilStdinEnds().then(() => stop = true);
+  say({ ready: true });
+  const samples: [number, number][] = [];
+  for (let i = 0; i < 1_000_000 && !stop; i++) {
+    const at = Date.now();
+    const t = performance.now();
+    await b.stream.request("echo", {});
+    samples.push([at, performance.now() - t]);
+  }
+  say({ samples });
+  b.client.close();
 }
 
 async function roleRawReceiver(): Promise<void> {
@@ -189,6 +197,10 @@ interface Child {
   line(): Promise<Record<string, unknown>>;
   /** Peak RSS in MiB so far (the kernel's high-water mark). */
   peakMiB(): number;
+  /** CPU time (user + system) in ms so far: what a scenario costs, less sensitive to other load than wall time. */
+  cpuMs(): number;
+  /** Closes the child's stdin (its signal to finish) without waiting for it to exit. */
+  stdinEnd(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -218,8 +230,17 @@ function spawn(...args: string[]): Child {
       const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${child.pid}/status`));
       return m ? Number(m[1]) / 1024 : NaN;
     },
+    cpuMs() {
+      // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) in clock ticks, counted after the command's name.
+      const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
+    async stdinEnd() {
+      await child.stdin.close().catch(() => {});
+    },
     async stop() {
-      await child.stdin.close();
+      await child.stdin.close().catch(() => {});
       await child.status;
       reader.releaseLock();
       await child.stdout.cancel().catch(() => {});
@@ -230,6 +251,8 @@ function spawn(...args: string[]): Child {
 interface Measured {
   result: Record<string, unknown>;
   peaks: { relay: number; server: number; client: number };
+  /** CPU ms each process spent on the scenario itself (after start-up and the client's initialize). */
+  cpu: { relay: number; server: number; client: number };
 }
 
 async function throughRelay(scenario: string): Promise<Measured> {
@@ -238,12 +261,57 @@ async function throughRelay(scenario: string): Promise<Measured> {
   const server = spawn("server", baseUrl);
   await server.line();
   const client = spawn("client", baseUrl, scenario);
+  await client.line();
+  const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
   const result = await client.line();
   const peaks = { relay: relay.peakMiB(), server: server.peakMiB(), client: client.peakMiB() };
+  const cpu = {
+    relay: relay.cpuMs() - before.relay,
+    server: server.cpuMs() - before.server,
+    client: client.cpuMs() - before.client,
+  };
   await client.stop();
   await server.stop();
   await relay.stop();
-  return { result, peaks };
+  return { result, peaks, cpu };
+}
+
+/** Head-of-line: B (its own process) runs before, during and after A's 100 MiB request. */
+async function headOfLine(): Promise<Measured> {
+  const relay = spawn("relay");
+  const { baseUrl } = await relay.line() as { baseUrl: string };
+  const server = spawn("server", baseUrl);
+  await server.line();
+  const b = spawn("client-b", baseUrl);
+  await b.line();
+  const a = spawn("client", baseUrl, "head-of-line");
+  await a.line();
+  const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: a.cpuMs() + b.cpuMs() };
+  const { startAt, endAt } = await a.line() as { startAt: number; endAt: number };
+  const cpu = {
+    relay: relay.cpuMs() - before.relay,
+    server: server.cpuMs() - before.server,
+    client: a.cpuMs() + b.cpuMs() - before.client,
+  };
+  const peaks = { relay: relay.peakMiB(), server: server.peakMiB(), client: a.peakMiB() };
+  await b.stdinEnd();
+  const { samples } = await b.line() as { samples: [number, number][] };
+  for (const c of [a, b, server, relay]) await c.stop();
+  const quiet = samples.filter(([at]) => at < startAt).map(([, ms]) => ms).sort((x, y) => x - y);
+  // A round trip overlapping A's request in any way counts as "during".
+  const during = samples.filter(([at, ms]) => at + ms >= startAt && at <= endAt);
+  const worst = during.reduce((w, x) => x[1] > w[1] ? x : w, [startAt, 0]);
+  return {
+    result: {
+      medianQuietMs: quiet[quiet.length >> 1],
+      worstMs: worst[1],
+      worstAtMs: worst[0] - startAt,
+      transferMs: endAt - startAt,
+      samples: during.length,
+    },
+    peaks,
+    cpu,
+  };
 }
 
 async function raw(): Promise<Measured> {
@@ -252,51 +320,80 @@ async function raw(): Promise<Measured> {
   const sender = spawn("raw-sender", String(port));
   const result = await sender.line();
   const peaks = { relay: 0, server: receiver.peakMiB(), client: sender.peakMiB() };
+  const cpu = { relay: 0, server: receiver.cpuMs(), client: sender.cpuMs() };
   await sender.stop();
   await receiver.stop();
-  return { result, peaks };
+  return { result, peaks, cpu };
 }
 
-async function conduct(): Promise<void> {
+/** `--only rtt,pipelined` runs just those scenarios (raw is always measured: it is the baseline of big). */
+async function conduct(only?: string[]): Promise<void> {
+  const wanted = (name: string) => only === undefined || only.includes(name);
   const f = (n: unknown, d = 1) => (n as number).toFixed(d);
+  const cpuOf = ({ cpu }: Measured, per = 1, unit = "ms") =>
+    `CPU ${f((cpu.relay + cpu.server + cpu.client) / per, 0)} ${unit} (relay ${f(cpu.relay / per, 0)}, ` +
+    `server ${f(cpu.server / per, 0)}, client ${f(cpu.client / per, 0)})`;
   console.log(
     `relay benchmark (${Deno.build.os}/${Deno.build.arch}, Deno ${Deno.version.deno}); separate processes`,
   );
   const base = await raw();
   const rawMs = base.result.ms as number;
-  console.log(`raw       one-way 100 MiB WebSocket send: ${f(rawMs)} ms`);
-  const big = await throughRelay("big");
-  const bigMs = big.result.ms as number;
   console.log(
-    `big       100 MiB result server→relay→client: ${f(bigMs)} ms = ${f(bigMs / rawMs)}x raw (goal ≤ 3x); ` +
-      `peak RSS server ${f(big.peaks.server, 0)} MiB = ${
-        f(big.peaks.server / 100, 2)
-      }x the message (goal ≤ 2.5x), ` +
-      `relay ${f(big.peaks.relay, 0)} MiB, client ${f(big.peaks.client, 0)} MiB`,
+    `raw       one-way 100 MiB WebSocket send: ${f(rawMs)} ms; CPU with start-up ` +
+      `${f(base.cpu.server + base.cpu.client, 0)} ms`,
   );
-  const rtt = await throughRelay("rtt");
-  console.log(
-    `rtt       ${RTT_COUNT} requests one at a time: ${
-      f(rtt.result.perSecond, 0)
-    } round trips/s (goal ≥ 5,000); server peak RSS with small messages only: ${f(rtt.peaks.server, 0)} MiB`,
-  );
-  const piped = await throughRelay("pipelined");
-  console.log(
-    `pipelined ${PIPELINED_COUNT} requests at once: ${
-      f(piped.result.perSecond, 0)
-    } answers/s (goal ≥ 10,000)`,
-  );
-  const hol = await throughRelay("head-of-line");
-  console.log(
-    `head-of-line  B's worst round trip during A's 100 MiB request: ${f(hol.result.worstMs)} ms ` +
-      `(median before: ${f(hol.result.medianQuietMs, 2)} ms, ${hol.result.samples} samples; goal ≤ 100 ms)`,
-  );
+  if (wanted("big")) {
+    const big = await throughRelay("big");
+    const bigMs = big.result.ms as number;
+    console.log(
+      `big       100 MiB result server→relay→client: ${f(bigMs)} ms = ${
+        f(bigMs / rawMs)
+      }x raw (goal ≤ 3x); ` +
+        `peak RSS server ${f(big.peaks.server, 0)} MiB = ${
+          f(big.peaks.server / 100, 2)
+        }x the message (goal ≤ 2.5x), ` +
+        `relay ${f(big.peaks.relay, 0)} MiB, client ${f(big.peaks.client, 0)} MiB; ${cpuOf(big)}`,
+    );
+  }
+  if (wanted("rtt")) {
+    const rtt = await throughRelay("rtt");
+    console.log(
+      `rtt       ${RTT_COUNT} requests one at a time: ${
+        f(rtt.result.perSecond, 0)
+      } round trips/s (goal ≥ 5,000); server peak RSS with small messages only: ${
+        f(rtt.peaks.server, 0)
+      } MiB; ` +
+        `${cpuOf(rtt, RTT_COUNT / 1000, "µs per round trip")}`,
+    );
+  }
+  if (wanted("pipelined")) {
+    const piped = await throughRelay("pipelined");
+    console.log(
+      `pipelined ${PIPELINED_COUNT} requests at once: ${
+        f(piped.result.perSecond, 0)
+      } answers/s (goal ≥ 10,000); ${cpuOf(piped, PIPELINED_COUNT / 1000, "µs per answer")}`,
+    );
+  }
+  if (wanted("head-of-line")) {
+    const hol = await headOfLine();
+    console.log(
+      `head-of-line  B's worst round trip during A's 100 MiB request: ${f(hol.result.worstMs)} ms ` +
+        `(median before: ${
+          f(hol.result.medianQuietMs, 2)
+        } ms, ${hol.result.samples} samples; goal ≤ 100 ms), ` +
+        `starting ${f(hol.result.worstAtMs, 0)} ms into A's ${f(hol.result.transferMs, 0)} ms; ` +
+        cpuOf(hol),
+    );
+  }
 }
 
 const [role, ...rest] = Deno.args;
 switch (role) {
   case undefined:
     await conduct();
+    break;
+  case "--only":
+    await conduct(rest[0]?.split(","));
     break;
   case "relay":
     await roleRelay();
@@ -306,6 +403,9 @@ switch (role) {
     break;
   case "client":
     await roleClient(rest[0], rest[1]);
+    break;
+  case "client-b":
+    await roleClientB(rest[0]);
     break;
   case "raw-receiver":
     await roleRawReceiver();
