@@ -1,0 +1,203 @@
+/**
+ * Issue 23, acceptance: a person at a real terminal (tmux, with bash, zsh and fish) sees the agenda table fit
+ * 80 and 120 columns, completion in each shell including a flag value, the confirmation prompt with its plan,
+ * and progress lines on a terminal but none when piped. Skipped, saying so, where tmux/zsh/fish are missing
+ * (`.ci/run` installs them). Every wait is bounded. With LARKIT_CAPTURES_DIR set, each screen is saved there
+ * (the text captures of docs/terminal-captures.md).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { MAIN, REPO } from "./helpers/run_main.ts";
+
+function has(tool: string): boolean {
+  try {
+    return new Deno.Command("sh", { args: ["-c", `command -v ${tool}`], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+const TOOLS = ["tmux", "bash", "zsh", "fish"].filter((t) => !has(t));
+if (TOOLS.length) {
+  console.error(`terminal_tmux_test: skipped, missing ${TOOLS.join(", ")} (CI installs them)`);
+}
+const ignore = TOOLS.length > 0;
+const WAIT_MS = 30_000;
+
+/** A private tmux server running one shell with `larkit` on PATH (this checkout, through deno). */
+async function terminal(width: number, shell: string[]) {
+  const dir = await Deno.makeTempDir({ prefix: "larkit-tmux-" });
+  const bin = join(dir, "bin");
+  await Deno.mkdir(bin);
+  await Deno.writeTextFile(
+    join(bin, "larkit"),
+    `#!/bin/sh\nexec "${Deno.execPath()}" run -A --quiet --config "${
+      join(REPO, "deno.json")
+    }" "${MAIN}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  const socket = `larkit-${crypto.randomUUID()}`;
+  const env = {
+    PATH: `${bin}:${Deno.env.get("PATH")}`,
+    HOME: dir,
+    TERM: "xterm-256color",
+    LARKIT_CONFIG_DIR: join(dir, "config"),
+    LARKIT_REMOTE_META: "off",
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
+    NO_COLOR: "1",
+    TZ: "UTC",
+  };
+  const tmux = async (...args: string[]) => {
+    const out = await new Deno.Command("tmux", {
+      args: ["-L", socket, ...args],
+      env,
+      stderr: "piped",
+      stdout: "piped",
+    })
+      .output();
+    return new TextDecoder().decode(out.stdout);
+  };
+  await tmux("-f", "/dev/null", "new-session", "-d", "-x", String(width), "-y", "40", ...shell);
+  await tmux("set-option", "-g", "status", "off");
+  const screen = () => tmux("capture-pane", "-p", "-J");
+  return {
+    screen,
+    keys: (...keys: string[]) => tmux("send-keys", ...keys),
+    type: (text: string) => tmux("send-keys", "-l", text),
+    async until(pattern: RegExp): Promise<string> {
+      const deadline = Date.now() + WAIT_MS;
+      let text = "";
+      while (Date.now() < deadline) {
+        text = await screen();
+        if (pattern.test(text)) return text;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.fail(`no ${pattern} on the screen within ${WAIT_MS} ms:\n${text}`);
+    },
+    async close() {
+      await tmux("kill-server");
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+async function save(name: string, text: string) {
+  const dir = Deno.env.get("LARKIT_CAPTURES_DIR");
+  if (dir) await Deno.writeTextFile(join(dir, `${name}.txt`), text.trimEnd() + "\n");
+}
+
+const BASH = ["bash", "--norc", "--noprofile"];
+const DONE = "__done__";
+
+for (const width of [80, 120]) {
+  Deno.test({ name: `tmux: the agenda table at ${width} columns`, ignore }, async () => {
+    const t = await terminal(width, BASH);
+    try {
+      await t.type(`larkit sandbox run --as user -- calendar +agenda --format table; echo ${DONE}`);
+      await t.keys("Enter");
+      const text = await t.until(new RegExp(`^${DONE}`, "m"));
+      await save(`agenda_${width}`, text);
+      assert.match(text, /^start–end +summary +organizer +location +my_rsvp/m);
+      assert.match(text, /Daily stand-up/);
+      // The table's lines (the typed command line may wrap; the table may not).
+      const table = text.split("\n").filter((l) => /^(start–end|─|\d{4}-)/.test(l));
+      assert.ok(table.length >= 6, text);
+      for (const line of table) assert.ok([...line].length <= width, line);
+    } finally {
+      await t.close();
+    }
+  });
+}
+
+Deno.test({ name: "tmux: bash completes a flag value", ignore }, async () => {
+  const t = await terminal(120, BASH);
+  try {
+    await t.type("source <(larkit completion bash)");
+    await t.keys("Enter");
+    await t.type("larkit calendar +agenda --format ta");
+    await t.keys("Tab");
+    const text = await t.until(/--format table/);
+    await save("completion_bash", text);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test(
+  { name: "tmux: zsh completes `larkit im <TAB>` with descriptions, not `im im`", ignore },
+  async () => {
+    const t = await terminal(120, ["zsh", "-f"]);
+    try {
+      await t.type("autoload -Uz compinit && compinit -u && source <(larkit completion zsh)");
+      await t.keys("Enter");
+      await t.type("larkit im +chat-mem");
+      await t.keys("Tab");
+      await t.until(/larkit im \+chat-members-list/);
+      await t.keys("C-u");
+      await t.type("larkit im ");
+      await t.keys("Tab");
+      const text = await t.until(/\+messages-send/);
+      await save("completion_zsh", text);
+      assert.doesNotMatch(text, /larkit im im/);
+      assert.match(text, /\+messages-send +-- +Send a message/);
+      assert.match(text, /# larkit im\s*$/);
+    } finally {
+      await t.close();
+    }
+  },
+);
+
+Deno.test({ name: "tmux: fish completes --as with a value and shows descriptions", ignore }, async () => {
+  const t = await terminal(120, ["fish", "--no-config"]);
+  try {
+    await t.type("larkit completion fish | source");
+    await t.keys("Enter");
+    await t.type("larkit calendar +agenda --as b");
+    await t.keys("Tab");
+    const text = await t.until(/--as bot/);
+    await save("completion_fish", text);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test({ name: "tmux: the [y/N] prompt shows the plan; n refuses", ignore }, async () => {
+  const t = await terminal(120, BASH);
+  try {
+    await t.type(
+      `larkit sandbox run -- calendar calendars delete --params '{"calendar_id":"cal_x"}' --as bot; echo ${DONE}`,
+    );
+    await t.keys("Enter");
+    await t.until(/Proceed\? \[y\/N\]/);
+    await t.type("n");
+    await t.keys("Enter");
+    const text = await t.until(new RegExp(`^${DONE}`, "m"));
+    await save("confirmation", text);
+    assert.match(text, /is a high-risk write\. It will:\n {2}DELETE http\S+\/calendars\/cal_x/);
+    assert.match(text, /not confirmed/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test({ name: "tmux: --page-all progress on a terminal, none when piped", ignore }, async () => {
+  const t = await terminal(120, BASH);
+  try {
+    const cmd =
+      "larkit sandbox run -- calendar calendars list --as bot --page-all --page-size 1 --format ndjson";
+    await t.type(`${cmd} >/dev/null; echo ${DONE}1`);
+    await t.keys("Enter");
+    const tty = await t.until(new RegExp(`^${DONE}1`, "m"));
+    assert.match(tty, /\[page-all\] \d+ pages?, \d+ items so far/);
+    assert.match(tty, /\[pagination\] streamed/);
+    await t.keys("C-l");
+    await t.type(`${cmd} 2>&1 >/dev/null | cat; echo ${DONE}2`);
+    await t.keys("Enter");
+    const piped = await t.until(new RegExp(`^${DONE}2`, "m"));
+    await save("progress", `${tty.trimEnd()}\n${piped}`);
+    assert.doesNotMatch(piped.slice(piped.indexOf("| cat")), /page-all\]|pagination\]/);
+  } finally {
+    await t.close();
+  }
+});
