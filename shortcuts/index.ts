@@ -25,6 +25,7 @@ import type * as OkrShortcuts from "./okr/index.ts";
 import type * as WikiShortcuts from "./wiki/index.ts";
 import type * as MarkdownShortcuts from "./markdown/index.ts";
 import type * as WhiteboardShortcuts from "./whiteboard/index.ts";
+import type * as SlidesShortcuts from "./slides/index.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -126,6 +127,11 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     description: "Whiteboards: read nodes, export as image, add nodes or diagrams",
     identities: ["user", "bot"],
     load: async () => (await later<typeof WhiteboardShortcuts>("./whiteboard/index.ts")).SHORTCUTS,
+  },
+  slides: {
+    description: "Slides: presentations as XML — create, read, edit slides, versions, images",
+    identities: ["user", "bot"],
+    load: async () => (await later<typeof SlidesShortcuts>("./slides/index.ts")).SHORTCUTS,
   },
   event: {
     description: "event operations",

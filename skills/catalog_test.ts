@@ -18,6 +18,7 @@ Deno.test("every embedded skill has a name, a description and its required scope
     "note",
     "okr",
     "sheets",
+    "slides",
     "task",
     "vc",
     "whiteboard",

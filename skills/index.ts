@@ -21,6 +21,7 @@ import okr from "./okr/SKILL.md" with { type: "text" };
 import wiki from "./wiki/SKILL.md" with { type: "text" };
 import markdown from "./markdown/SKILL.md" with { type: "text" };
 import whiteboard from "./whiteboard/SKILL.md" with { type: "text" };
+import slides from "./slides/SKILL.md" with { type: "text" };
 
 export const SKILL_FILES: Record<string, string> = {
   calendar,
@@ -41,4 +42,5 @@ export const SKILL_FILES: Record<string, string> = {
   wiki,
   markdown,
   whiteboard,
+  slides,
 };

@@ -131,14 +131,84 @@ const SAMPLES: Record<string, Sample> = {
   "drive +download": { argv: () => ["drive", "+download", "--file-token", DRIVE.readme] },
   "drive +import": { argv: () => ["drive", "+import", "--file", "a.txt", "--type", "docx"] },
   "docs +media-upload": {
-    argv: () => ["docs", "+media-upload", "--file", "a.txt", "--parent-type", "docx_file", "--parent-node", "doxcn1"],
+    argv: () => [
+      "docs",
+      "+media-upload",
+      "--file",
+      "a.txt",
+      "--parent-type",
+      "docx_file",
+      "--parent-node",
+      "doxcn1",
+    ],
   },
   "markdown +create": { argv: () => ["markdown", "+create", "--file", "a.txt", "--name", "a.md"] },
+  "slides +add-slide": {
+    argv: () => [
+      "slides",
+      "+add-slide",
+      "--presentation",
+      "sldcn1",
+      "--slide",
+      "<slide><shape>x</shape></slide>",
+    ],
+  },
+  "slides +replace-slide": {
+    argv: () => [
+      "slides",
+      "+replace-slide",
+      "--presentation",
+      "sldcn1",
+      "--slide-id",
+      "s1",
+      "--content",
+      "<slide><shape>x</shape></slide>",
+    ],
+  },
+  "slides +update-slide": {
+    argv: () => [
+      "slides",
+      "+update-slide",
+      "--presentation",
+      "sldcn1",
+      "--slide-id",
+      "s1",
+      "--content",
+      "<slide><shape>x</shape></slide>",
+    ],
+  },
+  "slides +media-upload": {
+    argv: () => ["slides", "+media-upload", "--file", "a.txt", "--presentation", "sldcn1"],
+  },
   "whiteboard +update": {
-    argv: (_, text) => ["whiteboard", "+update", "--whiteboard-token", "wbcn1", "--source", text, "--input-format", "mermaid"],
+    argv: (
+      _,
+      text,
+    ) => [
+      "whiteboard",
+      "+update",
+      "--whiteboard-token",
+      "wbcn1",
+      "--source",
+      text,
+      "--input-format",
+      "mermaid",
+    ],
   },
   "docs +whiteboard-update": {
-    argv: (_, text) => ["docs", "+whiteboard-update", "--whiteboard-token", "wbcn1", "--source", text, "--input-format", "mermaid"],
+    argv: (
+      _,
+      text,
+    ) => [
+      "docs",
+      "+whiteboard-update",
+      "--whiteboard-token",
+      "wbcn1",
+      "--source",
+      text,
+      "--input-format",
+      "mermaid",
+    ],
   },
   "sheets +read": { argv: () => ["sheets", "+read", ...SHEET] },
   "sheets +write": {

@@ -82,6 +82,7 @@ Deno.test("larkit skills list and show print the embedded skills", async () => {
     "note",
     "okr",
     "sheets",
+    "slides",
     "task",
     "vc",
     "whiteboard",
