@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { loadShortcuts } from "../shortcuts/index.ts";
 import type { FetchFn } from "../cli/provider.ts";
-import { emulatorEnv, fixtures, manualClock, startEmulator } from "./helpers/emulator.ts";
+import { type Emulator, emulatorEnv, fixtures, manualClock, startEmulator } from "./helpers/emulator.ts";
 import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
 import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
@@ -17,8 +17,23 @@ const T = ["--base-token", APP, "--table-id", TBL];
 const A = `/bitable/v1/apps/${APP}`;
 const R = `${A}/tables/${TBL}`;
 
+/** A single-select field the table already has (in the emulator's generic store). */
+function seedStatusField(emu: Emulator): void {
+  const field = {
+    field_id: "fldS",
+    field_name: "Status",
+    type: 3,
+    property: { options: [{ name: "Todo" }, { name: "Done" }] },
+  };
+  emu.db.prepare(
+    "INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, (SELECT count(*) FROM generic_objects))",
+  ).run(`/open-apis/bitable/v1/apps/${APP}/tables/${TBL}/fields`, "fldS", JSON.stringify(field));
+}
+
 interface Case {
   argv: string[];
+  /** Objects the suite already has (the generic store), before the main path. */
+  setup?: (emu: Emulator) => void;
   sends: string[];
   bad: string[];
   says: RegExp;
@@ -309,6 +324,13 @@ const CASES: Record<string, Case> = {
     bad: [...T],
     says: /--view-id/,
   },
+  "base +field-search-options": {
+    setup: seedStatusField,
+    argv: [...T, "--field-id", "fldS", "--keyword", "do"],
+    sends: [`GET ${R}/fields`],
+    bad: [...T, "--field-id", "f d"],
+    says: /not an ID/,
+  },
 };
 
 Deno.test("every base shortcut but +record-upsert has a case here (upsert: tests/shortcuts_base_test.ts)", async () => {
@@ -322,6 +344,7 @@ for (const [name, c] of Object.entries(CASES)) {
   Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
     await withSuite(async (emu, larkit) => {
       const cmd = name.split(" ");
+      c.setup?.(emu);
       const r = await larkit([...cmd, ...c.argv], { asUser: true });
       assert.equal(r.code, 0, r.stderr);
       const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
@@ -425,5 +448,26 @@ Deno.test("base +view-set-filter and +view-set-visible-fields are read back by t
     assert.equal(hide.code, 0, hide.stderr);
     const hidden = await larkit(["base", "+view-get-visible-fields", ...T, "--view-id", "vewA"]);
     assert.deepEqual(hidden.json<{ data: { hidden_fields: string[] } }>().data.hidden_fields, ["fldB"]);
+  });
+});
+
+Deno.test("base +field-search-options keeps the options whose name contains the keyword", async () => {
+  await withSuite(async (emu, larkit) => {
+    seedStatusField(emu);
+    const r = await larkit(["base", "+field-search-options", ...T, "--field-id", "fldS", "--keyword", "DO"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json<{ data: { name: string }[] }>().data.map((o) => o.name), ["Todo", "Done"]);
+    const one = await larkit([
+      "base",
+      "+field-search-options",
+      ...T,
+      "--field-id",
+      "fldS",
+      "--keyword",
+      "tod",
+    ]);
+    assert.deepEqual(one.json<{ data: { name: string }[] }>().data.map((o) => o.name), ["Todo"]);
+    const none = await larkit(["base", "+field-search-options", ...T, "--field-id", "fldX"]);
+    assert.equal(none.errorJson().error.subtype, "not_found");
   });
 });

@@ -22,6 +22,7 @@ import {
   advpermDisable,
   advpermEnable,
   baseUpdate,
+  fieldSearchOptions,
   roleMemberAdd,
   roleMemberList,
   roleMemberRemove,
@@ -101,4 +102,5 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   tableGet,
   viewGetFilter,
   viewGetVisibleFields,
+  fieldSearchOptions,
 ];

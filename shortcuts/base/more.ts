@@ -174,3 +174,49 @@ function viewProperty(command: "+view-get-filter" | "+view-get-visible-fields") 
 }
 export const viewGetFilter = viewProperty("+view-get-filter");
 export const viewGetVisibleFields = viewProperty("+view-get-visible-fields");
+
+const Fields = z.object({
+  items: z.array(z.looseObject({
+    field_id: z.string(),
+    field_name: z.string().optional(),
+    property: z.looseObject({ options: z.array(z.looseObject({ name: z.string() })).nullish() }).nullish(),
+  })).nullish(),
+  has_more: z.boolean().default(false),
+  page_token: z.string().optional(),
+});
+
+export const fieldSearchOptions = defineShortcut({
+  service: "base",
+  command: "+field-search-options",
+  description: "Find the options of a single- or multi-select field whose name contains a keyword",
+  examples: [
+    `larkit base +field-search-options --base-token ${B} --table-id ${T} --field-id fldStatus --keyword do`,
+  ],
+  risk: "read",
+  authTypes: ["user", "bot"],
+  scopes: { user: ["base:field:read"], bot: ["base:field:read"] },
+  hasFormat: true,
+  flags: {
+    ...tableFlags,
+    "field-id": flag.requiredString("field ID (fld…)"),
+    keyword: flag.string("only options whose name contains this (case-insensitive); all when absent"),
+  },
+  async run(ctx) {
+    const id = idOf("field-id", ctx.flags["field-id"]);
+    const pages = await ctx.paginate({
+      method: "GET",
+      path: `${tablePath(ctx.flags)}/fields`,
+      params: { page_size: 100 },
+      description: "the table's fields, to read the field's options",
+      response: Fields,
+      planned: { items: [{ field_id: id, property: { options: [] } }], has_more: false },
+    }, { maxPages: 10 });
+    const field = pages.flatMap((p) => p.items ?? []).find((f) => f.field_id === id);
+    if (!field) throw errors.notFound(`no field ${id} in table ${ctx.flags["table-id"]}`);
+    const keyword = ctx.flags.keyword?.toLowerCase();
+    const options = (field.property?.options ?? []).filter((o) =>
+      keyword === undefined || o.name.toLowerCase().includes(keyword)
+    );
+    await ctx.outFormat(options, { count: options.length });
+  },
+});
