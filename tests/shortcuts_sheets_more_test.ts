@@ -140,6 +140,18 @@ const CASES: Record<string, Case> = {
     bad: [...S, ...DIM, "--size", "0"],
     says: /whole number ≥ 1/,
   },
+  "sheets +rows-resize": {
+    argv: [...S, "--start-index", "0", "--end-index", "2", "--size", "30"],
+    sends: [`PUT ${V2}/dimension_range`],
+    bad: [...S, "--start-index", "0", "--end-index", "2"],
+    says: /--size/,
+  },
+  "sheets +cols-resize": {
+    argv: [...S, "--start-index", "1", "--end-index", "2", "--size", "120"],
+    sends: [`PUT ${V2}/dimension_range`],
+    bad: [...S, "--start-index", "1", "--end-index", "1", "--size", "9"],
+    says: /greater than/,
+  },
   "sheets +dim-move": {
     argv: [...S, ...DIM, "--to", "0"],
     sends: [`POST ${V3}/move_dimension`],

@@ -33,6 +33,8 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   s.dimHide,
   s.dimUnhide,
   s.dimResize,
+  s.rowsResize,
+  s.colsResize,
   s.dimMove,
   s.cellsMerge,
   s.cellsUnmerge,

@@ -612,3 +612,29 @@ export const floatImageDelete = simple({
   flags: { "float-image-id": flag.requiredString("floating image ID") },
   request: (t, f) => ({ method: "DELETE", path: `${sheetV3(t)}/float_images/${enc(f["float-image-id"])}` }),
 });
+
+/** `+rows-resize` / `+cols-resize`: `+dim-resize` with the dimension fixed, under the reference's names. */
+function resize(command: "+rows-resize" | "+cols-resize", dim: "rows" | "cols") {
+  const what = dim === "rows" ? "height of rows" : "width of columns";
+  return simple({
+    command,
+    description: `Set the ${what} (pixels)`,
+    examples: [`larkit sheets ${command} ${S} --sheet-id 0b12cd --start-index 0 --end-index 3 --size 40`],
+    risk: "write",
+    flags: {
+      "start-index": dimFlags["start-index"],
+      "end-index": dimFlags["end-index"],
+      size: flag.requiredString(`${what.split(" ")[0]} in pixels`),
+    },
+    request: (t, f) => ({
+      method: "PUT",
+      path: `${v2(t.token)}/dimension_range`,
+      body: {
+        dimension: dimension(t, { ...f, dimension: dim }),
+        dimensionProperties: { fixedSize: count("size", f.size, 1) },
+      },
+    }),
+  });
+}
+export const rowsResize = resize("+rows-resize", "rows");
+export const colsResize = resize("+cols-resize", "cols");
