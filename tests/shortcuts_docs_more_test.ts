@@ -185,3 +185,45 @@ Deno.test("docs +media-upload then +media-download returns the same bytes", asyn
     assert.equal(await Deno.readTextFile(join(cwd, "b.png")), "PNG-BYTES");
   });
 });
+
+Deno.test("docs +fetch --scope: outline, one section, keyword lines; bad combinations refused before sending", async () => {
+  await withSuite(async (emu, larkit) => {
+    const md = "# Plan\n\nintro\n\n## Setup\n\ninstall it\n\n### Detail\n\nmore\n\n## Deadline\n\nFriday\n";
+    const c = await larkit(["docs", "+create", "--markdown", "-", "--as", "bot"], { stdin: md });
+    assert.equal(c.code, 0, c.stderr);
+    const doc = c.json<{ data: { doc_id: string } }>().data.doc_id;
+    const get = async (...extra: string[]) => {
+      const r = await larkit(["docs", "+fetch", "--doc", doc, "--as", "bot", ...extra]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.json<{ data: { markdown: string; scope?: string } }>().data;
+    };
+    const outline = await get("--scope", "outline");
+    assert.ok(
+      outline.markdown.includes("## Setup") && outline.markdown.includes("### Detail"),
+      outline.markdown,
+    );
+    assert.ok(!outline.markdown.includes("install it"));
+    const section = await get("--scope", "section", "--section", "Setup");
+    assert.ok(section.markdown.startsWith("## Setup"), section.markdown);
+    assert.ok(section.markdown.includes("more") && !section.markdown.includes("Friday"), section.markdown);
+    const kw = await get("--scope", "keyword", "--keyword", "friday", "--context-lines", "0");
+    assert.equal(kw.markdown, "Friday");
+    emu.clearRequests();
+    const bad = await larkit(["docs", "+fetch", "--doc", doc, "--scope", "section", "--as", "bot"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.errorJson().error.message, /--section/);
+    const missing = await larkit([
+      "docs",
+      "+fetch",
+      "--doc",
+      doc,
+      "--scope",
+      "section",
+      "--section",
+      "Nope",
+      "--as",
+      "bot",
+    ]);
+    assert.equal(missing.errorJson().error.subtype, "not_found");
+  });
+});
