@@ -2,55 +2,25 @@
  * What `auth login --recommend` asks for: exactly the user scopes the read shortcuts declare, so after it every
  * read shortcut runs as the user without a missing scope. Read-only scopes are the ones tenant admins usually
  * pre-approve, so this login goes through without an approval round; writes are asked for with `--scope` when
- * a command needs them (its missing-scope hint names them, added to the grant). `tests/recommended_scopes_test.ts`
- * keeps this list equal to the shortcuts' declarations.
+ * a command needs them (its missing-scope hint names them, added to the grant). Computed from the declarations
+ * at login, so a new read shortcut's scope is never forgotten.
  */
-export const RECOMMENDED_SCOPES: readonly string[] = [
-  "calendar:calendar.event:read",
-  "calendar:calendar.free_busy:read",
-  "im:message.group_msg:get_as_user",
-  "im:message.p2p_msg:get_as_user",
-  "im:chat:read",
-  "im:chat.members:read",
-  "search:message",
-  "im:message:readonly",
-  "im:feed.flag:read",
-  "im:feed.shortcut:read",
-  "im:feed_group_v1:read",
-  "docx:document:readonly",
-  "drive:file:download",
-  "drive:drive.metadata:readonly",
-  "docs:document.comment:read",
-  "docs:permission.member:retrieve",
-  "docs:permission.setting:read",
-  "docs:secure_label:readonly",
-  "docs:document:export",
-  "search:docs:read",
-  "sheets:spreadsheet:readonly",
-  "bitable:app:readonly",
-  "task:task:read",
-  "task:tasklist:read",
-  "search:user",
-  "search:bot",
-  "contact:user.basic_profile:readonly",
-  "application:app_slash_command:read",
-  "vc:note:read",
-  "mail:user_mailbox.message:readonly",
-  "mail:user_mailbox.message.address:read",
-  "mail:user_mailbox.message.subject:read",
-  "mail:user_mailbox.message.body:read",
-  "mail:user_mailbox:readonly",
-  "mail:user_mailbox.rule:read",
-  "vc:meeting.search:read",
-  "vc:meeting.meetingevent:read",
-  "vc:record:readonly",
-  "minutes:minutes.search:read",
-  "minutes:minutes.basic:read",
-  "minutes:minutes.artifacts:read",
-  "okr:okr.period:readonly",
-  "okr:okr.content:readonly",
-  "okr:okr.progress:readonly",
-  "wiki:space:retrieve",
-  "wiki:node:retrieve",
-  "wiki:member:retrieve",
-];
+import type { Identity } from "../output/envelope.ts";
+import type { Risk } from "../provider.ts";
+
+interface Declared {
+  risk: Risk;
+  scopes: Partial<Record<Identity, string[]>>;
+}
+
+export async function recommendedScopes(
+  services: Iterable<{ load(): Promise<Declared[]> }>,
+): Promise<string[]> {
+  const scopes = new Set<string>();
+  for (const service of services) {
+    for (const shortcut of await service.load()) {
+      if (shortcut.risk === "read") { for (const s of shortcut.scopes.user ?? []) scopes.add(s); }
+    }
+  }
+  return [...scopes];
+}

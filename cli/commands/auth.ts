@@ -13,7 +13,7 @@ import {
   USER_INFO_PATH,
 } from "../auth/login.ts";
 import { loginCommandFor } from "../auth/login_command.ts";
-import { RECOMMENDED_SCOPES } from "../auth/recommended_scopes.ts";
+import { recommendedScopes } from "../auth/recommended_scopes.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import { checkGrant, describeAuth } from "../auth/status.ts";
 import type { Account, Identity } from "../auth/types.ts";
@@ -105,7 +105,14 @@ function registerLogin(auth: Command, ctx: RunContext): void {
         );
       }
       const scopes = [
-        ...new Set([...parseScopes(flags.scope), ...(flags.recommend ? RECOMMENDED_SCOPES : [])]),
+        ...new Set([
+          ...parseScopes(flags.scope),
+          ...(flags.recommend
+            ? await recommendedScopes(
+              Object.values((await import("../../shortcuts/index.ts")).SHORTCUT_SERVICES),
+            )
+            : []),
+        ]),
       ];
       if (scopes.length === 0) {
         throw errors.validation("please specify the scopes to authorize", {
