@@ -71,3 +71,14 @@ Deno.test("a read shortcut without a declared format takes --format and --column
   assert.match(sheets.stdout, /--format <format>/);
   assert.match(sheets.stdout, /--columns <paths>/);
 });
+
+Deno.test("generated list commands: --columns picks the items' columns; --jq then csv", async () => {
+  const base = ["sandbox", "run", "--", "calendar", "calendars", "list", "--as", "bot"];
+  const table = await runCli([...base, "--format", "table", "--columns", "summary,role"]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /^summary +role\n/);
+  assert.match(table.stdout, /\nlarkit sandbox +owner\n/);
+  const csv = await runCli([...base, "--format", "csv", "--jq", "[.data.calendar_list[] | {summary}]"]);
+  assert.equal(csv.code, 0, csv.stderr);
+  assert.equal(csv.stdout.split("\r\n")[0], "summary");
+});

@@ -4,6 +4,7 @@
  * confirmation → send (JSON, multipart upload, download to `--output`, or `--page-all`) → output. A dry run
  * takes every step a real run takes up to the request, so it fails wherever the real run would.
  */
+import { parseColumns } from "../output/formats/rows.ts";
 import { z } from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
@@ -34,6 +35,7 @@ export const ApiFlagsSchema = z.object({
   overwrite: z.boolean().optional(),
   dryRun: z.boolean().optional(),
   format: z.string().optional(),
+  columns: z.string().optional(),
   jq: z.string().optional(),
   yes: z.boolean().optional(),
   idempotencyKey: z.string().min(1, { message: "--idempotency-key must not be empty" }).optional(),
@@ -81,7 +83,6 @@ export function parseApiFlags(raw: unknown): ApiFlags {
     [!!f.file && !!f.pageAll, "--file and --page-all are mutually exclusive"],
     [!!f.output && !!f.pageAll, "--output and --page-all are mutually exclusive"],
     [!!f.jq && !!f.output, "--jq and --output are mutually exclusive"],
-    [!!f.jq && !!f.format && f.format !== "json", `--jq and --format ${f.format} are mutually exclusive`],
   ];
   for (const [bad, message] of conflicts) {
     if (bad) throw errors.validation(message, { hint: "drop one of them" });
@@ -182,10 +183,11 @@ async function pageAll(
   wrote: boolean,
 ): Promise<void> {
   const format = parseFormat(f.format);
-  const settings = { identity: req.identity, format, jq: f.jq, wrote, listField: call.listField };
+  const fields = parseColumns(f.columns);
+  const settings = { identity: req.identity, format, jq: f.jq, wrote, listField: call.listField, fields };
   const pagination = paginate(ctx.http(), req, { pageSize: f.pageSize, pageLimit: f.pageLimit });
   const streaming = !f.jq && (format === "ndjson" || format === "table" || format === "csv");
-  const writer = streaming ? emitItems(ctx, format as ItemFormat) : undefined;
+  const writer = streaming ? emitItems(ctx, format as ItemFormat, fields) : undefined;
   const kept: unknown[] = [];
   let pages = 0;
   let items = 0;
@@ -297,7 +299,14 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   const meta = { count: items?.length, idempotency_key: key?.value };
   await emitResult(
     ctx,
-    { identity, format: parseFormat(f.format), jq: f.jq, wrote, listField: call.listField },
+    {
+      identity,
+      format: parseFormat(f.format),
+      jq: f.jq,
+      wrote,
+      listField: call.listField,
+      fields: parseColumns(f.columns),
+    },
     data,
     meta,
   );

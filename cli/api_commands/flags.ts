@@ -31,6 +31,7 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     overwrite: { type: "boolean" },
     "dry-run": { type: "boolean" },
     format: { type: "string" },
+    columns: { type: "string" },
     jq: { type: "string" },
   };
   cmd.option("--params <json>", `query and path parameters as a JSON object ${INPUT}`);
@@ -59,6 +60,10 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     .option("--overwrite", "replace the --output file if it exists")
     .option("--dry-run", "print the request that would be sent, send nothing")
     .option("--format <fmt>", "json (default), pretty, table, csv or ndjson")
+    .option(
+      "--columns <paths>",
+      "table/csv columns: comma-separated dotted paths into each item (e.g. id,owner.name)",
+    )
     .option("-q, --jq <expr>", "jq filter over the result envelope");
   if (set.idempotency) {
     cmd.option(

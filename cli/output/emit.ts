@@ -121,6 +121,6 @@ export async function emitDryRun(
 }
 
 /** Items streamed to stdout page by page (`--page-all` with ndjson, table or csv). */
-export function emitItems(ctx: Pick<RunContext, "p">, format: ItemFormat): ItemWriter {
-  return createItemWriter(format, (t) => ctx.p.stdout.write(t), { columns: ctx.p.stdout.columns });
+export function emitItems(ctx: Pick<RunContext, "p">, format: ItemFormat, fields?: Column[]): ItemWriter {
+  return createItemWriter(format, (t) => ctx.p.stdout.write(t), { columns: ctx.p.stdout.columns, fields });
 }
