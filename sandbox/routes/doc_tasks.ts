@@ -36,7 +36,14 @@ function wikiTask(ctx: CallerCtx): Reply {
     task: {
       task_id: id,
       move_result: [{
-        node: { node_token: `wikcn${id.slice(0, 16)}`, title: "moved" },
+        node: {
+          space_id: "7034502641455497244",
+          node_token: `wikcn${id.slice(0, 16)}`,
+          obj_token: `doxcn${id.slice(0, 16)}`,
+          obj_type: "docx",
+          node_type: "origin",
+          title: "moved",
+        },
         status: done ? 0 : 1,
         status_msg: done ? "success" : "processing",
       }],
