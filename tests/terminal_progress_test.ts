@@ -3,10 +3,11 @@
  * place, never on stdout: --page-all (pages and items so far), transfers (bytes of total, rate, ETA).
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { BufferWriter, withIOFrom } from "../cli/provider.ts";
 import { diagnostics, transferText } from "../cli/output/diagnostics.ts";
 import { runCli as runIn } from "../cli/run.ts";
-import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
+import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
 import { cliProvider } from "./helpers/run_cli.ts";
 
 async function pageAll(extra: string[], stderrIsTTY: boolean) {
@@ -54,4 +55,44 @@ Deno.test("a transfer's line: bytes of total, rate and ETA; a status line is end
   await diag.status("uploading 2 of 2");
   await diag.warn("slow");
   assert.equal(err.text(), "\r\x1b[2Kuploading 1 of 2\r\x1b[2Kuploading 2 of 2\nwarning: slow\n");
+});
+
+Deno.test("a download on a terminal: a bytes-of-total status line, ended when the body is done", async () => {
+  const emu = await startEmulator({});
+  try {
+    const dir = await Deno.makeTempDir({ prefix: "larkit-dl-progress-" });
+    const base = cliProvider({ configDir: join(dir, "config"), env: emulatorEnv(emu), cwd: dir });
+    const bytes = new Uint8Array(300_000).fill(7);
+    await Deno.writeFile(join(dir, "f.bin"), bytes);
+    const form = JSON.stringify({
+      file_name: "f.bin",
+      parent_type: "explorer",
+      parent_node: fixtures.DRIVE.folder,
+      size: bytes.length,
+    });
+    const out = new BufferWriter();
+    const up = await runIn(
+      ["api", "POST", "/open-apis/drive/v1/files/upload_all", "--file", "f.bin", "--data", form],
+      withIOFrom({ ...base, stdout: out }),
+    );
+    assert.equal(up.valueOf(), 0);
+    const token = JSON.parse(out.text()).data.file_token as string;
+    const err = new BufferWriter({ isTTY: true });
+    const code = await runIn(
+      [
+        "drive",
+        "files",
+        "download",
+        "--params",
+        JSON.stringify({ file_token: token }),
+        "--output",
+        "copy.bin",
+      ],
+      withIOFrom({ ...base, stderr: err, stdout: new BufferWriter() }),
+    );
+    assert.equal(code, 0, err.text());
+    assert.match(err.text(), /\r\x1b\[2Kdownloading: 293\.0 KiB of 293\.0 KiB \(100%\)[^\n]*\n/);
+  } finally {
+    await emu.stop();
+  }
 });

@@ -4,7 +4,7 @@
  * error mapping (`suite_errors.ts`) happen in one place.
  */
 import type { CredentialChain, Identity } from "../auth/types.ts";
-import { type Diagnostics, redact } from "../output/diagnostics.ts";
+import { type Diagnostics, redact, transferText } from "../output/diagnostics.ts";
 import { type Query, queryPairs } from "../output/dry_run.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
@@ -278,6 +278,8 @@ function bodyCutOffIsNetwork(
   where: string,
   idempotent: boolean,
   signal: AbortSignal,
+  /** Told the bytes so far (and the total when the server said it) as they arrive, then once with `done`. */
+  progress?: (got: number, total: number | undefined, done: boolean) => Promise<void>,
 ): Response {
   if (!res.body) return res;
   const reader = res.body.getReader();
@@ -298,12 +300,14 @@ function bodyCutOffIsNetwork(
         return;
       }
       if (next.done) {
+        await progress?.(got, Number.isFinite(expected) ? expected : undefined, true);
         if (Number.isFinite(expected) && got < expected) {
           controller.error(cutOff(`expected ${expected} bytes`));
         } else controller.close();
         return;
       }
       got += next.value.length;
+      await progress?.(got, Number.isFinite(expected) ? expected : undefined, false);
       controller.enqueue(next.value);
     },
     cancel: (reason) => reader.cancel(reason),
@@ -597,11 +601,21 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     // A JSON success was read whole to look for a suite error; hand it on as a fresh response.
     if (text !== undefined) return new Response(text, { status: res.status, headers: res.headers });
     const idempotent = req.idempotent ?? (req.idempotency ? true : isIdempotentMethod(req.method));
+    const began = p.clock.now();
+    let shown = 0;
     return bodyCutOffIsNetwork(
       res,
       `${req.method.toUpperCase()} ${req.path}`,
       idempotent,
       req.signal ?? p.signal,
+      async (got, total, done) => {
+        // A download's one status line (terminal only), redrawn at most every 200 ms.
+        const now = p.clock.now();
+        if (!done && now - shown < 200) return;
+        shown = now;
+        await diag.status(`downloading: ${transferText(got, total, now - began)}`);
+        if (done) await diag.status();
+      },
     );
   }
 
