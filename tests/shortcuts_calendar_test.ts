@@ -46,7 +46,10 @@ Deno.test("calendar +agenda --format table and --format csv match the seeded fix
     assert.equal(csv.stdout, expectedCsv);
     // The declared columns, most important first (issue 23.1); --columns picks others.
     assert.match(csv.stdout, /^start–end,summary,organizer,location,my_rsvp\r\n/);
-    assert.match(csv.stdout, /,Design review: larkit agent server,larkit sandbox,Room 3F-Hangzhou,accept\r\n/);
+    assert.match(
+      csv.stdout,
+      /,Design review: larkit agent server,larkit sandbox,Room 3F-Hangzhou,accept\r\n/,
+    );
     assert.equal(csv.stdout.split("\r\n").length, 6, "header + 4 rows, CRLF-terminated");
   });
 });

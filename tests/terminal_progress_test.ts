@@ -28,7 +28,9 @@ async function pageAll(extra: string[], stderrIsTTY: boolean) {
 Deno.test("--page-all on a terminal: one status line rewritten per page, ended before the summary", async () => {
   const res = await pageAll([], true);
   assert.equal(res.code, 0, res.stderr);
+  // deno-lint-ignore no-control-regex -- the erase-line sequence is what is checked
   assert.match(res.stderr, /\r\x1b\[2K\[page-all\] 1 page, 1 items so far/);
+  // deno-lint-ignore no-control-regex -- the erase-line sequence is what is checked
   assert.match(res.stderr, /\r\x1b\[2K\[page-all\] 2 pages, 2 items so far/);
   assert.match(res.stderr, /items so far\n\[pagination\]/);
   assert.doesNotMatch(res.stdout, /page-all|\r/);
@@ -91,6 +93,7 @@ Deno.test("a download on a terminal: a bytes-of-total status line, ended when th
       withIOFrom({ ...base, stderr: err, stdout: new BufferWriter() }),
     );
     assert.equal(code, 0, err.text());
+    // deno-lint-ignore no-control-regex -- the erase-line sequence is what is checked
     assert.match(err.text(), /\r\x1b\[2Kdownloading: 293\.0 KiB of 293\.0 KiB \(100%\)[^\n]*\n/);
   } finally {
     await emu.stop();
