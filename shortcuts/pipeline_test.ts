@@ -81,12 +81,15 @@ Deno.test("step 3: a scope missing from the known grant fails before any request
   assert.equal((await attempt({ granted: undefined }, inv())).error, undefined, "unknown grants pass");
 });
 
-Deno.test("step 4: bad --format, --jq with another format, and a jq syntax error fail before any request", async () => {
-  for (const over of [{ format: "yaml" }, { format: "table", jq: ".data" }, { jq: ".data[" }]) {
+Deno.test("step 4: a bad --format and a jq syntax error fail before any request; --jq filters before a table", async () => {
+  for (const over of [{ format: "yaml" }, { format: "table", jq: ".data[" }, { jq: ".data[" }]) {
     const r = await attempt({ granted: GRANTED }, inv(over));
     assert.equal(r.error?.type, "validation", JSON.stringify(over));
     assert.equal(r.requests.length, 0);
   }
+  // --jq picks what a table or csv shows (the filter runs first), so the pair is no longer refused.
+  const combined = await attempt({ granted: GRANTED }, inv({ format: "table", jq: ".data" }));
+  assert.notEqual(combined.error?.type, "validation");
 });
 
 Deno.test("step 5: flag inputs: invalid JSON names the flag; stdin is read for -", async () => {
