@@ -401,7 +401,8 @@ Deno.test("approvals: --remote-read-only remotes cannot answer even a remote tur
   const { thread } = await remote.request("thread/start") as { thread: { id: string } };
   await remote.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
   const done = await remote.waitForNotification("turn/completed");
-  const turn = (done.params as { turn: { status: string; error: { error: { type: string; subtype: string } } } }).turn;
+  const turn =
+    (done.params as { turn: { status: string; error: { error: { type: string; subtype: string } } } }).turn;
   assert.equal(turn.status, "failed");
   assert.deepEqual([turn.error.error.type, turn.error.error.subtype], ["authorization", "permission"]);
   assert.ok(!remote.received.some((m) => m.method === "item/commandExecution/requestApproval"));

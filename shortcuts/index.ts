@@ -94,7 +94,8 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     load: async () => (await later<typeof NoteShortcuts>("./note/index.ts")).SHORTCUTS,
   },
   mail: {
-    description: "Mail: compose (drafts first), reply, forward, triage, organize, receipts, templates and rules",
+    description:
+      "Mail: compose (drafts first), reply, forward, triage, organize, receipts, templates and rules",
     identities: ["user", "bot"],
     load: async () => (await later<typeof MailShortcuts>("./mail/index.ts")).SHORTCUTS,
   },

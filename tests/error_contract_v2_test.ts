@@ -17,7 +17,9 @@ Deno.test("permission errors name the missing scopes and link the console for ap
     const params = JSON.stringify({ calendar_id: fixtures.CALENDARS.bot });
     const refused = await runCli(["calendar", "events", "list", "--params", params, "--as", "bot"], { env });
     assert.equal(refused.code, 3, refused.stderr);
-    const suite = refused.errorJson().error as unknown as Record<string, unknown> & { missing_scopes: string[] };
+    const suite = refused.errorJson().error as unknown as Record<string, unknown> & {
+      missing_scopes: string[];
+    };
     assert.deepEqual([suite.type, suite.subtype, suite.retryable], ["authorization", "permission", false]);
     assert.ok(
       suite.missing_scopes.length > 0 && suite.missing_scopes.every((s) => s.startsWith("calendar:")),

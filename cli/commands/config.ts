@@ -103,7 +103,9 @@ function registerSet(config: Command, ctx: RunContext): void {
     });
   setMeta(set, {
     layer: "builtin",
-    turn: refusedInTurns("changes endpoints or credential providers: a turn could redirect tokens or run code"),
+    turn: refusedInTurns(
+      "changes endpoints or credential providers: a turn could redirect tokens or run code",
+    ),
   });
 }
 
