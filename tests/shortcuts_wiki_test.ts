@@ -4,22 +4,13 @@
  * plan fits the registry's request schemas) and one bad input (exit 2, validation, nothing sent).
  */
 import assert from "node:assert/strict";
-import { loadShortcuts } from "../shortcuts/index.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const SPACE = "7034502641455497244";
 const NODE = "wikcnKQ1k3p";
 
-interface Case {
-  argv: string[];
-  asUser?: boolean;
-  sends: string[];
-  bad: string[];
-  says: RegExp;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "wiki +space-list": {
     argv: ["--page-all"],
     sends: ["GET /wiki/v2/spaces"],
@@ -102,37 +93,7 @@ const CASES: Record<string, Case> = {
   },
 };
 
-Deno.test("every wiki shortcut has a case here", async () => {
-  const mine = (await loadShortcuts("wiki")).map((s) => `${s.service} ${s.command}`);
-  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
-});
-
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const cmd = name.split(" ");
-      const r = await larkit([...cmd, ...c.argv], { asUser: c.asUser });
-      assert.equal(r.code, 0, r.stderr);
-      assert.ok(r.json<{ ok: boolean }>().ok);
-      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
-      for (const want of c.sends) {
-        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-      }
-
-      emu.clearRequests();
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      assert.deepEqual(await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api), []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
+shortcutCaseTests(CASES, { coverage: { title: "every wiki shortcut has a case here", services: ["wiki"] } });
 
 Deno.test("wiki +node-create as bot grants the logged-in user full access to the new page", async () => {
   await withSuite(async (emu, larkit) => {
