@@ -4,27 +4,15 @@
  * run (nothing sent, the plan fits the registry's request schemas) and one bad input (exit 2, nothing sent).
  */
 import assert from "node:assert/strict";
-import { loadShortcuts } from "../shortcuts/index.ts";
 import { fixtures } from "./helpers/emulator.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const { USERS } = fixtures;
 const MEETING = "6911188411934433028";
 const MINUTE = "obcnq3b9jl72l83w4f149w9c";
 
-interface Case {
-  argv: string[];
-  asUser?: boolean;
-  /** Paths (method + path suffix) the main run must send, in order. */
-  sends: string[];
-  /** A bad command line: refused with exit 2 before anything is sent. */
-  bad: string[];
-  /** What the bad input's message says. */
-  says: RegExp;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "vc +search": {
     argv: ["--query", "sync", "--start", "2026-11-01", "--participant-ids", USERS.bob.open_id],
     asUser: true,
@@ -152,40 +140,9 @@ const CASES: Record<string, Case> = {
   },
 };
 
-Deno.test("every vc and minutes shortcut has a case here", async () => {
-  const mine = [...await loadShortcuts("vc"), ...await loadShortcuts("minutes")].map((s) =>
-    `${s.service} ${s.command}`
-  );
-  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
+shortcutCaseTests(CASES, {
+  coverage: { title: "every vc and minutes shortcut has a case here", services: ["vc", "minutes"] },
 });
-
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const cmd = name.split(" ");
-      const r = await larkit([...cmd, ...c.argv], { asUser: c.asUser });
-      assert.equal(r.code, 0, r.stderr);
-      assert.ok(r.json<{ ok: boolean }>().ok);
-      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
-      for (const want of c.sends) {
-        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-      }
-
-      emu.clearRequests();
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      const problems = await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api);
-      assert.deepEqual(problems, []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
 
 Deno.test("user-only vc and minutes shortcuts refuse the bot without suggesting --as bot", async () => {
   await withSuite(async (emu, larkit) => {
