@@ -5,22 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { fixtures } from "./helpers/emulator.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const { USERS } = fixtures;
 const TASK = "6f1b2c3d-0001-4e5f-8a9b-0c1d2e3f4a5b";
 const LIST = "5f1a2b3c-0001-4e5f-8a9b-0c1d2e3f4a5b";
 
-interface Case {
-  argv: string[];
-  asUser?: boolean;
-  sends: string[];
-  bad: string[];
-  says: RegExp;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "task +update": {
     argv: ["--task-id", TASK, "--summary", "Review the PR today", "--due", "2026-11-24T10:00"],
     sends: [`PATCH /task/v2/tasks/${TASK}`],
@@ -107,31 +99,7 @@ const CASES: Record<string, Case> = {
   },
 };
 
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const cmd = name.split(" ");
-      const r = await larkit([...cmd, ...c.argv], { asUser: c.asUser ?? true });
-      assert.equal(r.code, 0, r.stderr);
-      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
-      for (const want of c.sends) {
-        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-      }
-
-      emu.clearRequests();
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser ?? true });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      assert.deepEqual(await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api), []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser ?? true });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
+shortcutCaseTests(CASES, { asUser: true });
 
 Deno.test("task +update then +reopen change the stored task; +get-my-tasks pages with --page-all", async () => {
   await withSuite(async (_emu, larkit) => {
