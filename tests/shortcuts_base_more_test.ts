@@ -4,11 +4,10 @@
  * and fits the registry, and one bad input; then the chunked batch writes and their partial-failure report.
  */
 import assert from "node:assert/strict";
-import { loadShortcuts } from "../shortcuts/index.ts";
 import type { FetchFn } from "../cli/provider.ts";
 import { type Emulator, emulatorEnv, fixtures, manualClock, startEmulator } from "./helpers/emulator.ts";
 import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const APP = fixtures.BASE.app;
@@ -30,16 +29,7 @@ function seedStatusField(emu: Emulator): void {
   ).run(`/open-apis/bitable/v1/apps/${APP}/tables/${TBL}/fields`, "fldS", JSON.stringify(field));
 }
 
-interface Case {
-  argv: string[];
-  /** Objects the suite already has (the generic store), before the main path. */
-  setup?: (emu: Emulator) => void;
-  sends: string[];
-  bad: string[];
-  says: RegExp;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "base +base-get": {
     argv: ["--base-token", APP],
     sends: [`GET ${A}`],
@@ -333,39 +323,14 @@ const CASES: Record<string, Case> = {
   },
 };
 
-Deno.test("every base shortcut but +record-upsert has a case here (upsert: tests/shortcuts_base_test.ts)", async () => {
-  const mine = (await loadShortcuts("base")).map((s) => `${s.service} ${s.command}`).filter((n) =>
-    n !== "base +record-upsert"
-  );
-  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
+shortcutCaseTests(CASES, {
+  coverage: {
+    title: "every base shortcut but +record-upsert has a case here (upsert: tests/shortcuts_base_test.ts)",
+    services: ["base"],
+    elsewhere: ["base +record-upsert"],
+  },
+  asUser: true,
 });
-
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const cmd = name.split(" ");
-      c.setup?.(emu);
-      const r = await larkit([...cmd, ...c.argv], { asUser: true });
-      assert.equal(r.code, 0, r.stderr);
-      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
-      for (const want of c.sends) {
-        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-      }
-
-      emu.clearRequests();
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: true });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      assert.deepEqual(await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api), []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: true });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
 
 Deno.test("base +record-batch-create sends 1201 rows as chunks of 500, 500, 201", async () => {
   await withSuite(async (emu, larkit) => {
