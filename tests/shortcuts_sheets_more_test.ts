@@ -4,11 +4,10 @@
  * shortcut its main path, a dry run that sends nothing and fits the registry, and one bad input; then CSV.
  */
 import assert from "node:assert/strict";
-import { loadShortcuts } from "../shortcuts/index.ts";
 import { fromCsv, toCsv } from "../shortcuts/sheets/csv.ts";
 import { fixtures } from "./helpers/emulator.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
-import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
+import { withSuite } from "./helpers/suite_session.ts";
 
 const TOKEN = fixtures.SHEETS.budget;
 const SHEET = fixtures.SHEETS.budgetSheet;
@@ -17,14 +16,7 @@ const V2 = `/sheets/v2/spreadsheets/${TOKEN}`;
 const V3 = `/sheets/v3/spreadsheets/${TOKEN}/sheets/${SHEET}`;
 const DIM = ["--dimension", "rows", "--start-index", "2", "--end-index", "4"];
 
-interface Case {
-  argv: string[];
-  sends: string[];
-  bad: string[];
-  says: RegExp;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "sheets +csv-get": {
     argv: [...S, "--range", "A1:B2"],
     sends: [`GET ${V2}/values/${SHEET}!A1:B2`],
@@ -271,41 +263,15 @@ const CASES: Record<string, Case> = {
   },
 };
 
-Deno.test("every sheets shortcut but the values ones has a case here (those: tests/shortcuts_sheets_test.ts)", async () => {
-  const done = new Set(["sheets +cells-get", "sheets +cells-set", "sheets +append"]);
-  const mine = (await loadShortcuts("sheets")).map((s) => `${s.service} ${s.command}`).filter((n) =>
-    !done.has(n)
-  );
-  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
+shortcutCaseTests(CASES, {
+  coverage: {
+    title:
+      "every sheets shortcut but the values ones has a case here (those: tests/shortcuts_sheets_test.ts)",
+    services: ["sheets"],
+    elsewhere: ["sheets +cells-get", "sheets +cells-set", "sheets +append"],
+  },
+  asUser: true,
 });
-
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const cmd = name.split(" ");
-      const r = await larkit([...cmd, ...c.argv], { asUser: true });
-      assert.equal(r.code, 0, r.stderr);
-      const sent = suiteCalls(emu).map((q) =>
-        `${q.method} ${decodeURIComponent(q.path.replace("/open-apis", ""))}`
-      );
-      for (const want of c.sends) {
-        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-      }
-
-      emu.clearRequests();
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: true });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      assert.deepEqual(await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api), []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: true });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
 
 Deno.test("CSV: quoted fields, doubled quotes and CRLF round-trip", () => {
   const rows = [["a", "b,c", 'say "hi"'], ["1", "", "line\nbreak"]];
