@@ -4,9 +4,8 @@
  * registry, and one bad input; then the batch's rollback when a key result cannot be created.
  */
 import assert from "node:assert/strict";
-import { loadShortcuts } from "../shortcuts/index.ts";
 import { type Emulator, fixtures } from "./helpers/emulator.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const CYCLE = "7012345678901234567";
@@ -14,18 +13,7 @@ const OBJ = "7012345678901234568";
 const KR = "7012345678901234569";
 const PROGRESS = "7012345678901234570";
 
-interface Case {
-  argv: string[];
-  /** Objects the suite already has (generic collections), before the main path. */
-  setup?: (emu: Emulator) => void;
-  /** The main path runs as the user only (a delete cannot run twice). */
-  once?: boolean;
-  sends: string[];
-  bad: string[];
-  says: RegExp;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "okr +cycle-list": {
     argv: ["--user-id", fixtures.USERS.alice.open_id, "--time-range", "2026-01--2026-12"],
     sends: ["GET /okr/v2/cycles"],
@@ -106,7 +94,8 @@ const CASES: Record<string, Case> = {
     says: /needs a "blocks" array/,
   },
   "okr +progress-delete": {
-    once: true,
+    // The main path runs as the user only: a delete cannot run twice.
+    runAs: [true],
     argv: ["--progress-id", PROGRESS, "--yes"],
     sends: [`DELETE /okr/v1/progress_records/${PROGRESS}`],
     bad: ["--progress-id", "1 OR 1", "--yes"],
@@ -121,41 +110,12 @@ function seed(emu: Emulator, collection: string, id: string, body: Record<string
   ).run(collection, id, JSON.stringify({ id, ...body }));
 }
 
-Deno.test("every okr shortcut has a case here", async () => {
-  const mine = (await loadShortcuts("okr")).map((s) => `${s.service} ${s.command}`);
-  assert.deepEqual(Object.keys(CASES).sort(), mine.sort());
-  assert.ok(mine.length >= 12);
+shortcutCaseTests(CASES, {
+  coverage: { title: "every okr shortcut has a case here", services: ["okr"], atLeast: 12 },
+  asUser: true,
+  // Both identities, so a shortcut cannot work for one only.
+  runAs: [true, false],
 });
-
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const cmd = name.split(" ");
-      c.setup?.(emu);
-      for (const asUser of c.once ? [true] : [true, false]) {
-        emu.clearRequests();
-        const r = await larkit([...cmd, ...c.argv], { asUser });
-        assert.equal(r.code, 0, r.stderr);
-        const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
-        for (const want of c.sends) {
-          assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-        }
-      }
-
-      emu.clearRequests();
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: true });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      assert.deepEqual(await dryRunProblems(dry.json<{ data: { api: Planned[] } }>().data.api), []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: true });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
 
 Deno.test("okr +progress-create sends the text as rich text on the right target type", async () => {
   await withSuite(async (emu, larkit) => {
