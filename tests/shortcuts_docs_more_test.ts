@@ -5,24 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadShortcuts } from "../shortcuts/index.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
-import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
+import { withSuite } from "./helpers/suite_session.ts";
 
 const DOC = "doxcnSandboxDoc0001";
 const WB = "wbcnSandboxBoard0001";
 const VER = "7312345678901234567";
 
-interface Case {
-  argv: string[];
-  asUser?: boolean;
-  sends: string[];
-  bad: string[];
-  says: RegExp;
-  files?: Record<string, string>;
-}
-
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "docs +search": {
     argv: ["--query", "onboarding"],
     asUser: true,
@@ -103,47 +93,14 @@ const CASES: Record<string, Case> = {
 /** Covered by tests/shortcuts_docs_test.ts, or by the round trip below. */
 const ELSEWHERE = ["docs +create", "docs +fetch", "docs +update", "markdown +fetch"];
 
-Deno.test("every docs, whiteboard and markdown shortcut has a case", async () => {
-  const mine = [
-    ...await loadShortcuts("docs"),
-    ...await loadShortcuts("whiteboard"),
-    ...await loadShortcuts("markdown"),
-  ].map((s) => `${s.service} ${s.command}`);
-  assert.deepEqual([...Object.keys(CASES), ...ELSEWHERE].sort(), mine.sort());
+shortcutCaseTests(CASES, {
+  coverage: {
+    title: "every docs, whiteboard and markdown shortcut has a case",
+    services: ["docs", "whiteboard", "markdown"],
+    elsewhere: ELSEWHERE,
+  },
+  unplanned: /upload_all/,
 });
-
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const dirs = [await Deno.makeTempDir(), await Deno.makeTempDir()];
-      for (const d of dirs) {
-        for (const [f, t] of Object.entries(c.files ?? {})) await Deno.writeTextFile(join(d, f), t);
-      }
-      const cmd = name.split(" ");
-      const r = await larkit([...cmd, ...c.argv], { asUser: c.asUser, cwd: dirs[0] });
-      assert.equal(r.code, 0, r.stderr);
-      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
-      for (const want of c.sends) {
-        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-      }
-
-      emu.clearRequests();
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser, cwd: dirs[1] });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      const planned = dry.json<{ data: { api: Planned[] } }>().data.api.filter((p) =>
-        !p.url.includes("upload_all")
-      );
-      assert.deepEqual(await dryRunProblems(planned), []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser, cwd: dirs[0] });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
 
 Deno.test("markdown +create then +fetch round-trips the file byte for byte (images and tables untouched)", async () => {
   await withSuite(async (_emu, larkit) => {
