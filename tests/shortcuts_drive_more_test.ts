@@ -6,8 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadShortcuts } from "../shortcuts/index.ts";
-import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
+import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const DOC = "doxcnSandboxDoc0001";
@@ -16,18 +15,8 @@ const FOLDER = "fldcnSandboxRoot0001";
 const CMT = "6916106822734578184";
 const RPL = "6916106822734594568";
 
-interface Case {
-  argv: string[];
-  asUser?: boolean;
-  sends: string[];
-  bad: string[];
-  says: RegExp;
-  /** Files the run needs in its working directory. */
-  files?: Record<string, string>;
-}
-
 const T = ["--token", DOC];
-const CASES: Record<string, Case> = {
+const CASES: Record<string, ShortcutCase> = {
   "drive +create-folder": {
     argv: ["--name", "Reports", "--folder-token", FOLDER],
     sends: ["POST /drive/v1/files/create_folder"],
@@ -251,45 +240,14 @@ const CASES: Record<string, Case> = {
 /** Covered by tests/shortcuts_drive_test.ts (uploads and downloads) and the version download below. */
 const ELSEWHERE = ["drive +upload", "drive +download", "drive +version-get"];
 
-Deno.test("every drive shortcut has a case here or in shortcuts_drive_test.ts", async () => {
-  const mine = (await loadShortcuts("drive")).map((s) => `${s.service} ${s.command}`);
-  assert.deepEqual([...Object.keys(CASES), ...ELSEWHERE].sort(), mine.sort());
+shortcutCaseTests(CASES, {
+  coverage: {
+    title: "every drive shortcut has a case here or in shortcuts_drive_test.ts",
+    services: ["drive"],
+    elsewhere: ELSEWHERE,
+  },
+  unplanned: /upload_all/,
 });
-
-for (const [name, c] of Object.entries(CASES)) {
-  Deno.test(`${name}: main path, a dry run that sends nothing and fits the registry, a bad input`, async () => {
-    await withSuite(async (emu, larkit) => {
-      const cwd = await Deno.makeTempDir();
-      for (const [f, text] of Object.entries(c.files ?? {})) await Deno.writeTextFile(join(cwd, f), text);
-      const cmd = name.split(" ");
-      const r = await larkit([...cmd, ...c.argv], { asUser: c.asUser, cwd });
-      assert.equal(r.code, 0, r.stderr);
-      assert.ok(r.json<{ ok: boolean }>().ok);
-      const sent = suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
-      for (const want of c.sends) {
-        assert.ok(sent.includes(want), `${name}: ${want} not in ${sent.join(", ")}`);
-      }
-
-      emu.clearRequests();
-      // A fresh directory: the main run's --output file would (rightly) be refused without --overwrite.
-      const dryCwd = await Deno.makeTempDir();
-      for (const [f, text] of Object.entries(c.files ?? {})) await Deno.writeTextFile(join(dryCwd, f), text);
-      const dry = await larkit([...cmd, ...c.argv, "--dry-run"], { asUser: c.asUser, cwd: dryCwd });
-      assert.equal(dry.code, 0, dry.stderr);
-      assert.deepEqual(emu.requests(), []);
-      const planned = dry.json<{ data: { api: Planned[] } }>().data.api.filter((p) =>
-        !p.url.includes("upload_all")
-      );
-      assert.deepEqual(await dryRunProblems(planned), []);
-
-      const bad = await larkit([...cmd, ...c.bad], { asUser: c.asUser, cwd });
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.errorJson().error.type, "validation");
-      assert.match(bad.errorJson().error.message, c.says);
-      assert.deepEqual(suiteCalls(emu), []);
-    });
-  });
-}
 
 Deno.test("drive +import and +export poll their task to the end, +export saves the file, +version-get downloads", async () => {
   await withSuite(async (emu, larkit) => {
