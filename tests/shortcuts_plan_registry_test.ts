@@ -5,10 +5,9 @@
  * plan a request the suite's published shape would refuse.
  */
 import assert from "node:assert/strict";
-import { findApiMethod, validateRequest } from "../sandbox/generic.ts";
-import { ReplyError } from "../sandbox/reply.ts";
 import { loadShortcuts } from "../shortcuts/index.ts";
 import { fixtures } from "./helpers/emulator.ts";
+import { type Planned, planProblems } from "./helpers/plan_fit.ts";
 import { withSuite } from "./helpers/suite_session.ts";
 
 const { CHATS, USERS } = fixtures;
@@ -96,35 +95,6 @@ const PLANS: Record<string, { argv: string[]; asUser?: boolean }> = {
 
 const SERVICES = new Set(["im", "contact", "application", "note"]);
 
-interface Planned {
-  method: string;
-  url: string;
-  params?: Record<string, unknown>;
-  body?: unknown;
-}
-
-/** What the emulator's request validation says about one planned request ("" when it passes). */
-async function problemsOf(req: Planned): Promise<string> {
-  const path = new URL(req.url).pathname;
-  const { found } = await findApiMethod(req.method, path);
-  if (!found) return `${req.method} ${path}: no registry method`;
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(req.params ?? {})) query.set(k, String(v));
-  const bytes = new TextEncoder().encode(req.body === undefined ? "" : JSON.stringify(req.body));
-  const request = new Request(`http://x${path}`, {
-    method: req.method,
-    headers: { "content-type": "application/json" },
-    body: req.method === "GET" ? undefined : bytes,
-  });
-  try {
-    validateRequest({ req: request, query, bytes }, found);
-    return "";
-  } catch (e) {
-    if (e instanceof ReplyError) return `${req.method} ${path}: ${e.message}`;
-    throw e;
-  }
-}
-
 Deno.test("every plan of the im, contact, application and note shortcuts fits the registry's request schemas", async () => {
   const mine = (await Promise.all([...SERVICES].map(loadShortcuts))).flat().map((s) =>
     `${s.service} ${s.command}`
@@ -136,7 +106,7 @@ Deno.test("every plan of the im, contact, application and note shortcuts fits th
       const r = await larkit([...name.split(" "), ...argv, "--dry-run"], { asUser });
       assert.equal(r.code, 0, `${name}: ${r.stderr}`);
       for (const req of r.json<{ data: { api: Planned[] } }>().data.api) {
-        const p = await problemsOf(req);
+        const p = await planProblems(req);
         if (p) problems.push(`${name}: ${p}`);
       }
     }
