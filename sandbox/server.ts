@@ -29,6 +29,7 @@ import { driveRoutes } from "./routes/drive.ts";
 import { docTaskRoutes } from "./routes/doc_tasks.ts";
 import { sheetsRoutes } from "./routes/sheets.ts";
 import { baseRoutes } from "./routes/base.ts";
+import { baseRecordGetRoutes } from "./routes/base_record_get.ts";
 import { taskRoutes } from "./routes/task.ts";
 import { okrRoutes } from "./routes/okr.ts";
 import { contactRoutes } from "./routes/contact.ts";
@@ -95,6 +96,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...docTaskRoutes,
   ...sheetsRoutes,
   ...baseRoutes,
+  ...baseRecordGetRoutes,
   ...taskRoutes,
   ...okrRoutes,
   ...contactRoutes,

@@ -19,6 +19,20 @@ import {
   workflowList,
 } from "./admin.ts";
 import {
+  baseBlockList,
+  dashboardGet,
+  fieldGet,
+  formCreate,
+  formDelete,
+  formList,
+  formShareGet,
+  formShareUpdate,
+  recordRemoveAttachment,
+  roleGet,
+  tableCopy,
+  workflowGet,
+} from "./extra.ts";
+import {
   advpermDisable,
   advpermEnable,
   baseUpdate,
@@ -103,4 +117,16 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   viewGetFilter,
   viewGetVisibleFields,
   fieldSearchOptions,
+  fieldGet,
+  roleGet,
+  workflowGet,
+  dashboardGet,
+  formList,
+  formCreate,
+  formDelete,
+  formShareGet,
+  formShareUpdate,
+  tableCopy,
+  recordRemoveAttachment,
+  baseBlockList,
 ];
