@@ -169,6 +169,12 @@ export interface UploadCall<T> extends Omit<Call<T>, "method" | "params" | "body
   };
 }
 
+/** A multipart upload of bytes made in memory (an edited text), plus text fields. */
+export interface BytesUploadCall<T> extends Omit<Call<T>, "method" | "params" | "body"> {
+  fields: Record<string, string>;
+  file: { field: string; name: string; bytes: Uint8Array };
+}
+
 export interface DownloadCall {
   path: string;
   params?: Query;
@@ -185,6 +191,14 @@ export interface Downloaded {
   saved_path: string;
   size_bytes: number;
   content_type?: string;
+}
+
+/** A GET whose body is a stored text file (e.g. markdown), read into memory: refused when larger than `maxBytes`. */
+export interface TextCall {
+  path: string;
+  params?: Query;
+  description?: string;
+  maxBytes: number;
 }
 
 /** One tool call on the suite's MCP endpoint. */
@@ -222,9 +236,18 @@ export interface ShortcutContext<F extends FlagSpecs> {
   /** Every page of a list call (following `page_token` while `has_more`), at most `maxPages`. */
   paginate<T>(call: Call<T>, opts: { maxPages: number }): Promise<T[]>;
   upload<T>(call: UploadCall<T>): Promise<T>;
+  /** `upload` of bytes the shortcut holds (small: they are already in memory). */
+  uploadBytes<T>(call: BytesUploadCall<T>): Promise<T>;
   /** Streams the body to a file inside the working directory (refusing to replace one without overwrite). */
   download(call: DownloadCall): Promise<Downloaded>;
   mcp<T>(call: McpCall<T>): Promise<T>;
+  /**
+   * A text body (UTF-8, at most `maxBytes`) in memory, for shortcuts that compare or edit a stored file;
+   * undefined in the dry run, where nothing is fetched (what depends on it is not computed).
+   */
+  fetchText(call: TextCall): Promise<string | undefined>;
+  /** A local UTF-8 text file's content (checked like `localFile`); read in the plan too, nothing is sent. */
+  localText(flag: string, path: string, opts: { maxBytes: number }): Promise<string>;
   /** Size and name of a local file given by `flag` (checked to be inside the working directory). */
   localFile(flag: string, path: string, opts?: { maxBytes?: number }): Promise<LocalFile>;
   /** A local file's content as base64url, for APIs that take files inline in JSON. */

@@ -121,6 +121,10 @@ function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
     }
     return path;
   }
+  async function localText(flag: string, path: string, opts: { maxBytes: number }) {
+    const { full } = await localFile(flag, path, opts);
+    return utf8(await p.files.readFile(full), `--${flag}: ${path}`);
+  }
   return {
     base: {
       flags: r.flags,
@@ -134,10 +138,50 @@ function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
         const { size, name } = await localFile(flag, path, opts);
         return { size, name };
       },
+      localText,
     },
     localFile,
     chosenOutput,
   };
+}
+
+/** Text the shortcut edits or compares: bytes that are not UTF-8 are refused rather than mangled. */
+function utf8(bytes: Uint8Array, what: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw errors.validation(`${what} is not UTF-8 text`);
+  }
+}
+
+/** A response body read into memory, refused (and the rest cancelled) past `maxBytes`. */
+async function boundedBody(res: Response, maxBytes: number, what: string): Promise<Uint8Array> {
+  const tooLarge = () =>
+    errors.validation(`${what}: the file is larger than ${maxBytes} bytes`, {
+      hint: "download it with +fetch instead",
+    });
+  if (Number(res.headers.get("content-length") ?? 0) > maxBytes) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = (res.body ?? new Blob([]).stream()).getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    size += r.value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(r.value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /** The suite keeps a `uuid` of at most 50 characters (IM, cards); longer keys are refused before sending. */
@@ -206,10 +250,19 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
       await record({ method: "POST", path: call.path, body }, call);
       return call.planned;
     },
+    uploadBytes: async (call) => {
+      const body = { ...call.fields, [call.file.field]: `<the edited text as ${call.file.name}>` };
+      await record({ method: "POST", path: call.path, body }, call);
+      return call.planned;
+    },
     download: async (call) => {
       await shared.chosenOutput(call.output, call.overwrite);
       await record({ method: "GET", path: call.path, params: call.params }, call);
       return { saved_path: call.output ?? "<file name from the response>", size_bytes: 0 };
+    },
+    fetchText: async (call) => {
+      await record({ method: "GET", path: call.path, params: call.params }, call);
+      return undefined;
     },
     mcp: (call) => {
       requests.push(plannedToolCall(r.account.endpoints.mcp, call.tool, call.args));
@@ -322,6 +375,13 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       const { data } = await http.call(request({ ...call, method: "POST", upload }));
       return parseResponse(call.response, data, what("POST", call.path));
     },
+    uploadBytes: async (call) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(call.fields)) form.append(k, v);
+      form.append(call.file.field, new Blob([call.file.bytes as Uint8Array<ArrayBuffer>]), call.file.name);
+      const { data } = await http.call(request({ ...call, method: "POST", form }));
+      return parseResponse(call.response, data, what("POST", call.path));
+    },
     download: async (call) => {
       const chosen = await shared.chosenOutput(call.output, call.overwrite);
       const res = await http.raw(request({ method: "GET", path: call.path, params: call.params }));
@@ -344,6 +404,11 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
         size_bytes: size,
         content_type: res.headers.get("content-type") ?? undefined,
       };
+    },
+    fetchText: async (call) => {
+      const res = await http.raw(request({ method: "GET", path: call.path, params: call.params }));
+      const where = what("GET", call.path);
+      return utf8(await boundedBody(res, call.maxBytes, where), where);
     },
     mcp: async (call) => {
       const value = await callMcpTool(

@@ -143,6 +143,10 @@ const SAMPLES: Record<string, Sample> = {
     ],
   },
   "markdown +create": { argv: () => ["markdown", "+create", "--file", "a.txt", "--name", "a.md"] },
+  "markdown +overwrite": {
+    argv: () => ["markdown", "+overwrite", "--file-token", "boxcn1", "--file", "a.txt"],
+  },
+  "markdown +diff": { argv: () => ["markdown", "+diff", "--file-token", "boxcn1", "--file", "a.txt"] },
   "slides +add-slide": {
     argv: () => [
       "slides",

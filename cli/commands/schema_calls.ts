@@ -92,6 +92,10 @@ export async function shortcutCalls(
       record("POST", call.path);
       return Promise.resolve(call.planned);
     },
+    uploadBytes: (call: { path: string; planned: unknown }) => {
+      record("POST", call.path);
+      return Promise.resolve(call.planned);
+    },
     download: (call: { path: string; fallbackName: string }) => {
       record("GET", call.path);
       return Promise.resolve({ saved_path: call.fallbackName, size_bytes: 0 });
@@ -102,6 +106,11 @@ export async function shortcutCalls(
     },
     localFile: (_flag: string, path: string) => Promise.resolve({ name: basename(path), size: 1024 }),
     inlineFile: () => Promise.resolve(""),
+    fetchText: (call: { path: string }) => {
+      record("GET", call.path);
+      return Promise.resolve(undefined);
+    },
+    localText: () => Promise.resolve(""),
     note: () => {},
     progress: () => Promise.resolve(),
     out: () => Promise.resolve(),

@@ -69,6 +69,15 @@ async function uploadAll(ctx: CallerCtx): Promise<Reply> {
   if (size > MAX_UPLOAD_ALL) {
     raise(400, PARAMS_ERROR, "params error: upload_all accepts at most 20MB; use upload_prepare");
   }
+  // `file_token` given: the upload replaces that file's content as its new version (same token and name).
+  const replacing = form.get("file_token");
+  if (typeof replacing === "string" && replacing !== "") {
+    if (!one(ctx.st.db, "SELECT key FROM blobs WHERE kind = 'drive' AND key = ?", replacing)) {
+      raise(404, 1061007, `file not found: ${replacing}`);
+    }
+    run(ctx.st.db, "UPDATE blobs SET bytes = ? WHERE kind = 'drive' AND key = ?", bytes, replacing);
+    return ok({ file_token: replacing });
+  }
   return ok({
     file_token: storeFile(ctx.st, name, String(form.get("parent_node") ?? ""), bytes, ctx.caller.openId),
   });

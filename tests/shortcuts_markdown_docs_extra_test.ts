@@ -1,0 +1,249 @@
+/**
+ * markdown +diff, +patch and +overwrite end to end against the emulator: the main paths, a round trip through
+ * +fetch (the same file token, the new text byte for byte), dry runs that send nothing, the --base-sha256 guard,
+ * and bad inputs refused before anything is sent.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Larkit, suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import type { Emulator } from "./helpers/emulator.ts";
+
+const ORIGINAL =
+  "# Plan\n\nStatus: draft\n\n![chart](img_v3_abc)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nOwner: Alice\n";
+
+type Ok<T> = { data: T };
+
+async function stored(larkit: Larkit, cwd: string): Promise<string> {
+  await Deno.writeTextFile(join(cwd, "plan.md"), ORIGINAL);
+  const up = await larkit(["markdown", "+create", "--file", "plan.md"], { cwd });
+  assert.equal(up.code, 0, up.stderr);
+  return up.json<Ok<{ file_token: string }>>().data.file_token;
+}
+
+async function fetched(larkit: Larkit, cwd: string, token: string): Promise<string> {
+  const r = await larkit(
+    ["markdown", "+fetch", "--file-token", token, "--output", "copy.md", "--overwrite"],
+    { cwd },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  return await Deno.readTextFile(join(cwd, "copy.md"));
+}
+
+const sent = (emu: Emulator) => suiteCalls(emu).map((q) => `${q.method} ${q.path.replace("/open-apis", "")}`);
+
+Deno.test("markdown +diff: a unified diff stored → local, identical when equal; dry run sends nothing", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    const token = await stored(larkit, cwd);
+    await Deno.writeTextFile(join(cwd, "mine.md"), ORIGINAL.replace("Status: draft", "Status: final"));
+    emu.clearRequests();
+    const r = await larkit([
+      "markdown",
+      "+diff",
+      "--file-token",
+      token,
+      "--file",
+      "mine.md",
+      "--context-lines",
+      "1",
+    ], {
+      cwd,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const d = r.json<
+      Ok<{ identical: boolean; added: number; removed: number; diff: string; remote_sha256: string }>
+    >()
+      .data;
+    assert.deepEqual(sent(emu), [`GET /drive/v1/files/${token}/download`]);
+    assert.equal(d.identical, false);
+    assert.equal(d.added, 1);
+    assert.equal(d.removed, 1);
+    assert.equal(
+      d.diff,
+      `--- drive/${token}\n+++ mine.md\n@@ -2,3 +2,3 @@\n \n-Status: draft\n+Status: final\n \n`,
+    );
+    assert.match(d.remote_sha256, /^[0-9a-f]{64}$/);
+
+    const same = await larkit(["markdown", "+diff", "--file-token", token, "--file", "plan.md"], { cwd });
+    assert.equal(same.json<Ok<{ identical: boolean; diff: string }>>().data.identical, true);
+
+    emu.clearRequests();
+    const dry = await larkit(["markdown", "+diff", "--file-token", token, "--file", "mine.md", "--dry-run"], {
+      cwd,
+    });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(emu.requests(), []);
+    assert.equal(dry.json<Ok<{ api: { method: string }[] }>>().data.api[0].method, "GET");
+
+    const bad = await larkit(["markdown", "+diff", "--file-token", token, "--file", "missing.md"], { cwd });
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.equal(bad.errorJson().error.type, "validation");
+    assert.deepEqual(emu.requests(), []);
+  });
+});
+
+Deno.test("markdown +patch: replaces every match in place (same token), images and tables untouched; guards", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    const token = await stored(larkit, cwd);
+    emu.clearRequests();
+    const r = await larkit([
+      "markdown",
+      "+patch",
+      "--file-token",
+      token,
+      "--pattern",
+      "Status: draft",
+      "--content",
+      "Status: final",
+    ], { cwd });
+    assert.equal(r.code, 0, r.stderr);
+    const p = r.json<Ok<{ file_token: string; replacements: number; sha256: string }>>().data;
+    assert.equal(p.file_token, token);
+    assert.equal(p.replacements, 1);
+    assert.deepEqual(sent(emu), [`GET /drive/v1/files/${token}/download`, "POST /drive/v1/files/upload_all"]);
+    const after = ORIGINAL.replace("Status: draft", "Status: final");
+    assert.equal(await fetched(larkit, cwd, token), after);
+
+    // A regex with groups; then a stale --base-sha256 is refused and nothing is uploaded.
+    const rx = await larkit(
+      [
+        "markdown",
+        "+patch",
+        "--file-token",
+        token,
+        "--pattern",
+        "Owner: (\\w+)",
+        "--regex",
+        "--content",
+        "By: $1",
+      ],
+      { cwd },
+    );
+    assert.equal(rx.code, 0, rx.stderr);
+    const now = await fetched(larkit, cwd, token);
+    assert.equal(now, after.replace("Owner: Alice", "By: Alice"));
+    emu.clearRequests();
+    const stale = await larkit([
+      "markdown",
+      "+patch",
+      "--file-token",
+      token,
+      "--pattern",
+      "Plan",
+      "--content",
+      "Roadmap",
+      "--base-sha256",
+      p.sha256,
+    ], { cwd });
+    assert.equal(stale.code, 2, stale.stderr);
+    assert.match(stale.errorJson().error.message, /changed since/);
+    assert.deepEqual(sent(emu), [`GET /drive/v1/files/${token}/download`]);
+    assert.equal(await fetched(larkit, cwd, token), now);
+
+    // No match: nothing is written.
+    emu.clearRequests();
+    const none = await larkit([
+      "markdown",
+      "+patch",
+      "--file-token",
+      token,
+      "--pattern",
+      "zzz",
+      "--content",
+      "y",
+    ], {
+      cwd,
+    });
+    assert.equal(none.code, 2);
+    assert.match(none.errorJson().error.message, /matches nothing/);
+    assert.deepEqual(sent(emu), [`GET /drive/v1/files/${token}/download`]);
+
+    emu.clearRequests();
+    const dry = await larkit(
+      ["markdown", "+patch", "--file-token", token, "--pattern", "a", "--content", "b", "--dry-run"],
+      { cwd },
+    );
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(emu.requests(), []);
+    assert.equal(dry.json<Ok<{ api: unknown[] }>>().data.api.length, 2);
+
+    const bad = await larkit(
+      ["markdown", "+patch", "--file-token", token, "--pattern", "(", "--regex", "--content", "b"],
+      { cwd },
+    );
+    assert.equal(bad.code, 2);
+    assert.match(bad.errorJson().error.message, /regular expression/);
+    assert.deepEqual(emu.requests(), []);
+  });
+});
+
+Deno.test("markdown +overwrite: new content for the same token, round trip via +fetch; base guard; bad input", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    const token = await stored(larkit, cwd);
+    await Deno.writeTextFile(join(cwd, "new.md"), "# Plan v2\n\nAll new.\n");
+    const d = await larkit(["markdown", "+diff", "--file-token", token, "--file", "new.md"], { cwd });
+    const base = d.json<Ok<{ remote_sha256: string }>>().data.remote_sha256;
+
+    emu.clearRequests();
+    const r = await larkit([
+      "markdown",
+      "+overwrite",
+      "--file-token",
+      token,
+      "--file",
+      "new.md",
+      "--base-sha256",
+      base,
+    ], {
+      cwd,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json<Ok<{ file_token: string }>>().data.file_token, token);
+    assert.deepEqual(sent(emu), [`GET /drive/v1/files/${token}/download`, "POST /drive/v1/files/upload_all"]);
+    assert.equal(await fetched(larkit, cwd, token), "# Plan v2\n\nAll new.\n");
+
+    // The same base again: the file changed since, so the second overwrite is refused.
+    emu.clearRequests();
+    const stale = await larkit(
+      ["markdown", "+overwrite", "--file-token", token, "--content", "# lost?", "--base-sha256", base],
+      { cwd },
+    );
+    assert.equal(stale.code, 2, stale.stderr);
+    assert.match(stale.errorJson().error.message, /changed since/);
+    assert.equal(await fetched(larkit, cwd, token), "# Plan v2\n\nAll new.\n");
+
+    // --content without a guard: one upload, nothing fetched.
+    emu.clearRequests();
+    const inline = await larkit(["markdown", "+overwrite", "--file-token", token, "--content", "# v3"], {
+      cwd,
+    });
+    assert.equal(inline.code, 0, inline.stderr);
+    assert.deepEqual(sent(emu), ["POST /drive/v1/files/upload_all"]);
+    assert.equal(await fetched(larkit, cwd, token), "# v3");
+
+    emu.clearRequests();
+    const dry = await larkit([
+      "markdown",
+      "+overwrite",
+      "--file-token",
+      token,
+      "--file",
+      "new.md",
+      "--dry-run",
+    ], {
+      cwd,
+    });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.deepEqual(emu.requests(), []);
+
+    const bad = await larkit(
+      ["markdown", "+overwrite", "--file-token", token, "--file", "new.md", "--content", "x"],
+      { cwd },
+    );
+    assert.equal(bad.code, 2);
+    assert.match(bad.errorJson().error.message, /exactly one of --file or --content/);
+    assert.deepEqual(emu.requests(), []);
+  });
+});
