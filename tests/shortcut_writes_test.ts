@@ -237,6 +237,19 @@ const SAMPLES: Record<string, Sample> = {
     argv: (_, text) => ["base", "+record-upsert", ...TABLE, "--json", JSON.stringify({ Title: text })],
     count: (emu, text) => countOf(emu, "SELECT count(*) AS n FROM records WHERE fields LIKE ?", text),
   },
+  "base +record-upload-attachment": {
+    argv: () => [
+      "base",
+      "+record-upload-attachment",
+      ...TABLE,
+      "--record-id",
+      "rec1",
+      "--field-id",
+      "fldF",
+      "--file",
+      "a.txt",
+    ],
+  },
   "task +create": {
     argv: (_, text) => ["task", "+create", "--summary", text],
     count: (emu, text) => countOf(emu, "SELECT count(*) AS n FROM tasks WHERE summary LIKE ?", text),

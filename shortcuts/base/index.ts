@@ -18,6 +18,7 @@ import {
   workflowEnable,
   workflowList,
 } from "./admin.ts";
+import { recordDownloadAttachment, recordUploadAttachment } from "./attachments.ts";
 import {
   baseBlockList,
   dashboardGet,
@@ -129,4 +130,6 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   tableCopy,
   recordRemoveAttachment,
   baseBlockList,
+  recordUploadAttachment,
+  recordDownloadAttachment,
 ];
