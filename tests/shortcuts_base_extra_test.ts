@@ -1,7 +1,8 @@
 /**
- * The base shortcuts of `shortcuts/base/extra.ts`, end to end against the emulator's generic bitable v1 handler:
- * per shortcut its main path (objects it reads seeded in the suite first), a dry run that sends nothing and fits
- * the registry, and one bad input; then what the single-object reads and the attachment removal really return.
+ * The base shortcuts of `shortcuts/base/extra.ts` and `attachments.ts`, end to end against the emulator (its
+ * generic bitable v1 handler, record and media routes): per shortcut its main path (objects it reads seeded in the
+ * suite first), a dry run that sends nothing and fits the registry, and one bad input; then what the single-object
+ * reads, the form list and the attachment upload/download/removal really return.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
