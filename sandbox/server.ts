@@ -25,6 +25,7 @@ import { calendarRoutes } from "./routes/calendar.ts";
 import { imRoutes } from "./routes/im.ts";
 import { imChatRoutes } from "./routes/im_chats.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { docCoverRoutes } from "./routes/doc_cover.ts";
 import { driveRoutes } from "./routes/drive.ts";
 import { docTaskRoutes } from "./routes/doc_tasks.ts";
 import { sheetsRoutes } from "./routes/sheets.ts";
@@ -92,6 +93,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...imChatRoutes,
   ...mcpRoutes,
   ...docsRoutes,
+  ...docCoverRoutes,
   ...driveRoutes,
   ...docTaskRoutes,
   ...sheetsRoutes,

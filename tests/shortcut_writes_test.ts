@@ -146,6 +146,7 @@ const SAMPLES: Record<string, Sample> = {
   "markdown +overwrite": {
     argv: () => ["markdown", "+overwrite", "--file-token", "boxcn1", "--file", "a.txt"],
   },
+  "docs +resource-update": { argv: () => ["docs", "+resource-update", "--doc", "doxcn1", "--file", "a.txt"] },
   "markdown +diff": { argv: () => ["markdown", "+diff", "--file-token", "boxcn1", "--file", "a.txt"] },
   "slides +add-slide": {
     argv: () => [

@@ -247,3 +247,80 @@ Deno.test("markdown +overwrite: new content for the same token, round trip via +
     assert.deepEqual(emu.requests(), []);
   });
 });
+
+const DOC = "doxcnSandboxDoc0001";
+
+Deno.test("docs cover: +resource-update, +resource-download round trip, +resource-delete (twice is harmless)", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    await Deno.writeTextFile(join(cwd, "cover.png"), "PNG-COVER");
+    const made = await larkit(["docs", "+create", "--markdown", "# Plan", "--as", "bot"]);
+    assert.equal(made.code, 0, made.stderr);
+    const DOC = made.json<Ok<{ doc_id: string }>>().data.doc_id;
+    emu.clearRequests();
+    const up = await larkit([
+      "docs",
+      "+resource-update",
+      "--doc",
+      DOC,
+      "--file",
+      "cover.png",
+      "--offset-ratio-y",
+      "0.4",
+    ], {
+      cwd,
+    });
+    assert.equal(up.code, 0, up.stderr);
+    const cover = up.json<Ok<{ cover_token: string }>>().data.cover_token;
+    assert.deepEqual(sent(emu), ["POST /drive/v1/medias/upload_all", `PATCH /docx/v1/documents/${DOC}`]);
+
+    const down = await larkit(["docs", "+resource-download", "--doc", DOC, "--output", "got.png"], { cwd });
+    assert.equal(down.code, 0, down.stderr);
+    assert.equal(down.json<Ok<{ cover_token: string }>>().data.cover_token, cover);
+    assert.equal(await Deno.readTextFile(join(cwd, "got.png")), "PNG-COVER");
+
+    emu.clearRequests();
+    const del = await larkit(["docs", "+resource-delete", "--doc", DOC], { cwd });
+    assert.equal(del.code, 0, del.stderr);
+    assert.equal(del.json<Ok<{ deleted: boolean }>>().data.deleted, true);
+    assert.deepEqual(sent(emu), [`GET /docx/v1/documents/${DOC}`, `PATCH /docx/v1/documents/${DOC}`]);
+    emu.clearRequests();
+    const again = await larkit(["docs", "+resource-delete", "--doc", DOC], { cwd });
+    assert.equal(again.json<Ok<{ deleted: boolean }>>().data.deleted, false);
+    assert.deepEqual(sent(emu), [`GET /docx/v1/documents/${DOC}`]);
+
+    const none = await larkit(["docs", "+resource-download", "--doc", DOC, "--output", "none.png"], { cwd });
+    assert.equal(none.errorJson().error.subtype, "not_found");
+  });
+});
+
+Deno.test("docs cover shortcuts: dry runs send nothing; bad inputs refused before sending", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    await Deno.writeTextFile(join(cwd, "cover.png"), "PNG-COVER");
+    const runs: [string[], string[], RegExp][] = [
+      [
+        ["+resource-download", "--doc", DOC, "--output", "c.png"],
+        ["+resource-download", "--doc", DOC],
+        /output/,
+      ],
+      [
+        ["+resource-update", "--doc", DOC, "--file", "cover.png"],
+        ["+resource-update", "--doc", DOC, "--file", "cover.png", "--offset-ratio-x", "2"],
+        /offset-ratio-x/,
+      ],
+      [["+resource-delete", "--doc", DOC], ["+resource-delete", "--doc", DOC, "--type", "banner"], /type/],
+    ];
+    for (const [good, bad, says] of runs) {
+      emu.clearRequests();
+      const dry = await larkit(["docs", ...good, "--dry-run"], { cwd });
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.deepEqual(emu.requests(), []);
+      const r = await larkit(["docs", ...bad], { cwd });
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.errorJson().error.type, "validation");
+      assert.match(r.errorJson().error.message, says);
+      assert.deepEqual(emu.requests(), []);
+    }
+  });
+});

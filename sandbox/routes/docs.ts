@@ -2,6 +2,7 @@
  * Docx v1 reads over OpenAPI: document metadata and raw (plain-text) content. Writes go through MCP.
  */
 import { findDoc, plainText } from "../docs_store.ts";
+import { coverOf } from "./doc_cover.ts";
 import { ok, raise } from "../reply.ts";
 import type { CallerCtx, Route } from "../router.ts";
 import { READ_DOC } from "../scopes.ts";
@@ -19,7 +20,14 @@ export const docsRoutes: Route[] = [
     scopes: READ_DOC,
     handle(ctx) {
       const doc = docOrFail(ctx);
-      return ok({ document: { document_id: doc.document_id, revision_id: doc.revision, title: doc.title } });
+      return ok({
+        document: {
+          document_id: doc.document_id,
+          revision_id: doc.revision,
+          title: doc.title,
+          ...coverOf(ctx.st, doc.document_id),
+        },
+      });
     },
   },
   {

@@ -7,6 +7,7 @@ import { createDoc } from "./create.ts";
 import { fetchDoc } from "./fetch.ts";
 import { historyList, historyRevert, historyRevertStatus } from "./history.ts";
 import { mediaDownload, mediaPreview, mediaUpload, search } from "./media.ts";
+import { resourceDelete, resourceDownload, resourceUpdate } from "./resource.ts";
 import { updateDoc } from "./update.ts";
 import { whiteboardUpdate } from "./whiteboard_update.ts";
 
@@ -22,4 +23,7 @@ export const SHORTCUTS: Shortcut<FlagSpecs>[] = [
   mediaDownload,
   mediaPreview,
   whiteboardUpdate,
+  resourceDownload,
+  resourceUpdate,
+  resourceDelete,
 ];
