@@ -222,6 +222,22 @@ Deno.test("markdown +overwrite: new content for the same token, round trip via +
     assert.equal(inline.code, 0, inline.stderr);
     assert.deepEqual(sent(emu), ["POST /drive/v1/files/upload_all"]);
     assert.equal(await fetched(larkit, cwd, token), "# v3");
+    // Only the final newline differs: no changed lines, but not identical either.
+    await Deno.writeTextFile(join(cwd, "v3.md"), "# v3\n");
+    const nl = await larkit([
+      "markdown",
+      "+diff",
+      "--file-token",
+      token,
+      "--file",
+      "v3.md",
+      "--format",
+      "pretty",
+    ], {
+      cwd,
+    });
+    assert.equal(nl.code, 0, nl.stderr);
+    assert.equal(nl.stdout.trim(), "only the final newline differs");
 
     emu.clearRequests();
     const dry = await larkit([

@@ -109,14 +109,18 @@ export const diff = defineShortcut({
     await ctx.outFormat(
       {
         file_token: token,
-        identical: d.patch === "",
+        // Line diffs ignore a missing final newline; `identical` is byte for byte.
+        identical: remote === local,
         added: d.added,
         removed: d.removed,
         remote_sha256: await sha256(remote),
         diff: d.patch,
       },
       undefined,
-      (data) => (data as { diff: string }).diff || "identical\n",
+      (data) => {
+        const r = data as { diff: string; identical: boolean };
+        return r.diff || (r.identical ? "identical\n" : "only the final newline differs\n");
+      },
     );
   },
 });
