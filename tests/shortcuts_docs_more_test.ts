@@ -90,8 +90,22 @@ const CASES: Record<string, ShortcutCase> = {
   },
 };
 
-/** Covered by tests/shortcuts_docs_test.ts, or by the round trip below. */
-const ELSEWHERE = ["docs +create", "docs +fetch", "docs +update", "markdown +fetch"];
+/**
+ * Covered by tests/shortcuts_docs_test.ts, by the round trip below, or by
+ * tests/shortcuts_markdown_docs_extra_test.ts (diff/patch/overwrite and the cover resource).
+ */
+const ELSEWHERE = [
+  "docs +create",
+  "docs +fetch",
+  "docs +update",
+  "markdown +fetch",
+  "markdown +diff",
+  "markdown +patch",
+  "markdown +overwrite",
+  "docs +resource-download",
+  "docs +resource-update",
+  "docs +resource-delete",
+];
 
 shortcutCaseTests(CASES, {
   coverage: {
