@@ -6,23 +6,21 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import {
-  ERROR_SUBTYPE_NAMES,
-  ERROR_TYPES,
-  errors,
-  type LarkitError,
-  larkitError,
-} from "../cli/output/errors.ts";
+import { ERROR_SUBTYPE_NAMES, errors, type LarkitError, larkitError } from "../cli/output/errors.ts";
+import { startDetached, waitFor } from "../cli/detached.ts";
 import type { Clock, Paths } from "../cli/provider.ts";
 import { rpcErrors } from "../rpc/errors.ts";
 import { lineSplitter } from "../rpc/framing.ts";
 import { experimental, type MethodHandler, parseParams, ReplyThen } from "../rpc/server.ts";
+import { type RemoteControlStatusView, RemoteControlStatusViewSchema } from "../rpc/protocol.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
 
 export const SHUTDOWN_METHOD = "daemon/shutdown";
 
 /** How long a freshly spawned daemon may take to answer on its socket (a cold `deno run` type-checks first). */
 export const DAEMON_START_TIMEOUT_MS = 60_000;
+/** How often a starting or stopping daemon's socket is looked at. */
+const DAEMON_POLL_MS = 50;
 
 export function daemonSocketPath(paths: Paths): string {
   return join(paths.stateDir, "remote-control.sock");
@@ -73,19 +71,8 @@ export function shutdownMethods(shutdown: () => void): Record<string, MethodHand
   };
 }
 
-export const StatusViewSchema = z.object({
-  status: z.enum(["disabled", "connecting", "connected", "errored"]),
-  serverName: z.string(),
-  installationId: z.string(),
-  environmentId: z.string().nullable(),
-  error: z.object({
-    message: z.string(),
-    hint: z.string().optional(),
-    type: z.enum(ERROR_TYPES).optional(),
-    subtype: z.enum(ERROR_SUBTYPE_NAMES).optional(),
-  }).optional(),
-});
-export type StatusView = z.infer<typeof StatusViewSchema>;
+/** The daemon reports remote control in the app server's own status shape. */
+export type StatusView = RemoteControlStatusView;
 
 const RpcErrorData = z.object({ subtype: z.enum(ERROR_SUBTYPE_NAMES), hint: z.string().optional() });
 
@@ -213,7 +200,7 @@ export class DaemonClient {
 }
 
 export function parseStatus(value: unknown): StatusView {
-  const parsed = StatusViewSchema.safeParse(value);
+  const parsed = RemoteControlStatusViewSchema.safeParse(value);
   if (!parsed.success) {
     throw errors.internal(
       `the remote-control daemon sent a malformed status: ${z.prettifyError(parsed.error)}`,
@@ -242,7 +229,7 @@ export async function enableAndSettle(
   const settled = new Promise<StatusView>((resolve) => {
     unsubscribe = client.onNotification((method, params) => {
       if (method !== "remoteControl/status/changed") return;
-      const status = StatusViewSchema.safeParse(params);
+      const status = RemoteControlStatusViewSchema.safeParse(params);
       if (status.success && isSettled(status.data)) resolve(status.data);
     });
   });
@@ -265,16 +252,12 @@ export async function shutdownDaemon(client: DaemonClient, socketPath: string, c
   // The reply may be cut off by the shutdown itself; the closed connection and the removed socket are the proof.
   await Promise.race([client.call(SHUTDOWN_METHOD).catch(() => undefined), client.closed]);
   await client.closed;
-  await waitFor(clock, DAEMON_START_TIMEOUT_MS, async () => await probeSocket(socketPath) !== "live");
-}
-
-async function waitFor(clock: Clock, timeoutMs: number, ready: () => Promise<boolean>): Promise<boolean> {
-  const deadline = clock.now() + timeoutMs;
-  while (clock.now() < deadline) {
-    if (await ready()) return true;
-    await clock.sleep(50);
-  }
-  return await ready();
+  await waitFor(
+    clock,
+    DAEMON_START_TIMEOUT_MS,
+    DAEMON_POLL_MS,
+    async () => await probeSocket(socketPath) !== "live",
+  );
 }
 
 export interface ReachOptions {
@@ -296,34 +279,23 @@ export async function reachDaemon(
     return { client: await DaemonClient.connect(opts.socketPath, opts.version) };
   }
   if (!opts.spawn) return undefined;
-  const [program, ...args] = opts.spawn;
-  const child = new Deno.Command(program, {
-    args,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-    detached: true,
-  }).spawn();
-  child.unref();
-  let exited: number | undefined;
-  child.status.then((s) => exited = s.code);
-  await waitFor(
+  const started = await startDetached(
+    opts.spawn,
     opts.clock,
     opts.startTimeoutMs ?? DAEMON_START_TIMEOUT_MS,
-    async () => exited !== undefined || await probeSocket(opts.socketPath) === "live",
+    DAEMON_POLL_MS,
+    async () => await probeSocket(opts.socketPath) === "live",
   );
-  // A daemon started at the same moment by another command may hold the socket while ours exited.
-  if (await probeSocket(opts.socketPath) === "live") {
+  if (started.live) {
     return {
       client: await DaemonClient.connect(opts.socketPath, opts.version),
-      spawnedPid: exited === undefined ? child.pid : undefined,
+      spawnedPid: started.runningPid,
     };
   }
-  if (exited === undefined) child.kill("SIGKILL");
   throw errors.internal(
-    exited === undefined
+    started.exitCode === undefined
       ? `the remote-control daemon did not answer on ${opts.socketPath} in time`
-      : `the remote-control daemon exited with code ${exited} before listening on ${opts.socketPath}`,
+      : `the remote-control daemon exited with code ${started.exitCode} before listening on ${opts.socketPath}`,
     {
       hint: `see ${
         opts.logFile ?? "its log"

@@ -3,6 +3,7 @@
  * (`larkit [--profile P] event hub`) started detached, so it outlives the command that needed it; every later
  * command of the same app reaches the same hub through its socket.
  */
+import { startDetached, waitFor } from "../detached.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Clock } from "../provider.ts";
 import {
@@ -17,6 +18,8 @@ import {
 
 /** How long a freshly started hub may take to listen (a cold `deno run` type-checks first). */
 export const HUB_START_TIMEOUT_MS = 60_000;
+/** How often a starting or stopping hub's socket is looked at. */
+const HUB_POLL_MS = 25;
 
 export class HubClient {
   readonly #conn: Deno.UnixConn;
@@ -105,19 +108,17 @@ export async function stopHub(socketPath: string, clock: Clock): Promise<boolean
   } finally {
     client.close();
   }
-  if (!await waitFor(clock, HUB_START_TIMEOUT_MS, async () => await probeHub(socketPath) !== "live")) {
+  if (
+    !await waitFor(
+      clock,
+      HUB_START_TIMEOUT_MS,
+      HUB_POLL_MS,
+      async () => await probeHub(socketPath) !== "live",
+    )
+  ) {
     throw errors.internal(`the event hub on ${socketPath} did not stop in time`);
   }
   return true;
-}
-
-async function waitFor(clock: Clock, timeoutMs: number, ready: () => Promise<boolean>): Promise<boolean> {
-  const deadline = clock.now() + timeoutMs;
-  while (clock.now() < deadline) {
-    if (await ready()) return true;
-    await clock.sleep(25);
-  }
-  return await ready();
 }
 
 /** Starts the hub detached with `argv` and waits until it listens on `socketPath`. */
@@ -127,29 +128,18 @@ export async function startHub(
   clock: Clock,
   logFile: string,
 ): Promise<void> {
-  const [program, ...args] = argv;
-  const child = new Deno.Command(program, {
-    args,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-    detached: true,
-  }).spawn();
-  child.unref();
-  let exited: number | undefined;
-  child.status.then((s) => exited = s.code);
-  await waitFor(
+  const started = await startDetached(
+    argv,
     clock,
     HUB_START_TIMEOUT_MS,
-    async () => exited !== undefined || await probeHub(socketPath) === "live",
+    HUB_POLL_MS,
+    async () => await probeHub(socketPath) === "live",
   );
-  // Another command may have started a hub at the same moment: whichever listens wins, the other exits.
-  if (await probeHub(socketPath) === "live") return;
-  if (exited === undefined) child.kill("SIGKILL");
+  if (started.live) return;
   throw errors.internal(
-    exited === undefined
+    started.exitCode === undefined
       ? `the event hub did not listen on ${socketPath} in time`
-      : `the event hub exited with code ${exited} before listening on ${socketPath}`,
+      : `the event hub exited with code ${started.exitCode} before listening on ${socketPath}`,
     { hint: `see ${logFile}, or run \`larkit event hub\` in a terminal to see why it cannot start` },
   );
 }
