@@ -7,6 +7,7 @@ import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import type { DocType } from "./common.ts";
 import { resolveTarget, targetFlags } from "./target.ts";
 
 const base = (token: string) => `/open-apis/drive/v1/files/${encodeURIComponent(token)}/comments`;
@@ -245,6 +246,25 @@ export const listReplies = defineShortcut({
 
 const replyFlags = { ...commentFlags, "reply-id": flag.requiredString("the reply") };
 
+/** Sends the change to the reply the flags name, then says which reply it was and what happened to it. */
+async function changeReply<F extends FlagSpecs>(
+  ctx: ShortcutContext<F>,
+  flags: { token: string; type: DocType; "comment-id": string; "reply-id": string },
+  change: { method: "PUT"; body: unknown } | { method: "DELETE" },
+  outcome: Record<string, boolean>,
+) {
+  const { token, type } = await resolveTarget(ctx, flags.token, flags.type);
+  const reply = idOf(flags["reply-id"], "reply-id");
+  await ctx.api({
+    ...change,
+    path: `${replyPath(token, flags["comment-id"])}/${encodeURIComponent(reply)}`,
+    params: { file_type: type },
+    response: z.unknown(),
+    planned: {},
+  });
+  await ctx.out({ token, comment_id: flags["comment-id"], reply_id: reply, ...outcome });
+}
+
 export const updateReply = defineShortcut({
   service: "drive",
   command: "+update-reply",
@@ -258,17 +278,9 @@ export const updateReply = defineShortcut({
   hasFormat: false,
   flags: { ...replyFlags, content: flag.requiredString("new reply text", { input: ["file", "stdin"] }) },
   async run(ctx) {
-    const { token, type } = await resolveTarget(ctx, ctx.flags.token, ctx.flags.type);
-    const reply = idOf(ctx.flags["reply-id"], "reply-id");
-    await ctx.api({
-      method: "PUT",
-      path: `${replyPath(token, ctx.flags["comment-id"])}/${encodeURIComponent(reply)}`,
-      params: { file_type: type },
-      body: { content: contentOf(ctx.flags.content) },
-      response: z.unknown(),
-      planned: {},
+    await changeReply(ctx, ctx.flags, { method: "PUT", body: { content: contentOf(ctx.flags.content) } }, {
+      updated: true,
     });
-    await ctx.out({ token, comment_id: ctx.flags["comment-id"], reply_id: reply, updated: true });
   },
 });
 
@@ -285,16 +297,7 @@ export const deleteReply = defineShortcut({
   hasFormat: false,
   flags: replyFlags,
   async run(ctx) {
-    const { token, type } = await resolveTarget(ctx, ctx.flags.token, ctx.flags.type);
-    const reply = idOf(ctx.flags["reply-id"], "reply-id");
-    await ctx.api({
-      method: "DELETE",
-      path: `${replyPath(token, ctx.flags["comment-id"])}/${encodeURIComponent(reply)}`,
-      params: { file_type: type },
-      response: z.unknown(),
-      planned: {},
-    });
-    await ctx.out({ token, comment_id: ctx.flags["comment-id"], reply_id: reply, deleted: true });
+    await changeReply(ctx, ctx.flags, { method: "DELETE" }, { deleted: true });
   },
 });
 
