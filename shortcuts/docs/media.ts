@@ -3,7 +3,7 @@
  * `+media-download`, `+media-preview`. `+search` finds documents (user only).
  */
 import { z } from "zod";
-import { defineShortcut, flag } from "../declare.ts";
+import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
 import { tokenOf } from "../drive/common.ts";
 import { fileNameOf } from "../drive/download.ts";
 import { search as driveSearch } from "../drive/transfer.ts";
@@ -63,6 +63,27 @@ const downloadFlags = {
   overwrite: flag.boolean("replace the output file if it exists"),
 };
 
+/**
+ * Saves what the media's `endpoint` answers where `--output` says, else under the name `nameOf` finds, else
+ * under the token followed by `fallbackSuffix`.
+ */
+async function saveMedia(
+  ctx: ShortcutContext<typeof downloadFlags>,
+  endpoint: string,
+  nameOf: (headers: Headers) => string | undefined,
+  fallbackSuffix: string,
+): Promise<void> {
+  const token = tokenOf(ctx.flags.token, "token");
+  const saved = await ctx.download({
+    path: `${MEDIAS}/${encodeURIComponent(token)}/${endpoint}`,
+    output: ctx.flags.output,
+    overwrite: ctx.flags.overwrite,
+    nameOf,
+    fallbackName: `${token}${fallbackSuffix}`,
+  });
+  await ctx.out({ token, ...saved });
+}
+
 export const mediaDownload = defineShortcut({
   service: "docs",
   command: "+media-download",
@@ -74,15 +95,7 @@ export const mediaDownload = defineShortcut({
   hasFormat: false,
   flags: downloadFlags,
   async run(ctx) {
-    const token = tokenOf(ctx.flags.token, "token");
-    const saved = await ctx.download({
-      path: `${MEDIAS}/${encodeURIComponent(token)}/download`,
-      output: ctx.flags.output,
-      overwrite: ctx.flags.overwrite,
-      nameOf: (h) => fileNameOf(h.get("content-disposition")),
-      fallbackName: token,
-    });
-    await ctx.out({ token, ...saved });
+    await saveMedia(ctx, "download", (h) => fileNameOf(h.get("content-disposition")), "");
   },
 });
 
@@ -97,15 +110,7 @@ export const mediaPreview = defineShortcut({
   hasFormat: false,
   flags: downloadFlags,
   async run(ctx) {
-    const token = tokenOf(ctx.flags.token, "token");
-    const saved = await ctx.download({
-      path: `${MEDIAS}/${encodeURIComponent(token)}/preview_download`,
-      output: ctx.flags.output,
-      overwrite: ctx.flags.overwrite,
-      nameOf: () => undefined,
-      fallbackName: `${token}-preview`,
-    });
-    await ctx.out({ token, ...saved });
+    await saveMedia(ctx, "preview_download", () => undefined, "-preview");
   },
 });
 
