@@ -4,16 +4,39 @@
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { defineShortcut, flag } from "../declare.ts";
+import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { pollFlags, pollTask, type TaskState, tokenOf } from "../drive/common.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { listPages, pageFlags, PageInfo, type PageValues } from "../im/paging.ts";
 
 const base = (doc: string) => `/open-apis/docs_ai/v1/documents/${encodeURIComponent(tokenOf(doc, "doc"))}`;
+/** A saved version of a document or a presentation; documents also name who made it. */
 const Version = z.looseObject({
   history_version_id: z.string(),
   create_time: z.string().optional(),
   editor_id: z.string().optional(),
 });
+type Version = z.infer<typeof Version>;
+
+/** Lists the versions saved under `owner` (a document's or a presentation's API path), one `line` each in pretty. */
+export async function listHistories<F extends FlagSpecs>(
+  ctx: ShortcutContext<F>,
+  flags: PageValues,
+  owner: string,
+  line: (v: Version) => string,
+): Promise<void> {
+  const { pages, meta } = await listPages(ctx, flags, {
+    method: "GET",
+    path: `${owner}/histories`,
+    response: PageInfo.extend({ items: z.array(Version).default([]) }),
+    planned: { items: [], has_more: false },
+  });
+  const versions = pages.flatMap((p) => p.items);
+  await ctx.outFormat(
+    versions,
+    meta(versions.length),
+    (d) => (d as Version[]).map(line).join("\n") || "no versions",
+  );
+}
 const Status = z.looseObject({ status: z.string(), message: z.string().optional() });
 
 function revertState(s: z.infer<typeof Status>): { state: TaskState; message?: string } {
@@ -39,21 +62,11 @@ export const historyList = defineShortcut({
     ...pageFlags({ default: 20, max: 50, noun: "versions" }),
   },
   async run(ctx) {
-    const { pages, meta } = await listPages(ctx, ctx.flags, {
-      method: "GET",
-      path: `${base(ctx.flags.doc)}/histories`,
-      response: PageInfo.extend({ items: z.array(Version).default([]) }),
-      planned: { items: [], has_more: false },
-    });
-    const versions = pages.flatMap((p) => p.items);
-    await ctx.outFormat(
-      versions,
-      meta(versions.length),
-      (d) =>
-        (d as z.infer<typeof Version>[]).map((v) =>
-          `${v.history_version_id}  ${v.create_time ?? ""}  ${v.editor_id ?? ""}`
-        ).join("\n") ||
-        "no versions",
+    await listHistories(
+      ctx,
+      ctx.flags,
+      base(ctx.flags.doc),
+      (v) => `${v.history_version_id}  ${v.create_time ?? ""}  ${v.editor_id ?? ""}`,
     );
   },
 });

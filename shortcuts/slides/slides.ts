@@ -6,9 +6,10 @@
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
+import { listHistories } from "../docs/history.ts";
 import { grantRequester, tokenOf } from "../drive/common.ts";
 import { SINGLE_UPLOAD_MAX } from "../drive/upload.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { pageFlags } from "../im/paging.ts";
 
 const X = "/open-apis/slides_ai/v1/xml_presentations";
 const READ = { user: ["slides:presentation:read"], bot: ["slides:presentation:read"] };
@@ -230,8 +231,6 @@ export const updateSlide = replaceShortcut(
   "Rewrite one slide from its edited XML (fetch it with +xml-get, edit, send it back whole)",
 );
 
-const Version = z.looseObject({ history_version_id: z.string(), create_time: z.string().optional() });
-
 export const historyList = defineShortcut({
   service: "slides",
   command: "+history-list",
@@ -243,20 +242,11 @@ export const historyList = defineShortcut({
   hasFormat: true,
   flags: { ...presentation, ...pageFlags({ default: 20, max: 50, noun: "versions" }) },
   async run(ctx) {
-    const { pages, meta } = await listPages(ctx, ctx.flags, {
-      method: "GET",
-      path: `${at(ctx.flags.presentation)}/histories`,
-      response: PageInfo.extend({ items: z.array(Version).default([]) }),
-      planned: { items: [], has_more: false },
-    });
-    const versions = pages.flatMap((p) => p.items);
-    await ctx.outFormat(
-      versions,
-      meta(versions.length),
-      (d) =>
-        (d as z.infer<typeof Version>[]).map((v) => `${v.history_version_id}  ${v.create_time ?? ""}`).join(
-          "\n",
-        ) || "no versions",
+    await listHistories(
+      ctx,
+      ctx.flags,
+      at(ctx.flags.presentation),
+      (v) => `${v.history_version_id}  ${v.create_time ?? ""}`,
     );
   },
 });
