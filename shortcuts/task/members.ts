@@ -150,22 +150,13 @@ function memberShortcut(command: "+assign" | "+followers", role: "assignee" | "f
       }
       const members = (ids: string[]) => ids.map((id) => ({ id, type: "user", role }));
       const path = taskPath(ctx.flags["task-id"]);
-      if (add.length) {
+      for (const [change, ids] of [["add", add], ["remove", remove]] as const) {
+        if (!ids.length) continue;
         await ctx.api({
           method: "POST",
-          path: `${path}/add_members`,
+          path: `${path}/${change}_members`,
           params: { user_id_type: "open_id" },
-          body: { members: members(add) },
-          response: AnyTask,
-          planned: {},
-        });
-      }
-      if (remove.length) {
-        await ctx.api({
-          method: "POST",
-          path: `${path}/remove_members`,
-          params: { user_id_type: "open_id" },
-          body: { members: members(remove) },
+          body: { members: members(ids) },
           response: AnyTask,
           planned: {},
         });
