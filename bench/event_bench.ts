@@ -9,38 +9,18 @@
  * With --expose-gc each sample is taken after a full collection, so garbage does not count as growth.
  */
 import { join } from "node:path";
-import { abortableSleep } from "../cli/provider.ts";
 import { HubClient } from "../cli/event/client.ts";
-import { LongConnection } from "../cli/event/connection.ts";
-import { EventHub } from "../cli/event/hub.ts";
 import { probeHub } from "../cli/event/protocol.ts";
 import { startEmulator } from "../sandbox/server.ts";
+import { clock, emulatorHub } from "../tests/helpers/event_hub.ts";
 
 const TOTAL = Number(Deno.args[0] ?? 100_000);
 const WINDOW = 500;
-const clock = { now: () => Date.now(), sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s) };
 
 const emu = await startEmulator({ seed: false });
 const dir = await Deno.makeTempDir({ prefix: "larkit-event-bench-" });
 const socket = join(dir, "hub.sock");
-const hub = new EventHub({
-  appId: emu.app.appId,
-  socketPath: socket,
-  clock,
-  pid: Deno.pid,
-  idleMs: 3_600_000,
-  log: () => {},
-  connect: (handlers) =>
-    new LongConnection({
-      openOrigin: emu.url,
-      appId: emu.app.appId,
-      appSecret: emu.app.appSecret,
-      fetch: (i, init) => fetch(i, init),
-      clock,
-      random: Math.random,
-      ...handlers,
-    }),
-});
+const hub = emulatorHub(emu, socket, { pid: Deno.pid, idleMs: 3_600_000 });
 const running = hub.run();
 while (await probeHub(socket) !== "live") await clock.sleep(5);
 

@@ -5,15 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { abortableSleep } from "../cli/provider.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "../cli/event/catalog.ts";
 import { HubClient, hubStatus, stopHub } from "../cli/event/client.ts";
-import { LongConnection } from "../cli/event/connection.ts";
 import { EventHub, MAX_PENDING } from "../cli/event/hub.ts";
 import { probeHub } from "../cli/event/protocol.ts";
 import { type Emulator, startEmulator } from "./helpers/emulator.ts";
-
-const clock = { now: () => Date.now(), sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s) };
+import { clock, emulatorHub } from "./helpers/event_hub.ts";
 
 async function withHub(fn: (emu: Emulator, socket: string, hub: EventHub) => Promise<void>): Promise<void> {
   const emu = await startEmulator({});
@@ -25,24 +22,7 @@ async function withHub(fn: (emu: Emulator, socket: string, hub: EventHub) => Pro
   };
   const dir = await Deno.makeTempDir({ prefix: "larkit-hub-" });
   const socket = join(dir, "hub.sock");
-  const hub = new EventHub({
-    appId: emu.app.appId,
-    socketPath: socket,
-    clock,
-    pid: 1,
-    idleMs: 60_000,
-    log: () => {},
-    connect: (handlers) =>
-      new LongConnection({
-        openOrigin: emu.url,
-        appId: emu.app.appId,
-        appSecret: emu.app.appSecret,
-        fetch: (i, init) => fetch(i, init),
-        clock,
-        random: Math.random,
-        ...handlers,
-      }),
-  });
+  const hub = emulatorHub(emu, socket, { pid: 1, idleMs: 60_000 });
   const running = hub.run();
   try {
     while (await probeHub(socket) !== "live") await clock.sleep(5);
