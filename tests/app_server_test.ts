@@ -8,6 +8,7 @@ import { lineSplitter } from "../rpc/framing.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
 import { MAIN, REPO } from "./helpers/run_main.ts";
+import { handshakeStatus } from "./helpers/ws_handshake.ts";
 
 interface Msg {
   id?: number | string | null;
@@ -369,26 +370,6 @@ async function stderrUntil(
     }
   }
   throw new Error(`stderr never matched ${pattern}: ${text}`);
-}
-
-/** One raw upgrade request; the status code the listener answered. */
-async function handshakeStatus(port: number, headers: Record<string, string>, path = "/"): Promise<number> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const head = [
-    `GET ${path} HTTP/1.1`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-    "Sec-WebSocket-Version: 13",
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-    "",
-    "",
-  ].join("\r\n");
-  await conn.write(new TextEncoder().encode(head));
-  const buf = new Uint8Array(128);
-  const n = await conn.read(buf);
-  conn.close();
-  return Number(new TextDecoder().decode(buf.subarray(0, n ?? 0)).split(" ")[1]);
 }
 
 Deno.test("WebSocket listener: foreign Host/Origin get 403, no token 401; the printed token runs a turn", async () => {

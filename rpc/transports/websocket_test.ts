@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { testProvider } from "../../cli/provider.ts";
 import { createAppServer } from "../server.ts";
+import { handshakeStatus } from "../../tests/helpers/ws_handshake.ts";
 import { listenWebSocket } from "./websocket.ts";
 
 Deno.test("the WebSocket listener refuses non-loopback addresses", () => {
@@ -50,26 +51,6 @@ Deno.test("WebSocket: one message per frame, origin WebSocket, oversized frames 
   await server.close();
 });
 
-/** One raw HTTP/1.1 upgrade request with exactly these headers; returns the status code the listener answered. */
-async function handshake(port: number, headers: Record<string, string>, path = "/"): Promise<number> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const lines = [
-    `GET ${path} HTTP/1.1`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-    "Sec-WebSocket-Version: 13",
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-    "",
-    "",
-  ];
-  await conn.write(new TextEncoder().encode(lines.join("\r\n")));
-  const buf = new Uint8Array(256);
-  const n = await conn.read(buf);
-  conn.close();
-  return Number(new TextDecoder().decode(buf.subarray(0, n ?? 0)).split(" ")[1]);
-}
-
 Deno.test("WebSocket handshake: foreign Host or Origin get 403, a missing or wrong token 401, the right one 101", async () => {
   const p = testProvider();
   let opened = 0;
@@ -84,26 +65,29 @@ Deno.test("WebSocket handshake: foreign Host or Origin get 403, a missing or wro
   });
   const host = `127.0.0.1:${listener.port}`;
   try {
-    assert.equal(await handshake(listener.port, { Host: `evil.example:${listener.port}` }), 403);
+    assert.equal(await handshakeStatus(listener.port, { Host: `evil.example:${listener.port}` }), 403);
     assert.equal(
-      await handshake(listener.port, { Host: `rebind.attacker.test`, Authorization: `Bearer ${token}` }),
+      await handshakeStatus(listener.port, {
+        Host: `rebind.attacker.test`,
+        Authorization: `Bearer ${token}`,
+      }),
       403,
     );
-    assert.equal(await handshake(listener.port, { Host: host, Origin: "https://evil.example" }), 403);
+    assert.equal(await handshakeStatus(listener.port, { Host: host, Origin: "https://evil.example" }), 403);
     assert.equal(
-      await handshake(listener.port, { Host: host, Origin: "null", Authorization: `Bearer ${token}` }),
+      await handshakeStatus(listener.port, { Host: host, Origin: "null", Authorization: `Bearer ${token}` }),
       403,
     );
-    assert.equal(await handshake(listener.port, { Host: host }), 401);
+    assert.equal(await handshakeStatus(listener.port, { Host: host }), 401);
     assert.equal(
-      await handshake(listener.port, { Host: host, Authorization: `Bearer ${"b".repeat(64)}` }),
+      await handshakeStatus(listener.port, { Host: host, Authorization: `Bearer ${"b".repeat(64)}` }),
       401,
     );
-    assert.equal(await handshake(listener.port, { Host: host }, `/?token=${token.slice(1)}`), 401);
+    assert.equal(await handshakeStatus(listener.port, { Host: host }, `/?token=${token.slice(1)}`), 401);
     assert.equal(opened, 0, "no refused handshake became a connection");
-    assert.equal(await handshake(listener.port, { Host: host, Authorization: `Bearer ${token}` }), 101);
+    assert.equal(await handshakeStatus(listener.port, { Host: host, Authorization: `Bearer ${token}` }), 101);
     assert.equal(
-      await handshake(
+      await handshakeStatus(
         listener.port,
         { Host: `localhost:${listener.port}`, Origin: "http://localhost:3000" },
         `/?token=${token}`,
