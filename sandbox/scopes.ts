@@ -135,6 +135,7 @@ export const DATA_WORK = [
   "base:app:create",
   "base:app:read",
   "base:app:update",
+  "base:block:read",
   "base:dashboard:create",
   "base:dashboard:delete",
   "base:dashboard:read",
