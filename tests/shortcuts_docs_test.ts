@@ -4,7 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fixtures } from "./helpers/emulator.ts";
+import { fixtures, startEmulator } from "./helpers/emulator.ts";
+import { seedLogin } from "./helpers/login.ts";
+import { runCli } from "./helpers/run_cli.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const HANDBOOK = fixtures.DOCS.handbook;
@@ -242,4 +244,38 @@ Deno.test("docs +fetch over MCP is recorded with --record and answered from the 
     assert.equal(replayed.stdout, recorded.stdout);
     assert.deepEqual(emu.requests(), []);
   });
+});
+
+Deno.test("docs +create as bot grants the logged-in user full access to the new document; as the user it grants nothing", async () => {
+  const emu = await startEmulator({});
+  const configDir = await Deno.makeTempDir();
+  try {
+    const init = await runCli(
+      ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
+      { configDir, stdin: `${emu.app.appSecret}\n` },
+    );
+    assert.equal(init.code, 0, init.stderr);
+    await seedLogin(emu, configDir);
+    emu.clearRequests();
+    const bot = await runCli(["docs", "+create", "--markdown", "# Made by the bot", "--as", "bot"], {
+      configDir,
+    });
+    assert.equal(bot.code, 0, bot.stderr);
+    const made = bot.json<{ data: { doc_id: string; granted_to?: string } }>().data;
+    assert.equal(made.granted_to, fixtures.USERS.alice.open_id);
+    const grants = emu.requests().filter((q) => q.path.startsWith("/open-apis/drive/v1/permissions/"));
+    assert.deepEqual(grants.map((q) => [q.method, q.path]), [
+      ["POST", `/open-apis/drive/v1/permissions/${made.doc_id}/members`],
+    ]);
+    emu.clearRequests();
+    const user = await runCli(["docs", "+create", "--markdown", "# Mine", "--as", "user"], { configDir });
+    assert.equal(user.code, 0, user.stderr);
+    assert.equal(user.json<{ data: { grant_skipped?: string } }>().data.grant_skipped, "created as the user");
+    assert.equal(
+      emu.requests().filter((q) => q.path.startsWith("/open-apis/drive/v1/permissions/")).length,
+      0,
+    );
+  } finally {
+    await emu.stop();
+  }
 });

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
+import { grantRequester } from "../drive/common.ts";
 import { toolArgs } from "./mcp_tool.ts";
 
 const flags = {
@@ -44,7 +45,8 @@ export const createDoc = defineShortcut({
   ],
   risk: "write",
   authTypes: ["user", "bot"],
-  scopes: { user: ["docx:document:create"], bot: ["docx:document:create"] },
+  // As the bot, the new document is the app's: the logged-in user is granted full access so they can open it.
+  scopes: { user: ["docx:document:create"], bot: ["docx:document:create", "docs:permission.member:create"] },
   hasFormat: false,
   flags,
   async run(ctx) {
@@ -55,6 +57,6 @@ export const createDoc = defineShortcut({
       response: Created,
       planned: { doc_id: "<doc_id>" },
     });
-    await ctx.out(created);
+    await ctx.out({ ...created, ...await grantRequester(ctx, created.doc_id, "docx") });
   },
 });
