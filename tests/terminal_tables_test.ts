@@ -4,9 +4,12 @@
  * table/csv (filter first, then render), `--format` on every read shortcut.
  */
 import assert from "node:assert/strict";
-import { displayWidth, truncateCell } from "../cli/output/formats/cells.ts";
+import { displayWidth, loadCellWidths, truncateCell } from "../cli/output/formats/cells.ts";
 import { renderTable } from "../cli/output/formats/table.ts";
 import { runCli } from "./helpers/run_cli.ts";
+
+// Rendering is synchronous; the writers load the width measure first, as these tests do here.
+await loadCellWidths();
 
 const agenda = (extra: string[], columns?: number) =>
   runCli(["sandbox", "run", "--as", "user", "--", "calendar", "+agenda", ...extra], {

@@ -14,6 +14,7 @@ import {
   type ItemFormat,
   type ItemWriter,
   type OutputFormat,
+  prepareFormat,
   renderDocument,
 } from "./formats/render.ts";
 
@@ -73,6 +74,7 @@ export async function emitResult(
   pretty?: (data: unknown, columns?: number) => string,
 ): Promise<void> {
   const envelope = successEnvelope({ identity: settings.identity, data, meta });
+  await prepareFormat(settings.format);
   if (settings.jq === undefined) {
     await ctx.p.stdout.write(
       renderDocument(envelope, settings.format, {

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { errors, LarkitError } from "../../cli/output/errors.ts";
+import { loadCellWidths } from "../../cli/output/formats/cells.ts";
 import { agendaText, instancesOf, MAX_WINDOW_MS, shapeAgenda, windowsOf } from "./agenda.ts";
+
+// The pretty summary draws a table; its writer loads the width measure first, as this test does.
+await loadCellWidths();
 
 const ts = (iso: string) => String(Date.parse(iso) / 1000);
 

@@ -3,7 +3,21 @@
  * control characters and bidi overrides (a message body, an event title), which must not reach a terminal
  * through a table. Width is counted in display columns, so CJK text and emoji (two columns each) align.
  */
-import stringWidth from "string-width";
+import type * as Width from "./width.ts";
+
+// A computed specifier keeps string-width out of the start-up graph (deno compile gets it by --include).
+const later = <T>(path: string): Promise<T> => import(path);
+let stringWidth: ((text: string) => number) | undefined;
+
+/** Loads the width measure; every writer of tables and pretty summaries awaits this before rendering. */
+export async function loadCellWidths(): Promise<void> {
+  stringWidth ??= (await later<typeof Width>("./width.ts")).stringWidth;
+}
+
+function measure(text: string): number {
+  if (!stringWidth) throw new Error("cell widths used before loadCellWidths()");
+  return stringWidth(text);
+}
 
 // ANSI CSI/OSC sequences, then C0/C1 controls and bidi overrides/isolates (which can reorder a line).
 // deno-lint-ignore no-control-regex -- matching escape sequences is the point
@@ -23,7 +37,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** Display columns of a text (string-width: East Asian Wide/Fullwidth and emoji are two). */
 export function displayWidth(text: string): number {
-  return stringWidth(text);
+  return measure(text);
 }
 
 /** Cuts text to at most `max` display columns, ending in `…` when something was cut. */
@@ -32,7 +46,7 @@ export function truncateCell(text: string, max: number): string {
   let out = "";
   let width = 0;
   for (const { segment } of graphemes.segment(text)) {
-    const w = stringWidth(segment);
+    const w = measure(segment);
     if (width + w > max - 1) break;
     out += segment;
     width += w;

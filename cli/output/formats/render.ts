@@ -11,6 +11,7 @@
  */
 import { type SuccessEnvelope, toJsonDocument } from "../envelope.ts";
 import { errors } from "../errors.ts";
+import { loadCellWidths } from "./cells.ts";
 import { csvLine, csvRows, renderCsv, renderRecordCsv } from "./csv.ts";
 import { type Column, columnName, columnsOf, extractItems, flattenRow, pickRow } from "./rows.ts";
 import {
@@ -53,7 +54,15 @@ function ndjsonOf(items: unknown[]): string {
   return items.map((item) => JSON.stringify(item) + "\n").join("");
 }
 
-/** The whole result document, as text, in the given format. */
+/**
+ * Readies what `format` needs before `renderDocument` runs (the width measure for tables and pretty summaries,
+ * which draw tables); kept apart so that rendering stays synchronous and json runs load nothing more.
+ */
+export async function prepareFormat(format: OutputFormat): Promise<void> {
+  if (format === "table" || format === "pretty") await loadCellWidths();
+}
+
+/** The whole result document, as text, in the given format (after `prepareFormat`). */
 export function renderDocument(
   envelope: SuccessEnvelope,
   format: OutputFormat,
@@ -114,6 +123,7 @@ export function createItemWriter(
       const { fields } = opts;
       const rows = items.map((item) => fields ? pickRow(item, fields) : flattenRow(item));
       if (format === "table") {
+        await loadCellWidths();
         const header = table
           ? ""
           : tableHeader(table = layoutTable(rows, opts.columns, true, fields?.map(columnName)));

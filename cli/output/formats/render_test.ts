@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { LarkitError } from "../errors.ts";
-import { displayWidth, sanitizeCell, truncateCell } from "./cells.ts";
+import { displayWidth, loadCellWidths, sanitizeCell, truncateCell } from "./cells.ts";
 import { createItemWriter, parseFormat, renderDocument } from "./render.ts";
 import { extractItems, flattenRow } from "./rows.ts";
+
+// Rendering is synchronous; the writers load the width measure first, as these tests do here.
+await loadCellWidths();
 
 const env = (data: unknown) => ({ ok: true as const, identity: "user" as const, data });
 
