@@ -21,7 +21,7 @@ export interface RelaySocket {
   /** Drops the connection at once (dead peer, disable): no close handshake to wait for. */
   terminate(): void;
   readonly isOpen: boolean;
-  /** Installs the handlers; `onActivity` hears every inbound frame, control frames included. */
+  /** Installs the handlers (frames that came earlier are handed over first); `onActivity` hears every inbound frame, control frames included. */
   listen(handlers: SocketHandlers): void;
 }
 
@@ -54,8 +54,31 @@ export type OpenSocket = (
 /** How much of a refused handshake's body is kept for the 404 rule and the error text. */
 const BODY_PREVIEW_BYTES = 4096;
 
+type SocketEvent = { kind: "text"; text: string } | { kind: "binary" | "activity" | "close" };
+
+/**
+ * Listens from the moment it is made (inside ws's "open" event). Under load, Deno's Node compat can hand ws a
+ * frame that came right behind the handshake response before the session's `await` of the open socket resumes,
+ * and ws drops events no one listens to: the relay counts such a frame as delivered, so it would be lost for
+ * good (seen: a phone's `initialize` never answered). Early events wait here until `listen` installs handlers.
+ */
 class WsRelaySocket implements RelaySocket {
-  constructor(readonly ws: WebSocket) {}
+  #handlers: SocketHandlers | undefined;
+  #early: SocketEvent[] = [];
+
+  constructor(readonly ws: WebSocket) {
+    ws.on("message", (data, isBinary) => {
+      this.#dispatch({ kind: "activity" });
+      if (isBinary) return this.#dispatch({ kind: "binary" });
+      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8");
+      this.#dispatch({ kind: "text", text });
+    });
+    ws.on("pong", () => this.#dispatch({ kind: "activity" }));
+    ws.on("ping", () => this.#dispatch({ kind: "activity" }));
+    ws.on("close", () => this.#dispatch({ kind: "close" }));
+    // Errors are always followed by "close"; the session learns of the end there.
+    ws.on("error", () => {});
+  }
 
   get isOpen(): boolean {
     return this.ws.readyState === WebSocket.OPEN;
@@ -79,16 +102,28 @@ class WsRelaySocket implements RelaySocket {
   }
 
   listen(h: SocketHandlers): void {
-    this.ws.on("message", (data, isBinary) => {
-      h.onActivity();
-      if (isBinary) return h.onBinary();
-      h.onText(Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8"));
-    });
-    this.ws.on("pong", () => h.onActivity());
-    this.ws.on("ping", () => h.onActivity());
-    this.ws.on("close", () => h.onClose());
-    // Errors are always followed by "close"; the session learns of the end there.
-    this.ws.on("error", () => {});
+    this.#handlers = h;
+    const early = this.#early;
+    this.#early = [];
+    for (const e of early) this.#dispatch(e);
+  }
+
+  #dispatch(e: SocketEvent): void {
+    const h = this.#handlers;
+    if (!h) {
+      this.#early.push(e);
+      return;
+    }
+    switch (e.kind) {
+      case "text":
+        return h.onText(e.text);
+      case "binary":
+        return h.onBinary();
+      case "activity":
+        return h.onActivity();
+      case "close":
+        return h.onClose();
+    }
   }
 }
 
