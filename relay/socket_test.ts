@@ -6,7 +6,7 @@ import { until } from "../tests/helpers/until.ts";
 const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 /** A relay stand-in that sends one text frame right behind its handshake response, then waits for the close. */
-async function eagerRelay(text: string): Promise<{ url: string; done: Promise<void> }> {
+function eagerRelay(text: string): { url: string; done: Promise<void> } {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const done = (async () => {
     const conn = await listener.accept();
@@ -38,7 +38,7 @@ async function eagerRelay(text: string): Promise<{ url: string; done: Promise<vo
 }
 
 Deno.test("frames that arrive before the session listens are kept for it, not dropped", async () => {
-  const relay = await eagerRelay('{"type":"client_message"}');
+  const relay = eagerRelay('{"type":"client_message"}');
   const socket = await openWsSocket(relay.url, {}, {
     timeoutMs: 5_000,
     signal: new AbortController().signal,
