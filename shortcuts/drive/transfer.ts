@@ -183,7 +183,7 @@ export const exportFile = defineShortcut({
     user: ["docs:document:export", "drive:drive.metadata:readonly"],
     bot: ["docs:document:export", "drive:drive.metadata:readonly"],
   },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     token: flag.requiredString("document token or URL"),
     "doc-type": flag.choice(["docx", "doc", "sheet", "bitable"] as const, "document type", {
@@ -235,7 +235,7 @@ export const exportFile = defineShortcut({
     if (!result.file_token) throw errors.api(`export ${ticket} ended without a file`);
     const name = result.file_name ? `${result.file_name}.${ext}` : undefined;
     const saved = await saveExport(ctx, result.file_token, name, f.output, f.overwrite);
-    await ctx.out({ ticket, file_token: result.file_token, ...saved });
+    await ctx.outFormat({ ticket, file_token: result.file_token, ...saved });
   },
 });
 
@@ -247,7 +247,7 @@ export const exportDownload = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["docs:document:export"], bot: ["docs:document:export"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     "file-token": flag.requiredString("the export's file token"),
     output: flag.string("local path (default: the exported file's name)"),
@@ -256,7 +256,7 @@ export const exportDownload = defineShortcut({
   async run(ctx) {
     const token = tokenOf(ctx.flags["file-token"], "file-token");
     const saved = await saveExport(ctx, token, undefined, ctx.flags.output, ctx.flags.overwrite);
-    await ctx.out({ file_token: token, ...saved });
+    await ctx.outFormat({ file_token: token, ...saved });
   },
 });
 
@@ -338,7 +338,7 @@ function previewShortcut(
     risk: "read",
     authTypes: ["user", "bot"],
     scopes: { user: ["drive:file:download"], bot: ["drive:file:download"] },
-    hasFormat: false,
+    hasFormat: true,
     flags: { ...previewFlags, type: flag.choice(types, "which rendering", { default: types[0] }) },
     async run(ctx) {
       const token = tokenOf(ctx.flags["file-token"], "file-token");
@@ -350,7 +350,7 @@ function previewShortcut(
         nameOf: () => undefined,
         fallbackName: `${token}-${kind}`,
       });
-      await ctx.out({ file_token: token, preview_type: ctx.flags.type, ...saved });
+      await ctx.outFormat({ file_token: token, preview_type: ctx.flags.type, ...saved });
     },
   });
 }
@@ -382,6 +382,15 @@ export const search = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["search:docs:read"] },
   hasFormat: true,
+  columns: [
+    {
+      name: "title",
+      value: (h) =>
+        String((h as { title_highlighted?: string }).title_highlighted ?? "").replace(/<\/?h>/g, ""),
+    },
+    "entity_type",
+    "result_meta.url",
+  ],
   flags: {
     query: flag.requiredString("keywords"),
     "doc-types": flag.string(`only these types, comma-separated (${DOC_FILTER_TYPES.join(", ")})`),
