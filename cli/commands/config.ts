@@ -23,6 +23,7 @@ import { placeInit } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { addAppFlags, appCredentialsFrom, AppFlagsSchema, appSettingsFrom } from "./app_flags.ts";
+import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 
 const AGENT_WARNING = "managed by the administrator: AI agents must not change it";
@@ -53,13 +54,13 @@ function registerInit(config: Command, ctx: RunContext): void {
 }
 
 function registerShow(config: Command, ctx: RunContext): void {
-  const show = config.command("show")
+  const show = envelopeOutput(config.command("show"))
     .description("show the selected profile's configuration (the secret is never shown)")
     .action(async () => {
       const { config: file, profile } = await loaded(ctx);
       const hasSecret = await secretStore(ctx.p).get(appSecretKey(profile.appId)) !== undefined;
       await ctx.diag.info(`Config file path: ${configPath(ctx.p)}`);
-      await emitSuccess(ctx, {
+      await emitEnvelope(ctx, show, {
         data: {
           profile: profile.name,
           appId: profile.appId,
