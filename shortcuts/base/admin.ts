@@ -205,7 +205,7 @@ export const workflowDisable = workflowSwitch("+workflow-disable", "Disable");
 
 export const dashboardList = simple({
   command: "+dashboard-list",
-  columns: ["name", "dashboard_id"],
+  columns: ["name", "block_id"],
   description: "List a base's dashboards",
   examples: [`larkit base +dashboard-list --base-token ${B}`],
   risk: "read",
