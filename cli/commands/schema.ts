@@ -120,6 +120,7 @@ export function describeShortcut(
       ...(f.choices ? { choices: [...f.choices] } : {}),
       ...(f.defaultText ? { default: f.defaultText } : {}),
       ...(f.input ? { input: f.input } : {}),
+      ...(f.deprecated ? { deprecated: `use ${f.deprecated}` } : {}),
       description: f.description,
     })),
     ...(s.hasFormat ? { formats: ["json", "pretty", "table", "csv", "ndjson"] } : {}),
