@@ -93,6 +93,16 @@ Deno.test("every read shortcut takes --format and writes its result through it",
   assert.deepEqual(ignoring, [], "read shortcuts whose result ignores --format (use ctx.outFormat)");
 });
 
+/**
+ * Lists whose items have no fixed keys: a base record's fields are its table's own, so the default table shows
+ * each field as a column (flattened), which no declaration made in advance can name.
+ */
+const OWN_KEYS: Record<string, string> = {
+  "base +record-list": "a record's fields are its table's",
+  "base +record-search": "a record's fields are its table's",
+  "base +record-get": "a record's fields are its table's",
+};
+
 Deno.test("every read shortcut whose result is a list declares its table columns", async () => {
   const missing: string[] = [];
   let lists = 0;
@@ -100,6 +110,10 @@ Deno.test("every read shortcut whose result is a list declares its table columns
     const { data } = await planResult(s);
     if (!Array.isArray(data)) continue;
     lists++;
+    if (nameOf(s) in OWN_KEYS) {
+      assert.equal(s.columns, undefined, `${nameOf(s)}: ${OWN_KEYS[nameOf(s)]}, yet it declares columns`);
+      continue;
+    }
     if (!s.columns?.length) {
       missing.push(nameOf(s));
       continue;

@@ -3,7 +3,6 @@
  * most 500 records per batch call, so batches are sent in chunks of 500 in order; when a chunk fails, the error
  * says which input rows were already written (and their record IDs) so a rerun can start after them.
  */
-import type { Column } from "../../cli/output/formats/rows.ts";
 import { z } from "zod";
 import { errors, LarkitError, toLarkitError } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
@@ -18,9 +17,6 @@ const Rec = z.looseObject({ record_id: z.string(), fields: z.record(z.string(), 
 const Records = z.object({ records: z.array(Rec).nullish() }).loose();
 
 /** `a,b,c` → record IDs, each checked. */
-/** A record list's table: the fields as one JSON cell (`--columns fields.Name` picks one). */
-export const RECORD_COLUMNS: Column[] = ["record_id", "fields"];
-
 function recordIds(text: string): string[] {
   const ids = text.split(",").map((s) => s.trim()).filter(Boolean).map((id) => idOf("record-id", id));
   if (ids.length === 0) throw errors.validation("--record-id names no record");
@@ -43,7 +39,6 @@ export const recordGet = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["base:record:read"], bot: ["base:record:read"] },
   hasFormat: true,
-  columns: RECORD_COLUMNS,
   flags: { ...tableFlags, "record-id": flag.requiredString("record IDs, comma-separated (at most 100)") },
   async run(ctx) {
     const ids = recordIds(ctx.flags["record-id"]);
@@ -78,7 +73,6 @@ export const recordSearch = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["base:record:read"], bot: ["base:record:read"] },
   hasFormat: true,
-  columns: RECORD_COLUMNS,
   flags: {
     ...tableFlags,
     "view-id": flag.string("view ID: only what the view shows"),

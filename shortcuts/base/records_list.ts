@@ -2,7 +2,6 @@
  * `base +record-list` (alias `+records-list`): a table's records (optionally through a view), one page or
  * `--page-all`; with `meta.has_more`, `meta.page_token` fetches the next page.
  */
-import { RECORD_COLUMNS } from "./records.ts";
 import { z } from "zod";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
@@ -39,7 +38,6 @@ export const recordsList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["bitable:app:readonly"], bot: ["bitable:app:readonly"] },
   hasFormat: true,
-  columns: RECORD_COLUMNS,
   flags,
   async run(ctx) {
     const { pages, meta } = await listPages(ctx, ctx.flags, {
