@@ -67,3 +67,26 @@ Deno.test("a fixed command refuses a format it cannot show", async () => {
   assert.equal(res.code, 2);
   assert.match(errorOf(res).message, /--format pretty is not supported/);
 });
+
+Deno.test("config show, default-as and profile list take --jq; profile list --format table", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-jq-" });
+  try {
+    const init = await runCli(["config", "init", "--app-id", "cli_jq", "--app-secret-stdin"], {
+      configDir,
+      stdin: "s\n",
+    });
+    assert.equal(init.code, 0, init.stderr);
+    const show = await runCli(["config", "show", "--jq", ".data.appId"], { configDir });
+    assert.equal(show.stdout.trim(), "cli_jq", show.stderr);
+    const set = await runCli(["config", "default-as", "bot", "--jq", ".data.defaultAs"], { configDir });
+    assert.equal(set.stdout.trim(), "bot", set.stderr);
+    const get = await runCli(["config", "default-as", "-q", ".data.defaultAs"], { configDir });
+    assert.equal(get.stdout.trim(), "bot", get.stderr);
+    const table = await runCli(["profile", "list", "--format", "table"], { configDir });
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^name +active +appId +brand/);
+    assert.match(table.stdout, /cli_jq/);
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
