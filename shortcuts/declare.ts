@@ -28,6 +28,8 @@ export interface FlagSpec<T> {
   /** Shown in help as the default. */
   defaultText?: string;
   placeholder?: string;
+  /** An older name kept so scripts do not break: hidden from help, a warning naming what replaces it. */
+  deprecated?: string;
 }
 
 export type FlagSpecs = Record<string, FlagSpec<unknown>>;

@@ -456,6 +456,11 @@ export async function runShortcut<F extends FlagSpecs>(
   const format = await outputSettings(shortcut as unknown as Shortcut<FlagSpecs>, inv);
   // 5. input flags
   const flags = await resolveFlags(run.p, shortcut.flags, inv.flags, `larkit ${command.join(" ")} --help`);
+  for (const [name, spec] of Object.entries(shortcut.flags)) {
+    if (spec.deprecated && inv.flags[name] !== undefined) {
+      await run.diag.warn(`--${name} is deprecated and will be removed: use ${spec.deprecated}`);
+    }
+  }
   if (inv.idempotencyKey === "") throw errors.validation("--idempotency-key must not be empty");
   const resolved: Resolved<F> = {
     run,

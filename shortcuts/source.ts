@@ -29,7 +29,8 @@ function optionOf(name: string, spec: FlagSpec<unknown>): Option {
   ].filter(Boolean);
   const description = [spec.description, ...notes].join(" ");
   const flags = spec.kind === "boolean" ? `--${name}` : `--${name} <${spec.placeholder ?? "value"}>`;
-  return new Option(flags, description);
+  const option = new Option(flags, description);
+  return spec.deprecated ? option.hideHelp() : option;
 }
 
 function helpText(shortcut: Shortcut<FlagSpecs>): string {

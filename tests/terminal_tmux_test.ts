@@ -110,6 +110,28 @@ for (const width of [80, 120]) {
   });
 }
 
+Deno.test({ name: "tmux: list shortcuts show their declared columns at 120 columns", ignore }, async () => {
+  const t = await terminal(120, BASH);
+  try {
+    const tables: [string, string, RegExp][] = [
+      ["tasks_120", "task +get-my-tasks", /^status +summary +due +guid$/m],
+      ["mail_120", "mail +messages", /^date +from +subject +message_id$/m],
+    ];
+    for (const [name, command, header] of tables) {
+      await t.keys("C-l");
+      // A marker of its own: the previous table's may still be on the screen while this one runs.
+      await t.type(`larkit sandbox run --as user -- ${command} --format table; echo ${DONE}${name}`);
+      await t.keys("Enter");
+      const text = await t.until(new RegExp(`^${DONE}${name}`, "m"));
+      await save(name, text);
+      assert.match(text, header);
+      assert.doesNotMatch(text, /…/, "every declared column fits 120 columns uncut");
+    }
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test({ name: "tmux: bash completes a flag value", ignore }, async () => {
   const t = await terminal(120, BASH);
   try {

@@ -25,6 +25,7 @@ import { secretStore } from "../config/secret_store.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
+import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 
 const LoginFlagsSchema = z.object({
@@ -147,7 +148,7 @@ function registerLogin(auth: Command, ctx: RunContext): void {
 }
 
 function registerStatus(auth: Command, ctx: RunContext): void {
-  const status = auth.command("status")
+  const status = envelopeOutput(auth.command("status"))
     .description("who is logged in, which identities are usable, token state (no request unless --verify)")
     .option(
       "--verify",
@@ -157,7 +158,7 @@ function registerStatus(auth: Command, ctx: RunContext): void {
       const flags = parseOptions(z.object({ verify: z.boolean().optional() }), raw, "auth status");
       const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p));
       if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
-      await emitSuccess(ctx, { data });
+      await emitEnvelope(ctx, status, { data });
     });
   setMeta(status, {
     layer: "builtin",
@@ -193,13 +194,13 @@ function registerLogout(auth: Command, ctx: RunContext): void {
 }
 
 function registerScopes(auth: Command, ctx: RunContext): void {
-  const scopes = auth.command("scopes")
+  const scopes = envelopeOutput(auth.command("scopes"))
     .description("the scopes each identity is known to hold (user: from the login; bot: config bot-scopes)")
     .action(async () => {
       const chain = ctx.credentials();
       const account = await chain.account();
       const [user, bot] = [await chain.grantedScopes("user"), await chain.grantedScopes("bot")];
-      await emitSuccess(ctx, {
+      await emitEnvelope(ctx, scopes, {
         data: {
           appId: account.appId,
           brand: account.brand,
@@ -215,7 +216,7 @@ function registerScopes(auth: Command, ctx: RunContext): void {
 }
 
 function registerCheck(auth: Command, ctx: RunContext): void {
-  const check = auth.command("check")
+  const check = envelopeOutput(auth.command("check"))
     .description("whether the identity holds the given scopes; exits 1 when it does not")
     .requiredOption("--scope <scopes>", "the scopes a command needs, space-separated")
     .option("--as <identity>", "user (default) or bot")
@@ -233,7 +234,7 @@ function registerCheck(auth: Command, ctx: RunContext): void {
         loggedIn: account.user !== undefined || (await chain.identities()).includes("user"),
       });
       if (!result.ok) ctx.state.exitCode = 1;
-      await emitSuccess(ctx, { data: result });
+      await emitEnvelope(ctx, check, { data: result });
     });
   setMeta(check, { layer: "builtin", turn: readOnlyInTurns("compares scopes; no secret") });
 }

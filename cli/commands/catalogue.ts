@@ -16,6 +16,7 @@ import {
 } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
+import { checkJq } from "../output/formats/jq.ts";
 import { parseFormat } from "../output/formats/render.ts";
 import { emitResult } from "../output/emit.ts";
 
@@ -92,8 +93,10 @@ export function registerCatalogue(program: Command, ctx: RunContext): void {
     )
     .option("--service <name>", "only the commands of this service")
     .option("--format <format>", "json (envelope), ndjson (one command per line) or table", "json")
-    .action(async (opts: { service?: string; format: string }) => {
+    .option("-q, --jq <expr>", "jq filter over the result envelope, e.g. '.data[].path'")
+    .action(async (opts: { service?: string; format: string; jq?: string }) => {
       const format = parseFormat(opts.format);
+      if (opts.jq !== undefined) await checkJq(opts.jq);
       if (format === "csv" || format === "pretty") {
         throw errors.validation(`--format ${format} is not supported by commands`, {
           hint: "use json, ndjson or table",
@@ -121,7 +124,7 @@ export function registerCatalogue(program: Command, ctx: RunContext): void {
           summary: e.summary,
         }))
         : entries;
-      await emitResult(ctx, { format }, data, { count: entries.length });
+      await emitResult(ctx, { format, jq: opts.jq }, data, { count: entries.length });
     });
   setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("lists the command surface") });
 }

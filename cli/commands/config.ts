@@ -23,6 +23,7 @@ import { placeInit } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { addAppFlags, appCredentialsFrom, AppFlagsSchema, appSettingsFrom } from "./app_flags.ts";
+import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 
 const AGENT_WARNING = "managed by the administrator: AI agents must not change it";
@@ -53,13 +54,13 @@ function registerInit(config: Command, ctx: RunContext): void {
 }
 
 function registerShow(config: Command, ctx: RunContext): void {
-  const show = config.command("show")
+  const show = envelopeOutput(config.command("show"))
     .description("show the selected profile's configuration (the secret is never shown)")
     .action(async () => {
       const { config: file, profile } = await loaded(ctx);
       const hasSecret = await secretStore(ctx.p).get(appSecretKey(profile.appId)) !== undefined;
       await ctx.diag.info(`Config file path: ${configPath(ctx.p)}`);
-      await emitSuccess(ctx, {
+      await emitEnvelope(ctx, show, {
         data: {
           profile: profile.name,
           appId: profile.appId,
@@ -130,7 +131,7 @@ function registerRemove(config: Command, ctx: RunContext): void {
 }
 
 function registerStrictMode(config: Command, ctx: RunContext): void {
-  const strict = config.command("strict-mode")
+  const strict = envelopeOutput(config.command("strict-mode"))
     .description(`show or set the identity restriction (bot, user, off); ${AGENT_WARNING}`)
     .argument("[mode]", "bot, user or off")
     .option("--global", "set it for every profile (a profile's own setting still wins)")
@@ -147,7 +148,9 @@ function registerStrictMode(config: Command, ctx: RunContext): void {
       const account = await ctx.credentials().account();
       if (value === undefined && !flags.reset) {
         if (account.source !== "config") {
-          return await emitSuccess(ctx, { data: { strictMode: account.strictMode, source: account.source } });
+          return await emitEnvelope(ctx, strict, {
+            data: { strictMode: account.strictMode, source: account.source },
+          });
         }
         const { config: file, profile } = await loaded(ctx);
         const source = profile.strictMode
@@ -155,7 +158,7 @@ function registerStrictMode(config: Command, ctx: RunContext): void {
           : file.strictMode
           ? "global"
           : "global (default)";
-        return await emitSuccess(ctx, {
+        return await emitEnvelope(ctx, strict, {
           data: { strictMode: profile.strictMode ?? file.strictMode ?? "off", source },
         });
       }
@@ -169,19 +172,22 @@ function registerStrictMode(config: Command, ctx: RunContext): void {
       await ctx.diag.info(
         flags.reset ? `Strict mode reset for ${scope}` : `Strict mode set to ${value} (${scope})`,
       );
-      await emitSuccess(ctx, { data: { strictMode: flags.reset ? file.strictMode ?? "off" : value, scope } });
+      await emitEnvelope(ctx, strict, {
+        data: { strictMode: flags.reset ? file.strictMode ?? "off" : value, scope },
+        wrote: true,
+      });
     });
   setMeta(strict, { layer: "builtin", turn: refusedInTurns("strict mode is the administrator's setting") });
 }
 
 function registerDefaultAs(config: Command, ctx: RunContext): void {
-  const defaultAs = config.command("default-as")
+  const defaultAs = envelopeOutput(config.command("default-as"))
     .description("show or set the identity used when a command gets no --as (user, bot or auto)")
     .argument("[identity]", "user, bot or auto")
     .action(async (identity: string | undefined) => {
       const { config: file, profile } = await loaded(ctx);
       if (identity === undefined) {
-        return await emitSuccess(ctx, { data: { defaultAs: profile.defaultAs ?? "auto" } });
+        return await emitEnvelope(ctx, defaultAs, { data: { defaultAs: profile.defaultAs ?? "auto" } });
       }
       const value: AsFlag = parseOptions(z.enum(AS_VALUES), identity, "config default-as");
       await saveConfig(
@@ -189,7 +195,7 @@ function registerDefaultAs(config: Command, ctx: RunContext): void {
         updateProfile(file, profile.name, { defaultAs: value === "auto" ? undefined : value }),
       );
       await ctx.diag.info(`Default identity set to: ${value}`);
-      await emitSuccess(ctx, { data: { defaultAs: value } });
+      await emitEnvelope(ctx, defaultAs, { data: { defaultAs: value }, wrote: true });
     });
   setMeta(defaultAs, { layer: "builtin", turn: refusedInTurns("changes the configuration") });
 }

@@ -9,6 +9,7 @@ import { runDoctor } from "../doctor/checks.ts";
 import { emitRendered } from "../output/emit.ts";
 import { toJsonDocument } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
+import { applyJq, checkJq } from "../output/formats/jq.ts";
 
 const MARK = { pass: "ok  ", fail: "FAIL", warn: "warn", skip: "skip" } as const;
 
@@ -19,14 +20,19 @@ export function registerDoctor(program: Command, ctx: RunContext): void {
     )
     .option("--offline", "skip the checks that need the network")
     .option("--format <format>", "json (default) or pretty", "json")
-    .action(async (opts: { offline?: boolean; format: string }) => {
+    .option("-q, --jq <expr>", "jq filter over the report, e.g. '.checks[] | select(.status == \"fail\")'")
+    .action(async (opts: { offline?: boolean; format: string; jq?: string }) => {
       if (opts.format !== "json" && opts.format !== "pretty") {
         throw errors.validation(`--format ${opts.format} is not supported by doctor`, {
           hint: "use json or pretty",
         });
       }
+      if (opts.jq !== undefined) await checkJq(opts.jq);
       const report = await runDoctor(ctx, { offline: !!opts.offline || ctx.globals.offline });
-      const text = opts.format === "pretty"
+      // The report is doctor's own document (not an envelope); --jq filters it and takes the place of the pretty text.
+      const text = opts.jq !== undefined
+        ? await applyJq(report, opts.jq)
+        : opts.format === "pretty"
         ? report.checks.map((c) =>
           `${MARK[c.status]}  ${c.name}: ${c.message}${c.hint ? `\n      → ${c.hint}` : ""}`
         )

@@ -14,6 +14,7 @@ import { emitSuccess, emitText } from "../output/emit.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
+import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
 import { ENDPOINT_PATH } from "../event/connection.ts";
@@ -312,21 +313,25 @@ export async function agentEventMethods(ctx: RunContext, policy?: RemotePolicy) 
  * `cli/sources.ts` declares the service and loads this module for that run alone.
  */
 export function registerEventCommands(event: Command, ctx: RunContext): void {
-  const list = event.command("list").description("event keys larkit knows, with one-line descriptions")
+  const list = envelopeOutput(
+    event.command("list").description("event keys larkit knows, with one-line descriptions"),
+    ["json", "table", "csv", "ndjson"],
+  )
     .action(async () => {
-      await emitSuccess(ctx, {
+      await emitEnvelope(ctx, list, {
         data: EVENT_KEYS.map(({ key, description, scope }) => ({ key, description, scope })),
         meta: { count: EVENT_KEYS.length },
+        columns: ["key", "scope", "description"],
       });
     });
   setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists the embedded event catalogue") });
 
-  const schema = event.command("schema").description("the payload shape of one event key")
+  const schema = envelopeOutput(event.command("schema").description("the payload shape of one event key"))
     .argument("<key>", "event key, e.g. im.message.receive_v1")
     .action(async (key: string) => {
       const found = eventKey(key);
       if (!found) throw errors.validation(`unknown event key: ${key}`, { hint: "see larkit event list" });
-      await emitSuccess(ctx, {
+      await emitEnvelope(ctx, schema, {
         data: {
           key: found.key,
           description: found.description,
@@ -366,12 +371,14 @@ export function registerEventCommands(event: Command, ctx: RunContext): void {
     turn: readOnlyInTurns("receives events from a running hub; a turn never starts one"),
   });
 
-  const status = event.command("status").description("whether the app's event hub runs, and its counters")
+  const status = envelopeOutput(
+    event.command("status").description("whether the app's event hub runs, and its counters"),
+  )
     .action(async () => {
       const hub = await appHub(ctx);
       const { hubStatus } = await import("../event/client.ts");
       const s = await hubStatus(hub.socket);
-      await emitSuccess(ctx, {
+      await emitEnvelope(ctx, status, {
         data: { running: s !== undefined, socket: hub.socket, ...(s ? { hub: s } : {}) },
       });
     });

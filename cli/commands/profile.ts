@@ -22,6 +22,7 @@ import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { addAppFlags, appCredentialsFrom, AppFlagsSchema, appSettingsFrom } from "./app_flags.ts";
 import { parseOptions } from "./parse_options.ts";
+import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 
 async function existing(ctx: RunContext) {
   const config = await loadConfig(ctx.p);
@@ -69,7 +70,7 @@ export function registerProfile(program: Command, ctx: RunContext): void {
     });
   setMeta(add, { layer: "builtin", turn: refusedInTurns("writes a profile and its secret") });
 
-  const list = profile.command("list")
+  const list = envelopeOutput(profile.command("list"), ["json", "table", "csv", "ndjson"])
     .description("list the profiles; active = the current profile (not --profile)")
     .action(async () => {
       const config = await loadConfig(ctx.p);
@@ -88,7 +89,11 @@ export function registerProfile(program: Command, ctx: RunContext): void {
           tokenStatus: user ? (token ? tokenStatus(token, ctx.p.clock.now()) : "no_token") : undefined,
         });
       }
-      await emitSuccess(ctx, { data: rows, meta: { count: rows.length } });
+      await emitEnvelope(ctx, list, {
+        data: rows,
+        meta: { count: rows.length },
+        columns: ["name", "active", "appId", "brand", "user", "tokenStatus"],
+      });
     });
   setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists profile names and app ids") });
 

@@ -8,13 +8,13 @@ import { Argument, type Command } from "commander";
 import { z } from "zod";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { emitSuccess } from "../output/emit.ts";
 import { errors, larkitError } from "../output/errors.ts";
 import { type GetAccount, requireUserAccount } from "../../relay/enroll.ts";
 import type { RemoteControlStatus } from "../../relay/status.ts";
 import { normalizeRelayBaseUrl } from "../../relay/url.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
 import { type BuiltServer, type ServerLog, turnRunner } from "./app_server.ts";
+import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 import { agentEventMethods } from "./event.ts";
 
@@ -123,7 +123,7 @@ function untilAborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-async function runForeground(ctx: RunContext, relayUrl: string): Promise<void> {
+async function runForeground(ctx: RunContext, relayUrl: string, cmd: Command): Promise<void> {
   const { createRemoteControlHost } = await import("../../relay/host.ts");
   const { statusView } = await import("../../relay/control_methods.ts");
   const host = createRemoteControlHost({
@@ -144,14 +144,20 @@ async function runForeground(ctx: RunContext, relayUrl: string): Promise<void> {
   } finally {
     await host.close();
   }
-  await emitSuccess(ctx, { data: { mode: "foreground", ...statusView(host.remote.status.current) } });
+  await emitEnvelope(ctx, cmd, {
+    data: { mode: "foreground", ...statusView(host.remote.status.current) },
+    wrote: true,
+  });
 }
 
 async function runThroughDaemon(
   ctx: RunContext,
   action: "start" | "stop" | "status",
   opts: z.infer<typeof OptionsSchema>,
+  cmd: Command,
 ): Promise<void> {
+  // start and stop change the relay connection before their result is shown.
+  const emit = (data: unknown) => emitEnvelope(ctx, cmd, { data, wrote: action !== "status" });
   const daemon = await import("../../relay/daemon.ts");
   const { p } = ctx;
   const socket = daemon.daemonSocketPath(p.paths);
@@ -171,15 +177,13 @@ async function runThroughDaemon(
     logFile,
   });
   if (!reached) {
-    await emitSuccess(ctx, {
-      data: {
-        mode: "daemon",
-        status: "disabled",
-        serverName: p.system.hostname,
-        installationId: null,
-        environmentId: null,
-        daemon: { socket, running: false },
-      },
+    await emit({
+      mode: "daemon",
+      status: "disabled",
+      serverName: p.system.hostname,
+      installationId: null,
+      environmentId: null,
+      daemon: { socket, running: false },
     });
     return;
   }
@@ -198,7 +202,7 @@ async function runThroughDaemon(
         );
       }
       await ctx.diag.info(describe(status));
-      await emitSuccess(ctx, { data: { mode: "daemon", ...status, timedOut, daemon: running } });
+      await emit({ mode: "daemon", ...status, timedOut, daemon: running });
       return;
     }
     const status = daemon.parseStatus(
@@ -206,17 +210,17 @@ async function runThroughDaemon(
     );
     if (action === "stop" && opts.shutdown) {
       await daemon.shutdownDaemon(client, socket, p.clock);
-      await emitSuccess(ctx, { data: { mode: "daemon", ...status, daemon: { socket, running: false } } });
+      await emit({ mode: "daemon", ...status, daemon: { socket, running: false } });
       return;
     }
-    await emitSuccess(ctx, { data: { mode: "daemon", ...status, daemon: running } });
+    await emit({ mode: "daemon", ...status, daemon: running });
   } finally {
     client.close();
   }
 }
 
 export function registerRemoteControl(program: Command, ctx: RunContext): void {
-  const cmd = program.command("remote-control")
+  const cmd = envelopeOutput(program.command("remote-control"))
     .description("let your remote devices drive this machine's agent server through the relay")
     .addArgument(new Argument("[action]", "what to do").choices(["start", "stop", "status"]).default("start"))
     .option("--no-daemon", "start: serve in this process (foreground, until Ctrl-C) instead of the daemon")
@@ -236,8 +240,8 @@ export function registerRemoteControl(program: Command, ctx: RunContext): void {
           hint: "larkit remote-control stop --shutdown",
         });
       }
-      if (!opts.daemon) return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl));
-      await runThroughDaemon(ctx, action, opts);
+      if (!opts.daemon) return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl), cmd);
+      await runThroughDaemon(ctx, action, opts, cmd);
     });
   setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts or stops the remote-control daemon") });
 }

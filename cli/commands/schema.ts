@@ -9,8 +9,10 @@ import type { Command } from "commander";
 import { registryOf } from "../api_commands/registry_of.ts";
 import { readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { emitSuccess, emitText } from "../output/emit.ts";
+import { emitResult, emitText } from "../output/emit.ts";
+import type { Meta } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
+import { checkJq } from "../output/formats/jq.ts";
 import type { ApiMethod, Registry, ServiceSpec } from "../../registry/index.ts";
 import type { Shortcut } from "../../shortcuts/declare.ts";
 import type { CalledMethod } from "./schema_calls.ts";
@@ -118,6 +120,7 @@ export function describeShortcut(
       ...(f.choices ? { choices: [...f.choices] } : {}),
       ...(f.defaultText ? { default: f.defaultText } : {}),
       ...(f.input ? { input: f.input } : {}),
+      ...(f.deprecated ? { deprecated: `use ${f.deprecated}` } : {}),
       description: f.description,
     })),
     ...(s.hasFormat ? { formats: ["json", "pretty", "table", "csv", "ndjson"] } : {}),
@@ -165,13 +168,17 @@ function prettyShortcut(s: Shortcut, called: { calls: CalledMethod[]; complete: 
   ].join("\n");
 }
 
-async function show(ctx: RunContext, path: string | undefined, format: string): Promise<void> {
+async function show(ctx: RunContext, path: string | undefined, format: string, jq?: string): Promise<void> {
   if (format !== "json" && format !== "pretty") {
     throw errors.validation(`invalid value "${format}" for --format`, { hint: "use json or pretty" });
   }
+  if (jq !== undefined) await checkJq(jq);
+  // --jq filters the JSON envelope, so it takes precedence over the pretty text.
+  const emitSuccess = (_: RunContext, parts: { data: unknown; meta?: Meta }) =>
+    emitResult(ctx, { identity: ctx.state.identity, format: "json", jq }, parts.data, parts.meta);
   const registry = await registryOf(ctx);
   const target = await resolveSchemaPath(registry, path);
-  const pretty = format === "pretty";
+  const pretty = format === "pretty" && jq === undefined;
   switch (target.kind) {
     case "services": {
       const services = registry.listServices();
@@ -258,6 +265,9 @@ export function registerSchema(program: Command, ctx: RunContext): void {
       "service[.resource[.method]] or service.+shortcut, e.g. calendar.events.instance_view",
     )
     .option("--format <fmt>", "json (default) or pretty", "json")
-    .action(async (path: string | undefined, opts: { format: string }) => await show(ctx, path, opts.format));
+    .option("-q, --jq <expr>", "jq filter over the result envelope, e.g. '.data.services[].name'")
+    .action(async (path: string | undefined, opts: { format: string; jq?: string }) =>
+      await show(ctx, path, opts.format, opts.jq)
+    );
   setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("reads the embedded registry") });
 }

@@ -6,18 +6,23 @@ import type { Command } from "commander";
 import { allSkills } from "../../skills/catalog.ts";
 import { readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { emitSuccess, emitText } from "../output/emit.ts";
+import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
+import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 
 export function registerSkills(program: Command, ctx: RunContext): void {
   const skills = program.command("skills").description("workflow guides for agents, one per domain");
   setMeta(skills, { layer: "builtin" });
 
-  const list = skills.command("list")
+  const list = envelopeOutput(skills.command("list"), ["json", "table", "csv", "ndjson"])
     .description("list the skills: domain, description, required scopes")
     .action(async () => {
       const data = allSkills().map(({ text: _text, ...summary }) => summary);
-      await emitSuccess(ctx, { data, meta: { count: data.length } });
+      await emitEnvelope(ctx, list, {
+        data,
+        meta: { count: data.length },
+        columns: ["domain", "description", "required_scopes"],
+      });
     });
   setMeta(list, { layer: "builtin", turn: readOnlyInTurns("reads embedded guides") });
 

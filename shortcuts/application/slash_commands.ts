@@ -127,6 +127,7 @@ export const slashCommandList = defineShortcut({
   authTypes: ["bot", "user"],
   scopes: { bot: READ, user: READ },
   hasFormat: true,
+  columns: ["command", "description", "command_id"],
   flags: {},
   async run(ctx) {
     const commands = await allCommands(ctx);

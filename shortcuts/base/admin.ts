@@ -25,6 +25,7 @@ function role(json: unknown) {
 
 export const roleList = simple({
   command: "+role-list",
+  columns: ["role_name", "role_id"],
   description: "List a base's custom roles (advanced permissions)",
   examples: [`larkit base +role-list --base-token ${B}`],
   risk: "read",
@@ -122,6 +123,7 @@ export const formUpdate = simple({
 
 export const formQuestionsList = simple({
   command: "+form-questions-list",
+  columns: ["title", "required", "field_id"],
   description: "List a form's questions (its fields: title, description, required, visible)",
   examples: [`larkit base +form-questions-list --base-token ${B} --table-id ${T} --form-id vewForm1`],
   risk: "read",
@@ -173,6 +175,7 @@ export const formQuestionsUpdate = simple({
 
 export const workflowList = simple({
   command: "+workflow-list",
+  columns: ["title", "status", "workflow_id"],
   description: "List a base's automation workflows and whether each is on",
   examples: [`larkit base +workflow-list --base-token ${B} --format table`],
   risk: "read",
@@ -202,6 +205,7 @@ export const workflowDisable = workflowSwitch("+workflow-disable", "Disable");
 
 export const dashboardList = simple({
   command: "+dashboard-list",
+  columns: ["name", "block_id"],
   description: "List a base's dashboards",
   examples: [`larkit base +dashboard-list --base-token ${B}`],
   risk: "read",

@@ -120,7 +120,7 @@ export const recordDownloadAttachment = defineShortcut({
     user: ["base:record:read", "docs:document.media:download"],
     bot: ["base:record:read", "docs:document.media:download"],
   },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     ...recordFlags,
     "file-token": flag.requiredString("the file to download (its file_token in the record)"),
@@ -144,6 +144,6 @@ export const recordDownloadAttachment = defineShortcut({
       nameOf: (headers) => file.name ?? fileNameOf(headers.get("content-disposition")),
       fallbackName: token,
     });
-    await ctx.out({ record_id: f["record-id"], file_token: token, ...saved });
+    await ctx.outFormat({ record_id: f["record-id"], file_token: token, ...saved });
   },
 });

@@ -134,6 +134,7 @@ export const formList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["base:form:read"], bot: ["base:form:read"] },
   hasFormat: true,
+  columns: ["view_name", "view_id"],
   flags: tableFlags,
   async run(ctx) {
     const pages = await ctx.paginate({
@@ -373,6 +374,7 @@ export const baseBlockList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["base:block:read"], bot: ["base:block:read"] },
   hasFormat: true,
+  columns: ["block_type", "name", "block_id"],
   flags: baseFlag,
   async run(ctx) {
     const app = appPath(ctx.flags);

@@ -64,6 +64,7 @@ function memberList(text: string) {
 
 export const roleMemberList = simple({
   command: "+role-member-list",
+  columns: ["member_name", "member_type", "open_id"],
   description: "List the members of a custom role",
   examples: [`larkit base +role-member-list --base-token ${B} --role-id rolAbc`],
   risk: "read",
@@ -196,6 +197,7 @@ export const fieldSearchOptions = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["base:field:read"], bot: ["base:field:read"] },
   hasFormat: true,
+  columns: ["name", "id", "color"],
   flags: {
     ...tableFlags,
     "field-id": flag.requiredString("field ID (fld…)"),

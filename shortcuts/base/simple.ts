@@ -4,6 +4,7 @@
  * and, for lists, the list field. Lists page with the common paging flags and `--page-all`; every read has
  * `--format`. Scopes are the reference's granular `base:*` names.
  */
+import type { Column } from "../../cli/output/formats/rows.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, type FlagSpecs, type FlagValues, type Method, type Shortcut } from "../declare.ts";
@@ -49,6 +50,8 @@ interface Spec<F extends FlagSpecs> {
   body?: (f: FlagValues<F>) => unknown;
   /** A list: the field holding the items (paged with `--page-size`/`--page-token`/`--page-all`). */
   list?: string;
+  /** A list's table/csv columns, most important first. */
+  columns?: Column[];
   /** The most items per page the suite serves. */
   maxPage?: number;
   /** What a write's result shows besides the suite's answer (e.g. the ID it addressed). */
@@ -75,6 +78,7 @@ export function simple<F extends FlagSpecs>(spec: Spec<F>): Shortcut<FlagSpecs> 
     authTypes: ["user", "bot"],
     scopes: { user: spec.scopes, bot: spec.scopes },
     hasFormat: read,
+    ...(spec.columns ? { columns: spec.columns } : {}),
     flags: flags as F,
     async run(ctx) {
       const f = ctx.flags as FlagValues<F>;

@@ -75,6 +75,7 @@ export const baseCopy = simple({
 
 export const tableList = simple({
   command: "+table-list",
+  columns: ["name", "table_id"],
   description: "List a base's tables",
   examples: [`larkit base +table-list --base-token ${B} --format table`],
   risk: "read",
@@ -137,6 +138,7 @@ export const tableDelete = simple({
 
 export const fieldList = simple({
   command: "+field-list",
+  columns: ["field_name", "type", "field_id"],
   description: "List a table's fields (name, type, options)",
   examples: [`larkit base +field-list --base-token ${B} --table-id ${T} --format table`],
   risk: "read",
@@ -206,6 +208,7 @@ export const fieldDelete = simple({
 
 export const viewList = simple({
   command: "+view-list",
+  columns: ["view_name", "view_type", "view_id"],
   description: "List a table's views",
   examples: [`larkit base +view-list --base-token ${B} --table-id ${T} --format table`],
   risk: "read",

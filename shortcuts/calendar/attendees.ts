@@ -23,6 +23,19 @@ export const listAttendees = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
   hasFormat: true,
+  columns: [
+    "display_name",
+    {
+      name: "id",
+      value: (a) => {
+        const x = a as Record<string, unknown>;
+        return x.user_id ?? x.chat_id ?? x.room_id ?? x.third_party_email;
+      },
+    },
+    "rsvp_status",
+    "type",
+    "is_organizer",
+  ],
   flags: {
     "event-id": flag.requiredString("event ID"),
     "calendar-id": flag.string("calendar ID (default: primary)"),

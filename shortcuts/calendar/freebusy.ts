@@ -60,6 +60,7 @@ export const freebusy = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["calendar:calendar.free_busy:read"], bot: ["calendar:calendar.free_busy:read"] },
   hasFormat: true,
+  columns: ["start_time", "end_time"],
   flags: {
     start: flag.string("start time (ISO 8601, date, or Unix seconds; default: start of today)"),
     end: flag.string("end time (ISO 8601, date, or Unix seconds; default: end of the start day)"),

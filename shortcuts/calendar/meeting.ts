@@ -16,6 +16,7 @@ export const meeting = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["calendar:calendar.event:read"] },
   hasFormat: true,
+  columns: ["event_id", "meeting_instance_ids", "meeting_minute", "meeting_notes"],
   flags: {
     "event-ids": flag.requiredString("event IDs, comma-separated (at most 20)"),
     "calendar-id": flag.string("calendar ID (default: primary)"),

@@ -45,6 +45,7 @@ export const roomFind = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["calendar:calendar.free_busy:read"], bot: ["calendar:calendar.free_busy:read"] },
   hasFormat: true,
+  columns: ["name", "capacity", "building", "floor", "room_id"],
   flags: {
     slot: flag.requiredString("slots as start/end, comma-separated (at most 10)"),
     city: flag.string("city"),

@@ -1,4 +1,5 @@
 /** `calendar +search-event`: events of a calendar matching a keyword, optionally within a time range or with given attendees. */
+import { timeColumn } from "../common/columns.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
@@ -21,6 +22,7 @@ export const searchEvent = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
   hasFormat: true,
+  columns: ["summary", timeColumn("start", "start_time"), timeColumn("end", "end_time"), "event_id"],
   flags: {
     query: flag.requiredString("keyword in the title"),
     "calendar-id": flag.string("calendar ID (default: primary)"),

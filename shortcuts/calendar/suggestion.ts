@@ -20,6 +20,7 @@ export const suggestion = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["calendar:calendar.free_busy:read"], bot: ["calendar:calendar.free_busy:read"] },
   hasFormat: true,
+  columns: ["start_time", "end_time"],
   flags: {
     start: flag.string("range start (ISO 8601, date or Unix seconds; default: start of today)"),
     end: flag.string("range end (default: end of the start day)"),

@@ -24,6 +24,7 @@ export const searchBot = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["search:bot"] },
   hasFormat: true,
+  columns: ["name", "app_id"],
   flags: {
     query: flag.string("keyword matched against bot names"),
     "chat-ids": flag.string("only bots in these chats: chat IDs (oc_…), comma-separated, at most 20"),

@@ -33,6 +33,7 @@ export const searchUser = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["search:user"] },
   hasFormat: true,
+  columns: ["name", "open_id", "user_id"],
   flags: {
     query: flag.requiredString("keyword: part of a name or email"),
     ...pageFlags({ default: 20, max: 200, noun: "users" }),

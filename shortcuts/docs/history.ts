@@ -2,6 +2,7 @@
  * A document's saved versions: `+history-list`, `+history-revert` (restores one, waiting for the revert
  * task), `+history-revert-status` (one check of that task).
  */
+import type { Column } from "../../cli/output/formats/rows.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
@@ -16,6 +17,9 @@ const Version = z.looseObject({
   editor_id: z.string().optional(),
 });
 type Version = z.infer<typeof Version>;
+
+/** The table columns of a version list. */
+export const HISTORY_COLUMNS: Column[] = ["create_time", "editor_id", "history_version_id"];
 
 /** Lists the versions saved under `owner` (a document's or a presentation's API path), one `line` each in pretty. */
 export async function listHistories<F extends FlagSpecs>(
@@ -57,6 +61,7 @@ export const historyList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["docx:document:readonly"], bot: ["docx:document:readonly"] },
   hasFormat: true,
+  columns: HISTORY_COLUMNS,
   flags: {
     doc: flag.requiredString("document URL or token"),
     ...pageFlags({ default: 20, max: 50, noun: "versions" }),

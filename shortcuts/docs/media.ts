@@ -81,7 +81,7 @@ async function saveMedia(
     nameOf,
     fallbackName: `${token}${fallbackSuffix}`,
   });
-  await ctx.out({ token, ...saved });
+  await ctx.outFormat({ token, ...saved });
 }
 
 export const mediaDownload = defineShortcut({
@@ -92,7 +92,7 @@ export const mediaDownload = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["docs:document.media:download"], bot: ["docs:document.media:download"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: downloadFlags,
   async run(ctx) {
     await saveMedia(ctx, "download", (h) => fileNameOf(h.get("content-disposition")), "");
@@ -107,7 +107,7 @@ export const mediaPreview = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["docs:document.media:download"], bot: ["docs:document.media:download"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: downloadFlags,
   async run(ctx) {
     await saveMedia(ctx, "preview_download", () => undefined, "-preview");

@@ -74,7 +74,7 @@ export const resourceDownload = defineShortcut({
     user: ["docx:document:readonly", "docs:document.media:download"],
     bot: ["docx:document:readonly", "docs:document.media:download"],
   },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     doc: flag.requiredString("document URL or token"),
     type: typeFlag,
@@ -94,7 +94,7 @@ export const resourceDownload = defineShortcut({
       nameOf: (h) => fileNameOf(h.get("content-disposition")),
       fallbackName: cover,
     });
-    await ctx.out({ document_id: doc, type: ctx.flags.type, cover_token: cover, ...saved });
+    await ctx.outFormat({ document_id: doc, type: ctx.flags.type, cover_token: cover, ...saved });
   },
 });
 

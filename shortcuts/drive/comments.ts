@@ -3,6 +3,7 @@
  * `+resolve-comment`, `+restore-comment`, `+add-reply`, `+list-replies`, `+update-reply`, `+delete-reply`,
  * `+react-reply`. Text is sent as the suite's rich-text elements (one text run).
  */
+import type { Column } from "../../cli/output/formats/rows.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
@@ -37,6 +38,14 @@ function textOf(content: unknown): string {
   const els = (content as { elements?: { text_run?: { text?: string } }[] })?.elements ?? [];
   return els.map((e) => e.text_run?.text ?? "").join("");
 }
+
+/** A comment list's table: the first reply is the comment's text. */
+const COMMENT_COLUMNS: Column[] = [
+  { name: "text", value: (c) => textOf((c as z.infer<typeof Comment>).reply_list?.replies[0]?.content) },
+  "is_solved",
+  "quote",
+  "comment_id",
+];
 
 function commentsText(data: unknown): string {
   const comments = data as z.infer<typeof Comment>[];
@@ -84,6 +93,7 @@ export const listComments = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: both(READ),
   hasFormat: true,
+  columns: COMMENT_COLUMNS,
   flags: {
     ...targetFlags(),
     "solved-status": flag.choice(["all", "solved", "unsolved"] as const, "which comments", {
@@ -117,6 +127,7 @@ export const batchQueryComments = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: both(READ),
   hasFormat: true,
+  columns: COMMENT_COLUMNS,
   flags: { ...targetFlags(), "comment-ids": flag.requiredString("comment ids, comma-separated") },
   async run(ctx) {
     const ids = ctx.flags["comment-ids"].split(",").map((s) => s.trim()).filter(Boolean).map((s) =>
@@ -223,6 +234,7 @@ export const listReplies = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: both(READ),
   hasFormat: true,
+  columns: [{ name: "text", value: (r) => textOf((r as { content?: unknown }).content) }, "reply_id"],
   flags: { ...commentFlags, ...pageFlags({ default: 50, max: 100, noun: "replies" }) },
   async run(ctx) {
     const { token, type } = await resolveTarget(ctx, ctx.flags.token, ctx.flags.type);

@@ -33,7 +33,7 @@ export const download = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["drive:file:download"], bot: ["drive:file:download"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     "file-token": flag.requiredString("file token (boxcn…)"),
     output: flag.string("local path to save to, relative (default: the file's name)", {
@@ -51,6 +51,6 @@ export const download = defineShortcut({
       nameOf: (headers) => fileNameOf(headers.get("content-disposition")),
       fallbackName: token,
     });
-    await ctx.out({ file_token: token, ...saved });
+    await ctx.outFormat({ file_token: token, ...saved });
   },
 });

@@ -40,6 +40,7 @@ export const memberList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["docs:permission.member:retrieve"], bot: ["docs:permission.member:retrieve"] },
   hasFormat: true,
+  columns: ["member_type", "member_id", "perm"],
   flags: { ...targetFlags() },
   async run(ctx) {
     const { token, type } = await resolveTarget(ctx, ctx.flags.token, ctx.flags.type);
@@ -186,6 +187,7 @@ export const secureLabelList = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["docs:secure_label:readonly"] },
   hasFormat: true,
+  columns: ["name", "id"],
   flags: {
     lang: flag.string("label language, e.g. en_us"),
     ...pageFlags({ default: 20, max: 50, noun: "labels" }),

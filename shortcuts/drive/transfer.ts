@@ -7,7 +7,7 @@
 import { basename, extname } from "node:path";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
+import { defineShortcut, flag, type FlagSpecs, type FlagValues, type ShortcutContext } from "../declare.ts";
 import { DOC_TYPES, grantRequester, pollFlags, pollTask, type TaskState, tokenOf } from "./common.ts";
 import { fileNameOf } from "./download.ts";
 import { SINGLE_UPLOAD_MAX } from "./upload.ts";
@@ -152,19 +152,41 @@ export const importFile = defineShortcut({
   },
 });
 
+/**
+ * Where an export is saved: the reference CLI's `--output-dir` (default: the working directory) and
+ * `--file-name` (default: the exported file's name), or larkit's older `--output` path.
+ */
+const saveFlags = {
+  "output-dir": flag.string(
+    "directory to save into, inside the working directory (default: the working directory)",
+  ),
+  "file-name": flag.string("file name to save as (default: the exported file's name)"),
+  output: { ...flag.string("local path"), deprecated: "--output-dir and --file-name" },
+  overwrite: flag.boolean("replace the output file if it exists"),
+};
+type SaveFlags = FlagValues<typeof saveFlags>;
+
 async function saveExport<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
   fileToken: string,
   name: string | undefined,
-  output: string | undefined,
-  overwrite: boolean,
+  f: SaveFlags,
 ) {
+  if (f.output !== undefined && (f["output-dir"] !== undefined || f["file-name"] !== undefined)) {
+    throw errors.validation(
+      "--output is the older form of --output-dir and --file-name: give one or the other",
+    );
+  }
+  const inDir = (file: string) => f["output-dir"] === undefined ? file : `${f["output-dir"]}/${file}`;
   return await ctx.download({
     path: `${DRIVE}/export_tasks/file/${encodeURIComponent(fileToken)}/download`,
-    output,
-    overwrite,
-    nameOf: (headers) => name ?? fileNameOf(headers.get("content-disposition")),
-    fallbackName: fileToken,
+    output: f.output ?? (f["file-name"] !== undefined ? inDir(f["file-name"]) : undefined),
+    overwrite: f.overwrite,
+    nameOf: (headers) => {
+      const found = name ?? fileNameOf(headers.get("content-disposition"));
+      return found === undefined ? undefined : inDir(found);
+    },
+    fallbackName: inDir(fileToken),
   });
 }
 
@@ -175,7 +197,7 @@ export const exportFile = defineShortcut({
     "Export a document as a file (docx, pdf, xlsx, csv), waiting for the conversion, and download it",
   examples: [
     "larkit drive +export --token doxcnAbc --file-extension pdf",
-    "larkit drive +export --token shtcnX --doc-type sheet --file-extension csv --sub-id 6e5ed3 --output ./data.csv",
+    "larkit drive +export --token shtcnX --doc-type sheet --file-extension csv --sub-id 6e5ed3 --file-name data.csv",
   ],
   risk: "read",
   authTypes: ["user", "bot"],
@@ -183,7 +205,7 @@ export const exportFile = defineShortcut({
     user: ["docs:document:export", "drive:drive.metadata:readonly"],
     bot: ["docs:document:export", "drive:drive.metadata:readonly"],
   },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     token: flag.requiredString("document token or URL"),
     "doc-type": flag.choice(["docx", "doc", "sheet", "bitable"] as const, "document type", {
@@ -191,8 +213,7 @@ export const exportFile = defineShortcut({
     }),
     "file-extension": flag.requiredChoice(["docx", "pdf", "xlsx", "csv"] as const, "file format"),
     "sub-id": flag.string("sheet or table id (needed for csv)"),
-    output: flag.string("local path (default: the exported file's name)"),
-    overwrite: flag.boolean("replace the output file if it exists"),
+    ...saveFlags,
     ...pollFlags(),
   },
   async run(ctx) {
@@ -234,8 +255,8 @@ export const exportFile = defineShortcut({
     );
     if (!result.file_token) throw errors.api(`export ${ticket} ended without a file`);
     const name = result.file_name ? `${result.file_name}.${ext}` : undefined;
-    const saved = await saveExport(ctx, result.file_token, name, f.output, f.overwrite);
-    await ctx.out({ ticket, file_token: result.file_token, ...saved });
+    const saved = await saveExport(ctx, result.file_token, name, f);
+    await ctx.outFormat({ ticket, file_token: result.file_token, ...saved });
   },
 });
 
@@ -243,20 +264,21 @@ export const exportDownload = defineShortcut({
   service: "drive",
   command: "+export-download",
   description: "Download the file of a finished export (its file_token from +task_result)",
-  examples: ["larkit drive +export-download --file-token boxcnExp123 --output plan.pdf"],
+  examples: [
+    "larkit drive +export-download --file-token boxcnExp123 --output-dir exports --file-name plan.pdf",
+  ],
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["docs:document:export"], bot: ["docs:document:export"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     "file-token": flag.requiredString("the export's file token"),
-    output: flag.string("local path (default: the exported file's name)"),
-    overwrite: flag.boolean("replace the output file if it exists"),
+    ...saveFlags,
   },
   async run(ctx) {
     const token = tokenOf(ctx.flags["file-token"], "file-token");
-    const saved = await saveExport(ctx, token, undefined, ctx.flags.output, ctx.flags.overwrite);
-    await ctx.out({ file_token: token, ...saved });
+    const saved = await saveExport(ctx, token, undefined, ctx.flags);
+    await ctx.outFormat({ file_token: token, ...saved });
   },
 });
 
@@ -338,7 +360,7 @@ function previewShortcut(
     risk: "read",
     authTypes: ["user", "bot"],
     scopes: { user: ["drive:file:download"], bot: ["drive:file:download"] },
-    hasFormat: false,
+    hasFormat: true,
     flags: { ...previewFlags, type: flag.choice(types, "which rendering", { default: types[0] }) },
     async run(ctx) {
       const token = tokenOf(ctx.flags["file-token"], "file-token");
@@ -350,7 +372,7 @@ function previewShortcut(
         nameOf: () => undefined,
         fallbackName: `${token}-${kind}`,
       });
-      await ctx.out({ file_token: token, preview_type: ctx.flags.type, ...saved });
+      await ctx.outFormat({ file_token: token, preview_type: ctx.flags.type, ...saved });
     },
   });
 }
@@ -382,6 +404,15 @@ export const search = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["search:docs:read"] },
   hasFormat: true,
+  columns: [
+    {
+      name: "title",
+      value: (h) =>
+        String((h as { title_highlighted?: string }).title_highlighted ?? "").replace(/<\/?h>/g, ""),
+    },
+    "entity_type",
+    "result_meta.url",
+  ],
   flags: {
     query: flag.requiredString("keywords"),
     "doc-types": flag.string(`only these types, comma-separated (${DOC_FILTER_TYPES.join(", ")})`),

@@ -38,6 +38,7 @@ export const versionHistory = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["drive:file:download"], bot: ["drive:file:download"] },
   hasFormat: true,
+  columns: ["name", "version", "size"],
   flags: {
     ...fileFlags,
     limit: flag.integer("versions per page", { default: 20, min: 1, max: 100 }),
@@ -82,7 +83,7 @@ export const versionGet = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["drive:file:download"], bot: ["drive:file:download"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     ...versionFlags,
     output: flag.string("local path (default: the file's name)"),
@@ -98,7 +99,7 @@ export const versionGet = defineShortcut({
       nameOf: (headers) => fileNameOf(headers.get("content-disposition")),
       fallbackName: `${token}-v${ctx.flags["version-id"]}`,
     });
-    await ctx.out({ file_token: token, version: ctx.flags["version-id"], ...saved });
+    await ctx.outFormat({ file_token: token, version: ctx.flags["version-id"], ...saved });
   },
 });
 

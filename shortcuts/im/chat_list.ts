@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { defineShortcut, flag } from "../declare.ts";
-import { Chat, chatsText, shapeChat } from "./chat_search.ts";
+import { Chat, CHAT_COLUMNS, chatsText, shapeChat } from "./chat_search.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
 const Page = PageInfo.extend({ items: z.array(Chat).default([]) });
@@ -21,6 +21,7 @@ export const chatList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["im:chat:read"], bot: ["im:chat:read"] },
   hasFormat: true,
+  columns: CHAT_COLUMNS,
   flags: {
     sort: flag.choice(
       ["create_time", "active_time"] as const,

@@ -34,6 +34,7 @@ export const chatMembersList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["im:chat.members:read"], bot: ["im:chat.members:read"] },
   hasFormat: true,
+  columns: ["name", "member_id"],
   flags: {
     "chat-id": flag.requiredString("chat ID (oc_…)"),
     "member-id-type": flag.choice(["open_id", "union_id", "user_id"] as const, "ID type of the members", {

@@ -2,6 +2,7 @@
  * `im +chat-search`: the group chats visible to the identity whose name or description matches a keyword,
  * typically to find a chat_id by its name.
  */
+import type { Column } from "../../cli/output/formats/rows.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
@@ -18,6 +19,9 @@ export const Chat = z.looseObject({
   external: z.boolean().optional(),
 });
 const Page = PageInfo.extend({ items: z.array(Chat).default([]) });
+
+/** The table columns of a chat list. */
+export const CHAT_COLUMNS: Column[] = ["name", "chat_id", "description", "owner_id"];
 
 /** The fields larkit shows of a chat. */
 export function shapeChat({ chat_id, name, description, owner_id, external }: z.infer<typeof Chat>) {
@@ -44,6 +48,7 @@ export const chatSearch = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["im:chat:read"], bot: ["im:chat:read"] },
   hasFormat: true,
+  columns: CHAT_COLUMNS,
   flags: {
     query: flag.requiredString("keyword matched against chat names and descriptions (max 64 characters)"),
     ...pageFlags({ default: 20, max: 100, noun: "chats" }),

@@ -97,6 +97,7 @@ export const feedShortcutList = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["im:feed.shortcut:read"] },
   hasFormat: true,
+  columns: ["name", "chat_id"],
   flags: { "page-token": flag.string("page token from the previous page's meta.page_token") },
   async run(ctx) {
     const page = await ctx.api({
@@ -153,6 +154,7 @@ export const feedGroupList = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["im:feed_group_v1:read"] },
   hasFormat: true,
+  columns: ["name", "feed_group_id"],
   flags: { ...pageFlags({ default: 50, max: 50, noun: "groups" }), ...timeFlags },
   async run(ctx) {
     const { pages, meta } = await listPages(ctx, ctx.flags, {
@@ -179,6 +181,7 @@ export const feedGroupListItem = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["im:feed_group_v1:read"] },
   hasFormat: true,
+  columns: ["feed_id", "feed_type"],
   flags: {
     "feed-group-id": flag.requiredString("feed group ID (from +feed-group-list)"),
     ...pageFlags({ default: 50, max: 50, noun: "cards" }),
@@ -206,6 +209,7 @@ export const feedGroupQueryItem = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["im:feed_group_v1:read"] },
   hasFormat: true,
+  columns: ["feed_id", "feed_type"],
   flags: {
     "feed-group-id": flag.requiredString("feed group ID (from +feed-group-list)"),
     "feed-id": flag.requiredString("feed card IDs (chat IDs oc_…), comma-separated, at most 50"),

@@ -138,6 +138,7 @@ export const flagList = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["im:feed.flag:read"] },
   hasFormat: true,
+  columns: ["flag_type", "item_type", "item_id", "create_time"],
   flags: pageFlags({ default: 50, max: 50, noun: "bookmarks" }),
   async run(ctx) {
     const { pages, meta } = await listPages(ctx, ctx.flags, {

@@ -21,6 +21,7 @@ export const messageReadUsers = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["im:message:readonly"], bot: ["im:message:readonly"] },
   hasFormat: true,
+  columns: ["user_id", "timestamp"],
   flags: {
     "message-id": flag.requiredString("message ID (om_…)"),
     "user-id-type": flag.choice(["open_id", "union_id", "user_id"] as const, "ID type of the readers", {

@@ -3,6 +3,7 @@
  * default, optionally within a time range; one page, or every page with `--page-all`. `meta.page_token` (when
  * `meta.has_more`) fetches the next page. `--user-id` reads the direct chat with that person, looked up first.
  */
+import { MESSAGE_COLUMNS } from "../common/columns.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
@@ -95,6 +96,7 @@ export const messagesList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: READ_MESSAGE_SCOPES,
   hasFormat: true,
+  columns: MESSAGE_COLUMNS,
   flags,
   async run(ctx) {
     const f = ctx.flags;

@@ -1,4 +1,5 @@
 /** `im +messages-mget`: up to 50 messages by ID, in the order given, each with its parsed content. */
+import { MESSAGE_COLUMNS } from "../common/columns.ts";
 import { z } from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { idList } from "./ids.ts";
@@ -20,6 +21,7 @@ export const messagesMget = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: READ_MESSAGE_SCOPES,
   hasFormat: true,
+  columns: MESSAGE_COLUMNS,
   flags: {
     "message-ids": flag.requiredString("message IDs (om_…), comma-separated, at most 50"),
     "download-resources": downloadResourcesFlag,

@@ -17,6 +17,7 @@ export const messagesReadStatus = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["im:message:readonly"] },
   hasFormat: true,
+  columns: ["message_id", "is_read"],
   flags: {
     "message-ids": flag.requiredString("message IDs (om_…), comma-separated, at most 50"),
   },

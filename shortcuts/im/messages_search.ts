@@ -2,6 +2,7 @@
  * `im +messages-search`: messages across your chats matching a keyword and filters; each hit is fetched so the
  * result carries content, sender and time like `+chat-messages-list`.
  */
+import { MESSAGE_COLUMNS } from "../common/columns.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
@@ -27,6 +28,7 @@ export const messagesSearch = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["search:message"], bot: ["search:message"] },
   hasFormat: true,
+  columns: MESSAGE_COLUMNS,
   flags: {
     query: flag.string("keyword"),
     "chat-id": flag.string("only in these chats: chat IDs (oc_…), comma-separated"),

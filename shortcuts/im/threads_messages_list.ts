@@ -3,6 +3,7 @@
  * default. `--thread` takes the thread ID (omt_…) or any message ID in the thread (om_…), which is looked up
  * first to find its thread.
  */
+import { MESSAGE_COLUMNS } from "../common/columns.ts";
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -25,6 +26,7 @@ export const threadsMessagesList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: READ_MESSAGE_SCOPES,
   hasFormat: true,
+  columns: MESSAGE_COLUMNS,
   flags: {
     thread: flag.requiredString("thread ID (omt_…) or the ID of a message in the thread (om_…)"),
     order: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "asc" }),

@@ -62,6 +62,7 @@ export const thread = defineShortcut({
   authTypes: ["user"],
   scopes: { user: READ },
   hasFormat: true,
+  columns: ["internal_date", "head_from.mail_address", "subject", "message_id"],
   flags: { "thread-id": flag.requiredString("thread ID"), mailbox: mailboxFlag },
   async run(ctx) {
     const id = token("thread-id", ctx.flags["thread-id"]);

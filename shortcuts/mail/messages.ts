@@ -3,6 +3,7 @@
  * named by `--message-ids`. The suite lists ids only, so each message is then fetched; bodies arrive
  * base64url-encoded and are decoded here, so agents read text, not base64.
  */
+import type { Column } from "../../cli/output/formats/rows.ts";
 import { z } from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339 } from "../common/time.ts";
@@ -72,6 +73,14 @@ export function shapeMail(m: z.infer<typeof SuiteMail>, zone: string): Record<st
   };
 }
 
+/** A mail list's table, as the pretty view shows it. */
+export const MAIL_COLUMNS: Column[] = [
+  "date",
+  { name: "from", value: (m) => (m as { from?: { mail_address?: string } }).from?.mail_address },
+  "subject",
+  "message_id",
+];
+
 function mailText(data: unknown): string {
   const mails = data as Record<string, unknown>[];
   if (mails.length === 0) return "No messages.\n";
@@ -96,6 +105,7 @@ export const messages = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["mail:user_mailbox.message:readonly"] },
   hasFormat: true,
+  columns: MAIL_COLUMNS,
   flags,
   async run(ctx) {
     const mailbox = ctx.flags.mailbox;

@@ -54,6 +54,7 @@ export const ruleList = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["mail:user_mailbox.rule:read"] },
   hasFormat: true,
+  columns: ["name", "is_enable", "id"],
   flags: { mailbox: mailboxFlag },
   async run(ctx) {
     const { items } = await ctx.api({

@@ -21,6 +21,7 @@ export const signature = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["mail:user_mailbox:readonly"] },
   hasFormat: true,
+  columns: ["name", "is_default", "signature_id"],
   flags: { detail: flag.boolean("include each signature's content"), mailbox: mailboxFlag },
   async run(ctx) {
     const { signatures } = await ctx.api({

@@ -29,6 +29,7 @@ export const triage = defineShortcut({
     ],
   },
   hasFormat: true,
+  columns: ["date", "from", "subject", "message_id"],
   flags: {
     "folder-id": flag.string("folder: INBOX, SENT, DRAFT, TRASH, … (default: INBOX)"),
     mailbox: mailboxFlag,

@@ -64,7 +64,7 @@ export const fetchFile = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["drive:file:download"], bot: ["drive:file:download"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     "file-token": flag.requiredString("the markdown file's token"),
     output: flag.string("local path (default: the file's name in Drive)"),
@@ -79,6 +79,6 @@ export const fetchFile = defineShortcut({
       nameOf: (h) => fileNameOf(h.get("content-disposition")),
       fallbackName: `${token}.md`,
     });
-    await ctx.out({ file_token: token, ...saved });
+    await ctx.outFormat({ file_token: token, ...saved });
   },
 });

@@ -34,6 +34,7 @@ export const detail = defineShortcut({
     bot: ["minutes:minutes.basic:read", "minutes:minutes.artifacts:read"],
   },
   hasFormat: true,
+  columns: ["title", "create_time", "duration", "url", "minute_token"],
   flags: {
     "minute-tokens": flag.requiredString("minute tokens, comma-separated (at most 20)"),
     summary: flag.boolean("include the AI summary"),

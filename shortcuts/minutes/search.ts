@@ -20,6 +20,7 @@ export const search = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["minutes:minutes.search:read"], bot: ["minutes:minutes.search:read"] },
   hasFormat: true,
+  columns: ["topic", "create_time", "owner_id", "minute_token"],
   flags: {
     query: flag.string("keyword"),
     "owner-ids": flag.string("owners' open_ids, comma-separated"),

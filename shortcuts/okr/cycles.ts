@@ -23,6 +23,7 @@ export const cycleList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["okr:okr.period:readonly"], bot: ["okr:okr.period:readonly"] },
   hasFormat: true,
+  columns: ["start_time", "end_time", "cycle_status", "id"],
   flags: {
     "user-id": flag.requiredString("whose cycles (open_id, ou_…)"),
     "time-range": flag.string("only cycles overlapping yyyy-mm--yyyy-mm"),

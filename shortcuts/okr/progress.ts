@@ -32,6 +32,7 @@ export const progressList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: READ,
   hasFormat: true,
+  columns: ["text", "progress_id"],
   flags: {
     "target-id": flag.requiredString("objective or key result ID"),
     "target-type": targetType,

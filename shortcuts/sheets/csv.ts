@@ -65,7 +65,7 @@ export const csvGet = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["sheets:spreadsheet:read"], bot: ["sheets:spreadsheet:read"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: sheetFlags,
   async run(ctx) {
     const target = targetOf(ctx.flags);
@@ -77,7 +77,7 @@ export const csvGet = defineShortcut({
       response: ValueRange,
       planned: { valueRange: { range: "<range>", values: [] } },
     });
-    await ctx.out({ range: valueRange.range, csv: toCsv(valueRange.values) }, {
+    await ctx.outFormat({ range: valueRange.range, csv: toCsv(valueRange.values) }, {
       count: valueRange.values.length,
     });
   },

@@ -92,7 +92,7 @@ export function targetOf(f: SheetFlags): SheetTarget {
   return { token, sheetId, cells };
 }
 
-function colIndex(letters: string): number {
+export function colIndex(letters: string): number {
   return [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
 }
 

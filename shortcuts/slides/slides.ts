@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
-import { listHistories } from "../docs/history.ts";
+import { HISTORY_COLUMNS, listHistories } from "../docs/history.ts";
 import { grantRequester, tokenOf } from "../drive/common.ts";
 import { SINGLE_UPLOAD_MAX } from "../drive/upload.ts";
 import { pageFlags } from "../im/paging.ts";
@@ -240,6 +240,7 @@ export const historyList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: READ,
   hasFormat: true,
+  columns: HISTORY_COLUMNS,
   flags: { ...presentation, ...pageFlags({ default: 20, max: 50, noun: "versions" }) },
   async run(ctx) {
     await listHistories(

@@ -7,7 +7,7 @@ import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
 import { openIds } from "./members.ts";
-import { shapeTask, SuiteTask, taskPath, tasksText } from "./tasks.ts";
+import { shapeTask, SuiteTask, TASK_COLUMNS, taskPath, tasksText } from "./tasks.ts";
 
 const TASKLISTS = "/open-apis/task/v2/tasklists";
 const tasklistPath = (guid: string) => `${TASKLISTS}/${encodeURIComponent(guid)}`;
@@ -138,6 +138,7 @@ export const tasklistSearch = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["task:tasklist:read"] },
   hasFormat: true,
+  columns: ["name", "guid"],
   flags: {
     query: flag.requiredString("words in the tasklist name"),
     creator: flag.string("only tasklists created by these open_ids, comma-separated"),
@@ -175,6 +176,7 @@ export const search = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["task:task:read"] },
   hasFormat: true,
+  columns: TASK_COLUMNS,
   flags: {
     query: flag.requiredString("words in the task title or description"),
     creator: flag.string("creator open_ids, comma-separated"),
@@ -215,6 +217,7 @@ export const relatedTasks = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["task:task:read"] },
   hasFormat: true,
+  columns: TASK_COLUMNS,
   flags: {
     "include-complete": flag.boolean("include completed tasks"),
     "created-by-me": flag.boolean("only tasks I created"),

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineShortcut, type FlagSpec, type FlagValues } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
-import { shapeTask, SuiteTask, TASKS, tasksText } from "./tasks.ts";
+import { shapeTask, SuiteTask, TASK_COLUMNS, TASKS, tasksText } from "./tasks.ts";
 
 const completeFlag: FlagSpec<"true" | "false" | undefined> = {
   kind: "string",
@@ -46,6 +46,7 @@ export const myTasks = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["task:task:read"] },
   hasFormat: true,
+  columns: TASK_COLUMNS,
   flags,
   async run(ctx) {
     const { pages, meta } = await listPages(ctx, ctx.flags, {

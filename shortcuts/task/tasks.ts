@@ -2,6 +2,7 @@
  * What the task shortcuts share: the tasks path, the suite's task object parsed, and a compact view of it
  * with times as RFC 3339 in the user's zone (the suite writes millisecond strings).
  */
+import type { Column } from "../../cli/output/formats/rows.ts";
 import { z } from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339 } from "../common/time.ts";
@@ -33,6 +34,14 @@ export function shapeTask(t: SuiteTask, zone: string): Record<string, unknown> {
     completed_at: msTime(completed_at, zone) ?? null,
   };
 }
+
+/** A task list's table, as the pretty view shows it. */
+export const TASK_COLUMNS: Column[] = [
+  { name: "status", value: (t) => (t as { completed_at?: string }).completed_at ? "done" : "todo" },
+  "summary",
+  { name: "due", value: (t) => (t as { due?: { datetime?: string } }).due?.datetime },
+  "guid",
+];
 
 /** `--format pretty`: one line per task. */
 export function tasksText(data: unknown): string {

@@ -84,6 +84,7 @@ export const meetingListActive = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["vc:meeting.meetingevent:read"], bot: JOIN_SCOPE },
   hasFormat: true,
+  columns: ["topic", "meeting_no", "meeting_id"],
   flags: { "user-id": flag.string("the person (open_id ou_…; default: the caller)") },
   async run(ctx) {
     const user = ctx.flags["user-id"];
@@ -116,6 +117,7 @@ export const meetingEvents = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["vc:meeting.meetingevent:read"], bot: JOIN_SCOPE },
   hasFormat: true,
+  columns: ["event_time", "event_type", "operator_id", "event_id"],
   flags: {
     "meeting-id": flag.requiredString("meeting ID"),
     start: flag.string("events from (ISO 8601, date or Unix seconds)"),

@@ -45,6 +45,7 @@ export const detail = defineShortcut({
     bot: ["vc:meeting.meetingevent:read", "vc:record:readonly"],
   },
   hasFormat: true,
+  columns: ["topic", "start_time", "end_time", "recording.url", "meeting_id"],
   flags: { "meeting-ids": flag.requiredString("meeting IDs, comma-separated (at most 20)") },
   async run(ctx) {
     const out = [];

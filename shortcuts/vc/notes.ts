@@ -25,6 +25,7 @@ export const notes = defineShortcut({
     bot: ["vc:note:read", "vc:meeting.meetingevent:read"],
   },
   hasFormat: true,
+  columns: ["meeting_id", "note_id", "note.title"],
   flags: meetingFlags,
   async run(ctx) {
     const out = [];

@@ -46,6 +46,7 @@ export const recording = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["vc:record:readonly"], bot: ["vc:record:readonly"] },
   hasFormat: true,
+  columns: ["meeting_id", "minute_token", "recording.url", "recording.duration"],
   flags: meetingFlags,
   async run(ctx) {
     const out = [];

@@ -28,6 +28,7 @@ export const search = defineShortcut({
   authTypes: ["user"],
   scopes: { user: ["vc:meeting.search:read"] },
   hasFormat: true,
+  columns: ["topic", "start_time", "end_time", "meeting_no", "meeting_id"],
   flags: {
     query: flag.string("keyword in the topic"),
     start: flag.string("meetings from (ISO 8601, date or Unix seconds)"),

@@ -28,6 +28,13 @@ export const query = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["board:whiteboard:node:read"], bot: ["board:whiteboard:node:read"] },
   hasFormat: true,
+  columns: ["type", {
+    name: "text",
+    value: (n) => {
+      const t = (n as { text?: unknown }).text;
+      return typeof t === "object" && t !== null && "text" in t ? (t as { text: unknown }).text : t;
+    },
+  }, "id"],
   flags: tokenFlag,
   async run(ctx) {
     const { nodes } = await ctx.api({
@@ -53,7 +60,7 @@ export const exportBoard = defineShortcut({
   risk: "read",
   authTypes: ["user", "bot"],
   scopes: { user: ["board:whiteboard:node:read"], bot: ["board:whiteboard:node:read"] },
-  hasFormat: false,
+  hasFormat: true,
   flags: {
     ...tokenFlag,
     output: flag.string("local path (default: <whiteboard-token>.png)"),
@@ -68,7 +75,7 @@ export const exportBoard = defineShortcut({
       nameOf: () => undefined,
       fallbackName: `${id}.png`,
     });
-    await ctx.out({ whiteboard_token: id, ...saved });
+    await ctx.outFormat({ whiteboard_token: id, ...saved });
   },
 });
 

@@ -35,6 +35,7 @@ export const memberList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["wiki:member:retrieve"], bot: ["wiki:member:retrieve"] },
   hasFormat: true,
+  columns: ["member_id", "member_type", "member_role"],
   flags: {
     "space-id": flag.requiredString("space id (my_library: your personal library)"),
     ...pageFlags({ default: 20, max: 50, noun: "members" }),

@@ -29,6 +29,7 @@ export const nodeList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["wiki:node:retrieve"], bot: ["wiki:node:retrieve"] },
   hasFormat: true,
+  columns: ["title", "obj_type", "has_child", "node_token"],
   flags: {
     "space-id": flag.requiredString("space id (my_library: your personal library)"),
     "parent-node-token": flag.string("list this page's children (default: the top level)"),

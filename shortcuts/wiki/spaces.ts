@@ -22,6 +22,7 @@ export const spaceList = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["wiki:space:retrieve"], bot: ["wiki:space:retrieve"] },
   hasFormat: true,
+  columns: ["name", "visibility", "space_id"],
   flags: { ...pageFlags({ default: 20, max: 50, noun: "spaces" }) },
   async run(ctx) {
     const { pages, meta } = await listPages(ctx, ctx.flags, {
