@@ -19,9 +19,12 @@ async function withEmulator(fn: (emu: Emulator) => Promise<void>): Promise<void>
   }
 }
 
-/** The truncation line's `key=value` pairs, read as a script would; undefined when there is none. */
+/**
+ * The truncation line's `key=value` pairs, read as a script would from the last stderr line; undefined when
+ * there is none.
+ */
 function truncationOf(stderr: string): Record<string, string> | undefined {
-  const m = /^warning: truncated: (.*?);/m.exec(stderr);
+  const m = /^warning: truncated: (.*?);/.exec(stderr.trimEnd().split("\n").at(-1) ?? "");
   return m
     ? Object.fromEntries(m[1].split(" ").map((kv) => kv.split("=", 2) as [string, string]))
     : undefined;
@@ -190,4 +193,30 @@ Deno.test("drive +search pages through paginate with the token in the body; its 
     await emu.stop();
     await Deno.remove(configDir, { recursive: true });
   }
+});
+
+Deno.test("raw api: a later page failing under ndjson or csv keeps the items written and says where to resume", async () => {
+  await withEmulator(async (emu) => {
+    // Every page after the first fails for good (the network is gone).
+    const fetch: typeof loopbackFetch = (input, init) =>
+      String(input instanceof Request ? input.url : input).includes("page_token=")
+        ? Promise.reject(new TypeError("connection refused"))
+        : loopbackFetch(input, init);
+    for (const format of ["ndjson", "csv"]) {
+      const r = await runCli([...RAW, "--format", format], {
+        env: emulatorEnv(emu),
+        fetch,
+        sleep: () => Promise.resolve(),
+      });
+      assert.equal(r.code, 4, r.stderr);
+      assert.ok(r.stdout.length > 0, `${format}: the first page's item stays on stdout`);
+      const error = JSON.parse(r.stderr.slice(r.stderr.indexOf("\n{") + 1)).error;
+      assert.deepEqual([error.type, error.detail.items_written, error.detail.pages_fetched], [
+        "network",
+        1,
+        1,
+      ]);
+      assert.equal(typeof error.detail.page_token, "string");
+    }
+  });
 });

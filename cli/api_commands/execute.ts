@@ -223,13 +223,14 @@ async function pageAll(
   }
   await ctx.diag.status();
   const truncated = pagination.limitReached();
+  await ctx.diag.progress(`[pagination] ${writer ? "streamed" : "merged"} ${pages} pages, ${items} items`);
+  // The last stderr line, where a script reading a streamed format looks for it.
   if (truncated && next) {
     await ctx.diag.warn(truncationWarning(
       { pageLimit: f.pageLimit, pagesFetched: pages, pageToken: next },
       `resume with --params '{"page_token":"${next}"}', or --page-limit 0 to fetch every page`,
     ));
   }
-  await ctx.diag.progress(`[pagination] ${writer ? "streamed" : "merged"} ${pages} pages, ${items} items`);
   if (writer) return await writer.end();
   const merged = mergePages(kept);
   if (truncated && merged && typeof merged === "object") {
