@@ -1,15 +1,14 @@
 /**
  * Peak memory of larkit moving a large file: `drive +upload` (chunked, each block streamed from disk as
  * multipart) and `drive +download` (streamed to disk) of one file against the suite emulator, each as its own
- * `main.ts` process, against an idle run (the same upload with `--dry-run`: nothing sent). Prints each run's peak RSS (the kernel's VmHWM,
- * sampled until the process ends) and the growth over the idle run; the goal is ≤ 64 MiB of growth.
+ * `main.ts` process, against an idle run (the same upload with `--dry-run`: nothing sent). Prints each run's peak
+ * RSS (the kernel's VmHWM, sampled until the process ends) and the growth over the idle run; the goal is ≤ 64 MiB
+ * of growth for a 1 GiB file.
  *
- *   deno run -A --frozen bench/transfer_bench.ts [MiB]      # default 512
+ *   deno run -A --frozen bench/transfer_bench.ts [MiB]      # default 1024
  *
- * The emulator runs in this process with its state on disk (`dataDir`); its own peak is printed too, since
- * it assembles an uploaded file and serves a download from SQLite (not larkit's memory, but this machine's).
- * It stores a file as one SQLite blob, whose limit (10^9 bytes) keeps a run below 1 GiB until the emulator
- * streams files to disk.
+ * The emulator runs in this process with its state on disk (`dataDir`): it keeps uploaded parts and files as
+ * files and streams a download from there. Its own peak is printed too (not larkit's memory, but this machine's).
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,7 +16,7 @@ import { sandboxEnv } from "../cli/commands/sandbox.ts";
 import { startEmulator } from "../sandbox/server.ts";
 
 const MiB = 1024 * 1024;
-const SIZE = Number(Deno.args[0] ?? 512) * MiB;
+const SIZE = Number(Deno.args[0] ?? 1024) * MiB;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 function vmHwmKiB(pid: number | "self"): number | undefined {

@@ -1,6 +1,7 @@
 /**
  * The emulator's state: one SQLite database (`:memory:` unless a data dir is given, so `--data` survives a
  * restart). Every table mirrors one suite resource; JSON columns hold the nested parts the suite returns as-is.
+ * A stored file's bytes live on disk (`file_store.ts`); `blobs` holds its metadata and size.
  */
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
@@ -39,11 +40,11 @@ CREATE TABLE IF NOT EXISTS messages (message_id TEXT PRIMARY KEY, chat_id TEXT N
 CREATE INDEX IF NOT EXISTS messages_by_chat ON messages (chat_id, create_time);
 CREATE INDEX IF NOT EXISTS messages_by_root ON messages (root_id);
 CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
-  file_type TEXT NOT NULL, bytes BLOB NOT NULL, owner TEXT NOT NULL, parent TEXT NOT NULL,
+  file_type TEXT NOT NULL, size INTEGER NOT NULL, owner TEXT NOT NULL, parent TEXT NOT NULL,
   create_time INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS uploads (upload_id TEXT PRIMARY KEY, name TEXT NOT NULL, parent TEXT NOT NULL,
   size INTEGER NOT NULL, block_size INTEGER NOT NULL, block_num INTEGER NOT NULL, owner TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS upload_parts (upload_id TEXT NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
+CREATE TABLE IF NOT EXISTS upload_parts (upload_id TEXT NOT NULL, seq INTEGER NOT NULL, size INTEGER NOT NULL,
   PRIMARY KEY (upload_id, seq));
 CREATE TABLE IF NOT EXISTS docs (document_id TEXT PRIMARY KEY, title TEXT NOT NULL, markdown TEXT NOT NULL,
   folder_token TEXT NOT NULL, revision INTEGER NOT NULL, owner TEXT NOT NULL, create_time INTEGER NOT NULL);

@@ -6,6 +6,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { one, run, tx } from "./db.ts";
+import type { FileStore } from "./file_store.ts";
 import { DEFAULT_SCOPES } from "./scopes.ts";
 import type { SandboxApp } from "./state.ts";
 import { startOfLocalDay } from "./zone.ts";
@@ -166,7 +167,13 @@ export function seedApp(db: DatabaseSync, app: SandboxApp): void {
   });
 }
 
-export function seedFixtures(db: DatabaseSync, app: SandboxApp, now: number, zone: string): void {
+export function seedFixtures(
+  db: DatabaseSync,
+  files: FileStore,
+  app: SandboxApp,
+  now: number,
+  zone: string,
+): void {
   const today = startOfLocalDay(now, zone);
   tx(db, () => {
     const calendar = (id: string, owner: string, summary: string, primary: boolean, type: string) =>
@@ -274,12 +281,14 @@ export function seedFixtures(db: DatabaseSync, app: SandboxApp, now: number, zon
       USERS.alice.open_id,
       now - 10 * DAY,
     );
+    const readme = new TextEncoder().encode("Welcome to the larkit sandbox drive.\n");
+    files.put(DRIVE.readme, readme);
     run(
       db,
-      "INSERT INTO blobs (key, kind, name, file_type, bytes, owner, parent, create_time) VALUES (?, 'drive', ?, 'file', ?, ?, ?, ?)",
+      "INSERT INTO blobs (key, kind, name, file_type, size, owner, parent, create_time) VALUES (?, 'drive', ?, 'file', ?, ?, ?, ?)",
       DRIVE.readme,
       "README.txt",
-      new TextEncoder().encode("Welcome to the larkit sandbox drive.\n"),
+      readme.length,
       USERS.alice.open_id,
       DRIVE.folder,
       now - 5 * DAY,

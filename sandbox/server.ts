@@ -6,6 +6,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { authenticate, checkScopes, decideDevice, expireTokens, setScopes, type TokenKind } from "./auth.ts";
 import { openDatabase } from "./db.ts";
+import { type FileStore, migrateInlineBytes, openFileStore } from "./file_store.ts";
 import {
   cutBodyResponse,
   droppedResponse,
@@ -56,7 +57,8 @@ export type { RequestLogEntry } from "./request_log.ts";
 export interface EmulatorOptions {
   /** 0 (a free port) by default. */
   port?: number;
-  /** Keep state in `<dataDir>/sandbox.db`; in memory when absent. */
+  /** Keep state in `<dataDir>/sandbox.db` and stored files under `<dataDir>/files`; in memory (files in a
+   * temporary directory) when absent. */
   dataDir?: string;
   /** Seed fixtures into an empty database; default true. */
   seed?: boolean;
@@ -82,6 +84,8 @@ export interface Emulator {
   /** The event long connection: publish events, fault switches (drop the socket, lose acks, split payloads). */
   events: EmulatorEvents;
   db: DatabaseSync;
+  /** The bytes of stored files, on disk. */
+  files: FileStore;
   stop(): Promise<void>;
 }
 
@@ -186,13 +190,16 @@ export function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
 function start(opts: EmulatorOptions): Emulator {
   const clock = opts.clock ?? { now: () => Date.now() };
   const db = openDatabase(opts.dataDir);
+  const files = openFileStore(opts.dataDir);
+  migrateInlineBytes(db, files);
   seedApp(db, SANDBOX_APP);
   if ((opts.seed ?? true) && !isSeeded(db)) {
-    seedFixtures(db, SANDBOX_APP, clock.now(), opts.timeZone ?? "UTC");
+    seedFixtures(db, files, SANDBOX_APP, clock.now(), opts.timeZone ?? "UTC");
   }
 
   const st: EmulatorState = {
     db,
+    files,
     clock,
     timeZone: opts.timeZone ?? "UTC",
     app: SANDBOX_APP,
@@ -282,11 +289,13 @@ function start(opts: EmulatorOptions): Emulator {
     },
     events,
     db,
+    files,
     async stop() {
       events.dropSocket();
       shutdown.abort();
       await server.finished;
       db.close();
+      files.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * What every route sees: the database, the injected clock, the fixtures' time zone and the seeded app.
+ * What every route sees: the database, the file store, the injected clock, the fixtures' time zone and the seeded app.
  */
 import type { DatabaseSync } from "node:sqlite";
+import type { FileStore } from "./file_store.ts";
 
 export interface EmulatorClock {
   /** Milliseconds since the Unix epoch. */
@@ -17,6 +18,8 @@ export interface SandboxApp {
 
 export interface EmulatorState {
   db: DatabaseSync;
+  /** The bytes of stored files and upload parts. */
+  files: FileStore;
   clock: EmulatorClock;
   timeZone: string;
   app: SandboxApp;

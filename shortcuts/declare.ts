@@ -153,6 +153,13 @@ export interface Call<T> {
   planned: NoInfer<T>;
 }
 
+/** How far `paginate` goes, and where the page token goes. */
+export interface PageLimit {
+  /** Most pages; 0 = no limit. */
+  maxPages: number;
+  tokenIn?: "params" | "body";
+}
+
 /** A multipart upload of a local file (or a byte range of it), plus text fields. */
 export interface UploadCall<T> extends Omit<Call<T>, "method" | "params" | "body"> {
   fields: Record<string, string>;
@@ -235,8 +242,12 @@ export interface ShortcutContext<F extends FlagSpecs> {
   sleep(ms: number): Promise<void>;
   /** An OpenAPI call as the resolved identity; returns the checked `data`. */
   api<T>(call: Call<T>): Promise<T>;
-  /** Every page of a list call (following `page_token` while `has_more`), at most `maxPages`. */
-  paginate<T>(call: Call<T>, opts: { maxPages: number }): Promise<T[]>;
+  /**
+   * Every page of a list call (following `page_token` while `has_more`), at most `maxPages` (0 = no limit). The
+   * token goes where the API reads it (`tokenIn`, default the query). A stop at the limit while more remain is
+   * reported in the result by the pipeline (`meta.truncated`, `meta.page_token`, a `warning:`), never silent.
+   */
+  paginate<T>(call: Call<T>, opts: PageLimit): Promise<T[]>;
   upload<T>(call: UploadCall<T>): Promise<T>;
   /** `upload` of bytes the shortcut holds (small: they are already in memory). */
   uploadBytes<T>(call: BytesUploadCall<T>): Promise<T>;

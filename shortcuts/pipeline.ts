@@ -21,7 +21,7 @@ import type { Account, Identity } from "../cli/auth/types.ts";
 import type { RunContext } from "../cli/context.ts";
 import type { ApiRequest, FileUpload } from "../cli/http/client.ts";
 import { callMcpTool, plannedToolCall } from "../cli/http/mcp.ts";
-import { nextPageToken } from "../cli/http/pagination.ts";
+import { nextPageToken, type Truncation, truncationWarning } from "../cli/http/pagination.ts";
 import { resolveLocalFile, resolveOutputPath } from "../cli/local_paths.ts";
 import { type DryRunDocument, dryRunDocument, type PlannedRequest } from "../cli/output/dry_run.ts";
 import { emitDryRun, emitResult } from "../cli/output/emit.ts";
@@ -302,6 +302,8 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
   const guard = keyGuard(shortcut, r.key);
   let keySent = false;
   let results = 0;
+  /** The last `paginate` that stopped at its limit with more to fetch: the result says so. */
+  let truncation: Truncation | undefined;
   const what = (method: string, path: string) => `${method} ${path}`;
 
   function request(
@@ -329,7 +331,22 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     pretty?: Parameters<ShortcutContext<F>["outFormat"]>[2],
   ) {
     if (++results > 1) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote two results`);
-    const withKeyMeta = keySent ? { ...meta, idempotency_key: r.key } : meta;
+    let withKeyMeta = keySent ? { ...meta, idempotency_key: r.key } : meta;
+    if (truncation) {
+      // The token resumes only a list the command pages with --page-token; an internal scan's is no handle.
+      const resumable = "page-token" in shortcut.flags;
+      withKeyMeta = {
+        ...withKeyMeta,
+        truncated: true,
+        ...(resumable ? { page_token: truncation.pageToken } : {}),
+      };
+      await run.diag.warn(truncationWarning(
+        truncation,
+        resumable
+          ? `resume with --page-token ${truncation.pageToken}, or --page-limit 0 to fetch every page`
+          : `this command reads at most ${truncation.pageLimit} pages, so its result may be incomplete`,
+      ));
+    }
     await emitResult(
       run,
       { identity, format, jq: r.jq, wrote: shortcut.risk !== "read", fields: r.fields },
@@ -363,11 +380,16 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       const pages = [];
       let token: string | undefined;
       do {
-        const params = token ? { ...call.params, page_token: token } : call.params;
-        const { data } = await http.call(request({ ...call, params }));
+        const page = !token
+          ? call
+          : opts.tokenIn === "body"
+          ? { ...call, body: { ...(call.body as Record<string, unknown> | undefined), page_token: token } }
+          : { ...call, params: { ...call.params, page_token: token } };
+        const { data } = await http.call(request(page));
         pages.push(parseResponse(call.response, data, what(call.method, call.path)));
         token = nextPageToken(data);
-      } while (token && pages.length < opts.maxPages);
+      } while (token && (opts.maxPages === 0 || pages.length < opts.maxPages));
+      if (token) truncation = { pageLimit: opts.maxPages, pagesFetched: pages.length, pageToken: token };
       return pages;
     },
     upload: async (call) => {

@@ -19,10 +19,7 @@ function randomBytes(n: number): Uint8Array {
 }
 
 function storedBytes(emu: Emulator, fileToken: string): Uint8Array | undefined {
-  const row = emu.db.prepare("SELECT bytes FROM blobs WHERE key = ?").get(fileToken) as
-    | { bytes: Uint8Array }
-    | undefined;
-  return row && new Uint8Array(row.bytes);
+  return emu.files.read(fileToken);
 }
 
 function uploadForm(name: string, size: number): string {

@@ -251,7 +251,7 @@ const CASES: Record<string, ShortcutCase> = {
   "base +dashboard-list": {
     argv: ["--base-token", APP],
     sends: [`GET ${A}/dashboards`],
-    bad: ["--base-token", APP, "--page-limit", "0"],
+    bad: ["--base-token", APP, "--page-limit", "-1"],
     says: /--page-limit/,
   },
   "base +dashboard-copy": {

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import type { ApiRequest } from "../http/client.ts";
-import { mergePages, nextPageToken, paginate } from "../http/pagination.ts";
+import { mergePages, nextPageToken, paginate, truncationWarning } from "../http/pagination.ts";
 import { dryRunDocument } from "../output/dry_run.ts";
 import { emitDryRun, emitItems, emitResult } from "../output/emit.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
@@ -223,13 +223,14 @@ async function pageAll(
   }
   await ctx.diag.status();
   const truncated = pagination.limitReached();
-  if (truncated) {
-    await ctx.diag.warn(
-      `stopped at the page limit (${f.pageLimit} pages) with more to fetch; resume with "page_token":"${next}"` +
-        ` in --params, or use --page-limit 0 to fetch every page`,
-    );
-  }
   await ctx.diag.progress(`[pagination] ${writer ? "streamed" : "merged"} ${pages} pages, ${items} items`);
+  // The last stderr line, where a script reading a streamed format looks for it.
+  if (truncated && next) {
+    await ctx.diag.warn(truncationWarning(
+      { pageLimit: f.pageLimit, pagesFetched: pages, pageToken: next },
+      `resume with --params '{"page_token":"${next}"}', or --page-limit 0 to fetch every page`,
+    ));
+  }
   if (writer) return await writer.end();
   const merged = mergePages(kept);
   if (truncated && merged && typeof merged === "object") {

@@ -1,7 +1,8 @@
 /**
  * `--page-all`: follow `page_token` while the suite says `has_more`, one page at a time, so a caller can
  * stream items (ndjson: constant memory) or merge them (json). lark-cli's rules: `page_token` or
- * `next_page_token` continues; `--page-limit` pages at most (0 = no limit).
+ * `next_page_token` continues; `--page-limit` pages at most (0 = no limit). A stop at the limit is reported by
+ * every layer the same way: `meta.truncated` and `meta.page_token` in the result, and `truncationWarning`.
  */
 import type { ApiRequest, HttpClient } from "./client.ts";
 
@@ -57,6 +58,26 @@ export function paginate(http: HttpClient, req: ApiRequest, opts: PageOptions): 
     }
   }
   return { pages: pages(), limitReached: () => limited };
+}
+
+/** A `--page-all` that stopped at its page limit while the suite had more. */
+export interface Truncation {
+  /** The limit that stopped it. */
+  pageLimit: number;
+  pagesFetched: number;
+  /** The token of the first page not fetched: resumes exactly there. */
+  pageToken: string;
+}
+
+/**
+ * The `warning:` line of a stop at the page limit, the same for every layer and format. In the json envelope
+ * the result already says it (`meta.truncated`, `meta.page_token`); for ndjson, table and csv, whose stdout holds
+ * only items, this line is where a script reads it: fixed words, then `key=value` pairs without spaces up to
+ * the first `;` (`^warning: truncated: (.*?);` splits on spaces).
+ */
+export function truncationWarning(t: Truncation, advice: string): string {
+  return `truncated: page_limit=${t.pageLimit} pages_fetched=${t.pagesFetched} page_token=${t.pageToken}; ` +
+    `more pages remain: ${advice}`;
 }
 
 /** The key of the list in a page's data: the first array-valued field (lark-cli's priority list first). */

@@ -120,12 +120,13 @@ async function mediaUpload(ctx: CallerCtx): Promise<Reply> {
     raise(400, 1061002, "params error: size does not match the file");
   }
   const token = `boxcn${newHex(ctx.st.db, "drive", 22)}`;
+  ctx.st.files.put(token, bytes);
   run(
     ctx.st.db,
-    "INSERT INTO blobs (key, kind, name, file_type, bytes, owner, parent, create_time) VALUES (?, 'drive', ?, 'file', ?, ?, ?, ?)",
+    "INSERT INTO blobs (key, kind, name, file_type, size, owner, parent, create_time) VALUES (?, 'drive', ?, 'file', ?, ?, ?, ?)",
     token,
     name,
-    bytes,
+    bytes.length,
     ctx.caller.openId,
     String(form.get("parent_type") ?? ""),
     ctx.st.clock.now(),
@@ -145,21 +146,22 @@ function previewDownload(ctx: CallerCtx): Reply {
 }
 
 /** A media token answers the bytes stored under it (a media upload), else a rendered stand-in. */
-function mediaDownload(ctx: CallerCtx): Reply {
+async function mediaDownload(ctx: CallerCtx): Promise<Reply> {
   const token = idParam(ctx, "file_token");
-  const row = one<{ bytes: Uint8Array; name: string }>(
+  const row = one<{ key: string; name: string }>(
     ctx.st.db,
-    "SELECT bytes, name FROM blobs WHERE key = ?",
+    "SELECT key, name FROM blobs WHERE key = ?",
     token,
   );
-  const body = (row?.bytes ?? new TextEncoder().encode(`media ${token}\n`)) as Uint8Array<ArrayBuffer>;
+  const stored = row && await ctx.st.files.open(row.key);
+  const standIn = new TextEncoder().encode(`media ${token}\n`);
   return {
     kind: "raw",
     status: 200,
-    body,
+    body: stored?.body ?? standIn,
     headers: {
       "content-type": "application/octet-stream",
-      "content-length": String(body.length),
+      "content-length": String(stored?.size ?? standIn.length),
       ...(row
         ? { "content-disposition": `attachment; filename="${row.name.replace(/[^\x20-\x7e]|"/g, "_")}"` }
         : {}),

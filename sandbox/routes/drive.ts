@@ -1,6 +1,8 @@
 /**
  * Drive v1 files: one-shot upload (`upload_all`, ≤ 20 MB), chunked upload (`upload_prepare` → `upload_part` ×
- * block_num → `upload_finish`), download as a binary body with Content-Disposition, and folder listing.
+ * block_num → `upload_finish`), download as a binary body with Content-Disposition, and folder listing. The
+ * bytes are kept on disk (`file_store.ts`) and downloads stream from there, so a file may exceed any memory.
+ * Sizes and the optional Adler-32 `checksum` are checked with the suite's codes.
  */
 import { z } from "zod";
 import { all, newHex, one, run, tx } from "../db.ts";
@@ -10,41 +12,51 @@ import { invalidParam, ok, raise, type Reply } from "../reply.ts";
 import { type CallerCtx, jsonBody, multipartBody, type Route } from "../router.ts";
 import { DRIVE_DOWNLOAD, DRIVE_READ, DRIVE_UPLOAD } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
+import { adler32 } from "../file_store.ts";
 
 const MAX_UPLOAD_ALL = 20 * 1024 * 1024;
 /** The suite's fixed block size for chunked uploads. */
 export const BLOCK_SIZE = 4 * 1024 * 1024;
+/** The suite's drive upload codes (its error-code table for upload_all / upload_part / upload_finish). */
 const PARAMS_ERROR = 1061002;
+const SIZE_BEYOND_LIMIT = 1061043;
+const CHECKSUM_INVALID = 1062008;
+const SIZE_MISMATCH = 1062009;
+const BLOCK_MISSING = 1062010;
+const BLOCK_OUT_OF_BOUNDS = 1062011;
 
 interface BlobRow {
   key: string;
   name: string;
   file_type: string;
-  bytes: Uint8Array;
+  size: number;
   owner: string;
   parent: string;
   create_time: number;
 }
 
-function storeFile(
+function newFileToken(st: EmulatorState): string {
+  return `boxcn${newHex(st.db, "drive", 22)}`;
+}
+
+function recordFile(
   st: EmulatorState,
+  token: string,
   name: string,
   parent: string,
-  bytes: Uint8Array,
+  size: number,
   owner: string,
-): string {
-  const token = `boxcn${newHex(st.db, "drive", 22)}`;
+) {
   run(
     st.db,
-    "INSERT INTO blobs (key, kind, name, file_type, bytes, owner, parent, create_time) VALUES (?, 'drive', ?, 'file', ?, ?, ?, ?)",
+    "INSERT INTO blobs (key, kind, name, file_type, size, owner, parent, create_time) VALUES (?, 'drive', ?, 'file', ?, ?, ?, ?)",
     token,
     name,
-    bytes,
+    size,
     owner,
     parent,
     st.clock.now(),
   );
-  return token;
 }
 
 function field(form: FormData, name: string): string {
@@ -52,22 +64,39 @@ function field(form: FormData, name: string): string {
   return typeof v === "string" && v !== "" ? v : invalidParam(`${name} is required`);
 }
 
-async function fileField(form: FormData): Promise<Uint8Array> {
+/**
+ * The `file` part, checked as the suite checks it: its length against the declared `size`, and against the
+ * optional `checksum` (Adler-32, decimal) when one is sent.
+ */
+async function checkedFile(form: FormData): Promise<Uint8Array> {
   const f = form.get("file");
   if (!(f instanceof File)) invalidParam("file is required");
-  return new Uint8Array(await f.arrayBuffer());
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  const size = Number(field(form, "size"));
+  if (bytes.length !== size) {
+    raise(
+      400,
+      SIZE_MISMATCH,
+      `the actual size is inconsistent with the parameter declaration size (${bytes.length} sent, ${size} declared)`,
+    );
+  }
+  const checksum = form.get("checksum");
+  if (typeof checksum === "string" && checksum !== "" && checksum !== adler32(bytes)) {
+    raise(400, CHECKSUM_INVALID, "checksum param Invalid: the Adler-32 of the bytes sent differs");
+  }
+  return bytes;
 }
 
 async function uploadAll(ctx: CallerCtx): Promise<Reply> {
   const form = await multipartBody(ctx);
   const name = field(form, "file_name");
-  const size = Number(field(form, "size"));
-  const bytes = await fileField(form);
-  if (bytes.length !== size) {
-    raise(400, PARAMS_ERROR, `params error: size ${size} does not match the file (${bytes.length})`);
-  }
-  if (size > MAX_UPLOAD_ALL) {
-    raise(400, PARAMS_ERROR, "params error: upload_all accepts at most 20MB; use upload_prepare");
+  const bytes = await checkedFile(form);
+  if (bytes.length > MAX_UPLOAD_ALL) {
+    raise(
+      400,
+      SIZE_BEYOND_LIMIT,
+      "file size beyond limit: upload_all accepts at most 20MB; use upload_prepare",
+    );
   }
   // `file_token` given: the upload replaces that file's content as its new version (same token and name).
   const replacing = form.get("file_token");
@@ -75,12 +104,14 @@ async function uploadAll(ctx: CallerCtx): Promise<Reply> {
     if (!one(ctx.st.db, "SELECT key FROM blobs WHERE kind = 'drive' AND key = ?", replacing)) {
       raise(404, 1061007, `file not found: ${replacing}`);
     }
-    run(ctx.st.db, "UPDATE blobs SET bytes = ? WHERE kind = 'drive' AND key = ?", bytes, replacing);
+    ctx.st.files.put(replacing, bytes);
+    run(ctx.st.db, "UPDATE blobs SET size = ? WHERE kind = 'drive' AND key = ?", bytes.length, replacing);
     return ok({ file_token: replacing });
   }
-  return ok({
-    file_token: storeFile(ctx.st, name, String(form.get("parent_node") ?? ""), bytes, ctx.caller.openId),
-  });
+  const token = newFileToken(ctx.st);
+  ctx.st.files.put(token, bytes);
+  recordFile(ctx.st, token, name, String(form.get("parent_node") ?? ""), bytes.length, ctx.caller.openId);
+  return ok({ file_token: token });
 }
 
 const Prepare = z.object({
@@ -125,63 +156,62 @@ async function part(ctx: CallerCtx): Promise<Reply> {
   const form = await multipartBody(ctx);
   const up = uploadOf(ctx.st, field(form, "upload_id"));
   const seq = Number(field(form, "seq"));
-  const bytes = await fileField(form);
   if (!Number.isInteger(seq) || seq < 0 || seq >= up.block_num) {
-    raise(400, PARAMS_ERROR, `params error: seq ${seq} out of range`);
+    raise(400, BLOCK_OUT_OF_BOUNDS, `block num out of bounds: seq ${seq} of ${up.block_num} blocks`);
   }
-  if (bytes.length !== Number(field(form, "size"))) {
-    raise(400, PARAMS_ERROR, "params error: size does not match the part");
-  }
+  const bytes = await checkedFile(form);
+  ctx.st.files.putPart(up.upload_id, seq, bytes);
   run(
     ctx.st.db,
-    "INSERT INTO upload_parts (upload_id, seq, bytes) VALUES (?, ?, ?) ON CONFLICT(upload_id, seq) DO UPDATE SET bytes = excluded.bytes",
+    "INSERT INTO upload_parts (upload_id, seq, size) VALUES (?, ?, ?) ON CONFLICT(upload_id, seq) DO UPDATE SET size = excluded.size",
     up.upload_id,
     seq,
-    bytes,
+    bytes.length,
   );
   return ok({});
 }
 
-function finish(ctx: CallerCtx): Reply {
+async function finish(ctx: CallerCtx): Promise<Reply> {
   const body = jsonBody(ctx, z.object({ upload_id: z.string(), block_num: z.number().int() }));
   const up = uploadOf(ctx.st, body.upload_id);
   if (body.block_num !== up.block_num) raise(400, PARAMS_ERROR, "params error: block_num mismatch");
-  const parts = all<{ seq: number; bytes: Uint8Array }>(
+  const parts = all<{ seq: number; size: number }>(
     ctx.st.db,
-    "SELECT seq, bytes FROM upload_parts WHERE upload_id = ? ORDER BY seq",
+    "SELECT seq, size FROM upload_parts WHERE upload_id = ? ORDER BY seq",
     up.upload_id,
   );
   if (parts.length !== up.block_num) {
-    raise(400, PARAMS_ERROR, `params error: ${parts.length} of ${up.block_num} parts uploaded`);
+    raise(400, BLOCK_MISSING, `block missing, please upload all blocks: ${parts.length} of ${up.block_num}`);
   }
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.bytes.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p.bytes, at);
-    at += p.bytes.length;
+  const total = parts.reduce((n, p) => n + p.size, 0);
+  if (total !== up.size) {
+    raise(400, SIZE_MISMATCH, `the blocks hold ${total} bytes; ${up.size} were declared at upload_prepare`);
   }
-  if (bytes.length !== up.size) {
-    raise(400, PARAMS_ERROR, "params error: uploaded size differs from the prepared size");
-  }
-  const token = tx(ctx.st.db, () => {
+  const token = newFileToken(ctx.st);
+  const written = await ctx.st.files.assemble(up.upload_id, up.block_num, token);
+  if (written !== up.size) raise(500, 1061001, `internal error: assembled ${written} of ${up.size} bytes`);
+  tx(ctx.st.db, () => {
     run(ctx.st.db, "DELETE FROM upload_parts WHERE upload_id = ?", up.upload_id);
     run(ctx.st.db, "DELETE FROM uploads WHERE upload_id = ?", up.upload_id);
-    return storeFile(ctx.st, up.name, up.parent, bytes, ctx.caller.openId);
+    recordFile(ctx.st, token, up.name, up.parent, up.size, ctx.caller.openId);
   });
   return ok({ file_token: token });
 }
 
-function download(ctx: CallerCtx): Reply {
+/** The file streams from disk: a download of any size costs the emulator a read buffer, not the file. */
+async function download(ctx: CallerCtx): Promise<Reply> {
   const blob =
     one<BlobRow>(ctx.st.db, "SELECT * FROM blobs WHERE key = ? AND kind = 'drive'", ctx.params.file_token) ??
       raise(404, 1061007, `file not found: ${ctx.params.file_token}`);
+  const stored = await ctx.st.files.open(blob.key) ??
+    raise(500, 1061001, `internal error: the bytes of ${blob.key} are missing`);
   return {
     kind: "raw",
     status: 200,
-    body: blob.bytes as Uint8Array<ArrayBuffer>,
+    body: stored.body,
     headers: {
       "content-type": "application/octet-stream",
-      "content-length": String(blob.bytes.length),
+      "content-length": String(stored.size),
       "content-disposition": `attachment; filename="${blob.name.replace(/[^\x20-\x7e]|"/g, "_")}"; ` +
         `filename*=UTF-8''${encodeURIComponent(blob.name)}`,
     },

@@ -266,14 +266,15 @@ async function upload(ctx: CallerCtx, kind: "image" | "im_file") {
   const typeField = String(form.get(kind === "image" ? "image_type" : "file_type") ?? "");
   if (!typeField) invalidParam(kind === "image" ? "image_type is required" : "file_type is required");
   const key = newId(ctx.st.db, kind === "image" ? "img_v3_" : "file_v3_", 24);
+  ctx.st.files.put(key, bytes);
   run(
     ctx.st.db,
-    "INSERT INTO blobs (key, kind, name, file_type, bytes, owner, parent, create_time) VALUES (?, ?, ?, ?, ?, ?, '', ?)",
+    "INSERT INTO blobs (key, kind, name, file_type, size, owner, parent, create_time) VALUES (?, ?, ?, ?, ?, ?, '', ?)",
     key,
     kind,
     String(form.get("file_name") ?? file.name ?? ""),
     typeField,
-    bytes,
+    bytes.length,
     ctx.caller.openId,
     ctx.st.clock.now(),
   );

@@ -420,7 +420,11 @@ export const search = defineShortcut({
     "page-size": flag.integer("hits per page (1-20)", { default: 15, min: 1, max: 20 }),
     "page-token": flag.string("page token from the previous page's meta.page_token"),
     "page-all": flag.boolean("follow meta.page_token through every page (at most --page-limit pages)"),
-    "page-limit": flag.integer("most pages with --page-all", { default: 10, min: 1, max: 100 }),
+    "page-limit": flag.integer("most pages with --page-all (0 = no limit)", {
+      default: 10,
+      min: 0,
+      max: 100,
+    }),
   },
   async run(ctx) {
     const f = ctx.flags;
@@ -454,13 +458,11 @@ export const search = defineShortcut({
       page_size: f["page-size"],
       page_token: pageToken,
     });
-    // The page token travels in the body here, so pages are followed by hand rather than by ctx.paginate.
-    const pages = [await ctx.api({ ...call, body: body(f["page-token"]) })];
-    while (
-      f["page-all"] && pages.length < f["page-limit"] && pages.at(-1)?.has_more && pages.at(-1)?.page_token
-    ) {
-      pages.push(await ctx.api({ ...call, body: body(pages.at(-1)?.page_token), description: "next page" }));
-    }
+    // The search reads its page token from the body.
+    const first = { ...call, body: body(f["page-token"]) };
+    const pages = f["page-all"]
+      ? await ctx.paginate(first, { maxPages: f["page-limit"], tokenIn: "body" })
+      : [await ctx.api(first)];
     const hits = pages.flatMap((p) => p.res_units);
     const last = pages.at(-1);
     const more = !!last?.has_more && !!last.page_token;

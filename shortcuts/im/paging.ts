@@ -1,7 +1,8 @@
 /**
  * One page or every page of a list call, for the list shortcuts of im, contact, application and note: the
  * same four flags everywhere (`--page-size`, `--page-token`, `--page-all`, `--page-limit`) and the same
- * `meta` (`count`, `has_more`, `page_token` when more remain), so a caller pages every list the same way.
+ * `meta` (`count`, `has_more`, `page_token` when more remain; `truncated` when `--page-limit` stopped
+ * `--page-all`), so a caller pages every list the same way.
  */
 import { z } from "zod";
 import { errors } from "../../cli/output/errors.ts";
@@ -18,7 +19,11 @@ export function pageFlags(opts: { default: number; max: number; noun: string }) 
     }),
     "page-token": flag.string("page token from the previous page's meta.page_token"),
     "page-all": flag.boolean("follow meta.page_token through every page (at most --page-limit pages)"),
-    "page-limit": flag.integer("most pages with --page-all", { default: 10, min: 1, max: 1000 }),
+    "page-limit": flag.integer("most pages with --page-all (0 = no limit)", {
+      default: 10,
+      min: 0,
+      max: 1000,
+    }),
   };
 }
 

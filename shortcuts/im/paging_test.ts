@@ -54,8 +54,18 @@ Deno.test("listPages: one page keeps the token for the next; --page-all follows 
 
   const limited = run({ "page-all": true, "page-limit": "2" });
   await limited.done;
-  assert.deepEqual(JSON.parse(limited.t.out.text()).meta, { count: 4, has_more: true, page_token: "2" });
+  assert.deepEqual(JSON.parse(limited.t.out.text()).meta, {
+    count: 4,
+    has_more: true,
+    page_token: "2",
+    truncated: true,
+  });
   assert.equal(limited.t.requests.length, 2);
+
+  const unlimited = run({ "page-all": true, "page-limit": "0" });
+  await unlimited.done;
+  assert.deepEqual(JSON.parse(unlimited.t.out.text()).meta, { count: 10, has_more: false });
+  assert.equal(unlimited.t.requests.length, 5);
 });
 
 Deno.test("listPages: --page-all with --page-token, and a page size over the limit, are refused unsent", async () => {
