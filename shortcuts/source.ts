@@ -105,6 +105,11 @@ export function shortcutCommand(
     scopes: shortcut.scopes,
     dryRun: true,
     flags: flagMeta,
+    values: (flag) =>
+      (shortcut.flags[flag]?.choices ?? []).map((value) => ({
+        value,
+        description: shortcut.flags[flag].description,
+      })),
   });
 
   cmd.action(async () => {

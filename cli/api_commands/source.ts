@@ -4,10 +4,11 @@
  */
 import { methodHelp } from "./method_help.ts";
 import { Command } from "commander";
-import { setMeta } from "../command_meta.ts";
+import { type FlagValue, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
+import { enumOf } from "../../registry/fields.ts";
 import { listFieldOf } from "../../registry/method.ts";
 import type * as Execute from "./execute.ts";
 import type { ApiCall } from "./execute.ts";
@@ -58,6 +59,19 @@ export function apiCallOf(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] =
   };
 }
 
+/**
+ * `--params` values for completion: one JSON object per value of each enum parameter the registry declares
+ * (`{"user_id_type":"open_id"}`), described by the parameter's own description.
+ */
+export function enumParamValues(m: Pick<ApiMethod, "parameters">): FlagValue[] {
+  return Object.entries(m.parameters).flatMap(([name, spec]) =>
+    (enumOf(spec) ?? []).map((v) => ({
+      value: JSON.stringify({ [name]: v }),
+      description: `${name}: ${(spec.description ?? "").split("\n")[0].trim()}`.replace(/: $/, ""),
+    }))
+  );
+}
+
 export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): Command {
   const cmd = new Command(m.name)
     .summary(m.summary)
@@ -84,6 +98,7 @@ export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod
     dryRun: true,
     pagination: Object.hasOwn(m.parameters, "page_token"),
     flags,
+    values: (flag) => flag === "params" ? enumParamValues(m) : [],
   });
   return cmd;
 }
