@@ -9,6 +9,7 @@ import { asksOnlyVersion, prescanGlobals, refuseHostFlags, versionText } from ".
 import { emitError, emitRendered } from "./output/emit.ts";
 import { errors, toLarkitError } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
+import type * as FastMethod from "./fast/method.ts";
 import type * as RecordSession from "./record/session.ts";
 import type * as RunTree from "./run_tree.ts";
 import type * as Tree from "./tree.ts";
@@ -60,6 +61,12 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     if (asksOnlyVersion(argv)) {
       await emitRendered(ctx, `${versionText(ctx.p.version)}\n`);
       return 0;
+    }
+    // A generated method is resolved without commander when its command line is plain enough; a host's gate
+    // is decided on commander's resolved leaf, so turns take the tree.
+    if (!opts.gate && argv.length >= 3 && !argv[0].startsWith("-")) {
+      const code = await (await later<typeof FastMethod>("./fast/method.ts")).runMethod(argv, ctx);
+      if (code !== undefined) return code;
     }
     return await (await later<typeof RunTree>("./run_tree.ts")).runTree(argv, ctx, opts.gate);
   } catch (e) {

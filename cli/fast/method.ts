@@ -1,0 +1,137 @@
+/**
+ * The lean resolver for the command agents call most: a generated method (`larkit <service> <resource>
+ * <method> [flags]`). It answers without commander (whose Node-compat modules cost a run more than the
+ * command itself, issue 17), from the same declarations the tree is built from: the registry's method, the
+ * flag set `addApiFlags` declares, the global flags of `cli/globals.ts`, and the same executor with the same
+ * options object commander would hand it. It takes only command lines it understands completely; for anything
+ * else — help, an unknown or malformed flag, `--`, strict mode, a word that is not a method — it answers
+ * `undefined` and the run goes through the tree, so every message and exit code stays commander's.
+ */
+import type { Command } from "commander";
+import { apiCallOf, apiFlagSetOf } from "../api_commands/call.ts";
+import type * as Execute from "../api_commands/execute.ts";
+import { addApiFlags } from "../api_commands/flags.ts";
+import { registryOf } from "../api_commands/registry_of.ts";
+import { FIXED_NAMES } from "../commands/index.ts";
+import type { RunContext } from "../context.ts";
+import { GLOBAL_FLAGS } from "../globals.ts";
+import type { ApiMethod } from "../../registry/index.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+
+interface DeclaredFlag {
+  long: string;
+  short?: string;
+  takesValue: boolean;
+  /** commander's attribute name: `--page-all` → `pageAll`. */
+  attribute: string;
+  default?: string;
+}
+
+const FLAG_SPEC = /^(?:-([A-Za-z]), )?--([a-z][a-z0-9-]*)(?: <[^>]+>)?$/;
+
+/**
+ * The flags `addApiFlags` declares for this method, read by handing it a recorder in place of a command:
+ * the declaration stays the one in flags.ts. A declaration this parser does not know (optional values,
+ * negations) makes the whole method ineligible.
+ */
+function declaredFlags(m: ApiMethod): DeclaredFlag[] | undefined {
+  const flags: DeclaredFlag[] = [];
+  let understood = true;
+  const recorder = {
+    option(spec: string, _description: string, fallback?: string) {
+      const match = FLAG_SPEC.exec(spec);
+      if (!match || match[2].startsWith("no-")) understood = false;
+      else {
+        flags.push({
+          long: match[2],
+          short: match[1],
+          takesValue: spec.includes("<"),
+          attribute: match[2].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+          default: fallback,
+        });
+      }
+      return recorder;
+    },
+  };
+  addApiFlags(recorder as unknown as Command, apiFlagSetOf(m));
+  return understood ? flags : undefined;
+}
+
+const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
+const GLOBAL_SWITCH = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
+
+/** commander's options object for the flags after the method's words, or undefined when not understood. */
+export function parseMethodFlags(
+  flags: DeclaredFlag[],
+  args: string[],
+): Record<string, string | boolean> | undefined {
+  const opts: Record<string, string | boolean> = {};
+  for (const f of flags) if (f.default !== undefined) opts[f.attribute] = f.default;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (GLOBAL_SWITCH.has(arg)) continue;
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (GLOBAL_VALUE.has(name)) {
+      // The root's option, read by the prescan: the leaf's options object never holds it.
+      if (eq === -1 && (i + 1 >= args.length || args[i + 1].startsWith("-"))) return undefined;
+      if (eq === -1) i++;
+      continue;
+    }
+    const flag = flags.find((f) => name === `--${f.long}` || (f.short && name === `-${f.short}`));
+    if (!flag) return undefined;
+    if (!flag.takesValue) {
+      if (eq !== -1) return undefined;
+      opts[flag.attribute] = true;
+      continue;
+    }
+    if (eq !== -1) opts[flag.attribute] = arg.slice(eq + 1);
+    else {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith("-")) return undefined;
+      opts[flag.attribute] = value;
+      i++;
+    }
+  }
+  return opts;
+}
+
+async function strictModeOff(ctx: RunContext): Promise<boolean> {
+  try {
+    return (await ctx.credentials().account()).strictMode === "off";
+  } catch {
+    // Not configured: the tree does not prune either; the command itself reports the missing config.
+    return true;
+  }
+}
+
+/**
+ * Runs argv when it is a generated method with flags this resolver understands; the exit code, or undefined
+ * when the tree must answer.
+ */
+export async function runMethod(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  const [service, resource, name] = argv;
+  if (argv.length < 3 || [service, resource, name].some((w) => w.startsWith("-") || w.startsWith("+"))) {
+    return undefined;
+  }
+  // A fixed command of that name wins over a service; `event` mixes registry and its own commands.
+  if (FIXED_NAMES.has(service) || service === "event" || argv.includes("--")) return undefined;
+  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) return undefined;
+  const registry = await registryOf(ctx);
+  if (!registry.listServices().some((s) => s.name === service)) return undefined;
+  const methods = await registry.methods(service);
+  const m = methods.find((x) => x.resource === resource && x.name === name);
+  if (!m) return undefined;
+  const flags = declaredFlags(m);
+  const opts = flags && parseMethodFlags(flags, argv.slice(3));
+  if (!opts || !await strictModeOff(ctx)) return undefined;
+  const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
+  await runApiCall(ctx, apiCallOf(ctx, m, methods), opts);
+  return ctx.state.exitCode ?? 0;
+}
