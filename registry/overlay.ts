@@ -8,7 +8,8 @@
  * Cache layout under `<cacheDir>/registry/`: `check.json` (when we last asked), `overlay.json` (version +
  * service summaries, written last), `services/<name>.json` (one validated service each, read only on demand).
  */
-import { join } from "node:path";
+// The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
+import { joinPath as join } from "../cli/files.ts";
 import { identitiesOf } from "./method.ts";
 import type { ServiceSpec, ServiceSummary } from "./schema.ts";
 import type * as Schemas from "./schema.ts";
