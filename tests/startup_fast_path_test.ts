@@ -4,12 +4,12 @@
  * takes the tree), so each command line below runs both ways and must come out byte for byte the same.
  */
 import assert from "node:assert/strict";
-import { parseMethodFlags } from "../cli/fast/method.ts";
+import { type DeclaredFlag, parseFlags } from "../cli/fast/method.ts";
 import { runCli as runIn } from "../cli/run.ts";
 import { cliProvider } from "./helpers/run_cli.ts";
 import { emulatorEnv, withEmulator } from "./helpers/emulator.ts";
 
-const FLAGS = [
+const FLAGS: DeclaredFlag[] = [
   { long: "params", takesValue: true, attribute: "params" },
   { long: "page-all", takesValue: false, attribute: "pageAll" },
   { long: "page-limit", takesValue: true, attribute: "pageLimit", default: "10" },
@@ -17,8 +17,16 @@ const FLAGS = [
   { long: "dry-run", takesValue: false, attribute: "dryRun" },
 ];
 
-Deno.test("parseMethodFlags builds commander's options object, defaults included", () => {
+/** The options object of a command line without operands. */
+const parseMethodFlags = (flags: DeclaredFlag[], args: string[]) => parseFlags(flags, args)?.opts;
+
+Deno.test("parseFlags builds commander's options object, defaults included, and takes operands up to a count", () => {
   assert.deepEqual(parseMethodFlags(FLAGS, []), { pageLimit: "10" });
+  assert.deepEqual(parseFlags(FLAGS, ["calendar.calendars.list", "--page-all"], 1), {
+    opts: { pageLimit: "10", pageAll: true },
+    words: ["calendar.calendars.list"],
+  });
+  assert.equal(parseFlags(FLAGS, ["a", "b"], 1), undefined);
   assert.deepEqual(
     parseMethodFlags(FLAGS, ["--params", '{"a":1}', "--page-all", "-q", ".data", "--page-limit=3"]),
     { params: '{"a":1}', pageAll: true, jq: ".data", pageLimit: "3" },
@@ -30,7 +38,7 @@ Deno.test("parseMethodFlags builds commander's options object, defaults included
   );
 });
 
-Deno.test("parseMethodFlags gives up on what it does not fully understand (the tree answers those)", () => {
+Deno.test("parseFlags gives up on what it does not fully understand (the tree answers those)", () => {
   for (
     const args of [
       ["--nosuch"],
@@ -59,7 +67,7 @@ async function bothWays(argv: string[], env: Record<string, string>) {
   return { fast, tree };
 }
 
-Deno.test("a generated method answers the same through the lean resolver and through the tree", async () => {
+Deno.test("a generated method, api and schema answer the same through the lean resolver and through the tree", async () => {
   await withEmulator({}, async (emu) => {
     const env = emulatorEnv(emu);
     const lines = [
@@ -72,6 +80,27 @@ Deno.test("a generated method answers the same through the lean resolver and thr
       ["calendar", "calendars", "list", "--no-such-flag"],
       ["calendar", "calendars", "nosuch", "--dry-run"],
       ["calendar", "calendars", "list", "--dry-run", "--help"],
+      ["api", "GET", "/open-apis/calendar/v4/calendars", "--as", "bot", "--dry-run"],
+      ["api", "get", "open-apis/calendar/v4/calendars", "--as", "bot", "--params", '{"page_size":2}'],
+      [
+        "api",
+        "POST",
+        "/open-apis/calendar/v4/calendars",
+        "--as",
+        "bot",
+        "--dry-run",
+        "--data",
+        '{"summary":"x"}',
+      ],
+      ["api", "FETCH", "/open-apis/x", "--dry-run"],
+      ["api", "GET", "/open-apis/calendar/v4/calendars", "--bogus"],
+      ["schema", "calendar.calendars.list"],
+      ["schema", "calendar.calendars.list", "--format", "pretty"],
+      ["schema", "calendar"],
+      ["schema"],
+      ["schema", "nosuch.x.y"],
+      ["schema", "calendar.calendars.list", "extra"],
+      ["schema", "--format=pretty", "calendar.+agenda"],
     ];
     for (const argv of lines) {
       const { fast, tree } = await bothWays(argv, env);

@@ -165,7 +165,8 @@ function prettyShortcut(s: Shortcut, called: { calls: CalledMethod[]; complete: 
   ].join("\n");
 }
 
-async function show(ctx: RunContext, path: string | undefined, format: string): Promise<void> {
+/** What `larkit schema [path] [--format]` prints; the lean resolver (`cli/fast/`) calls it too. */
+export async function show(ctx: RunContext, path: string | undefined, format: string): Promise<void> {
   if (format !== "json" && format !== "pretty") {
     throw errors.validation(`invalid value "${format}" for --format`, { hint: "use json or pretty" });
   }
@@ -250,6 +251,9 @@ async function show(ctx: RunContext, path: string | undefined, format: string): 
   }
 }
 
+/** `schema --format`'s default, shared with the lean resolver. */
+export const SCHEMA_FORMAT_DEFAULT = "json";
+
 export function registerSchema(program: Command, ctx: RunContext): void {
   const cmd = program.command("schema")
     .description("show the API registry: services, resources, methods and their parameters")
@@ -257,7 +261,7 @@ export function registerSchema(program: Command, ctx: RunContext): void {
       "[path]",
       "service[.resource[.method]] or service.+shortcut, e.g. calendar.events.instance_view",
     )
-    .option("--format <fmt>", "json (default) or pretty", "json")
+    .option("--format <fmt>", "json (default) or pretty", SCHEMA_FORMAT_DEFAULT)
     .action(async (path: string | undefined, opts: { format: string }) => await show(ctx, path, opts.format));
   setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("reads the embedded registry") });
 }

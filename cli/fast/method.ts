@@ -1,6 +1,6 @@
 /**
- * The lean resolver for the command agents call most: a generated method (`larkit <service> <resource>
- * <method> [flags]`). It answers without commander (whose Node-compat modules cost a run more than the
+ * The lean resolver for the commands agents call most: a generated method (`larkit <service> <resource>
+ * <method> [flags]`), raw `api <METHOD> <path> [flags]` and `schema [path]`. It answers without commander (whose Node-compat modules cost a run more than the
  * command itself, issue 17), from the same declarations the tree is built from: the registry's method, the
  * flag set `addApiFlags` declares, the global flags of `cli/globals.ts`, and the same executor with the same
  * options object commander would hand it. It takes only command lines it understands completely; for anything
@@ -9,10 +9,13 @@
  */
 import type { Command } from "commander";
 import { apiCallOf, apiFlagSetOf } from "../api_commands/call.ts";
+import type { ApiFlagSet } from "../api_commands/flags.ts";
 import type * as Execute from "../api_commands/execute.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
+import type * as RawApi from "../commands/api.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
+import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { ApiMethod } from "../../registry/index.ts";
@@ -24,7 +27,7 @@ import type { ApiMethod } from "../../registry/index.ts";
  */
 const later = <T>(path: string): Promise<T> => import(path);
 
-interface DeclaredFlag {
+export interface DeclaredFlag {
   long: string;
   short?: string;
   takesValue: boolean;
@@ -40,7 +43,7 @@ const FLAG_SPEC = /^(?:-([A-Za-z]), )?--([a-z][a-z0-9-]*)(?: <[^>]+>)?$/;
  * the declaration stays the one in flags.ts. A declaration this parser does not know (optional values,
  * negations) makes the whole method ineligible.
  */
-function declaredFlags(m: ApiMethod): DeclaredFlag[] | undefined {
+function declaredFlags(set: ApiFlagSet): DeclaredFlag[] | undefined {
   const flags: DeclaredFlag[] = [];
   let understood = true;
   const recorder = {
@@ -59,23 +62,32 @@ function declaredFlags(m: ApiMethod): DeclaredFlag[] | undefined {
       return recorder;
     },
   };
-  addApiFlags(recorder as unknown as Command, apiFlagSetOf(m));
+  addApiFlags(recorder as unknown as Command, set);
   return understood ? flags : undefined;
 }
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
 const GLOBAL_SWITCH = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
 
-/** commander's options object for the flags after the method's words, or undefined when not understood. */
-export function parseMethodFlags(
+/**
+ * commander's options object for the flags after a command's words, and the operands among them (at most
+ * `maxWords`); undefined when not understood.
+ */
+export function parseFlags(
   flags: DeclaredFlag[],
   args: string[],
-): Record<string, string | boolean> | undefined {
+  maxWords = 0,
+): { opts: Record<string, string | boolean>; words: string[] } | undefined {
   const opts: Record<string, string | boolean> = {};
+  const words: string[] = [];
   for (const f of flags) if (f.default !== undefined) opts[f.attribute] = f.default;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (GLOBAL_SWITCH.has(arg)) continue;
+    if (!arg.startsWith("-")) {
+      if (words.push(arg) > maxWords) return undefined;
+      continue;
+    }
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = eq === -1 ? arg : arg.slice(0, eq);
     if (GLOBAL_VALUE.has(name)) {
@@ -99,7 +111,7 @@ export function parseMethodFlags(
       i++;
     }
   }
-  return opts;
+  return { opts, words };
 }
 
 async function strictModeOff(ctx: RunContext): Promise<boolean> {
@@ -128,10 +140,49 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
   const methods = await registry.methods(service);
   const m = methods.find((x) => x.resource === resource && x.name === name);
   if (!m) return undefined;
-  const flags = declaredFlags(m);
-  const opts = flags && parseMethodFlags(flags, argv.slice(3));
-  if (!opts || !await strictModeOff(ctx)) return undefined;
+  const flags = declaredFlags(apiFlagSetOf(m));
+  const parsed = flags && parseFlags(flags, argv.slice(3));
+  if (!parsed || !await strictModeOff(ctx)) return undefined;
   const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
-  await runApiCall(ctx, apiCallOf(ctx, m, methods), opts);
+  await runApiCall(ctx, apiCallOf(ctx, m, methods), parsed.opts);
   return ctx.state.exitCode ?? 0;
+}
+
+const asksHelpOrVersion = (argv: string[]) =>
+  argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V");
+
+/** `api <METHOD> <path> [flags]`, through the function the `api` command runs; undefined when not understood. */
+export async function runRaw(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  const [, methodArg, pathArg] = argv;
+  if (argv.length < 3 || methodArg.startsWith("-") || pathArg.startsWith("-")) return undefined;
+  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
+  const api = await later<typeof RawApi>("../commands/api.ts");
+  const flags = declaredFlags(api.RAW_API_FLAGS);
+  const parsed = flags && parseFlags(flags, argv.slice(3));
+  if (!parsed) return undefined;
+  await api.runRawApi(ctx, methodArg, pathArg, parsed.opts);
+  return ctx.state.exitCode ?? 0;
+}
+
+/** `schema [path] [--format <fmt>]`, through the function the `schema` command runs. */
+export async function runSchema(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
+  const schema = await later<typeof Schema>("../commands/schema.ts");
+  const format: DeclaredFlag = {
+    long: "format",
+    takesValue: true,
+    attribute: "format",
+    default: schema.SCHEMA_FORMAT_DEFAULT,
+  };
+  const parsed = parseFlags([format], argv.slice(1), 1);
+  if (!parsed) return undefined;
+  await schema.show(ctx, parsed.words[0], parsed.opts.format as string);
+  return ctx.state.exitCode ?? 0;
+}
+
+/** The lean answer to argv, or undefined when the tree must answer. */
+export function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  if (argv[0] === "api") return runRaw(argv, ctx);
+  if (argv[0] === "schema") return runSchema(argv, ctx);
+  return runMethod(argv, ctx);
 }
