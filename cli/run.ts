@@ -62,9 +62,10 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
       await emitRendered(ctx, `${versionText(ctx.p.version)}\n`);
       return 0;
     }
-    // A generated method, `api` and `schema` are resolved without commander when their command line is plain
+    // A generated method, a shortcut, `api` and `schema` are resolved without commander when their command line is plain
     // enough; a host's gate is decided on commander's resolved leaf, so turns take the tree.
-    if (!opts.gate && (argv.length >= 3 && !argv[0].startsWith("-") || argv[0] === "schema")) {
+    const lean = argv.length >= 3 || argv[0] === "schema" || argv[1]?.startsWith("+");
+    if (!opts.gate && lean && !argv[0].startsWith("-")) {
       const code = await (await later<typeof FastMethod>("./fast/method.ts")).runLean(argv, ctx);
       if (code !== undefined) return code;
     }

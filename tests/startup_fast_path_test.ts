@@ -67,7 +67,7 @@ async function bothWays(argv: string[], env: Record<string, string>) {
   return { fast, tree };
 }
 
-Deno.test("a generated method, api and schema answer the same through the lean resolver and through the tree", async () => {
+Deno.test("a generated method, a shortcut, api and schema answer the same through the lean resolver and through the tree", async () => {
   await withEmulator({}, async (emu) => {
     const env = emulatorEnv(emu);
     const lines = [
@@ -101,6 +101,14 @@ Deno.test("a generated method, api and schema answer the same through the lean r
       ["schema", "nosuch.x.y"],
       ["schema", "calendar.calendars.list", "extra"],
       ["schema", "--format=pretty", "calendar.+agenda"],
+      ["calendar", "+agenda", "--as", "bot", "--dry-run"],
+      ["calendar", "+agenda", "--as", "bot"],
+      ["calendar", "+agenda", "--as", "bot", "--format", "csv", "--columns", "summary"],
+      ["calendar", "+agenda", "--as", "bot", "--start", "not-a-time"],
+      ["calendar", "+agenda", "--bogus"],
+      ["calendar", "+nosuch", "--dry-run"],
+      ["drive", "+list-comments", "--as", "bot", "--dry-run", "--solved-status", "all"],
+      ["drive", "+list-comments", "--as", "bot", "--dry-run", "--solved-status", "maybe"],
     ];
     for (const argv of lines) {
       const { fast, tree } = await bothWays(argv, env);

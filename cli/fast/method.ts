@@ -1,6 +1,7 @@
 /**
  * The lean resolver for the commands agents call most: a generated method (`larkit <service> <resource>
- * <method> [flags]`), raw `api <METHOD> <path> [flags]` and `schema [path]`. It answers without commander (whose Node-compat modules cost a run more than the
+ * <method> [flags]`), a shortcut (`larkit <service> +name [flags]`), raw `api <METHOD> <path> [flags]` and
+ * `schema [path]`. It answers without commander (whose Node-compat modules cost a run more than the
  * command itself, issue 17), from the same declarations the tree is built from: the registry's method, the
  * flag set `addApiFlags` declares, the global flags of `cli/globals.ts`, and the same executor with the same
  * options object commander would hand it. It takes only command lines it understands completely; for anything
@@ -18,7 +19,9 @@ import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
-import type { ApiMethod } from "../../registry/index.ts";
+import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
+import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
+import type * as Pipeline from "../../shortcuts/pipeline.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -38,32 +41,39 @@ export interface DeclaredFlag {
 
 const FLAG_SPEC = /^(?:-([A-Za-z]), )?--([a-z][a-z0-9-]*)(?: <[^>]+>)?$/;
 
+/** A flag as commander declares it; undefined for a spelling this parser does not know (optional values, negations). */
+function declared(spec: string, fallback?: string): DeclaredFlag | undefined {
+  const match = FLAG_SPEC.exec(spec);
+  if (!match || match[2].startsWith("no-")) return undefined;
+  return {
+    long: match[2],
+    short: match[1],
+    takesValue: spec.includes("<"),
+    attribute: match[2].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+    default: fallback,
+  };
+}
+
+/** Every flag, or undefined when one of them is not understood (the whole command is then ineligible). */
+function allDeclared(specs: { spec: string; default?: string }[]): DeclaredFlag[] | undefined {
+  const flags = specs.map((s) => declared(s.spec, s.default));
+  return flags.every((f) => f !== undefined) ? flags as DeclaredFlag[] : undefined;
+}
+
 /**
- * The flags `addApiFlags` declares for this method, read by handing it a recorder in place of a command:
- * the declaration stays the one in flags.ts. A declaration this parser does not know (optional values,
- * negations) makes the whole method ineligible.
+ * The flags `addApiFlags` declares for a method, read by handing it a recorder in place of a command: the
+ * declaration stays the one in flags.ts.
  */
 function declaredFlags(set: ApiFlagSet): DeclaredFlag[] | undefined {
-  const flags: DeclaredFlag[] = [];
-  let understood = true;
+  const specs: { spec: string; default?: string }[] = [];
   const recorder = {
     option(spec: string, _description: string, fallback?: string) {
-      const match = FLAG_SPEC.exec(spec);
-      if (!match || match[2].startsWith("no-")) understood = false;
-      else {
-        flags.push({
-          long: match[2],
-          short: match[1],
-          takesValue: spec.includes("<"),
-          attribute: match[2].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
-          default: fallback,
-        });
-      }
+      specs.push({ spec, default: fallback });
       return recorder;
     },
   };
   addApiFlags(recorder as unknown as Command, set);
-  return understood ? flags : undefined;
+  return allDeclared(specs);
 }
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
@@ -148,6 +158,28 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
   return ctx.state.exitCode ?? 0;
 }
 
+/** `<service> +name [flags]`, through the same invocation and pipeline as the shortcut's command. */
+export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  const [service, name] = argv;
+  if (!Object.hasOwn(SHORTCUT_SERVICES, service) || FIXED_NAMES.has(service) || !name?.startsWith("+")) {
+    return undefined;
+  }
+  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
+  const shortcut = (await loadShortcuts(service)).find((s) =>
+    s.command === name || (s.aliases ?? []).includes(name as `+${string}`)
+  );
+  if (!shortcut) return undefined;
+  const commandFlags = shortcutFlags(shortcut);
+  const flags = allDeclared(commandFlags);
+  const parsed = flags && parseFlags(flags, argv.slice(2));
+  if (!flags || !parsed || !await strictModeOff(ctx)) return undefined;
+  const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));
+  const attribute = (f: CommandFlag) => attributes.get(f.spec) as string;
+  const { runShortcut } = await later<typeof Pipeline>("../../shortcuts/pipeline.ts");
+  await runShortcut(ctx, shortcut, invocationOf(shortcut, parsed.opts, attribute));
+  return ctx.state.exitCode ?? 0;
+}
+
 const asksHelpOrVersion = (argv: string[]) =>
   argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V");
 
@@ -184,5 +216,6 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
 export function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv[0] === "api") return runRaw(argv, ctx);
   if (argv[0] === "schema") return runSchema(argv, ctx);
+  if (argv[1]?.startsWith("+")) return runShortcutLine(argv, ctx);
   return runMethod(argv, ctx);
 }
