@@ -40,6 +40,12 @@ export interface ResolvedCommand {
 /** A host's check of the resolved command (the agent server's turn rules); an error refuses it before it runs. */
 export type CommandGate = (cmd: ResolvedCommand) => Error | undefined;
 
+/** A value shell completion offers for a flag, with what it means. */
+export interface FlagValue {
+  value: string;
+  description: string;
+}
+
 export interface CommandMeta {
   layer: Layer;
   /** Whether it may run in an agent-server turn; suite layers default to allowed (`turnPolicyOf`). */
@@ -52,6 +58,11 @@ export interface CommandMeta {
   pagination?: boolean;
   /** Per long flag name without dashes, e.g. `{ "text": { type: "string", input: ["file", "stdin"] } }`. */
   flags?: Record<string, FlagMeta>;
+  /**
+   * Values completion offers for a flag (long name without dashes), from the declarations that built the
+   * command (a shortcut flag's choices, a generated method's enum parameters); worked out only when asked.
+   */
+  values?: (flag: string) => FlagValue[];
 }
 
 const META = new WeakMap<Command, CommandMeta>();

@@ -3,10 +3,11 @@
  * services (credential chain, HTTP client) — built once per run, only when a command needs them.
  */
 import type { Command } from "commander";
-import { createCredentialChain } from "./auth/chain.ts";
+import type * as Chain from "./auth/chain.ts";
 import type { CommandGate } from "./command_meta.ts";
 import type { CredentialChain } from "./auth/types.ts";
-import { createHttpClient, type HttpClient } from "./http/client.ts";
+import type * as Client from "./http/client.ts";
+import type { ApiRequest, HttpClient } from "./http/client.ts";
 import { type Diagnostics, diagnostics } from "./output/diagnostics.ts";
 import { errors } from "./output/errors.ts";
 import type { Identity } from "./output/envelope.ts";
@@ -64,6 +65,48 @@ export interface RunContext {
   hooks: RunHooks;
 }
 
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+
+/**
+ * The credential chain and the HTTP client, with their modules (config, token stores, zod schemas) loaded on
+ * the first call that needs them: a run that never asks for a token or sends a request never loads them.
+ */
+function deferredChain(make: () => Promise<CredentialChain>): CredentialChain {
+  let chain: Promise<CredentialChain> | undefined;
+  const get = () => chain ??= make();
+  return {
+    account: async () => (await get()).account(),
+    token: async (identity, signal) => (await get()).token(identity, signal),
+    identities: async () => (await get()).identities(),
+    grantedScopes: async (identity) => (await get()).grantedScopes(identity),
+    invalidate: async (identity, token, signal) => {
+      const c = await get();
+      return c.invalidate ? await c.invalidate(identity, token, signal) : false;
+    },
+    appSecret: async () => {
+      const c = await get();
+      if (!c.appSecret) throw errors.internal("this credential chain cannot give the app secret");
+      return await c.appSecret();
+    },
+  };
+}
+
+function deferredHttp(make: () => Promise<HttpClient>): HttpClient {
+  let client: Promise<HttpClient> | undefined;
+  const get = () => client ??= make();
+  return {
+    send: async (url, init, opts) => (await get()).send(url, init, opts),
+    call: async <T>(req: ApiRequest) => (await get()).call<T>(req),
+    raw: async (req) => (await get()).raw(req),
+    url: async (path, query) => (await get()).url(path, query),
+  };
+}
+
 export function createRunContext(
   p: Provider,
   globals: Globals,
@@ -81,13 +124,23 @@ export function createRunContext(
     state: {},
     hooks,
     credentials: () =>
-      chain ??= createCredentialChain(p, {
-        profile: globals.profile,
-        freshBotToken: globals.record !== undefined,
-        diag,
-        send: (url, init, opts) => ctx.http().send(url, init, opts),
-      }),
-    http: () => http ??= createHttpClient({ p, credentials: ctx.credentials(), diag, argv }),
+      chain ??= deferredChain(async () =>
+        (await later<typeof Chain>("./auth/chain.ts")).createCredentialChain(p, {
+          profile: globals.profile,
+          freshBotToken: globals.record !== undefined,
+          diag,
+          send: (url, init, opts) => ctx.http().send(url, init, opts),
+        })
+      ),
+    http: () =>
+      http ??= deferredHttp(async () =>
+        (await later<typeof Client>("./http/client.ts")).createHttpClient({
+          p,
+          credentials: ctx.credentials(),
+          diag,
+          argv,
+        })
+      ),
   };
   return ctx;
 }

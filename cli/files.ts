@@ -2,8 +2,36 @@
  * File access as the provider hands it out. The real implementation is Deno's file system; writes are
  * atomic (temp file + rename) because half-written config or token files would lock a user out.
  */
-import { dirname } from "node:path";
 import { errors } from "./output/errors.ts";
+
+/**
+ * `node:path`'s `join` for POSIX paths: the parts joined, `.`/`..`/repeated slashes resolved, a trailing
+ * slash kept. Written here because loading `node:path` costs every run several milliseconds (issue 17).
+ */
+export function joinPath(...parts: string[]): string {
+  const joined = parts.filter((p) => p !== "").join("/");
+  if (joined === "") return ".";
+  const absolute = joined.startsWith("/");
+  const segments: string[] = [];
+  for (const seg of joined.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg !== "..") segments.push(seg);
+    else if (segments.length && segments.at(-1) !== "..") segments.pop();
+    else if (!absolute) segments.push("..");
+  }
+  const path = (absolute ? "/" : "") + segments.join("/");
+  if (path === "") return absolute ? "/" : ".";
+  return joined.endsWith("/") && path !== "/" ? `${path}/` : path;
+}
+
+/** `node:path`'s `dirname` for POSIX paths (see `joinPath`). */
+export function parentDir(path: string): string {
+  const trimmed = path.replace(/(?<=.)\/+$/, "");
+  const at = trimmed.lastIndexOf("/");
+  if (at === -1) return ".";
+  // As node does: `//a` → `//`, `a//b` → `a/`.
+  return at === 1 && trimmed[0] === "/" ? "//" : trimmed.slice(0, at) || "/";
+}
 
 export interface FileInfo {
   isFile: boolean;
@@ -60,7 +88,7 @@ export function makePrivate(path: string, kind: "dir" | "file"): void {
     try {
       if (kind === "dir") Deno.mkdirSync(path, { recursive: true, mode: want });
       else {
-        Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        Deno.mkdirSync(parentDir(path), { recursive: true, mode: 0o700 });
         Deno.openSync(path, { append: true, create: true, mode: want }).close();
       }
     } catch (e) {
@@ -119,7 +147,7 @@ export function denoFiles(): Files {
     },
     readTextFile: (path) => Deno.readTextFile(path),
     async writeFileAtomic(path, data, opts = {}) {
-      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await Deno.mkdir(parentDir(path), { recursive: true, mode: 0o700 });
       const tmp = `${path}.${crypto.randomUUID()}.tmp`;
       try {
         if (typeof data === "string") await Deno.writeTextFile(tmp, data, { mode: opts.mode ?? 0o600 });
@@ -131,7 +159,7 @@ export function denoFiles(): Files {
       }
     },
     async writeStreamAtomic(path, chunks, opts = {}) {
-      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await Deno.mkdir(parentDir(path), { recursive: true, mode: 0o700 });
       const tmp = `${path}.${crypto.randomUUID()}.tmp`;
       let size = 0;
       const counted = new TransformStream<Uint8Array, Uint8Array>({
@@ -157,7 +185,7 @@ export function denoFiles(): Files {
       await Deno.writeTextFile(path, text, { append: true, mode: 0o600 });
     },
     async createNew(path, data, opts = {}) {
-      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await Deno.mkdir(parentDir(path), { recursive: true, mode: 0o700 });
       try {
         await Deno.writeTextFile(path, data, { createNew: true, mode: opts.mode ?? 0o600 });
         return true;

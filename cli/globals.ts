@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import type { Globals } from "./context.ts";
+import { errors } from "./output/errors.ts";
 import type { Env } from "./provider.ts";
 
 interface GlobalFlag {
@@ -37,6 +38,19 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
 ];
 
 const VALUE_FLAGS = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
+const SWITCHES = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
+
+/** What `-V, --version` prints (without the newline): the root's version option and the run's own answer. */
+export const versionText = (version: string): string => `larkit version ${version}`;
+
+/**
+ * argv that asks only for the version: `-V`/`--version`, with at most global switches around it. Commander
+ * answers such a line with the version whatever else the tree holds, so the run answers it without the tree.
+ */
+export function asksOnlyVersion(argv: string[]): boolean {
+  return argv.some((a) => a === "-V" || a === "--version") &&
+    argv.every((a) => a === "-V" || a === "--version" || SWITCHES.has(a));
+}
 
 /** Options every level understands; parsed before the tree exists so the right profile and service load. */
 export function addGlobalOptions(program: Command): Command {
@@ -79,4 +93,14 @@ export function positionalWords(argv: string[]): string[] {
     else if (words.length > 0) break;
   }
   return words;
+}
+
+/** Recording and replaying read and write files of this machine: a host's run (a turn) may not ask for them. */
+export function refuseHostFlags(given: Pick<Globals, "record" | "replay">): void {
+  const flag = given.record !== undefined ? "--record" : given.replay !== undefined ? "--replay" : undefined;
+  if (flag) {
+    throw errors.permission(`${flag} cannot be used inside an agent-server turn`, {
+      hint: "it reads or writes files on the server's machine; record in a terminal instead",
+    });
+  }
 }

@@ -4,14 +4,17 @@
  * cannot read `~/.ssh` or overwrite `~/.bashrc` because a flag or a file name said so. In an agent-server turn
  * the working directory is the thread's workspace (`thread.cwd`), so the same rule keeps a turn inside it.
  */
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import type * as NodePath from "node:path";
 import { errors } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x1f\x7f]/;
 
-function outside(root: string, path: string): boolean {
+/** `node:path`, loaded by the first check that needs it: importing it costs every run's start-up (issue 17). */
+const nodePath = (): Promise<typeof NodePath> => import("node:path");
+
+function outside({ relative, isAbsolute, sep }: typeof NodePath, root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
@@ -21,18 +24,20 @@ export async function resolveOutputPath(p: Provider, flagName: string, path: str
   const hint =
     "cd to the target directory first, or use a relative path like ./filename (in an agent-server turn: inside the thread's workspace, thread.cwd)";
   const fail = (why: string) => errors.validation(`--${flagName}: ${why}`, { hint });
+  const np = await nodePath();
+  const { dirname, isAbsolute, relative, resolve } = np;
   if (path === "") throw fail("path is empty");
   if (CONTROL.test(path)) throw fail("path contains control characters");
   if (isAbsolute(path)) throw fail(`must be a relative path within the current directory, got "${path}"`);
   const target = resolve(p.cwd, path);
-  if (outside(resolve(p.cwd), target)) throw fail(`path is outside the current directory: "${path}"`);
+  if (outside(np, resolve(p.cwd), target)) throw fail(`path is outside the current directory: "${path}"`);
   // The nearest existing ancestor decides where a symlink really leads.
   let existing = target;
   while ((await p.files.stat(existing)) === null && existing !== dirname(existing)) {
     existing = dirname(existing);
   }
   const real = await p.files.realPath(existing);
-  if (outside(await p.files.realPath(p.cwd), real)) {
+  if (outside(np, await p.files.realPath(p.cwd), real)) {
     throw fail(`path leads outside the current directory through a symlink: "${path}"`);
   }
   if ((await p.files.stat(target))?.isDirectory) {
@@ -48,6 +53,7 @@ export async function resolveOutputPath(p: Provider, flagName: string, path: str
 export async function resolveLocalFile(p: Provider, flagName: string, path: string): Promise<string> {
   const fail = (why: string, hint?: string) =>
     errors.validation(`--${flagName}: ${why}`, hint ? { hint } : {});
+  const { isAbsolute, relative, resolve, sep } = await nodePath();
   if (path === "") throw fail("file path is empty");
   if (CONTROL.test(path)) throw fail("file path contains control characters");
   const inside =

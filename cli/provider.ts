@@ -7,9 +7,7 @@
  * Higher-level services (config store, HTTP client, credential chain) are built lazily from these edges
  * by `cli/services.ts`, once per provider.
  */
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { denoFiles, type Files } from "./files.ts";
+import { denoFiles, type Files, joinPath as join } from "./files.ts";
 import { lineReader } from "./line_reader.ts";
 import { denoProcesses, type Processes } from "./processes.ts";
 
@@ -245,7 +243,8 @@ export function testProvider(
     processes: opts.processes ?? denoProcesses(),
     paths: resolvePaths(env, home),
     system: { hostname: "test-host", os: "linux", arch: "x86_64", selfCommand: [] },
-    cwd: opts.cwd ?? tmpdir(),
+    // `node:os`'s tmpdir on POSIX, without loading it.
+    cwd: opts.cwd ?? (Deno.env.get("TMPDIR")?.replace(/(?<=.)\/+$/, "") || "/tmp"),
     signal: opts.signal ?? new AbortController().signal,
   };
   return { ...withIOFrom(base), out, err };

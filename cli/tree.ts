@@ -8,7 +8,7 @@ import { Command } from "commander";
 import { type CommandMeta, hide, isHidden, metaOf, setMeta } from "./command_meta.ts";
 import { FIXED_COMMANDS, FIXED_NAMES, type FixedCommand, registerFixed } from "./commands/index.ts";
 import type { BuildOptions, RunContext } from "./context.ts";
-import { addGlobalOptions, positionalWords } from "./globals.ts";
+import { addGlobalOptions, positionalWords, versionText } from "./globals.ts";
 import type { StrictMode } from "./auth/types.ts";
 import { errors } from "./output/errors.ts";
 import type { ServiceSummary } from "./service_source.ts";
@@ -84,7 +84,7 @@ function byName(a: ServiceSummary, b: ServiceSummary): number {
 export async function buildTree(argv: string[], ctx: RunContext, opts: BuildOptions = {}): Promise<Command> {
   const program = addGlobalOptions(new Command("larkit"))
     .description("One command line to the Lark/Feishu suite for humans, scripts and AI agents")
-    .version(`larkit version ${ctx.p.version}`, "-V, --version", "print the version")
+    .version(versionText(ctx.p.version), "-V, --version", "print the version")
     .helpCommand(true);
   setMeta(program, { layer: "builtin" });
 

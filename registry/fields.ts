@@ -71,7 +71,8 @@ export function fieldsFromJsonSchema(obj: JsonSchema, zh?: JsonSchema): Record<s
   return out;
 }
 
-function enumOf(f: FieldSpec): unknown[] | undefined {
+/** The values a field allows, from `enum` or lark-cli's `options`; undefined when it is not an enum. */
+export function enumOf(f: FieldSpec): unknown[] | undefined {
   if (f.enum?.length) return f.enum;
   const fromOptions = f.options?.map((o) => o.value).filter((v) => v !== undefined);
   return fromOptions?.length ? fromOptions : undefined;

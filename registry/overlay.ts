@@ -8,11 +8,11 @@
  * Cache layout under `<cacheDir>/registry/`: `check.json` (when we last asked), `overlay.json` (version +
  * service summaries, written last), `services/<name>.json` (one validated service each, read only on demand).
  */
-import { join } from "node:path";
+// The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
+import { joinPath as join } from "../cli/files.ts";
 import { identitiesOf } from "./method.ts";
 import type { ServiceSpec, ServiceSummary } from "./schema.ts";
 import type * as Schemas from "./schema.ts";
-import { z } from "zod";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -50,8 +50,6 @@ export interface OverlayIndex {
   version: string;
   services: ServiceSummary[];
 }
-
-const CheckSchema = z.lazy(() => z.object({ lastCheckAt: z.number(), url: z.string().optional() }));
 
 const dir = (d: OverlayDeps) => join(d.cacheDir, "registry");
 
@@ -96,7 +94,10 @@ export function summarize(spec: ServiceSpec): ServiceSummary {
 /** Whether the TTL since the last check (successful or not) has run out. */
 export async function refreshDue(d: OverlayDeps, ttlMs: number): Promise<boolean> {
   try {
-    const check = CheckSchema.parse(JSON.parse(await d.files.readTextFile(join(dir(d), "check.json"))));
+    const { OverlayCheckSchema } = await schemas();
+    const check = OverlayCheckSchema.parse(
+      JSON.parse(await d.files.readTextFile(join(dir(d), "check.json"))),
+    );
     return d.now() - check.lastCheckAt >= ttlMs;
   } catch {
     return true;

@@ -184,3 +184,6 @@ export const OverridesSchema = z.object({
   ),
 }).strict();
 export type Overrides = z.infer<typeof OverridesSchema>;
+
+/** The overlay's `check.json`: when the endpoint was last asked (successful or not), and which one. */
+export const OverlayCheckSchema = z.object({ lastCheckAt: z.number(), url: z.string().optional() });

@@ -82,6 +82,9 @@ const TurnRow = z.object({
   completed_at_ms: z.number().nullable(),
 });
 const ItemRow = z.object({ body_json: z.string() });
+// Built once: zod compiles a parser for each schema object on its first parse, so a schema made per call
+// (per turn and per item) cost the agent server most of a trivial turn.
+const CountRow = z.object({ n: z.number() });
 const ItemBodySchema = z.looseObject({ type: z.string(), id: z.string() });
 
 function toThread(row: unknown): ThreadRecord {
@@ -185,7 +188,7 @@ export class ThreadStore {
     ).run(
       t.id,
       t.threadId,
-      Number(z.object({ n: z.number() }).parse(seq).n),
+      Number(CountRow.parse(seq).n),
       t.status,
       t.input,
       t.startedAtMs,
@@ -219,7 +222,7 @@ export class ThreadStore {
       this.#sql("UPDATE rpc_items SET body_json = ? WHERE id = ?").run(JSON.stringify(item), item.id);
       return;
     }
-    const count = z.object({ n: z.number() }).parse(
+    const count = CountRow.parse(
       this.#sql("SELECT COUNT(*) AS n FROM rpc_items WHERE turn_id = ?").get(turnId),
     );
     this.#sql("INSERT INTO rpc_items (id, thread_id, turn_id, seq, body_json) VALUES (?, ?, ?, ?, ?)")

@@ -35,7 +35,7 @@ import { parseResponse } from "./common/response.ts";
 import { timeZoneOf } from "./common/time.ts";
 import type { Call, Dedup, FlagSpecs, FlagValues, Shortcut, ShortcutContext, UploadCall } from "./declare.ts";
 import { type RawFlagValue, resolveFlags } from "./inputs.ts";
-import { takesFormat } from "./source.ts";
+import { takesFormat } from "./command_flags.ts";
 
 /** What the command line gave: the automatic flags, and the shortcut's own flags by name. */
 export interface Invocation {

@@ -12,7 +12,7 @@ import { columnLetters } from "../shortcuts/sheets/read.ts";
 import type { FlagSpecs, Shortcut, ShortcutContext } from "../shortcuts/declare.ts";
 import { loadAllShortcuts } from "../shortcuts/index.ts";
 import { resolveFlags } from "../shortcuts/inputs.ts";
-import { takesFormat } from "../shortcuts/source.ts";
+import { takesFormat } from "../shortcuts/command_flags.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 const READS = (await loadAllShortcuts()).filter((s) => s.risk === "read");

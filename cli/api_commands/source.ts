@@ -4,16 +4,15 @@
  */
 import { methodHelp } from "./method_help.ts";
 import { Command } from "commander";
-import { setMeta } from "../command_meta.ts";
+import { type FlagValue, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
-import { listFieldOf } from "../../registry/method.ts";
+import { enumOf } from "../../registry/fields.ts";
+import { apiCallOf, apiFlagSetOf } from "./call.ts";
 import type * as Execute from "./execute.ts";
-import type { ApiCall } from "./execute.ts";
 import { addApiFlags } from "./flags.ts";
 import { registryOf } from "./registry_of.ts";
-import { buildRequest } from "./request.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -23,52 +22,23 @@ import { buildRequest } from "./request.ts";
 const later = <T>(path: string): Promise<T> => import(path);
 
 /**
- * The read command that shows whether a lost write took effect: the `get` of the same resource when the write
- * was given all of its path parameters, else its `list`, carrying the path parameters over.
+ * `--params` values for completion: one JSON object per value of each enum parameter the registry declares
+ * (`{"user_id_type":"open_id"}`), described by the parameter's own description.
  */
-export function verifyCommand(
-  m: ApiMethod,
-  siblings: ApiMethod[],
-  params: Record<string, unknown>,
-): string | undefined {
-  const pathParams = (s: ApiMethod) =>
-    Object.entries(s.parameters).filter(([, spec]) => spec.location === "path").map(([k]) => k);
-  const read = ["get", "list"]
-    .map((n) => siblings.find((s) => s.resource === m.resource && s.name === n))
-    .find((s) => s !== undefined && pathParams(s).every((k) => params[k] !== undefined));
-  if (!read) return undefined;
-  const carried = Object.fromEntries(pathParams(read).map((k) => [k, params[k]]));
-  const args = Object.keys(carried).length ? ` --params '${JSON.stringify(carried)}'` : "";
-  return `larkit ${read.service} ${read.resource} ${read.name}${args}`;
-}
-
-export function apiCallOf(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): ApiCall {
-  return {
-    command: [m.service, m.resource, m.name],
-    service: m.service,
-    identities: m.identities,
-    risk: m.risk,
-    scopes: m.scopes,
-    requiredScopes: m.requiredScopes,
-    fileField: m.fileFields.length === 1 ? m.fileFields[0] : "file",
-    build: (params, data, opts) =>
-      buildRequest(m, params, data, { ...opts, uuid: () => ctx.p.random.uuid() }),
-    verify: m.risk !== "read" && !m.idempotency ? (params) => verifyCommand(m, siblings, params) : undefined,
-    listField: listFieldOf(m),
-  };
+export function enumParamValues(m: Pick<ApiMethod, "parameters">): FlagValue[] {
+  return Object.entries(m.parameters).flatMap(([name, spec]) =>
+    (enumOf(spec) ?? []).map((v) => ({
+      value: JSON.stringify({ [name]: v }),
+      description: `${name}: ${(spec.description ?? "").split("\n")[0].trim()}`.replace(/: $/, ""),
+    }))
+  );
 }
 
 export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): Command {
   const cmd = new Command(m.name)
     .summary(m.summary)
     .description(`${m.description}\n\nView parameter definitions before calling:\n  larkit schema ${m.id}`);
-  const flags = addApiFlags(cmd, {
-    body: m.httpMethod !== "GET",
-    file: m.fileFields.length > 0,
-    yes: m.risk === "high-risk-write",
-    idempotency: m.idempotency !== undefined,
-    pages: m.listField !== undefined || "page_token" in m.parameters,
-  });
+  const flags = addApiFlags(cmd, apiFlagSetOf(m));
   // Built apart from the tree, so it does not inherit the root's help settings: the global flags too.
   cmd.configureHelp({ showGlobalOptions: true }).addHelpText("after", methodHelp(m));
   cmd.action(async (opts: Record<string, unknown>) => {
@@ -84,6 +54,7 @@ export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod
     dryRun: true,
     pagination: Object.hasOwn(m.parameters, "page_token"),
     flags,
+    values: (flag) => flag === "params" ? enumParamValues(m) : [],
   });
   return cmd;
 }

@@ -8,7 +8,8 @@
  * turn (a download into a workspace) cannot run inside larkit, and a program inside the state directory
  * (where workspaces live) or the cache is refused outright, at `config set` and again before every run.
  */
-import { basename, isAbsolute, join, relative } from "node:path";
+// `node:path` loads only where `relative` is needed: importing it costs every run's start-up (issue 17).
+import { joinPath as join } from "../files.ts";
 import type { z } from "zod";
 import { endpointsFor } from "../config/endpoints.ts";
 import { errors, type LarkitError } from "../output/errors.ts";
@@ -28,10 +29,11 @@ const REMOVE_HINT = 'or remove it from the chain: larkit config set credential-p
 
 /** Where a configured entry points: absolute, or relative to the config directory. */
 export function extensionProgramPath(p: Provider, entry: string): string {
-  return isAbsolute(entry) ? entry : join(p.paths.configDir, entry);
+  return entry.startsWith("/") ? entry : join(p.paths.configDir, entry);
 }
 
-function inside(dir: string, path: string): boolean {
+async function inside(dir: string, path: string): Promise<boolean> {
+  const { isAbsolute, relative } = await import("node:path");
   const rel = relative(dir, path);
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
@@ -53,7 +55,7 @@ export async function checkProviderProgram(p: Provider, entry: string): Promise<
   const real = await realOrSelf(p, program);
   for (const dir of [p.paths.stateDir, p.paths.cacheDir]) {
     const realDir = await realOrSelf(p, dir);
-    if (inside(dir, program) || inside(realDir, real)) {
+    if (await inside(dir, program) || await inside(realDir, real)) {
       throw errors.config(
         `credential provider ${program} is inside larkit's ${dir === p.paths.stateDir ? "state" : "cache"} ` +
           `directory (${dir}), where files downloaded by agent turns live; it is never run from there`,
@@ -129,7 +131,7 @@ async function ask<S extends z.ZodTypeAny>(
 }
 
 async function adapt(p: Provider, entry: string): Promise<CredentialSource | undefined> {
-  const fileName = basename(extensionProgramPath(p, entry));
+  const fileName = extensionProgramPath(p, entry).replace(/\/+$/, "").split("/").pop() ?? "";
   const answer = await ask(
     p,
     entry,

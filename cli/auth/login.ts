@@ -3,7 +3,8 @@
  * `auth login --device-code <code>` can resume in another process), then complete (poll, identify the user,
  * store the token, make that user the profile's user).
  */
-import { join } from "node:path";
+// The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
+import { joinPath as join } from "../files.ts";
 import { z } from "zod";
 import { loadConfig, type Profile, saveConfig } from "../config/config_file.ts";
 import type { Endpoints } from "../config/endpoints.ts";

@@ -4,7 +4,8 @@
  * stored token once it holds the lock (double-checked): a second process waiting on the lock finds the token
  * the first one stored and never spends the old refresh token again.
  */
-import { join } from "node:path";
+// The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
+import { joinPath as join } from "../files.ts";
 import { z } from "zod";
 import type { Endpoints } from "../config/endpoints.ts";
 import type { SecretStore } from "../config/secret_store.ts";

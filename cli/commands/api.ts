@@ -4,7 +4,7 @@
  * validation and no scope pre-check): the suite is the judge.
  */
 import type { Command } from "commander";
-import { addApiFlags } from "../api_commands/flags.ts";
+import { addApiFlags, type ApiFlagSet } from "../api_commands/flags.ts";
 import { runApiCall } from "../api_commands/execute.ts";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
@@ -67,30 +67,10 @@ export function registerApi(program: Command, ctx: RunContext): void {
     .description("call any suite OpenAPI path directly: larkit api GET /open-apis/...")
     .argument("<method>", `HTTP method: ${METHODS.join(", ")}`)
     .argument("<path>", "API path starting with /open-apis/");
-  const flags = addApiFlags(cmd, { body: true, file: true, yes: true });
-  cmd.action(async (methodArg: string, pathArg: string, opts: Record<string, unknown>) => {
-    const method = methodArg.toUpperCase();
-    if (!METHODS.includes(method)) {
-      throw errors.validation(`unknown HTTP method: ${methodArg}`, {
-        hint: `use one of: ${METHODS.join(", ")}`,
-      });
-    }
-    const path = normalizeRawPath(pathArg);
-    await runApiCall(ctx, {
-      command: ["api", method],
-      identities: ["user", "bot"],
-      risk: rawRisk(method),
-      scopes: [],
-      requiredScopes: [],
-      fileField: "file",
-      build: (params, data) => {
-        if (method === "GET" && data !== undefined) {
-          throw errors.validation("GET requests take no --data", { hint: "put parameters in --params" });
-        }
-        return { method, path, query: scalarQuery(params), body: data };
-      },
-    }, opts);
-  });
+  const flags = addApiFlags(cmd, RAW_API_FLAGS);
+  cmd.action((methodArg: string, pathArg: string, opts: Record<string, unknown>) =>
+    runRawApi(ctx, methodArg, pathArg, opts)
+  );
   setMeta(cmd, {
     layer: "api",
     identities: ["user", "bot"],
@@ -99,4 +79,37 @@ export function registerApi(program: Command, ctx: RunContext): void {
     pagination: true,
     flags,
   });
+}
+
+/** The flags `api` takes (the lean resolver in `cli/fast/` reads the same set). */
+export const RAW_API_FLAGS: ApiFlagSet = { body: true, file: true, yes: true };
+
+/** `larkit api <method> <path>` with commander's options object; the lean resolver calls it too. */
+export async function runRawApi(
+  ctx: RunContext,
+  methodArg: string,
+  pathArg: string,
+  opts: Record<string, unknown>,
+): Promise<void> {
+  const method = methodArg.toUpperCase();
+  if (!METHODS.includes(method)) {
+    throw errors.validation(`unknown HTTP method: ${methodArg}`, {
+      hint: `use one of: ${METHODS.join(", ")}`,
+    });
+  }
+  const path = normalizeRawPath(pathArg);
+  await runApiCall(ctx, {
+    command: ["api", method],
+    identities: ["user", "bot"],
+    risk: rawRisk(method),
+    scopes: [],
+    requiredScopes: [],
+    fileField: "file",
+    build: (params, data) => {
+      if (method === "GET" && data !== undefined) {
+        throw errors.validation("GET requests take no --data", { hint: "put parameters in --params" });
+      }
+      return { method, path, query: scalarQuery(params), body: data };
+    },
+  }, opts);
 }

@@ -4,7 +4,7 @@
  * back as `value<TAB>description`; zsh and fish show the descriptions, bash drops them.
  */
 import type { Command, Option } from "commander";
-import { isHidden, readOnlyInTurns, setMeta } from "../command_meta.ts";
+import { isHidden, metaOf, readOnlyInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -65,8 +65,13 @@ function optionNamed(cmd: Command, program: Command, word: string): Option | und
   return [...cmd.options, ...program.options].find((o) => o.long === word || o.short === word);
 }
 
-/** A flag's value: its declared choices, or the values larkit knows for --format, --as and --profile. */
-async function valuesOf(option: Option, sources: CompletionSources): Promise<Candidate[]> {
+/**
+ * A flag's value: the values the command's declarations give (shortcut choices, enum parameters from the
+ * registry), its commander choices, or the values larkit knows for --format, --as and --profile.
+ */
+async function valuesOf(cmd: Command, option: Option, sources: CompletionSources): Promise<Candidate[]> {
+  const declared = (option.long && metaOf(cmd)?.values?.(option.long.slice(2))) || [];
+  if (declared.length) return declared;
   const choices = option.argChoices ??
     (option.long === "--format" ? [...OUTPUT_FORMATS] : option.long === "--as" ? ["user", "bot", "auto"] : [])
       .concat(option.long === "--profile" ? await sources.profiles() : []);
@@ -128,7 +133,7 @@ export async function completeWords(
   const previous = before.at(-1);
   const valueOf = previous?.startsWith("-") ? optionNamed(cmd, program, previous) : undefined;
   if (valueOf && (valueOf.required || valueOf.optional)) {
-    pool = await valuesOf(valueOf, sources);
+    pool = await valuesOf(cmd, valueOf, sources);
   } else if (partial.startsWith("-")) {
     pool = [...cmd.options, ...(cmd === program ? [] : program.options)]
       .filter((o: Option) => !o.hidden && o.long)

@@ -168,7 +168,13 @@ function prettyShortcut(s: Shortcut, called: { calls: CalledMethod[]; complete: 
   ].join("\n");
 }
 
-async function show(ctx: RunContext, path: string | undefined, format: string, jq?: string): Promise<void> {
+/** What `larkit schema [path] [--format] [--jq]` prints; the lean resolver (`cli/fast/`) calls it too. */
+export async function show(
+  ctx: RunContext,
+  path: string | undefined,
+  format: string,
+  jq?: string,
+): Promise<void> {
   if (format !== "json" && format !== "pretty") {
     throw errors.validation(`invalid value "${format}" for --format`, { hint: "use json or pretty" });
   }
@@ -257,6 +263,11 @@ async function show(ctx: RunContext, path: string | undefined, format: string, j
   }
 }
 
+/** `schema --format`'s default, shared with the lean resolver. */
+/** The `--jq` flag as the command declares it (the lean resolver parses the same spelling). */
+export const SCHEMA_JQ_FLAG = "-q, --jq <expr>";
+export const SCHEMA_FORMAT_DEFAULT = "json";
+
 export function registerSchema(program: Command, ctx: RunContext): void {
   const cmd = program.command("schema")
     .description("show the API registry: services, resources, methods and their parameters")
@@ -264,8 +275,8 @@ export function registerSchema(program: Command, ctx: RunContext): void {
       "[path]",
       "service[.resource[.method]] or service.+shortcut, e.g. calendar.events.instance_view",
     )
-    .option("--format <fmt>", "json (default) or pretty", "json")
-    .option("-q, --jq <expr>", "jq filter over the result envelope, e.g. '.data.services[].name'")
+    .option("--format <fmt>", "json (default) or pretty", SCHEMA_FORMAT_DEFAULT)
+    .option(SCHEMA_JQ_FLAG, "jq filter over the result envelope, e.g. '.data.services[].name'")
     .action(async (path: string | undefined, opts: { format: string; jq?: string }) =>
       await show(ctx, path, opts.format, opts.jq)
     );

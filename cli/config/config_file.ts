@@ -3,7 +3,8 @@
  * atomically with mode 0600. It holds no secret: app secrets and tokens live in the encrypted secret store
  * (`secret_store.ts`), keyed by app id, so the file can be shown, diffed and backed up safely.
  */
-import { join } from "node:path";
+// The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
+import { joinPath as join } from "../files.ts";
 import { z } from "zod";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";

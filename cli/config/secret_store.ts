@@ -7,7 +7,8 @@
  * Entry file = 12-byte nonce ‖ ciphertext+tag; the entry's key is the additional authenticated data, so a
  * file copied under another key's name fails to decrypt instead of handing out the wrong secret.
  */
-import { join } from "node:path";
+// The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
+import { joinPath as join } from "../files.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 

@@ -32,8 +32,9 @@ export function sanitizeCell(text: string): string {
 }
 
 // Graphemes, not code points: a flag, a skin-toned or ZWJ emoji, an accented letter is one cell unit, never
-// cut in half by truncation.
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// cut in half by truncation. Made on first use: constructing it loads ICU's segmentation data, a cost every
+// run paid at import (start-up, issue 17) although only tables truncate.
+let graphemes: Intl.Segmenter | undefined;
 
 /** Display columns of a text (string-width: East Asian Wide/Fullwidth and emoji are two). */
 export function displayWidth(text: string): number {
@@ -45,6 +46,7 @@ export function truncateCell(text: string, max: number): string {
   if (displayWidth(text) <= max) return text;
   let out = "";
   let width = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   for (const { segment } of graphemes.segment(text)) {
     const w = measure(segment);
     if (width + w > max - 1) break;

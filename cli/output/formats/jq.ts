@@ -6,7 +6,6 @@
  * The expression is compiled before any request is sent (`checkJq`, a `validation` error when it does not
  * compile); a failure while filtering the result is a `jq_error`.
  */
-import process from "node:process";
 import { errors } from "../errors.ts";
 import type { JqEngine } from "./jq_engine.ts";
 
@@ -52,7 +51,10 @@ async function run(
   flags = ["-r"],
 ): Promise<{ out: string } | { failure: JqFailure }> {
   const jq = await engine();
-  // Emscripten's exit() sets process.exitCode; a failed filter must not decide how larkit exits.
+  // Emscripten's exit() sets process.exitCode; a failed filter must not decide how larkit exits. The global
+  // `process` (the one emscripten sets) is used, not an import of `node:process`: that import alone costs
+  // every run's start-up, --jq or not.
+  const process = globalThis.process;
   const exitCodeBefore = process.exitCode;
   try {
     return { out: jq.raw(json, filter, flags) ?? "" };

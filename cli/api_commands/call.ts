@@ -1,0 +1,58 @@
+/**
+ * What running one generated API command means, apart from how its command line is parsed: the call handed
+ * to the executor and the flag set its command takes. Both the commander tree (`source.ts`) and the lean
+ * resolver (`cli/fast/method.ts`) build from here, so they cannot drift apart.
+ */
+import type { RunContext } from "../context.ts";
+import type { ApiMethod } from "../../registry/index.ts";
+import { listFieldOf } from "../../registry/method.ts";
+import type { ApiCall } from "./execute.ts";
+import type { ApiFlagSet } from "./flags.ts";
+import { buildRequest } from "./request.ts";
+
+/**
+ * The read command that shows whether a lost write took effect: the `get` of the same resource when the write
+ * was given all of its path parameters, else its `list`, carrying the path parameters over.
+ */
+export function verifyCommand(
+  m: ApiMethod,
+  siblings: ApiMethod[],
+  params: Record<string, unknown>,
+): string | undefined {
+  const pathParams = (s: ApiMethod) =>
+    Object.entries(s.parameters).filter(([, spec]) => spec.location === "path").map(([k]) => k);
+  const read = ["get", "list"]
+    .map((n) => siblings.find((s) => s.resource === m.resource && s.name === n))
+    .find((s) => s !== undefined && pathParams(s).every((k) => params[k] !== undefined));
+  if (!read) return undefined;
+  const carried = Object.fromEntries(pathParams(read).map((k) => [k, params[k]]));
+  const args = Object.keys(carried).length ? ` --params '${JSON.stringify(carried)}'` : "";
+  return `larkit ${read.service} ${read.resource} ${read.name}${args}`;
+}
+
+export function apiCallOf(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): ApiCall {
+  return {
+    command: [m.service, m.resource, m.name],
+    service: m.service,
+    identities: m.identities,
+    risk: m.risk,
+    scopes: m.scopes,
+    requiredScopes: m.requiredScopes,
+    fileField: m.fileFields.length === 1 ? m.fileFields[0] : "file",
+    build: (params, data, opts) =>
+      buildRequest(m, params, data, { ...opts, uuid: () => ctx.p.random.uuid() }),
+    verify: m.risk !== "read" && !m.idempotency ? (params) => verifyCommand(m, siblings, params) : undefined,
+    listField: listFieldOf(m),
+  };
+}
+
+/** The flags a generated command takes (`addApiFlags`), from its method. */
+export function apiFlagSetOf(m: ApiMethod): ApiFlagSet {
+  return {
+    body: m.httpMethod !== "GET",
+    file: m.fileFields.length > 0,
+    yes: m.risk === "high-risk-write",
+    idempotency: m.idempotency !== undefined,
+    pages: m.listField !== undefined || "page_token" in m.parameters,
+  };
+}

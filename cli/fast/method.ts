@@ -1,0 +1,223 @@
+/**
+ * The lean resolver for the commands agents call most: a generated method (`larkit <service> <resource>
+ * <method> [flags]`), a shortcut (`larkit <service> +name [flags]`), raw `api <METHOD> <path> [flags]` and
+ * `schema [path]`. It answers without commander (whose Node-compat modules cost a run more than the
+ * command itself, issue 17), from the same declarations the tree is built from: the registry's method, the
+ * flag set `addApiFlags` declares, the global flags of `cli/globals.ts`, and the same executor with the same
+ * options object commander would hand it. It takes only command lines it understands completely; for anything
+ * else — help, an unknown or malformed flag, `--`, strict mode, a word that is not a method — it answers
+ * `undefined` and the run goes through the tree, so every message and exit code stays commander's.
+ */
+import type { Command } from "commander";
+import { apiCallOf, apiFlagSetOf } from "../api_commands/call.ts";
+import type { ApiFlagSet } from "../api_commands/flags.ts";
+import type * as Execute from "../api_commands/execute.ts";
+import { addApiFlags } from "../api_commands/flags.ts";
+import { registryOf } from "../api_commands/registry_of.ts";
+import type * as RawApi from "../commands/api.ts";
+import { FIXED_NAMES } from "../commands/index.ts";
+import type * as Schema from "../commands/schema.ts";
+import type { RunContext } from "../context.ts";
+import { GLOBAL_FLAGS } from "../globals.ts";
+import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
+import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
+import type * as Pipeline from "../../shortcuts/pipeline.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+
+export interface DeclaredFlag {
+  long: string;
+  short?: string;
+  takesValue: boolean;
+  /** commander's attribute name: `--page-all` → `pageAll`. */
+  attribute: string;
+  default?: string;
+}
+
+const FLAG_SPEC = /^(?:-([A-Za-z]), )?--([a-z][a-z0-9-]*)(?: <[^>]+>)?$/;
+
+/** A flag as commander declares it; undefined for a spelling this parser does not know (optional values, negations). */
+function declared(spec: string, fallback?: string): DeclaredFlag | undefined {
+  const match = FLAG_SPEC.exec(spec);
+  if (!match || match[2].startsWith("no-")) return undefined;
+  return {
+    long: match[2],
+    short: match[1],
+    takesValue: spec.includes("<"),
+    attribute: match[2].replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+    default: fallback,
+  };
+}
+
+/** Every flag, or undefined when one of them is not understood (the whole command is then ineligible). */
+function allDeclared(specs: { spec: string; default?: string }[]): DeclaredFlag[] | undefined {
+  const flags = specs.map((s) => declared(s.spec, s.default));
+  return flags.every((f) => f !== undefined) ? flags as DeclaredFlag[] : undefined;
+}
+
+/**
+ * The flags `addApiFlags` declares for a method, read by handing it a recorder in place of a command: the
+ * declaration stays the one in flags.ts.
+ */
+function declaredFlags(set: ApiFlagSet): DeclaredFlag[] | undefined {
+  const specs: { spec: string; default?: string }[] = [];
+  const recorder = {
+    option(spec: string, _description: string, fallback?: string) {
+      specs.push({ spec, default: fallback });
+      return recorder;
+    },
+  };
+  addApiFlags(recorder as unknown as Command, set);
+  return allDeclared(specs);
+}
+
+const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
+const GLOBAL_SWITCH = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
+
+/**
+ * commander's options object for the flags after a command's words, and the operands among them (at most
+ * `maxWords`); undefined when not understood.
+ */
+export function parseFlags(
+  flags: DeclaredFlag[],
+  args: string[],
+  maxWords = 0,
+): { opts: Record<string, string | boolean>; words: string[] } | undefined {
+  const opts: Record<string, string | boolean> = {};
+  const words: string[] = [];
+  for (const f of flags) if (f.default !== undefined) opts[f.attribute] = f.default;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (GLOBAL_SWITCH.has(arg)) continue;
+    if (!arg.startsWith("-")) {
+      if (words.push(arg) > maxWords) return undefined;
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (GLOBAL_VALUE.has(name)) {
+      // The root's option, read by the prescan: the leaf's options object never holds it.
+      if (eq === -1 && (i + 1 >= args.length || args[i + 1].startsWith("-"))) return undefined;
+      if (eq === -1) i++;
+      continue;
+    }
+    const flag = flags.find((f) => name === `--${f.long}` || (f.short && name === `-${f.short}`));
+    if (!flag) return undefined;
+    if (!flag.takesValue) {
+      if (eq !== -1) return undefined;
+      opts[flag.attribute] = true;
+      continue;
+    }
+    if (eq !== -1) opts[flag.attribute] = arg.slice(eq + 1);
+    else {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith("-")) return undefined;
+      opts[flag.attribute] = value;
+      i++;
+    }
+  }
+  return { opts, words };
+}
+
+async function strictModeOff(ctx: RunContext): Promise<boolean> {
+  try {
+    return (await ctx.credentials().account()).strictMode === "off";
+  } catch {
+    // Not configured: the tree does not prune either; the command itself reports the missing config.
+    return true;
+  }
+}
+
+/**
+ * Runs argv when it is a generated method with flags this resolver understands; the exit code, or undefined
+ * when the tree must answer.
+ */
+export async function runMethod(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  const [service, resource, name] = argv;
+  if (argv.length < 3 || [service, resource, name].some((w) => w.startsWith("-") || w.startsWith("+"))) {
+    return undefined;
+  }
+  // A fixed command of that name wins over a service; `event` mixes registry and its own commands.
+  if (FIXED_NAMES.has(service) || service === "event" || argv.includes("--")) return undefined;
+  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) return undefined;
+  const registry = await registryOf(ctx);
+  if (!registry.listServices().some((s) => s.name === service)) return undefined;
+  const methods = await registry.methods(service);
+  const m = methods.find((x) => x.resource === resource && x.name === name);
+  if (!m) return undefined;
+  const flags = declaredFlags(apiFlagSetOf(m));
+  const parsed = flags && parseFlags(flags, argv.slice(3));
+  if (!parsed || !await strictModeOff(ctx)) return undefined;
+  const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
+  await runApiCall(ctx, apiCallOf(ctx, m, methods), parsed.opts);
+  return ctx.state.exitCode ?? 0;
+}
+
+/** `<service> +name [flags]`, through the same invocation and pipeline as the shortcut's command. */
+export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  const [service, name] = argv;
+  if (!Object.hasOwn(SHORTCUT_SERVICES, service) || FIXED_NAMES.has(service) || !name?.startsWith("+")) {
+    return undefined;
+  }
+  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
+  const shortcut = (await loadShortcuts(service)).find((s) =>
+    s.command === name || (s.aliases ?? []).includes(name as `+${string}`)
+  );
+  if (!shortcut) return undefined;
+  const commandFlags = shortcutFlags(shortcut);
+  const flags = allDeclared(commandFlags);
+  const parsed = flags && parseFlags(flags, argv.slice(2));
+  if (!flags || !parsed || !await strictModeOff(ctx)) return undefined;
+  const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));
+  const attribute = (f: CommandFlag) => attributes.get(f.spec) as string;
+  const { runShortcut } = await later<typeof Pipeline>("../../shortcuts/pipeline.ts");
+  await runShortcut(ctx, shortcut, invocationOf(shortcut, parsed.opts, attribute));
+  return ctx.state.exitCode ?? 0;
+}
+
+const asksHelpOrVersion = (argv: string[]) =>
+  argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V");
+
+/** `api <METHOD> <path> [flags]`, through the function the `api` command runs; undefined when not understood. */
+export async function runRaw(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  const [, methodArg, pathArg] = argv;
+  if (argv.length < 3 || methodArg.startsWith("-") || pathArg.startsWith("-")) return undefined;
+  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
+  const api = await later<typeof RawApi>("../commands/api.ts");
+  const flags = declaredFlags(api.RAW_API_FLAGS);
+  const parsed = flags && parseFlags(flags, argv.slice(3));
+  if (!parsed) return undefined;
+  await api.runRawApi(ctx, methodArg, pathArg, parsed.opts);
+  return ctx.state.exitCode ?? 0;
+}
+
+/** `schema [path] [--format <fmt>] [--jq <expr>]`, through the function the `schema` command runs. */
+export async function runSchema(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
+  const schema = await later<typeof Schema>("../commands/schema.ts");
+  const format: DeclaredFlag = {
+    long: "format",
+    takesValue: true,
+    attribute: "format",
+    default: schema.SCHEMA_FORMAT_DEFAULT,
+  };
+  const jq = declared(schema.SCHEMA_JQ_FLAG);
+  if (!jq) return undefined;
+  const parsed = parseFlags([format, jq], argv.slice(1), 1);
+  if (!parsed) return undefined;
+  await schema.show(ctx, parsed.words[0], parsed.opts.format as string, parsed.opts.jq as string | undefined);
+  return ctx.state.exitCode ?? 0;
+}
+
+/** The lean answer to argv, or undefined when the tree must answer. */
+export function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  if (argv[0] === "api") return runRaw(argv, ctx);
+  if (argv[0] === "schema") return runSchema(argv, ctx);
+  if (argv[1]?.startsWith("+")) return runShortcutLine(argv, ctx);
+  return runMethod(argv, ctx);
+}

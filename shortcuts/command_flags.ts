@@ -1,0 +1,105 @@
+/**
+ * The command-line flags of one shortcut command — its own and the automatic ones (`--as`, `--dry-run`,
+ * `--jq`/`-q`, `--format`/`--columns` when it has formats, `--idempotency-key`, `--yes` when high-risk) —
+ * declared once for the commander tree (`source.ts`) and the lean resolver (`cli/fast/`), and how the parsed
+ * options become the pipeline's invocation. Free of commander, so the lean resolver can load it.
+ */
+import { OUTPUT_FORMATS } from "../cli/output/formats/render.ts";
+import { columnName } from "../cli/output/formats/rows.ts";
+import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
+import type { RawFlagValue } from "./inputs.ts";
+import type { Invocation } from "./pipeline.ts";
+
+export interface CommandFlag {
+  /** As commander takes it: `--start <time>`, `-q, --jq <expr>`, `--dry-run`. */
+  spec: string;
+  description: string;
+  default?: string;
+  /** The shortcut's own flag this is (its key in `shortcut.flags`); absent for the automatic ones. */
+  own?: string;
+  /** A deprecated alias: still parsed, left out of help. */
+  hidden?: boolean;
+}
+
+function ownFlag(name: string, spec: FlagSpec<unknown>): CommandFlag {
+  const notes = [
+    spec.choices ? `(${spec.choices.join("|")})` : "",
+    spec.required ? "(required)" : "",
+    spec.defaultText !== undefined ? `(default: ${spec.defaultText})` : "",
+  ].filter(Boolean);
+  return {
+    spec: spec.kind === "boolean" ? `--${name}` : `--${name} <${spec.placeholder ?? "value"}>`,
+    description: [spec.description, ...notes].join(" "),
+    own: name,
+    ...(spec.deprecated ? { hidden: true } : {}),
+  };
+}
+
+/** Every read shortcut takes `--format` (and `--columns`), as do writes that declare `hasFormat`. */
+export function takesFormat(shortcut: Pick<Shortcut<FlagSpecs>, "hasFormat" | "risk">): boolean {
+  return shortcut.hasFormat || shortcut.risk === "read";
+}
+
+/** The flags of the shortcut's command, in the order help lists them. */
+export function shortcutFlags(shortcut: Shortcut<FlagSpecs>): CommandFlag[] {
+  const flags = Object.entries(shortcut.flags).map(([name, spec]) => ownFlag(name, spec));
+  flags.push(
+    {
+      spec: "--as <identity>",
+      description: `identity to run as: user, bot or auto (supports: ${shortcut.authTypes.join(", ")})`,
+    },
+    { spec: "--dry-run", description: "print the requests that would be sent, send nothing" },
+    { spec: "-q, --jq <expr>", description: "jq filter over the result envelope, e.g. '.data'" },
+  );
+  if (takesFormat(shortcut)) {
+    flags.push(
+      {
+        spec: "--format <format>",
+        description: `output format (${OUTPUT_FORMATS.join("|")})`,
+        default: "json",
+      },
+      {
+        spec: "--columns <paths>",
+        description: `table/csv columns, comma-separated dotted paths${
+          shortcut.columns ? ` (default: ${shortcut.columns.map(columnName).join(",")})` : ""
+        }`,
+      },
+    );
+  }
+  if (shortcut.idempotencyKey) {
+    flags.push({
+      spec: "--idempotency-key <key>",
+      description:
+        "de-duplication key: the suite applies the write with the same key once (default: generated per run)",
+    });
+  }
+  if (shortcut.risk === "high-risk-write") {
+    flags.push({ spec: "--yes", description: "confirm this high-risk write" });
+  }
+  return flags;
+}
+
+/**
+ * The pipeline's invocation from commander's options object; `attribute` names the key commander keeps a
+ * flag under (`--page-size` → `pageSize`).
+ */
+export function invocationOf(
+  shortcut: Shortcut<FlagSpecs>,
+  opts: Record<string, unknown>,
+  attribute: (flag: CommandFlag) => string,
+): Invocation {
+  const flags: Record<string, RawFlagValue> = {};
+  for (const f of shortcutFlags(shortcut)) {
+    if (f.own !== undefined) flags[f.own] = opts[attribute(f)] as RawFlagValue;
+  }
+  return {
+    as: opts.as as string | undefined,
+    dryRun: opts.dryRun === true,
+    yes: opts.yes === true,
+    format: opts.format as string | undefined,
+    columns: opts.columns as string | undefined,
+    jq: opts.jq as string | undefined,
+    idempotencyKey: opts.idempotencyKey as string | undefined,
+    flags,
+  };
+}
