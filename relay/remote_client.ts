@@ -25,6 +25,22 @@ const responseSchema = z.object({
   result: z.unknown().optional(),
   error: z.object({ code: z.number(), message: z.string() }).loose().optional(),
 });
+type Response = z.infer<typeof responseSchema>;
+
+/**
+ * A result response (`id` and `result`, no `error`) is the hot shape and is checked by hand; everything else
+ * goes through zod. The hand check accepts only what the schema accepts, and returns what it returns.
+ */
+function asResponse(message: unknown): Response | undefined {
+  if (typeof message === "object" && message !== null && !Array.isArray(message)) {
+    const m = message as Record<string, unknown>;
+    if ((typeof m.id === "number" || typeof m.id === "string") && "result" in m && !("error" in m)) {
+      return { id: m.id, result: m.result };
+    }
+  }
+  const parsed = responseSchema.safeParse(message);
+  return parsed.success ? parsed.data : undefined;
+}
 
 export class RemoteClient {
   readonly clientId: string;
@@ -222,12 +238,12 @@ export class RemoteStream {
     this.#ack(seqId);
     if (seqId <= this.#lastSeq) return;
     this.#lastSeq = seqId;
-    const response = responseSchema.safeParse(message);
-    if (response.success && ("result" in (message as object) || response.data.error)) {
-      const waiter = this.#pending.get(String(response.data.id));
-      this.#pending.delete(String(response.data.id));
-      if (response.data.error) waiter?.reject(new Error(response.data.error.message));
-      else waiter?.resolve(response.data.result);
+    const response = asResponse(message);
+    if (response && ("result" in (message as object) || response.error)) {
+      const waiter = this.#pending.get(String(response.id));
+      this.#pending.delete(String(response.id));
+      if (response.error) waiter?.reject(new Error(response.error.message));
+      else waiter?.resolve(response.result);
     }
     for (const l of this.#listeners) l(message, seqId);
   }
