@@ -24,14 +24,13 @@
  *                can be no better than this on the machine at hand.
  */
 import { DatabaseSync } from "node:sqlite";
-// @ts-types="@types/ws"
-import WebSocketWs from "ws";
 import { fileURLToPath } from "node:url";
 import { abortableSleep } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { DevRelay } from "../relay/dev_relay.ts";
 import { RemoteClient } from "../relay/remote_client.ts";
 import { RemoteControlSession } from "../relay/session.ts";
+import { openWsSocket, type RelaySocket } from "../relay/socket.ts";
 import { EnrollmentStore } from "../relay/store.ts";
 import { normalizeRelayBaseUrl } from "../relay/url.ts";
 
@@ -216,13 +215,21 @@ async function roleFloorRelay(): Promise<void> {
   await http.shutdown();
 }
 
+/** An `npm:ws` socket as the relay client opens it (relay/socket.ts). */
+async function floorWsSocket(url: string, onText: (text: string) => void): Promise<RelaySocket> {
+  const socket = await openWsSocket(url, {}, { timeoutMs: 10_000, signal: new AbortController().signal });
+  socket.listen({ onText, onBinary: () => {}, onActivity: () => {}, onClose: () => {} });
+  return socket;
+}
+
 async function roleFloorServer(port: string): Promise<void> {
-  const ws = new WebSocketWs(`ws://127.0.0.1:${port}/server`);
-  await new Promise((r) => ws.on("open", r));
-  ws.on("message", (data) => ws.send(String(data)));
+  const socket: RelaySocket = await floorWsSocket(
+    `ws://127.0.0.1:${port}/server`,
+    (text) => socket.send(text),
+  );
   say({ connected: true });
   await untilStdinEnds();
-  ws.close();
+  socket.terminate();
 }
 
 /** The floor's client: `ws` (npm:ws, like RemoteClient) or `native`; one-at-a-time, then pipelined. */
@@ -238,11 +245,9 @@ async function roleFloorClient(port: string, kind: string): Promise<void> {
     send = (text) => ws.send(text);
     close = () => ws.close();
   } else {
-    const ws = new WebSocketWs(url);
-    await new Promise((r) => ws.on("open", r));
-    ws.on("message", () => onText());
-    send = (text) => ws.send(text);
-    close = () => ws.close();
+    const socket = await floorWsSocket(url, () => onText());
+    send = (text) => socket.send(text);
+    close = () => socket.terminate();
   }
   const frame = (i: number) =>
     `{"type":"client_message","client_id":"bench","stream_id":"s1","seq_id":${i},"message":{"jsonrpc":"2.0","id":${i},"method":"echo","params":{"i":${i}}}}`;
