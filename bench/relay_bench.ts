@@ -17,6 +17,11 @@
  *  head-of-line  client A sends a 100 MiB request while client B, in a process of its own (another device),
  *                sends small requests one at a time: B's worst round trip overlapping A's request (from A's
  *                send until its answer), against B's median before it.
+ *  floor         what the same three processes and sockets cost before any of larkit's work: a relay that
+ *                forwards each text frame as it is (native WebSocket server), a server that echoes it (`npm:ws`,
+ *                as the relay client), a client sending small frames one at a time, then all at once, through
+ *                `npm:ws` (as `RemoteClient`) and through the native `WebSocket`. The rtt and pipelined figures
+ *                can be no better than this on the machine at hand.
  */
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
@@ -25,6 +30,7 @@ import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.
 import { DevRelay } from "../relay/dev_relay.ts";
 import { RemoteClient } from "../relay/remote_client.ts";
 import { RemoteControlSession } from "../relay/session.ts";
+import { openWsSocket, type RelaySocket } from "../relay/socket.ts";
 import { EnrollmentStore } from "../relay/store.ts";
 import { normalizeRelayBaseUrl } from "../relay/url.ts";
 
@@ -189,6 +195,80 @@ async function roleRawSender(port: string): Promise<void> {
   ws.close();
 }
 
+/** The floor's relay: forwards each frame between the one server socket and the one client socket. */
+async function roleFloorRelay(): Promise<void> {
+  let server: WebSocket | undefined;
+  let client: WebSocket | undefined;
+  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    if (new URL(req.url).pathname === "/server") {
+      server = socket;
+      socket.onmessage = (ev) => client?.send(ev.data);
+    } else {
+      client = socket;
+      socket.onmessage = (ev) => server?.send(ev.data);
+    }
+    return response;
+  });
+  say({ port: http.addr.port });
+  await untilStdinEnds();
+  await http.shutdown();
+}
+
+/** An `npm:ws` socket as the relay client opens it (relay/socket.ts). */
+async function floorWsSocket(url: string, onText: (text: string) => void): Promise<RelaySocket> {
+  const socket = await openWsSocket(url, {}, { timeoutMs: 10_000, signal: new AbortController().signal });
+  socket.listen({ onText, onBinary: () => {}, onActivity: () => {}, onClose: () => {} });
+  return socket;
+}
+
+async function roleFloorServer(port: string): Promise<void> {
+  const socket: RelaySocket = await floorWsSocket(
+    `ws://127.0.0.1:${port}/server`,
+    (text) => socket.send(text),
+  );
+  say({ connected: true });
+  await untilStdinEnds();
+  socket.terminate();
+}
+
+/** The floor's client: `ws` (npm:ws, like RemoteClient) or `native`; one-at-a-time, then pipelined. */
+async function roleFloorClient(port: string, kind: string): Promise<void> {
+  const url = `ws://127.0.0.1:${port}/client`;
+  let send: (text: string) => void;
+  let close: () => void;
+  let onText: () => void = () => {};
+  if (kind === "native") {
+    const ws = new WebSocket(url);
+    await new Promise((r) => ws.onopen = r);
+    ws.onmessage = () => onText();
+    send = (text) => ws.send(text);
+    close = () => ws.close();
+  } else {
+    const socket = await floorWsSocket(url, () => onText());
+    send = (text) => socket.send(text);
+    close = () => socket.terminate();
+  }
+  const frame = (i: number) =>
+    `{"type":"client_message","client_id":"bench","stream_id":"s1","seq_id":${i},"message":{"jsonrpc":"2.0","id":${i},"method":"echo","params":{"i":${i}}}}`;
+  // Warm up, then let the conductor read the CPU times.
+  for (let i = 0; i < 200; i++) await new Promise<void>((r) => (onText = r, send(frame(i))));
+  say({ ready: true });
+  await new Promise((r) => setTimeout(r, 100));
+  let t0 = performance.now();
+  for (let i = 0; i < RTT_COUNT; i++) await new Promise<void>((r) => (onText = r, send(frame(i))));
+  const rtt = RTT_COUNT / ((performance.now() - t0) / 1000);
+  say({ rtt });
+  await new Promise((r) => setTimeout(r, 100));
+  t0 = performance.now();
+  let left = PIPELINED_COUNT;
+  const all = new Promise<void>((r) => onText = () => --left === 0 && r());
+  for (let i = 0; i < PIPELINED_COUNT; i++) send(frame(i));
+  await all;
+  say({ pipelined: PIPELINED_COUNT / ((performance.now() - t0) / 1000) });
+  close();
+}
+
 // ---- the conductor ----------------------------------------------------------------------------------------
 
 interface Child {
@@ -326,6 +406,27 @@ async function raw(): Promise<Measured> {
   return { result, peaks, cpu };
 }
 
+/** The floor with one client kind: round trips and pipelined answers per second, CPU per round trip. */
+async function floor(kind: string): Promise<{ rtt: number; pipelined: number; cpuPerRtt: Measured["cpu"] }> {
+  const relay = spawn("floor-relay");
+  const { port } = await relay.line() as { port: number };
+  const server = spawn("floor-server", String(port));
+  await server.line();
+  const client = spawn("floor-client", String(port), kind);
+  await client.line();
+  const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
+  const { rtt } = await client.line() as { rtt: number };
+  const per = (now: number, was: number) => (now - was) * 1000 / RTT_COUNT;
+  const cpuPerRtt = {
+    relay: per(relay.cpuMs(), before.relay),
+    server: per(server.cpuMs(), before.server),
+    client: per(client.cpuMs(), before.client),
+  };
+  const { pipelined } = await client.line() as { pipelined: number };
+  for (const c of [client, server, relay]) await c.stop();
+  return { rtt, pipelined, cpuPerRtt };
+}
+
 /** `--only rtt,pipelined` runs just those scenarios (raw is always measured: it is the baseline of big). */
 async function conduct(only?: string[]): Promise<void> {
   const wanted = (name: string) => only === undefined || only.includes(name);
@@ -374,6 +475,17 @@ async function conduct(only?: string[]): Promise<void> {
       } answers/s (goal ≥ 10,000); ${cpuOf(piped, PIPELINED_COUNT / 1000, "µs per answer")}`,
     );
   }
+  if (wanted("floor")) {
+    for (const kind of ["ws", "native"]) {
+      const { rtt, pipelined, cpuPerRtt: c } = await floor(kind);
+      console.log(
+        `floor     bare forwarding, client on ${kind === "ws" ? "npm:ws" : "native WebSocket"}: ${
+          f(rtt, 0)
+        } round trips/s, ${f(pipelined, 0)} pipelined/s; CPU ${f(c.relay + c.server + c.client, 0)} µs ` +
+          `per round trip (relay ${f(c.relay, 0)}, server ${f(c.server, 0)}, client ${f(c.client, 0)})`,
+      );
+    }
+  }
   if (wanted("head-of-line")) {
     const hol = await headOfLine();
     console.log(
@@ -406,6 +518,15 @@ switch (role) {
     break;
   case "client-b":
     await roleClientB(rest[0]);
+    break;
+  case "floor-relay":
+    await roleFloorRelay();
+    break;
+  case "floor-server":
+    await roleFloorServer(rest[0]);
+    break;
+  case "floor-client":
+    await roleFloorClient(rest[0], rest[1]);
     break;
   case "raw-receiver":
     await roleRawReceiver();

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { abortableSleep, type Clock } from "../cli/provider.ts";
-import { clientEnvelopeSchema, parseServerEnvelope } from "./envelopes.ts";
+import { parseServerEnvelope, toClientEnvelope } from "./envelopes.ts";
 
 const SERVER_PATH = "/backend-api/wham/remote/control/server";
 const ENROLL_PATH = `${SERVER_PATH}/enroll`;
@@ -418,14 +418,14 @@ export class DevRelay {
       } catch {
         return;
       }
-      const env = clientEnvelopeSchema.safeParse({ ...(json as object), client_id: clientId });
-      if (!env.success) return;
-      if (env.data.stream_id !== undefined) {
-        if (env.data.type === "client_closed") streams.delete(env.data.stream_id);
-        else streams.add(env.data.stream_id);
+      const env = toClientEnvelope({ ...(json as object), client_id: clientId });
+      if (!env) return;
+      if (env.stream_id !== undefined) {
+        if (env.type === "client_closed") streams.delete(env.stream_id);
+        else streams.add(env.stream_id);
       }
-      const frame = this.#record(env.data);
-      if (env.data.type === "ack" && this.#ackDelayMs > 0) {
+      const frame = this.#record(env);
+      if (env.type === "ack" && this.#ackDelayMs > 0) {
         this.#clock.sleep(this.#ackDelayMs).then(() => this.#writeToServer(frame));
       } else {
         this.#writeToServer(frame);

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { isInitializeRequest, parseClientEnvelope, parseServerEnvelope } from "./envelopes.ts";
+import {
+  acceptedByFastPath,
+  clientEnvelopeSchema,
+  isInitializeRequest,
+  parseClientEnvelope,
+  parseServerEnvelope,
+  serverEnvelopeSchema,
+} from "./envelopes.ts";
 
 Deno.test("client envelopes parse by their snake_case type tag with flattened fields", () => {
   const msg = parseClientEnvelope(
@@ -60,4 +67,105 @@ Deno.test("a frame outside the protocol (the old private keepalive) does not par
   assert.equal(isInitializeRequest({ id: 1, method: "initialize" }), true);
   assert.equal(isInitializeRequest({ method: "initialize" }), false);
   assert.equal(isInitializeRequest({ id: 1, method: "thread/start" }), false);
+});
+
+/** A small deterministic generator (xorshift32), so a failure names a reproducible case. */
+function generator(seed: number) {
+  let x = seed;
+  const next = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  return <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+}
+
+Deno.test("the hand-checked fast path accepts exactly what zod accepts, with the same result", () => {
+  const pick = generator(0x5eed);
+  const absent = Symbol("absent");
+  const numbers = [0, 1, 47, -0, -1, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER, 1e300];
+  const values = [absent, ...numbers, "", "s1", "7", null, true, {}, [], { id: 1 }];
+  const types = [
+    "client_message",
+    "client_message_chunk",
+    "ack",
+    "ping",
+    "client_closed",
+    "server_message",
+    "server_message_chunk",
+    "pong",
+    "bogus",
+    absent,
+    3,
+  ];
+  const fields = [
+    "client_id",
+    "stream_id",
+    "seq_id",
+    "cursor",
+    "message",
+    "segment_id",
+    "segment_count",
+    "message_size_bytes",
+    "message_chunk_base64",
+    "status",
+  ];
+  const address = ["client_id", "stream_id", "seq_id"];
+  const chunk = ["segment_id", "segment_count", "message_size_bytes", "message_chunk_base64"];
+  const kindFields: Record<string, string[]> = {
+    client_message: [...address, "cursor", "message"],
+    client_message_chunk: [...address, "cursor", ...chunk],
+    ack: [...address, "cursor", "segment_id"],
+    ping: [...address, "cursor"],
+    client_closed: [...address, "cursor"],
+    server_message: [...address, "message"],
+    server_message_chunk: [...address, ...chunk],
+    pong: [...address, "status"],
+  };
+  // Valid values per field, chosen most of the time so that many generated envelopes are well formed.
+  const good: Record<string, unknown[]> = {
+    client_id: ["c1"],
+    stream_id: ["s1"],
+    seq_id: [0, 3],
+    cursor: ["9"],
+    message: [{ id: 1, method: "x" }, null, "text"],
+    segment_id: [0, 2],
+    segment_count: [3],
+    message_size_bytes: [68],
+    message_chunk_base64: ["eyJ9"],
+    status: ["active", "unknown", "odd"],
+  };
+  const fastAccepted = { client: 0, server: 0 };
+  for (let i = 0; i < 20_000; i++) {
+    const env: Record<string, unknown> = {};
+    const type = pick(types);
+    if (type !== absent) env.type = type;
+    // Mostly the fields of the kind (or of its counterpart direction), sometimes any field at all.
+    const own = typeof type === "string" ? kindFields[type] ?? fields : fields;
+    for (const f of pick([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]) === 0 ? fields : own) {
+      const v = pick([0, 1, 2, 3, 4, 5]) > 0
+        ? pick([absent, ...good[f], ...good[f], ...good[f]])
+        : pick(values);
+      if (v !== absent) env[f] = v;
+    }
+    if (pick([0, 1, 2, 3, 4, 5, 6, 7]) === 0) env[pick(["extra", "jsonrpc", "sent_at_ms"])] = 1;
+    // Through JSON, as frames arrive (a "__proto__" key becomes an own field there).
+    const text = pick([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]) === 0
+      ? JSON.stringify(env).replace(/^\{/, '{"__proto__":{"seq_id":1},')
+      : JSON.stringify(env);
+    for (const direction of ["client", "server"] as const) {
+      const schema = direction === "client" ? clientEnvelopeSchema : serverEnvelopeSchema;
+      const parse = direction === "client" ? parseClientEnvelope : parseServerEnvelope;
+      const zod = schema.safeParse(JSON.parse(text));
+      const expected = zod.success ? zod.data : undefined;
+      if (acceptedByFastPath(JSON.parse(text), direction)) {
+        fastAccepted[direction]++;
+        assert.ok(zod.success, `fast path accepted what zod rejects (${direction}): ${text}`);
+      }
+      assert.deepEqual(parse(text), expected, `${direction}: ${text}`);
+    }
+  }
+  // The fast path is really exercised, on both directions' hot shapes.
+  assert.ok(fastAccepted.client > 500 && fastAccepted.server > 200, JSON.stringify(fastAccepted));
 });
