@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DaemonClient, type StatusView } from "../relay/daemon.ts";
+import { DaemonClient, RELAY_BACKOFF_ENV, type StatusView } from "../relay/daemon.ts";
 import { DevRelay, type DevRelayOptions, NOT_FOUND_BODY } from "../relay/dev_relay.ts";
 import { RemoteClient } from "../relay/remote_client.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
@@ -316,17 +316,19 @@ Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, the
   });
 });
 
-// The backoff grows across these reconnects (none stays up the 10 s that resets it), so the steps are few;
-// a relay refusing for a while (status `connecting` with the last error) is covered in relay/daemon_test.ts.
+// The backoff grows across these reconnects (none stays up the 10 s that resets it); the daemon starts it at
+// 20 ms instead of 200 (LARKIT_RELAY_BACKOFF_MS), so the test waits on the relay rather than on the backoff.
+// A relay refusing for a while (status `connecting` with the last error) is covered in relay/daemon_test.ts.
 Deno.test("the daemon against the strict relay: token expiry, 401, generic and 'not found' 404s", async () => {
   // Tokens live 31 s: fresh at enroll (more than the 30 s margin), due for refresh at any later reconnect.
   await harness({ login: true, relay: { tokenTtlMs: 31_000 } }, async (h) => {
-    const started = await h.spawn(["remote-control", "start"]);
+    const spawn = (args: string[]) => h.spawn(args, { env: { [RELAY_BACKOFF_ENV]: "20" } });
+    const started = await spawn(["remote-control", "start"]);
     assert.equal(started.code, 0, started.stderr);
     const s = started.json<Envelope>().data;
     if (s.daemon.pid) h.pids.push(s.daemon.pid);
     assert.equal(s.status, "connected");
-    const status = async () => (await h.spawn(["remote-control", "status"])).json<Envelope>().data;
+    const status = async () => (await spawn(["remote-control", "status"])).json<Envelope>().data;
     const reconnect = async (what: string, handshakes: number) => {
       h.relay.faults.dropServerSocket();
       await until(what, () => h.relay.stats.handshakes === handshakes && h.relay.serverConnected, 60_000);
@@ -361,7 +363,7 @@ Deno.test("the daemon against the strict relay: token expiry, 401, generic and '
     const now = await status();
     assert.deepEqual([now.status, now.environmentId], ["connected", "env_dev_2"]);
 
-    const shut = await h.spawn(["remote-control", "stop", "--shutdown"]);
+    const shut = await spawn(["remote-control", "stop", "--shutdown"]);
     assert.equal(shut.code, 0, shut.stderr);
   });
 });
