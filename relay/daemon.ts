@@ -8,12 +8,13 @@ import { join } from "node:path";
 import { z } from "zod";
 import { ERROR_SUBTYPE_NAMES, errors, type LarkitError, larkitError } from "../cli/output/errors.ts";
 import { startDetached, waitFor } from "../cli/detached.ts";
-import type { Clock, Paths } from "../cli/provider.ts";
+import type { Clock, Env, Paths } from "../cli/provider.ts";
 import { rpcErrors } from "../rpc/errors.ts";
 import { lineSplitter } from "../rpc/framing.ts";
 import { experimental, type MethodHandler, parseParams, ReplyThen } from "../rpc/server.ts";
 import { type RemoteControlStatusView, RemoteControlStatusViewSchema } from "../rpc/protocol.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
+import type { SessionTiming } from "./session.ts";
 
 export const SHUTDOWN_METHOD = "daemon/shutdown";
 
@@ -21,6 +22,18 @@ export const SHUTDOWN_METHOD = "daemon/shutdown";
 export const DAEMON_START_TIMEOUT_MS = 60_000;
 /** How often a starting or stopping daemon's socket is looked at. */
 const DAEMON_POLL_MS = 50;
+
+/**
+ * The first reconnect delay in milliseconds (doubling from there, capped at 30 s). A process's timing can only
+ * be set from outside through its environment: end-to-end tests of the daemon shorten the wait with it.
+ */
+export const RELAY_BACKOFF_ENV = "LARKIT_RELAY_BACKOFF_MS";
+
+/** The relay session timing the environment sets; a missing or non-positive value keeps the defaults. */
+export function relayTimingFromEnv(env: Env): Partial<SessionTiming> {
+  const base = Number(env.get(RELAY_BACKOFF_ENV) ?? "");
+  return Number.isInteger(base) && base > 0 ? { backoffBaseMs: base } : {};
+}
 
 export function daemonSocketPath(paths: Paths): string {
   return join(paths.stateDir, "remote-control.sock");

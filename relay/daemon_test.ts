@@ -12,6 +12,8 @@ import {
   daemonSocketPath,
   enableAndSettle,
   reachDaemon,
+  RELAY_BACKOFF_ENV,
+  relayTimingFromEnv,
   shutdownMethods,
 } from "./daemon.ts";
 import { DevRelay } from "./dev_relay.ts";
@@ -151,4 +153,12 @@ Deno.test("the daemon's command line keeps the starting command's profile", () =
     "--log-file",
     "/s.log",
   ]);
+});
+
+Deno.test("LARKIT_RELAY_BACKOFF_MS sets the first reconnect delay; anything but a positive integer is ignored", () => {
+  const env = (v?: string) => ({ get: (name: string) => (name === RELAY_BACKOFF_ENV ? v : undefined) });
+  assert.deepEqual(relayTimingFromEnv(env("20")), { backoffBaseMs: 20 });
+  for (const v of [undefined, "", "0", "-5", "1.5", "soon"]) {
+    assert.deepEqual(relayTimingFromEnv(env(v)), {}, String(v));
+  }
 });

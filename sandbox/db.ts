@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS chat_members (chat_id TEXT NOT NULL, member_id TEXT N
 CREATE TABLE IF NOT EXISTS messages (message_id TEXT PRIMARY KEY, chat_id TEXT NOT NULL, msg_type TEXT NOT NULL,
   content TEXT NOT NULL, sender_id TEXT NOT NULL, sender_type TEXT NOT NULL, create_time INTEGER NOT NULL,
   root_id TEXT, parent_id TEXT, uuid TEXT);
-CREATE INDEX IF NOT EXISTS messages_by_chat ON messages (chat_id, create_time);
+CREATE INDEX IF NOT EXISTS messages_by_chat_page ON messages (chat_id, create_time, message_id); -- the list order: no sort per page
 CREATE INDEX IF NOT EXISTS messages_by_root ON messages (root_id);
 CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
   file_type TEXT NOT NULL, size INTEGER NOT NULL, owner TEXT NOT NULL, parent TEXT NOT NULL,

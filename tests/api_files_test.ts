@@ -150,8 +150,9 @@ Deno.test("--page-all --format ndjson writes the first items before the last pag
       n: number;
     };
     const pages = Math.ceil(count.n / 50);
-    // Slow pages leave the test a wide window in which later pages have provably not been served yet.
-    emu.faults.delay({ path: "/open-apis/im/v1/messages", ms: 150 });
+    // Slow pages leave the test a wide window (18 pages × 60 ms after the first line is written) in which later
+    // pages have provably not been served yet; the reader and the slow pages share this process's event loop.
+    emu.faults.delay({ path: "/open-apis/im/v1/messages", ms: 60 });
     emu.clearRequests();
     const child = new Deno.Command(Deno.execPath(), {
       args: [

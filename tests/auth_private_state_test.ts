@@ -2,11 +2,12 @@
  * larkit's own state is private whatever the umask: run under `umask 022` (a subprocess, the umask is
  * per process), the config and secrets directories are 0700 and every file in them 0600; directories and
  * files left looser by an older larkit are tightened; recordings are 0600. A config dir that is a file is a
- * `config` error, not a crash.
+ * `config` error, not a crash (in-process).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { withEmulator } from "./helpers/emulator.ts";
+import { runCli } from "./helpers/run_cli.ts";
 import { MAIN, REPO } from "./helpers/run_main.ts";
 
 async function runUmask022(args: string[], env: Record<string, string>, stdin?: string) {
@@ -107,7 +108,8 @@ Deno.test("LARKIT_CONFIG_DIR pointing at a file is a config error, not internal"
       ["api", "GET", "/open-apis/calendar/v4/calendars"],
     ];
     for (const args of commands) {
-      const r = await runUmask022(args, { LARKIT_CONFIG_DIR: file }, "secret\n");
+      // In-process: the umask is not what this is about.
+      const r = await runCli(args, { configDir: root, env: { LARKIT_CONFIG_DIR: file }, stdin: "secret\n" });
       const error = JSON.parse(r.stderr).error;
       assert.equal(error.type, "config", `${args.join(" ")}: ${r.stderr}`);
       assert.match(error.message, /not a directory/);

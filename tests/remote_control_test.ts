@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DaemonClient, type StatusView } from "../relay/daemon.ts";
+import { DaemonClient, RELAY_BACKOFF_ENV, type StatusView } from "../relay/daemon.ts";
 import { DevRelay, type DevRelayOptions, NOT_FOUND_BODY } from "../relay/dev_relay.ts";
 import { RemoteClient } from "../relay/remote_client.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
@@ -23,9 +23,12 @@ interface Harness {
   relay: DevRelay;
   dir: string;
   socket: string;
-  /** larkit in-process, for what refuses before any daemon or relay connection exists. */
+  /**
+   * larkit in-process: for what refuses before any daemon or relay connection exists, and for what reaches a
+   * running daemon over its socket (status, stop, a start that finds it running).
+   */
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
-  /** `main.ts` as a process, for what starts, reaches or stops the daemon. */
+  /** `main.ts` as a process, for what starts the daemon: the detached daemon inherits the process's environment. */
   spawn(args: string[], opts?: RunOptions): Promise<RunResult>;
   /** Daemon processes this test started; killed in `finally` if still alive. */
   pids: number[];
@@ -153,7 +156,7 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
       assert.ok(methods.includes("command/exec/outputDelta"), methods.join(","));
       assert.ok(methods.indexOf("turn/started") < methods.indexOf("turn/completed"));
 
-      const stopped = await h.spawn(["remote-control", "stop"]);
+      const stopped = await h.run(["remote-control", "stop"]);
       assert.equal(stopped.code, 0, stopped.stderr);
       assert.deepEqual(
         [stopped.json<Envelope>().data.status, stopped.json<Envelope>().data.environmentId],
@@ -162,14 +165,14 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
       assert.equal(h.relay.serverConnected, false);
       assert.equal(await probeSocket(h.socket), "live", "stop keeps the daemon");
 
-      const again = await h.spawn(["remote-control", "start"]);
+      const again = await h.run(["remote-control", "start"]);
       assert.equal(again.code, 0, again.stderr);
       const a = again.json<Envelope>().data;
       assert.equal(a.status, "connected");
       assert.equal(a.daemon.pid, undefined, "the running daemon was reached, not a second one started");
       assert.equal(a.environmentId, "env_dev_1", "the stored enrollment is reused");
       assert.equal(h.relay.stats.enrollments, 1);
-      const status = await h.spawn(["remote-control", "status"]);
+      const status = await h.run(["remote-control", "status"]);
       assert.equal(status.json<Envelope>().data.status, "connected");
       await until("status changes", () => heard.length >= 4);
       assert.deepEqual(heard, ["connected", "disabled", "connecting", "connected"]);
@@ -178,7 +181,7 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
       local.close();
     }
 
-    const shut = await h.spawn(["remote-control", "stop", "--shutdown"]);
+    const shut = await h.run(["remote-control", "stop", "--shutdown"]);
     assert.equal(shut.code, 0, shut.stderr);
     assert.deepEqual([shut.json<Envelope>().data.status, shut.json<Envelope>().data.daemon.running], [
       "disabled",
@@ -316,17 +319,18 @@ Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, the
   });
 });
 
-// The backoff grows across these reconnects (none stays up the 10 s that resets it), so the steps are few;
-// a relay refusing for a while (status `connecting` with the last error) is covered in relay/daemon_test.ts.
+// The backoff grows across these reconnects (none stays up the 10 s that resets it); the daemon starts it at
+// 20 ms instead of 200 (LARKIT_RELAY_BACKOFF_MS), so the test waits on the relay rather than on the backoff.
+// A relay refusing for a while (status `connecting` with the last error) is covered in relay/daemon_test.ts.
 Deno.test("the daemon against the strict relay: token expiry, 401, generic and 'not found' 404s", async () => {
   // Tokens live 31 s: fresh at enroll (more than the 30 s margin), due for refresh at any later reconnect.
   await harness({ login: true, relay: { tokenTtlMs: 31_000 } }, async (h) => {
-    const started = await h.spawn(["remote-control", "start"]);
+    const started = await h.spawn(["remote-control", "start"], { env: { [RELAY_BACKOFF_ENV]: "20" } });
     assert.equal(started.code, 0, started.stderr);
     const s = started.json<Envelope>().data;
     if (s.daemon.pid) h.pids.push(s.daemon.pid);
     assert.equal(s.status, "connected");
-    const status = async () => (await h.spawn(["remote-control", "status"])).json<Envelope>().data;
+    const status = async () => (await h.run(["remote-control", "status"])).json<Envelope>().data;
     const reconnect = async (what: string, handshakes: number) => {
       h.relay.faults.dropServerSocket();
       await until(what, () => h.relay.stats.handshakes === handshakes && h.relay.serverConnected, 60_000);
@@ -361,7 +365,7 @@ Deno.test("the daemon against the strict relay: token expiry, 401, generic and '
     const now = await status();
     assert.deepEqual([now.status, now.environmentId], ["connected", "env_dev_2"]);
 
-    const shut = await h.spawn(["remote-control", "stop", "--shutdown"]);
+    const shut = await h.run(["remote-control", "stop", "--shutdown"]);
     assert.equal(shut.code, 0, shut.stderr);
   });
 });

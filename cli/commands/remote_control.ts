@@ -72,7 +72,7 @@ export async function remoteControlServer(
   opts: { relayUrl?: string; daemon: boolean; policy: RemotePolicy; shutdown: () => void },
 ): Promise<(log: ServerLog) => BuiltServer> {
   // Loaded here: the relay and SQLite would otherwise load for every larkit command.
-  const [{ createRemoteControlHost }, { shutdownMethods }] = await Promise.all([
+  const [{ createRemoteControlHost }, { relayTimingFromEnv, shutdownMethods }] = await Promise.all([
     import("../../relay/host.ts"),
     import("../../relay/daemon.ts"),
   ]);
@@ -87,6 +87,7 @@ export async function remoteControlServer(
       policy: opts.policy,
       methods: { ...events.methods, ...(opts.daemon ? shutdownMethods(opts.shutdown) : {}) },
       ...(opts.daemon ? { clientName: "", enableAtStart: true } : {}),
+      timing: relayTimingFromEnv(ctx.p.env),
       log: (line) => void ctx.diag.info(line),
       serverLog,
     });

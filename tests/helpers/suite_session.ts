@@ -1,27 +1,32 @@
 /**
  * A shortcut test's world: one suite emulator (clock fixed at 2026-11-23 08:00 UTC, fixtures seeded) and a
  * `larkit` function running larkit in-process against it, as the app's bot by default or, with `asUser`, as the seeded
- * user Alice through a real device-flow token.
+ * user Alice through a real device-flow token. larkit reads the emulator's clock, and its waits (a task's
+ * `--poll-interval`) move that clock instead of sleeping: both sides see the same time, and no test waits for real.
  */
 import { type Emulator, emulatorEnv, manualClock, startEmulator, userToken } from "./emulator.ts";
-import { runCli, type RunResult } from "./run_cli.ts";
+import { fakeTime, runCli, type RunResult } from "./run_cli.ts";
 
 export interface LarkitOptions {
   asUser?: boolean;
   cwd?: string;
   stdin?: string;
   env?: Record<string, string>;
+  /** larkit reads the real clock and really sleeps: for what needs time to pass during a request. */
+  realTime?: boolean;
 }
 
 export type Larkit = (args: string[], opts?: LarkitOptions) => Promise<RunResult>;
 
 export async function withSuite(fn: (emu: Emulator, larkit: Larkit) => Promise<void>): Promise<void> {
-  const emu = await startEmulator({ clock: manualClock(), timeZone: "UTC" });
+  const clock = manualClock();
+  const emu = await startEmulator({ clock, timeZone: "UTC" });
   try {
     const uat = (await userToken(emu)).access_token;
     emu.clearRequests();
     await fn(emu, (args, opts = {}) =>
       runCli(args, {
+        ...(opts.realTime ? {} : fakeTime(clock)),
         cwd: opts.cwd,
         stdin: opts.stdin,
         env: {
