@@ -12,8 +12,8 @@ import { DEFAULT_POLICY, type RemotePolicy } from "../rpc/policy.ts";
 import { createAppServer, type LarkitAppServer } from "../rpc/server.ts";
 import { InProcessClient, type InProcessOptions } from "../rpc/transports/in-process.ts";
 import { type Emulator, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { seedLogin } from "./helpers/login.ts";
-import { cliProvider, runCli } from "./helpers/run_cli.ts";
+import { initAndLogin } from "./helpers/login.ts";
+import { cliProvider } from "./helpers/run_cli.ts";
 
 interface World {
   emu: Emulator;
@@ -41,12 +41,7 @@ async function withWorld(policy: RemotePolicy, fn: (w: World) => Promise<void>):
   const clients: InProcessClient[] = [];
   let server: LarkitAppServer | undefined;
   try {
-    const init = await runCli(
-      ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
-      { configDir, stdin: `${emu.app.appSecret}\n` },
-    );
-    assert.equal(init.code, 0, init.stderr);
-    await seedLogin(emu, configDir);
+    await initAndLogin(emu, configDir);
     const p = cliProvider({ configDir, cwd: serverCwd });
     const logged: World["logged"] = [];
     server = createAppServer({

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { seedLogin } from "./helpers/login.ts";
-import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
+import { initAndLogin } from "./helpers/login.ts";
+import { loopbackFetch, offlineAfterFirstPage, runCli } from "./helpers/run_cli.ts";
 
 async function withEmulator(fn: (emu: Emulator) => Promise<void>): Promise<void> {
   const emu = await startEmulator({});
@@ -147,12 +147,7 @@ Deno.test("drive +search pages through paginate with the token in the body; its 
   const emu = await startEmulator({});
   const configDir = await Deno.makeTempDir();
   try {
-    const init = await runCli(
-      ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
-      { configDir, stdin: `${emu.app.appSecret}\n` },
-    );
-    assert.equal(init.code, 0, init.stderr);
-    await seedLogin(emu, configDir);
+    await initAndLogin(emu, configDir);
     // The emulator has no search index: three one-hit pages answered here, chained by the body's page_token.
     const tokens: (string | undefined)[] = [];
     const fetch: typeof loopbackFetch = (input, init) => {
@@ -198,10 +193,7 @@ Deno.test("drive +search pages through paginate with the token in the body; its 
 Deno.test("raw api: a later page failing under ndjson or csv keeps the items written and says where to resume", async () => {
   await withEmulator(async (emu) => {
     // Every page after the first fails for good (the network is gone).
-    const fetch: typeof loopbackFetch = (input, init) =>
-      String(input instanceof Request ? input.url : input).includes("page_token=")
-        ? Promise.reject(new TypeError("connection refused"))
-        : loopbackFetch(input, init);
+    const fetch = offlineAfterFirstPage;
     for (const format of ["ndjson", "csv"]) {
       const r = await runCli([...RAW, "--format", format], {
         env: emulatorEnv(emu),

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
+import { offlineAfterFirstPage, runCli } from "./helpers/run_cli.ts";
 
 async function withEmulator(fn: (emu: Emulator) => Promise<void>): Promise<void> {
   const emu = await startEmulator({});
@@ -82,10 +82,7 @@ Deno.test("--page-limit stops with the truncation and the resume token in the re
 Deno.test("a later page failing under ndjson: the envelope counts the items on stdout and gives the resume token", async () => {
   await withEmulator(async (emu) => {
     // Every page after the first fails for good (the network is gone).
-    const fetch: typeof loopbackFetch = (input, init) =>
-      String(input instanceof Request ? input.url : input).includes("page_token=")
-        ? Promise.reject(new TypeError("connection refused"))
-        : loopbackFetch(input, init);
+    const fetch = offlineAfterFirstPage;
     const r = await runCli([...LIST, "--format", "ndjson"], {
       env: emulatorEnv(emu),
       fetch,

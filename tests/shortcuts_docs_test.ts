@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fixtures, startEmulator } from "./helpers/emulator.ts";
-import { seedLogin } from "./helpers/login.ts";
+import { initAndLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
@@ -250,12 +250,7 @@ Deno.test("docs +create as bot grants the logged-in user full access to the new 
   const emu = await startEmulator({});
   const configDir = await Deno.makeTempDir();
   try {
-    const init = await runCli(
-      ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
-      { configDir, stdin: `${emu.app.appSecret}\n` },
-    );
-    assert.equal(init.code, 0, init.stderr);
-    await seedLogin(emu, configDir);
+    await initAndLogin(emu, configDir);
     emu.clearRequests();
     const bot = await runCli(["docs", "+create", "--markdown", "# Made by the bot", "--as", "bot"], {
       configDir,

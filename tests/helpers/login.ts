@@ -10,6 +10,7 @@ import { updateProfile } from "../../cli/config/profiles.ts";
 import { secretStore } from "../../cli/config/secret_store.ts";
 import { testProvider } from "../../cli/provider.ts";
 import { type Emulator, fixtures, userToken } from "./emulator.ts";
+import { runCli } from "./run_cli.ts";
 
 export interface SeedLoginOptions {
   /** Scopes to grant; every user scope the seeded app has when absent. */
@@ -46,4 +47,18 @@ export async function seedLogin(
     p,
     updateProfile(config, "default", { users: [{ openId: alice.open_id, name: alice.name }] }),
   );
+}
+
+/** A config dir set up as a user would: `config init` against the emulator's app, then a logged-in user. */
+export async function initAndLogin(
+  emu: Emulator,
+  configDir: string,
+  opts: SeedLoginOptions = {},
+): Promise<void> {
+  const init = await runCli(
+    ["config", "init", "--app-id", emu.app.appId, "--app-secret-stdin", "--base-url", emu.url],
+    { configDir, stdin: `${emu.app.appSecret}\n` },
+  );
+  assert.equal(init.code, 0, init.stderr);
+  await seedLogin(emu, configDir, opts);
 }

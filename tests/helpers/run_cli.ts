@@ -57,6 +57,12 @@ export const loopbackFetch: FetchFn = (input, init) => {
   return fetch(input, init);
 };
 
+/** The emulator for a list's first page; every later page (a `page_token` in the query) fails as if offline. */
+export const offlineAfterFirstPage: FetchFn = (input, init) =>
+  String(input instanceof Request ? input.url : input).includes("page_token=")
+    ? Promise.reject(new TypeError("connection refused"))
+    : loopbackFetch(input, init);
+
 /**
  * A clock whose `sleep` moves time instead of waiting: hand the same one to the emulator (`manualClock`).
  * Each wait larkit chose lands in `sleeps`; `onSleep(n)` runs after the n-th (1-based) moved the clock, as
