@@ -6,18 +6,9 @@
  * `--page-limit 0` fetches every page with no truncation reported.
  */
 import assert from "node:assert/strict";
-import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { emulatorEnv, fixtures, startEmulator, withEmulator } from "./helpers/emulator.ts";
 import { initAndLogin } from "./helpers/login.ts";
 import { loopbackFetch, offlineAfterFirstPage, runCli } from "./helpers/run_cli.ts";
-
-async function withEmulator(fn: (emu: Emulator) => Promise<void>): Promise<void> {
-  const emu = await startEmulator({});
-  try {
-    await fn(emu);
-  } finally {
-    await emu.stop();
-  }
-}
 
 /**
  * The truncation line's `key=value` pairs, read as a script would from the last stderr line; undefined when
@@ -44,7 +35,7 @@ const RAW = [
 const CHAT_LIST = ["im", "+chat-list", "--as", "bot", "--page-size", "1", "--page-all"];
 
 Deno.test("api layers: a stop at --page-limit is in the json meta and, for streamed formats, in the truncation line", async () => {
-  await withEmulator(async (emu) => {
+  await withEmulator({}, async (emu) => {
     const env = emulatorEnv(emu);
     for (const base of [GENERATED, RAW]) {
       const all = await runCli([...base, "--page-limit", "0", "--format", "ndjson"], { env });
@@ -90,7 +81,7 @@ Deno.test("api layers: a stop at --page-limit is in the json meta and, for strea
 });
 
 Deno.test("shortcuts through paginate: --page-limit stops with meta.truncated and the line; --page-token resumes; 0 = no limit", async () => {
-  await withEmulator(async (emu) => {
+  await withEmulator({}, async (emu) => {
     const env = emulatorEnv(emu);
     const chats = Object.values(fixtures.CHATS).sort();
 
@@ -133,7 +124,7 @@ Deno.test("shortcuts through paginate: --page-limit stops with meta.truncated an
 });
 
 Deno.test("--page-limit takes 0 (no limit) and refuses a negative count, in every layer", async () => {
-  await withEmulator(async (emu) => {
+  await withEmulator({}, async (emu) => {
     const env = emulatorEnv(emu);
     for (const argv of [GENERATED, RAW, CHAT_LIST]) {
       const r = await runCli([...argv, "--page-limit", "-1"], { env });
@@ -191,7 +182,7 @@ Deno.test("drive +search pages through paginate with the token in the body; its 
 });
 
 Deno.test("raw api: a later page failing under ndjson or csv keeps the items written and says where to resume", async () => {
-  await withEmulator(async (emu) => {
+  await withEmulator({}, async (emu) => {
     // Every page after the first fails for good (the network is gone).
     const fetch = offlineAfterFirstPage;
     for (const format of ["ndjson", "csv"]) {

@@ -4,17 +4,8 @@
  * later page failing under ndjson says how many items stdout already holds and the token to resume from.
  */
 import assert from "node:assert/strict";
-import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { offlineAfterFirstPage, runCli } from "./helpers/run_cli.ts";
-
-async function withEmulator(fn: (emu: Emulator) => Promise<void>): Promise<void> {
-  const emu = await startEmulator({});
-  try {
-    await fn(emu);
-  } finally {
-    await emu.stop();
-  }
-}
 
 const ONE_CALENDAR = [
   "api",
@@ -26,7 +17,7 @@ const ONE_CALENDAR = [
 const LIST = ["calendar", "calendars", "list", "--as", "bot", "--page-all", "--page-size", "1"];
 
 Deno.test("--page-all on a response without a list prints the object in every format, with a warning", async () => {
-  await withEmulator(async (emu) => {
+  await withEmulator({}, async (emu) => {
     const expected = { calendar_id: fixtures.CALENDARS.bot };
     const json = await runCli([...ONE_CALENDAR, "--page-all"], { env: emulatorEnv(emu) });
     assert.equal(json.code, 0, json.stderr);
@@ -52,7 +43,7 @@ Deno.test("--page-all on a response without a list prints the object in every fo
 });
 
 Deno.test("--page-limit stops with the truncation and the resume token in the result", async () => {
-  await withEmulator(async (emu) => {
+  await withEmulator({}, async (emu) => {
     const r = await runCli([...LIST, "--page-limit", "1"], { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json<{ data: { has_more: boolean; page_token: string }; meta: Record<string, unknown> }>();
@@ -80,7 +71,7 @@ Deno.test("--page-limit stops with the truncation and the resume token in the re
 });
 
 Deno.test("a later page failing under ndjson: the envelope counts the items on stdout and gives the resume token", async () => {
-  await withEmulator(async (emu) => {
+  await withEmulator({}, async (emu) => {
     // Every page after the first fails for good (the network is gone).
     const fetch = offlineAfterFirstPage;
     const r = await runCli([...LIST, "--format", "ndjson"], {
