@@ -14,8 +14,13 @@ export const clock: Clock = {
 };
 
 /** A hub for the emulator's app on `socket`, silent, not yet running. */
-export function emulatorHub(emu: Emulator, socket: string, opts: { pid: number; idleMs: number }): EventHub {
+export function emulatorHub(
+  emu: Emulator,
+  socket: string,
+  opts: { pid: number; idleMs: number; launchedAt?: number },
+): EventHub {
   return new EventHub({
+    ...(opts.launchedAt !== undefined ? { launchedAt: opts.launchedAt } : {}),
     appId: emu.app.appId,
     socketPath: socket,
     clock,
