@@ -13,6 +13,11 @@
  * Memory is bounded: at most MAX_PENDING unacknowledged events (the oldest is forgotten, unacknowledged, so
  * the suite redelivers it), and the last MAX_SEEN acknowledged ids for de-duplication.
  *
+ * Starting: consumers that find no hub at the same moment each launch one. Under a cross-process lock the first
+ * to get there listens and notes when (`<socket>.listened`); a launched hub that finds a live hub, or a note
+ * newer than its launch (the winner listened and may have been stopped since, while this one was slow to
+ * start), exits without listening, so `event stop` is never followed by a hub nobody asked for.
+ *
  * The hub exits on `stop`, shortly after the long connection failed for good (telling every consumer why), or
  * after `idleMs` without a consumer.
  */
