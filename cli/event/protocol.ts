@@ -99,7 +99,7 @@ export const HUB_LAUNCHED_ENV = "LARKIT_EVENT_HUB_LAUNCHED_AT";
 const ListenedSchema = z.object({ pid: z.number(), at: z.number() });
 
 /** Where a hub notes when it last took the socket path: it outlives the socket, which goes with its hub. */
-export function listenedPath(socketPath: string): string {
+function listenedPath(socketPath: string): string {
   return `${socketPath}.listened`;
 }
 
