@@ -25,7 +25,7 @@ export type DetachedStart = { live: true; runningPid?: number } | { live: false;
 /**
  * Starts `argv` detached with no stdio and waits until `live()` holds or the child exits. Whoever answers
  * counts: another command may have started the same server at the same moment, and ours then exits. A
- * child still running but not answering in time is killed.
+ * child still running but not answering in time is killed. `env` is added to the child's environment.
  */
 export async function startDetached(
   argv: string[],
@@ -33,10 +33,12 @@ export async function startDetached(
   timeoutMs: number,
   pollMs: number,
   live: () => Promise<boolean>,
+  env: Record<string, string> = {},
 ): Promise<DetachedStart> {
   const [program, ...args] = argv;
   const child = new Deno.Command(program, {
     args,
+    env,
     stdin: "null",
     stdout: "null",
     stderr: "null",

@@ -154,6 +154,28 @@ Deno.test("hub: stop ends the long connection, closes consumers and removes the 
   });
 });
 
+Deno.test("hub: a launched hub that finds another live, or one that listened since its launch, does not listen", async () => {
+  const launchedAt = clock.now();
+  await withHub(async (emu, socket) => {
+    // Started by hand while one runs: an error saying so. Launched by a consumer: it lost the race, quietly.
+    await assert.rejects(emulatorHub(emu, socket, { pid: 2, idleMs: 60_000 }).run(), /already answers/);
+    const loser = await emulatorHub(emu, socket, { pid: 3, idleMs: 60_000, launchedAt }).run();
+    assert.match(loser, /another event hub answers/);
+    assert.equal(await stopHub(socket, clock), true);
+    // The winner stopped; a hub launched with it that only now reaches the socket still stays out.
+    const late = await emulatorHub(emu, socket, { pid: 4, idleMs: 60_000, launchedAt }).run();
+    assert.match(late, /listened on .* since this one was launched/);
+    assert.equal(await probeHub(socket), "absent");
+    assert.equal(emu.events.connections(), 1);
+    // Launched after the last hub stopped, a hub is the one its consumer needs: it listens.
+    const next = emulatorHub(emu, socket, { pid: 5, idleMs: 60_000, launchedAt: clock.now() + 1 });
+    const running = next.run();
+    while (await probeHub(socket) !== "live") await clock.sleep(5);
+    next.stop("test over");
+    assert.equal(await running, "test over");
+  });
+});
+
 /** A hub over a fake long connection the test drives: `push` an event, see which acks were sent. */
 async function withFakeHub(
   idleMs: number,

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
+import { hubsLeft } from "./helpers/event_hub.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
 
@@ -121,13 +122,33 @@ async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
     spawn: (args) => runMain(args, { configDir, stdin: "", env }),
     consume: (args, opts = {}) => new Consumer(["event", "consume", ...args], env, opts.cwd),
   };
+  let passed = false;
   try {
     await fn(suite);
+    await stopped(suite);
+    passed = true;
   } finally {
-    await suite.larkit(["event", "stop"]);
+    // After a failure, only a best effort: the failure is the news.
+    if (!passed) await suite.larkit(["event", "stop"]);
     await emu.stop();
     await Deno.remove(configDir, { recursive: true });
   }
+}
+
+/** Longer than this to stop, or for a hub to exit after `event stop`, fails the test (a hub's idle time is 30 s). */
+const STOP_BOUND_MS = 20_000;
+
+/**
+ * `event stop` succeeds and leaves nothing behind: no socket, and (where /proc tells) no hub process of this
+ * config dir, not even one that lost the start race and would listen once the winner stopped.
+ */
+async function stopped({ larkit, configDir }: Suite): Promise<{ stopped: boolean }> {
+  const stop = await larkit(["event", "stop"]);
+  assert.equal(stop.code, 0, stop.stderr);
+  const data = stop.json<{ data: { stopped: boolean; socket: string } }>().data;
+  if (Deno.build.os === "linux") assert.deepEqual(await hubsLeft(configDir, STOP_BOUND_MS), []);
+  await assert.rejects(Deno.lstat(data.socket), Deno.errors.NotFound);
+  return data;
 }
 
 const CHAT = fixtures.CHATS.engineering;
@@ -197,7 +218,8 @@ Deno.test("event consume: --timeout with no event exits 4 with a timeout error; 
 });
 
 Deno.test("event consume: --jq shapes each line; two consumers both receive the event", async () => {
-  await withEvents(async ({ emu, larkit, consume }) => {
+  await withEvents(async (suite) => {
+    const { emu, larkit, consume } = suite;
     const a = consume(["im.message.receive_v1", "--max-events", "1", "--jq", ".event.message.chat_id"]);
     const b = consume(["im.message.receive_v1", "--max-events", "1", "--param", `message.chat_id=${CHAT}`]);
     await Promise.all([a.ready(), b.ready()]);
@@ -225,6 +247,9 @@ Deno.test("event consume: --jq shapes each line; two consumers both receive the 
     const deadline = Date.now() + 10_000;
     while (emu.events.unacked() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(emu.events.unacked(), 0);
+    // The consumer that lost the race to start the hub does not leave its hub behind to listen after the stop.
+    assert.equal((await stopped(suite)).stopped, true);
+    assert.equal(emu.events.connections(), 1);
   });
 });
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { hide, readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
-import { hubPaths, probeHub } from "../event/protocol.ts";
+import { HUB_LAUNCHED_ENV, hubPaths, probeHub } from "../event/protocol.ts";
 import { emitSuccess, emitText } from "../output/emit.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
@@ -253,6 +253,7 @@ async function runHub(ctx: RunContext): Promise<void> {
   if (!chain.appSecret) throw errors.config("the credentials in use hold no app secret");
   const appSecret = await chain.appSecret();
   const idle = Number(ctx.p.env.get(HUB_IDLE_ENV) ?? "");
+  const launchedAt = Number(ctx.p.env.get(HUB_LAUNCHED_ENV) ?? "");
   const [{ EventHub, DEFAULT_IDLE_MS }, { LongConnection }, { withFileLock }] = await Promise.all([
     import("../event/hub.ts"),
     import("../event/connection.ts"),
@@ -272,6 +273,7 @@ async function runHub(ctx: RunContext): Promise<void> {
     idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS,
     log,
     exclusive: (fn) => withFileLock(ctx.p, `${hub.socket}.lock`, fn),
+    ...(Number.isFinite(launchedAt) && launchedAt > 0 ? { launchedAt } : {}),
     connect: (handlers) =>
       new LongConnection({
         openOrigin: hub.account.endpoints.open,
@@ -286,7 +288,7 @@ async function runHub(ctx: RunContext): Promise<void> {
   });
   const onAbort = () => eventHub.stop("interrupted");
   ctx.p.signal.addEventListener("abort", onAbort);
-  log(`event hub for ${hub.appId} listening on ${hub.socket}`);
+  log(`event hub for ${hub.appId} starting on ${hub.socket}`);
   try {
     const reason = await eventHub.run();
     await emitSuccess(ctx, { data: { app_id: hub.appId, stopped: reason } });

@@ -8,6 +8,7 @@ import { errors, LarkitError } from "../output/errors.ts";
 import type { Clock } from "../provider.ts";
 import {
   type ClientMessage,
+  HUB_LAUNCHED_ENV,
   type HubMessage,
   HubMessageSchema,
   type HubStatus,
@@ -121,19 +122,27 @@ export async function stopHub(socketPath: string, clock: Clock): Promise<boolean
   return true;
 }
 
-/** Starts the hub detached with `argv` and waits until it listens on `socketPath`. */
+/**
+ * Starts the hub detached with `argv` and waits until it listens on `socketPath` (its own, or one another
+ * consumer started at the same moment: the hub that loses that race exits without listening).
+ */
 export async function startHub(
   argv: string[],
   socketPath: string,
   clock: Clock,
   logFile: string,
 ): Promise<void> {
+  // Taken before looking once more: a hub that listens from now on won the race against ours, and one that
+  // listened before this moment answers now (or has stopped, and ours is then the hub this consumer needs).
+  const launchedAt = clock.now();
+  if (await probeHub(socketPath) === "live") return;
   const started = await startDetached(
     argv,
     clock,
     HUB_START_TIMEOUT_MS,
     HUB_POLL_MS,
     async () => await probeHub(socketPath) === "live",
+    { [HUB_LAUNCHED_ENV]: String(launchedAt) },
   );
   if (started.live) return;
   throw errors.internal(

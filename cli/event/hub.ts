@@ -13,6 +13,11 @@
  * Memory is bounded: at most MAX_PENDING unacknowledged events (the oldest is forgotten, unacknowledged, so
  * the suite redelivers it), and the last MAX_SEEN acknowledged ids for de-duplication.
  *
+ * Starting: consumers that find no hub at the same moment each launch one. Under a cross-process lock the first
+ * to get there listens and notes when (`<socket>.listened`); a launched hub that finds a live hub, or a note
+ * newer than its launch (the winner listened and may have been stopped since, while this one was slow to
+ * start), exits without listening, so `event stop` is never followed by a hub nobody asked for.
+ *
  * The hub exits on `stop`, shortly after the long connection failed for good (telling every consumer why), or
  * after `idleMs` without a consumer.
  */
@@ -24,10 +29,13 @@ import {
   ClientMessageSchema,
   type HubMessage,
   type HubStatus,
+  lastListened,
   lines,
+  noteListened,
   probeHub,
   writeAll,
 } from "./protocol.ts";
+import { errors } from "../output/errors.ts";
 
 export const MAX_PENDING = 1_000;
 export const MAX_SEEN = 10_000;
@@ -56,6 +64,13 @@ export interface HubOptions {
    * cannot both take the socket path (one removing the other's socket as stale). None: no other process.
    */
   exclusive?<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * When the consumer that launched this hub decided to (`HUB_LAUNCHED_ENV`); none when it was started by
+   * hand. A hub so launched that finds another hub live, or finds that one listened at or after this moment
+   * (it won the race and may have stopped since), exits without listening: the consumer that launched it uses
+   * the winner, and a hub listening after `event stop` stopped the winner would be one nobody asked for.
+   */
+  launchedAt?: number;
   /** Starts the long connection with the hub's handlers. */
   connect(handlers: {
     onEvent(event: EventEnvelope, ack: () => void): void;
@@ -97,18 +112,19 @@ export class EventHub {
     this.#startedAt = new Date(opts.clock.now()).toISOString();
   }
 
-  /** Listens on the socket and starts the long connection; resolves with why the hub stopped. */
+  /**
+   * Listens on the socket and starts the long connection; resolves with why the hub stopped, or at once with
+   * why it did not start (it lost the start race).
+   */
   async run(): Promise<string> {
     const path = this.#o.socketPath;
-    const listen = async () => {
-      const state = await probeHub(path);
-      if (state === "live") throw new Error(`another event hub already answers on ${path}`);
-      if (state === "stale") await Deno.remove(path);
-      const listener = Deno.listen({ transport: "unix", path });
-      await Deno.chmod(path, 0o600);
-      return listener;
-    };
-    this.#listener = this.#o.exclusive ? await this.#o.exclusive(listen) : await listen();
+    const listen = () => this.#listen();
+    const taken = this.#o.exclusive ? await this.#o.exclusive(listen) : await listen();
+    if (typeof taken === "string") {
+      this.#o.log(`not starting: ${taken}`);
+      return taken;
+    }
+    this.#listener = taken;
     this.#connection = this.#o.connect({
       onEvent: (e, ack) => this.#onEvent(e, ack),
       onStatus: (s) => this.#onStatus(s),
@@ -131,6 +147,28 @@ export class EventHub {
       // Removed already (a new hub may own the path by now only after this one stopped listening).
     }
     return this.#reason;
+  }
+
+  /** Takes the socket path, or says why this hub must not: another hub won the start race. */
+  async #listen(): Promise<Deno.Listener | string> {
+    const path = this.#o.socketPath;
+    const launchedAt = this.#o.launchedAt;
+    const state = await probeHub(path);
+    if (state === "live") {
+      if (launchedAt !== undefined) return `another event hub answers on ${path}`;
+      throw errors.config(`another event hub already answers on ${path}`, {
+        hint: "larkit event status shows it; larkit event stop stops it",
+      });
+    }
+    const last = launchedAt === undefined ? undefined : await lastListened(path);
+    if (last !== undefined && launchedAt !== undefined && last >= launchedAt) {
+      return `another event hub listened on ${path} since this one was launched, and stopped since`;
+    }
+    if (state === "stale") await Deno.remove(path);
+    const listener = Deno.listen({ transport: "unix", path });
+    await Deno.chmod(path, 0o600);
+    await noteListened(path, this.#o.pid, this.#o.clock.now());
+    return listener;
   }
 
   stop(reason: string): void {

@@ -89,6 +89,42 @@ export async function writeAll(conn: Deno.Conn, text: string): Promise<void> {
   for (let at = 0; at < bytes.length;) at += await conn.write(bytes.subarray(at));
 }
 
+/**
+ * Set in a hub's environment by the consumer that launches it: the moment (ms since the epoch) the consumer
+ * found no hub and decided to start one. A hub launched so loses the start race to any hub that listened at
+ * or after that moment, and exits instead of listening (see `EventHub`).
+ */
+export const HUB_LAUNCHED_ENV = "LARKIT_EVENT_HUB_LAUNCHED_AT";
+
+const ListenedSchema = z.object({ pid: z.number(), at: z.number() });
+
+/** Where a hub notes when it last took the socket path: it outlives the socket, which goes with its hub. */
+function listenedPath(socketPath: string): string {
+  return `${socketPath}.listened`;
+}
+
+/** When a hub last took the socket path (ms since the epoch); undefined when none ever did, or the note is unreadable. */
+export async function lastListened(socketPath: string): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(listenedPath(socketPath));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+  try {
+    return ListenedSchema.parse(JSON.parse(text)).at;
+  } catch {
+    // Cut short by a crash mid-write: no hub can be said to have listened, as before the note existed.
+    return undefined;
+  }
+}
+
+/** Notes that the hub `pid` took the socket path at `at`. */
+export async function noteListened(socketPath: string, pid: number, at: number): Promise<void> {
+  await Deno.writeTextFile(listenedPath(socketPath), JSON.stringify({ pid, at }) + "\n", { mode: 0o600 });
+}
+
 /** Whether something answers on the socket path: absent, live, or a stale file left by a killed hub. */
 export async function probeHub(path: string): Promise<"absent" | "live" | "stale"> {
   try {

@@ -14,8 +14,13 @@ export const clock: Clock = {
 };
 
 /** A hub for the emulator's app on `socket`, silent, not yet running. */
-export function emulatorHub(emu: Emulator, socket: string, opts: { pid: number; idleMs: number }): EventHub {
+export function emulatorHub(
+  emu: Emulator,
+  socket: string,
+  opts: { pid: number; idleMs: number; launchedAt?: number },
+): EventHub {
   return new EventHub({
+    ...(opts.launchedAt !== undefined ? { launchedAt: opts.launchedAt } : {}),
     appId: emu.app.appId,
     socketPath: socket,
     clock,
@@ -33,4 +38,37 @@ export function emulatorHub(emu: Emulator, socket: string, opts: { pid: number; 
         ...handlers,
       }),
   });
+}
+
+/**
+ * Process ids of the `larkit event hub` processes running for `configDir` (Linux: read from /proc, each
+ * hub's environment names its config directory). Processes of other users or gone meanwhile are skipped.
+ */
+export async function hubProcesses(configDir: string): Promise<number[]> {
+  const found: number[] = [];
+  const marker = `LARKIT_CONFIG_DIR=${configDir}\0`;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`);
+      if (!cmdline.includes("\0event\0hub")) continue;
+      if ((await Deno.readTextFile(`/proc/${entry.name}/environ`)).includes(marker)) {
+        found.push(Number(entry.name));
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** The hubs of `configDir` still running after waiting up to `boundMs` for them all to exit. */
+export async function hubsLeft(configDir: string, boundMs: number): Promise<number[]> {
+  const deadline = Date.now() + boundMs;
+  let left = await hubProcesses(configDir);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = await hubProcesses(configDir);
+  }
+  return left;
 }
