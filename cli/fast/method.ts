@@ -1,7 +1,7 @@
 /**
  * The lean resolver for the commands agents call most: a generated method (`larkit <service> <resource>
  * <method> [flags]`), a shortcut (`larkit <service> +name [flags]`), raw `api <METHOD> <path> [flags]` and
- * `schema [path]`. It answers without commander (whose Node-compat modules cost a run more than the
+ * `schema [path]` (and `commands`, in `catalogue.ts`). It answers without commander (whose Node-compat modules cost a run more than the
  * command itself, issue 17), from the same declarations the tree is built from: the registry's method, the
  * flag set `addApiFlags` declares, the global flags of `cli/globals.ts`, and the same executor with the same
  * options object commander would hand it. It takes only command lines it understands completely; for anything
@@ -15,6 +15,7 @@ import type * as Execute from "../api_commands/execute.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
 import type * as RawApi from "../commands/api.ts";
+import type * as LeanCatalogue from "./catalogue.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
@@ -124,7 +125,7 @@ export function parseFlags(
   return { opts, words };
 }
 
-async function strictModeOff(ctx: RunContext): Promise<boolean> {
+export async function strictModeOff(ctx: RunContext): Promise<boolean> {
   try {
     return (await ctx.credentials().account()).strictMode === "off";
   } catch {
@@ -215,7 +216,10 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
 }
 
 /** The lean answer to argv, or undefined when the tree must answer. */
-export function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
+export async function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  if (argv[0] === "commands") {
+    return (await later<typeof LeanCatalogue>("./catalogue.ts")).runCatalogue(argv, ctx);
+  }
   if (argv[0] === "api") return runRaw(argv, ctx);
   if (argv[0] === "schema") return runSchema(argv, ctx);
   if (argv[1]?.startsWith("+")) return runShortcutLine(argv, ctx);
