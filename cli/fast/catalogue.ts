@@ -120,9 +120,10 @@ function splitStatic(text: string): StaticLines {
  */
 async function catalogueLines(
   ctx: RunContext,
+  text: string,
   service: string | undefined,
 ): Promise<(string | CatalogueEntry)[] | undefined> {
-  const data = splitStatic(await ctx.p.files.readTextFile(staticPath()));
+  const data = splitStatic(text);
   const registry = await registryOf(ctx);
   const inRegistry = new Set(registry.listServices().map((s) => s.name));
   const names = [...new Set([...inRegistry, ...data.other.keys()])].filter((n) => !FIXED_NAMES.has(n));
@@ -151,17 +152,27 @@ export async function runCatalogue(argv: string[], ctx: RunContext): Promise<num
   const parsed = parseFlags(flags, argv.slice(1));
   if (!parsed || !await strictModeOff(ctx)) return undefined;
   const opts = parsed.opts as unknown as CatalogueOptions;
-  // A service the tree does not know is its error to give (the fixed commands' names included).
+  // `--service config` lists a fixed command's leaves in the tree: its answer to give.
   if (opts.service !== undefined && FIXED_NAMES.has(opts.service)) return undefined;
+  const text = await ctx.p.files.readTextFile(staticPath());
   const ndjson = opts.jq === undefined && opts.format.toLowerCase() === "ndjson";
-  const lines = ndjson ? await catalogueLines(ctx, opts.service) : undefined;
+  if (ndjson && opts.service === undefined) {
+    // The whole catalogue for the registry the file was written from is the file after its header.
+    const body = text.indexOf("\n") + 1;
+    const header = JSON.parse(text.slice(0, body)) as StaticHeader;
+    if ((await registryOf(ctx)).version === header.registry) {
+      await emitRendered(ctx, text.slice(body));
+      return ctx.state.exitCode ?? 0;
+    }
+  }
+  const lines = ndjson ? await catalogueLines(ctx, text, opts.service) : undefined;
   if (lines?.every((l) => typeof l === "string")) {
     // ndjson is one compact JSON entry per line: the file's lines already are.
     await emitRendered(ctx, lines.map((l) => `${l}\n`).join(""));
     return ctx.state.exitCode ?? 0;
   }
   await showCatalogue(ctx, opts, async () => {
-    const all = lines ?? await catalogueLines(ctx, opts.service);
+    const all = lines ?? await catalogueLines(ctx, text, opts.service);
     return all?.map((l) => typeof l === "string" ? JSON.parse(l) as CatalogueEntry : l);
   });
   return ctx.state.exitCode ?? 0;
