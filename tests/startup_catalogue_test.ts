@@ -101,6 +101,45 @@ Deno.test("commands answers the same through the lean resolver and through the t
   }
 });
 
+Deno.test("with a registry overlay in force, the generated entries come from the overlay, as in the tree", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-" });
+  const cacheDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-cache-" });
+  try {
+    // The overlay serves calendar with one method described anew and one method more.
+    const base = new URL("../registry/baseline/", import.meta.url);
+    const index = JSON.parse(await Deno.readTextFile(new URL("index.json", base)));
+    const calendar = JSON.parse(await Deno.readTextFile(new URL("services/calendar.json", base)));
+    const list = calendar.resources.calendars.methods.list;
+    list.description = "Lists calendars, as the overlay describes it";
+    calendar.resources.calendars.methods.list_again = {
+      ...list,
+      description: "A method only the overlay has",
+    };
+    const summary = index.services.find((s: { name: string }) => s.name === "calendar");
+    await Deno.mkdir(`${cacheDir}/registry/services`, { recursive: true });
+    await Deno.writeTextFile(
+      `${cacheDir}/registry/overlay.json`,
+      JSON.stringify({
+        ...index,
+        version: "2099.01.01",
+        services: [{ ...summary, methods: summary.methods + 1 }],
+      }),
+    );
+    await Deno.writeTextFile(`${cacheDir}/registry/services/calendar.json`, JSON.stringify(calendar));
+    const env = { LARKIT_CACHE_DIR: cacheDir, LARKIT_REMOTE_META: "on" };
+    for (const argv of [["commands", "--format", "ndjson"], ["commands", "--service", "calendar"]]) {
+      const fast = await run(argv, false, configDir, env);
+      const tree = await run(argv, true, configDir, env);
+      assert.equal(fast.code, 0, fast.stderr);
+      assert.match(fast.stdout, /A method only the overlay has/, fast.stderr.slice(0, 600));
+      assert.deepEqual(fast, tree, argv.join(" "));
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
 if (import.meta.main) {
   await Deno.writeTextFile(STATIC_FILE, await staticFromTree());
 }
