@@ -62,9 +62,10 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
       await emitRendered(ctx, `${versionText(ctx.p.version)}\n`);
       return 0;
     }
-    // A generated method, a shortcut, `api` and `schema` are resolved without commander when their command line is plain
+    // A generated method, a shortcut, `api`, `schema` and `commands` are resolved without commander when their command line is plain
     // enough; a host's gate is decided on commander's resolved leaf, so turns take the tree.
-    const lean = argv.length >= 3 || argv[0] === "schema" || argv[1]?.startsWith("+");
+    const lean = argv.length >= 3 || argv[0] === "schema" || argv[0] === "commands" ||
+      argv[1]?.startsWith("+");
     if (!opts.gate && lean && !argv[0].startsWith("-")) {
       const code = await (await later<typeof FastMethod>("./fast/method.ts")).runLean(argv, ctx);
       if (code !== undefined) return code;

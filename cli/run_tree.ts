@@ -7,23 +7,13 @@ import { type Command, CommanderError } from "commander";
 import { type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
 import type { RunContext } from "./context.ts";
 import { positionalWords, refuseHostFlags } from "./globals.ts";
-import { asksHelp, land, type Landing } from "./usage.ts";
+import { asksHelp, land } from "./usage.ts";
 import { emitRendered } from "./output/emit.ts";
-import { errors, type LarkitError } from "./output/errors.ts";
+import type { LarkitError } from "./output/errors.ts";
+import { usageError } from "./fast/usage.ts";
 import { buildTree, configureAll } from "./tree.ts";
 
 const HELP_CODES = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
-
-/** A usage error whose hint names the deepest command that exists, with did-you-mean suggestions. */
-function usageError(message: string, reason: string, at: Landing): LarkitError {
-  const detail: Record<string, unknown> = { reason };
-  if (at.unknown !== undefined) Object.assign(detail, { word: at.unknown, suggestions: at.suggestions });
-  const maybe = at.suggestions.length ? `did you mean ${at.suggestions.join(", ")}? ` : "";
-  return errors.usage(message, {
-    detail,
-    hint: `${maybe}run \`larkit ${[...at.path, "--help"].join(" ")}\` to see the commands and flags`,
-  });
-}
 
 function usageFromCommander(e: CommanderError, argv: string[], program?: Command): LarkitError {
   const message = e.message.replace(/^error: /, "").replace(/\n+/g, " ").trim();

@@ -49,74 +49,72 @@ interface StringOptions {
   placeholder?: string;
 }
 
-const nonEmpty = z.string().min(1, "must not be empty");
+/**
+ * A flag spec whose schema is built the first time it is read: a service's shortcut modules declare every
+ * flag at import, and only the shortcut that runs validates its own (issue 17: schemas on first use).
+ */
+function lazy<T>(spec: Omit<FlagSpec<T>, "schema">, build: () => z.ZodType<T>): FlagSpec<T> {
+  let schema: z.ZodType<T> | undefined;
+  return Object.defineProperty(spec, "schema", {
+    get: () => schema ??= build(),
+    enumerable: true,
+  }) as FlagSpec<T>;
+}
 
 /** Flag builders: each returns a FlagSpec whose type follows from its options. */
 export const flag = {
   string(description: string, opts: StringOptions = {}): FlagSpec<string | undefined> {
-    return {
-      kind: "string",
-      description: withInput(description, opts.input),
-      schema: nonEmpty.optional(),
-      ...opts,
-    };
+    return lazy(
+      { kind: "string", description: withInput(description, opts.input), ...opts },
+      () => z.string().min(1, "must not be empty").optional(),
+    );
   },
   requiredString(description: string, opts: StringOptions = {}): FlagSpec<string> {
-    return {
-      kind: "string",
-      description: withInput(description, opts.input),
-      schema: z.string({ error: "is required" }).min(1, "must not be empty"),
-      required: true,
-      ...opts,
-    };
+    return lazy(
+      { kind: "string", description: withInput(description, opts.input), required: true, ...opts },
+      () => z.string({ error: "is required" }).min(1, "must not be empty"),
+    );
   },
   choice<const V extends readonly [string, ...string[]]>(
     values: V,
     description: string,
     opts: { default: V[number] },
   ): FlagSpec<V[number]> {
-    return {
-      kind: "string",
-      description,
-      schema: z.enum(values, { error: `must be one of: ${values.join(", ")}` }).default(
-        opts.default,
-      ) as z.ZodType<
-        V[number]
-      >,
-      choices: values,
-      defaultText: opts.default,
-    };
+    return lazy(
+      { kind: "string", description, choices: values, defaultText: opts.default },
+      () =>
+        z.enum(values, { error: `must be one of: ${values.join(", ")}` }).default(opts.default) as z.ZodType<
+          V[number]
+        >,
+    );
   },
   requiredChoice<const V extends readonly [string, ...string[]]>(
     values: V,
     description: string,
   ): FlagSpec<V[number]> {
-    return {
-      kind: "string",
-      description,
-      schema: z.enum(values, { error: `must be one of: ${values.join(", ")}` }) as z.ZodType<V[number]>,
-      choices: values,
-      required: true,
-    };
+    return lazy(
+      { kind: "string", description, choices: values, required: true },
+      () => z.enum(values, { error: `must be one of: ${values.join(", ")}` }) as z.ZodType<V[number]>,
+    );
   },
   boolean(description: string): FlagSpec<boolean> {
-    return { kind: "boolean", description, schema: z.boolean().default(false) };
+    return lazy({ kind: "boolean", description }, () => z.boolean().default(false));
   },
   integer(description: string, opts: { default: number; min: number; max: number }): FlagSpec<number> {
-    const schema = z.string().regex(/^-?\d+$/, "must be an integer").transform(Number)
-      .pipe(z.number().min(opts.min).max(opts.max))
-      .optional()
-      .transform((n) => n ?? opts.default);
-    return { kind: "integer", description, schema, defaultText: String(opts.default), placeholder: "n" };
+    return lazy(
+      { kind: "integer", description, defaultText: String(opts.default), placeholder: "n" },
+      () =>
+        z.string().regex(/^-?\d+$/, "must be an integer").transform(Number)
+          .pipe(z.number().min(opts.min).max(opts.max))
+          .optional()
+          .transform((n) => n ?? opts.default),
+    );
   },
   json(description: string, opts: { input?: InputSource[] } = {}): FlagSpec<unknown> {
-    return {
-      kind: "json",
-      description: withInput(description, opts.input),
-      schema: z.unknown(),
-      placeholder: "json",
-      ...opts,
-    };
+    return lazy(
+      { kind: "json", description: withInput(description, opts.input), placeholder: "json", ...opts },
+      () => z.unknown(),
+    );
   },
 };
 

@@ -52,3 +52,33 @@ Deno.test("enumParamValues: enum and lark-cli options spellings, one object per 
   ]);
   assert.deepEqual(enumParamValues({ parameters: {} }), []);
 });
+
+Deno.test("bash completion inserts each candidate shell-quoted: a --params JSON object comes back whole", async () => {
+  const words = ["calendar", "acls", "create", "--params", ""];
+  const offered = (await runCli(["__complete", ...words])).stdout;
+  const script = (await runCli(["completion", "bash"])).stdout;
+  // bash stands in for the terminal: `larkit` answers what `__complete` answered, then the inserted text is
+  // parsed back as a command line would be.
+  const probe = [
+    `larkit() { cat "$OFFERED"; }`,
+    script,
+    `COMP_WORDS=(larkit ${words.slice(0, -1).join(" ")} ''); COMP_CWORD=${words.length}`,
+    "_larkit",
+    `for c in "\${COMPREPLY[@]}"; do eval "set -- $c"; printf '%s\\n' "$1"; done`,
+  ].join("\n");
+  const offeredFile = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(offeredFile, offered);
+    const out = await new Deno.Command("bash", {
+      args: ["--norc", "--noprofile", "-c", probe],
+      env: { OFFERED: offeredFile },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.deepEqual(new TextDecoder().decode(out.stdout).trim().split("\n"), values(offered));
+  } finally {
+    await Deno.remove(offeredFile);
+  }
+});

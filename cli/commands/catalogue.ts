@@ -86,45 +86,79 @@ export function catalogueEntry(cmd: Command): CatalogueEntry {
   };
 }
 
+/** The `commands` flags, declared once for the tree and for the lean resolver (`cli/fast/catalogue.ts`). */
+export const CATALOGUE_FLAGS: { spec: string; description: string; default?: string }[] = [
+  { spec: "--service <name>", description: "only the commands of this service" },
+  {
+    spec: "--format <format>",
+    description: "json (envelope), ndjson (one command per line) or table",
+    default: "json",
+  },
+  { spec: "-q, --jq <expr>", description: "jq filter over the result envelope, e.g. '.data[].path'" },
+];
+
+export interface CatalogueOptions {
+  service?: string;
+  format: string;
+  jq?: string;
+}
+
+/**
+ * Checks the output options before anything is built, then prints the entries `list` gives (undefined for a
+ * service that does not exist).
+ */
+export async function showCatalogue(
+  ctx: RunContext,
+  opts: CatalogueOptions,
+  list: () => Promise<CatalogueEntry[] | undefined>,
+): Promise<void> {
+  const format = parseFormat(opts.format);
+  if (opts.jq !== undefined) await checkJq(opts.jq);
+  if (format === "csv" || format === "pretty") {
+    throw errors.validation(`--format ${format} is not supported by commands`, {
+      hint: "use json, ndjson or table",
+    });
+  }
+  const entries = await list();
+  if (!entries) {
+    throw errors.validation(`unknown service "${opts.service}"`, {
+      hint: "run `larkit commands` to list all",
+    });
+  }
+  const data = format === "table"
+    ? entries.map((e) => ({
+      path: e.path,
+      layer: e.layer,
+      risk: e.risk,
+      identities: e.identities.join(","),
+      turn: e.turn === null ? "unclassified" : e.turn.allowed ? "allowed" : "refused",
+      summary: e.summary,
+    }))
+    : entries;
+  await emitResult(ctx, { format, jq: opts.jq }, data, { count: entries.length });
+}
+
+/** The catalogue as the tree gives it: every visible leaf of the built tree (or of one service). */
+export async function treeCatalogue(
+  ctx: RunContext,
+  service?: string,
+): Promise<CatalogueEntry[] | undefined> {
+  const tree = await ctx.hooks.tree([], ctx, { services: service ? [service] : "all" });
+  let scope: Command = tree;
+  if (service) {
+    const found = tree.commands.find((c) => c.name() === service) as Command | undefined;
+    if (!found) return undefined;
+    scope = found;
+  }
+  return leaves(scope).filter((c) => c.name() !== "help").map(catalogueEntry);
+}
+
 export function registerCatalogue(program: Command, ctx: RunContext): void {
   const cmd = program.command("commands")
     .description(
       "list every command: path, layer, flags, identities, scopes, risk, dry-run, pagination, turn policy",
-    )
-    .option("--service <name>", "only the commands of this service")
-    .option("--format <format>", "json (envelope), ndjson (one command per line) or table", "json")
-    .option("-q, --jq <expr>", "jq filter over the result envelope, e.g. '.data[].path'")
-    .action(async (opts: { service?: string; format: string; jq?: string }) => {
-      const format = parseFormat(opts.format);
-      if (opts.jq !== undefined) await checkJq(opts.jq);
-      if (format === "csv" || format === "pretty") {
-        throw errors.validation(`--format ${format} is not supported by commands`, {
-          hint: "use json, ndjson or table",
-        });
-      }
-      const tree = await ctx.hooks.tree([], ctx, { services: opts.service ? [opts.service] : "all" });
-      let scope: Command = tree;
-      if (opts.service) {
-        const found = tree.commands.find((c) => c.name() === opts.service) as Command | undefined;
-        if (!found) {
-          throw errors.validation(`unknown service "${opts.service}"`, {
-            hint: "run `larkit commands` to list all",
-          });
-        }
-        scope = found;
-      }
-      const entries = leaves(scope).filter((c) => c.name() !== "help").map(catalogueEntry);
-      const data = format === "table"
-        ? entries.map((e) => ({
-          path: e.path,
-          layer: e.layer,
-          risk: e.risk,
-          identities: e.identities.join(","),
-          turn: e.turn === null ? "unclassified" : e.turn.allowed ? "allowed" : "refused",
-          summary: e.summary,
-        }))
-        : entries;
-      await emitResult(ctx, { format, jq: opts.jq }, data, { count: entries.length });
-    });
+    );
+  for (const f of CATALOGUE_FLAGS) cmd.option(f.spec, f.description, f.default);
+  cmd.action((opts: CatalogueOptions) => showCatalogue(ctx, opts, () => treeCatalogue(ctx, opts.service)));
   setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("lists the command surface") });
 }

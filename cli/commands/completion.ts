@@ -11,11 +11,17 @@ import { errors } from "../output/errors.ts";
 import { OUTPUT_FORMATS } from "../output/formats/render.ts";
 
 // Every word is passed quoted, the empty word under the cursor included: unquoted, zsh dropped it and
-// completed the previous word again (`larkit im <TAB>` → `im im`).
+// completed the previous word again (`larkit im <TAB>` → `im im`). bash inserts a candidate as typed text,
+// so each one is shell-quoted (`%q`) there: a `--params` candidate is JSON, whose quotes bash would strip.
+// zsh's `_describe` and fish quote what they insert themselves.
 const SCRIPTS: Record<string, string> = {
   bash: `_larkit() {
-  local IFS=$'\\n'
-  COMPREPLY=($(larkit __complete "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1))
+  local line quoted
+  COMPREPLY=()
+  while IFS= read -r line; do
+    printf -v quoted '%q' "$line"
+    COMPREPLY+=("$quoted")
+  done < <(larkit __complete "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1)
 }
 complete -o default -F _larkit larkit`,
   zsh: `#compdef larkit

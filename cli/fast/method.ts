@@ -1,7 +1,7 @@
 /**
  * The lean resolver for the commands agents call most: a generated method (`larkit <service> <resource>
  * <method> [flags]`), a shortcut (`larkit <service> +name [flags]`), raw `api <METHOD> <path> [flags]` and
- * `schema [path]`. It answers without commander (whose Node-compat modules cost a run more than the
+ * `schema [path]` (and `commands`, in `catalogue.ts`). It answers without commander (whose Node-compat modules cost a run more than the
  * command itself, issue 17), from the same declarations the tree is built from: the registry's method, the
  * flag set `addApiFlags` declares, the global flags of `cli/globals.ts`, and the same executor with the same
  * options object commander would hand it. It takes only command lines it understands completely; for anything
@@ -15,10 +15,13 @@ import type * as Execute from "../api_commands/execute.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
 import type * as RawApi from "../commands/api.ts";
+import type * as LeanCatalogue from "./catalogue.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
+import { optionSuggestion, usageError } from "./usage.ts";
+import type { LarkitError } from "../output/errors.ts";
 import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
 import type * as Pipeline from "../../shortcuts/pipeline.ts";
@@ -124,7 +127,40 @@ export function parseFlags(
   return { opts, words };
 }
 
-async function strictModeOff(ctx: RunContext): Promise<boolean> {
+/** The long flags commander's did-you-mean looks through: the leaf's shown flags, then its parents' down to the root. */
+const PARENT_FLAGS = ["--help", ...GLOBAL_FLAGS.map((f) => f.flag), "--version"];
+
+/**
+ * The first unknown `--` option of a command line that is otherwise plain (what comes before and after it
+ * parses), as the usage error the tree gives for it; undefined when the tree must say what is wrong
+ * (a global flag misspelt with a value, a short flag, an operand, a missing value, …).
+ */
+function unknownOption(
+  flags: DeclaredFlag[],
+  shown: DeclaredFlag[],
+  args: string[],
+  path: string[],
+): LarkitError | undefined {
+  for (let k = 0; k < args.length; k++) {
+    const arg = args[k];
+    if (!arg.startsWith("--") || arg === "--") continue;
+    const eq = arg.indexOf("=");
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (GLOBAL_VALUE.has(name) || GLOBAL_SWITCH.has(name)) continue;
+    const flag = flags.find((f) => name === `--${f.long}`);
+    // commander takes `--flag=value` for a flag with a value; for a switch the whole word is unknown.
+    if (flag && (eq === -1 || flag.takesValue)) continue;
+    if (!parseFlags(flags, args.slice(0, k)) || !parseFlags(flags, args.slice(k + 1))) return undefined;
+    const longs = [...shown.map((f) => `--${f.long}`), ...PARENT_FLAGS];
+    return usageError(`unknown option '${arg}'${optionSuggestion(arg, longs)}`, "unknownOption", {
+      path,
+      suggestions: [],
+    });
+  }
+  return undefined;
+}
+
+export async function strictModeOff(ctx: RunContext): Promise<boolean> {
   try {
     return (await ctx.credentials().account()).strictMode === "off";
   } catch {
@@ -152,7 +188,11 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
   if (!m) return undefined;
   const flags = declaredFlags(apiFlagSetOf(m));
   const parsed = flags && parseFlags(flags, argv.slice(3));
-  if (!parsed || !await strictModeOff(ctx)) return undefined;
+  const usage = flags && !parsed
+    ? unknownOption(flags, flags, argv.slice(3), [service, resource, name])
+    : undefined;
+  if ((!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
+  if (!parsed) throw usage;
   const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
   await runApiCall(ctx, apiCallOf(ctx, m, methods), parsed.opts);
   return ctx.state.exitCode ?? 0;
@@ -172,7 +212,12 @@ export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<
   const commandFlags = shortcutFlags(shortcut);
   const flags = allDeclared(commandFlags);
   const parsed = flags && parseFlags(flags, argv.slice(2));
-  if (!flags || !parsed || !await strictModeOff(ctx)) return undefined;
+  const shown = flags?.filter((_, i) => !commandFlags[i].hidden);
+  const usage = flags && shown && !parsed
+    ? unknownOption(flags, shown, argv.slice(2), [service, shortcut.command])
+    : undefined;
+  if (!flags || (!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
+  if (!parsed) throw usage;
   const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));
   const attribute = (f: CommandFlag) => attributes.get(f.spec) as string;
   const { runShortcut } = await later<typeof Pipeline>("../../shortcuts/pipeline.ts");
@@ -215,7 +260,10 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
 }
 
 /** The lean answer to argv, or undefined when the tree must answer. */
-export function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
+export async function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  if (argv[0] === "commands") {
+    return (await later<typeof LeanCatalogue>("./catalogue.ts")).runCatalogue(argv, ctx);
+  }
   if (argv[0] === "api") return runRaw(argv, ctx);
   if (argv[0] === "schema") return runSchema(argv, ctx);
   if (argv[1]?.startsWith("+")) return runShortcutLine(argv, ctx);

@@ -30,8 +30,11 @@ export async function emitText(ctx: Pick<RunContext, "p">, text: string): Promis
   await ctx.p.stdout.write(text.endsWith("\n") ? text : text + "\n");
 }
 
-/** Writes a result already rendered (help text, a report in the chosen format, one NDJSON line), as is. */
-export async function emitRendered(ctx: Pick<RunContext, "p">, text: string): Promise<void> {
+/**
+ * Writes a result already rendered (help text, a report in the chosen format, one NDJSON line), as is; bytes
+ * for a document read from a file and printed unchanged (the catalogue), which then is never decoded.
+ */
+export async function emitRendered(ctx: Pick<RunContext, "p">, text: string | Uint8Array): Promise<void> {
   await ctx.p.stdout.write(text);
 }
 

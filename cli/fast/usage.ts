@@ -1,0 +1,66 @@
+/**
+ * Usage errors as a run reports them, shared by the tree (`cli/run_tree.ts`, from commander's errors) and the
+ * lean resolver (an unknown option of a command it knows, without loading commander): one wording, one hint.
+ */
+import { errors, type LarkitError } from "../output/errors.ts";
+
+/** Where the command line landed: the deepest command its words name, and the word that named nothing. */
+export interface UsageLanding {
+  path: string[];
+  unknown?: string;
+  suggestions: string[];
+}
+
+/** A usage error whose hint names the deepest command that exists, with did-you-mean suggestions. */
+export function usageError(message: string, reason: string, at: UsageLanding): LarkitError {
+  const detail: Record<string, unknown> = { reason };
+  if (at.unknown !== undefined) Object.assign(detail, { word: at.unknown, suggestions: at.suggestions });
+  const maybe = at.suggestions.length ? `did you mean ${at.suggestions.join(", ")}? ` : "";
+  return errors.usage(message, {
+    detail,
+    hint: `${maybe}run \`larkit ${[...at.path, "--help"].join(" ")}\` to see the commands and flags`,
+  });
+}
+
+const MAX_DISTANCE = 3;
+
+/** commander's edit distance (optimal string alignment), capped as it caps it. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
+  const d: number[][] = [];
+  for (let i = 0; i <= a.length; i++) d[i] = [i];
+  for (let j = 0; j <= b.length; j++) d[0][j] = j;
+  for (let j = 1; j <= b.length; j++) {
+    for (let i = 1; i <= a.length; i++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The text commander's `unknownOption` puts after `unknown option '--x'`: its `suggestSimilar` over the long
+ * flags the leaf and its parents show, so the lean answer reads as the tree's does.
+ */
+export function optionSuggestion(flag: string, longFlags: string[]): string {
+  const word = flag.slice(2);
+  let similar: string[] = [];
+  let best = MAX_DISTANCE;
+  for (const candidate of new Set(longFlags.map((f) => f.slice(2)))) {
+    if (candidate.length <= 1) continue;
+    const distance = editDistance(word, candidate);
+    const length = Math.max(word.length, candidate.length);
+    if ((length - distance) / length <= 0.4) continue;
+    if (distance < best) {
+      best = distance;
+      similar = [candidate];
+    } else if (distance === best) similar.push(candidate);
+  }
+  similar = similar.sort((a, b) => a.localeCompare(b)).map((c) => `--${c}`);
+  if (similar.length > 1) return ` (Did you mean one of ${similar.join(", ")}?)`;
+  return similar.length === 1 ? ` (Did you mean ${similar[0]}?)` : "";
+}

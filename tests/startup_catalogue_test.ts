@@ -1,0 +1,145 @@
+/**
+ * `larkit commands` answers the same through the lean resolver (`cli/fast/catalogue.ts`) as through the tree:
+ * same stdout, stderr and exit code for every format, one service, a jq filter and the errors. The tree is
+ * forced by a gate that allows everything. `cli/fast/catalogue_static.json` (the entries that are not the
+ * registry's) is written from the tree by `deno run -A tests/startup_catalogue_test.ts`.
+ */
+import assert from "node:assert/strict";
+import type { CatalogueEntry } from "../cli/commands/catalogue.ts";
+import { FIXED_NAMES } from "../cli/commands/index.ts";
+import { methodEntry, registryEntries, STATIC_FILE, type StaticHeader } from "../cli/fast/catalogue.ts";
+import { runCli as runIn } from "../cli/run.ts";
+import { openRegistry } from "../registry/index.ts";
+import { cliProvider } from "./helpers/run_cli.ts";
+
+const ENV = { LARKIT_REMOTE_META: "off" };
+
+async function run(argv: string[], tree: boolean, configDir: string, env: Record<string, string> = ENV) {
+  const p = cliProvider({ configDir, env });
+  const code = await runIn(argv, p, tree ? { gate: () => undefined } : {});
+  return { code, stdout: p.out.text(), stderr: p.err.text() };
+}
+
+/** `catalogue_static.ndjson` as the tree gives it: a header, then the entries in tree order. */
+async function staticFromTree(): Promise<string> {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-" });
+  try {
+    const out = await run(["commands", "--format", "json"], true, configDir);
+    assert.equal(out.code, 0, out.stderr);
+    const entries = JSON.parse(out.stdout).data as CatalogueEntry[];
+    const registry = await openRegistry();
+    const generated = new Set<string>();
+    for (const s of registry.listServices()) {
+      for (const m of await registry.methods(s.name)) generated.add(methodEntry(s.name, m).path);
+    }
+    const header: StaticHeader = { registry: registry.version, fixed: 0, services: {} };
+    for (const e of entries) {
+      const word = e.path.split(" ")[0];
+      if (FIXED_NAMES.has(word)) header.fixed++;
+      else {
+        const counts = header.services[word] ??= [0, 0];
+        if (generated.has(e.path)) {
+          // The file relies on a service's generated methods coming before its other leaves in the tree.
+          assert.equal(counts[1], 0, `${e.path} comes after a leaf that is not generated`);
+          counts[0]++;
+        } else counts[1]++;
+      }
+    }
+    return [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n";
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+}
+
+Deno.test("catalogue_static.ndjson is the tree's catalogue for this registry", async () => {
+  const want = await staticFromTree();
+  const have = await Deno.readTextFile(STATIC_FILE);
+  assert.ok(have === want, "stale: run `deno run -A tests/startup_catalogue_test.ts` to rewrite it");
+});
+
+Deno.test("the generated methods' entries worked out from the registry are the tree's (the overlay's path)", async () => {
+  const lines = (await Deno.readTextFile(STATIC_FILE)).trimEnd().split("\n");
+  const header = JSON.parse(lines[0]) as StaticHeader;
+  let at = 1 + header.fixed;
+  const registry = await openRegistry();
+  for (const [name, [generated, other]] of Object.entries(header.services)) {
+    const want = lines.slice(at, at + generated).map((l) => JSON.parse(l));
+    at += generated + other;
+    assert.deepEqual(registryEntries(name, await registry.methods(name)), want, name);
+  }
+});
+
+Deno.test("commands answers the same through the lean resolver and through the tree", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-" });
+  try {
+    const lines = [
+      ["commands"],
+      ["commands", "--format", "ndjson"],
+      ["commands", "--format=table"],
+      ["commands", "--service", "calendar"],
+      ["commands", "--service", "event", "--format", "ndjson"],
+      ["commands", "--service", "im", "-q", ".data | length"],
+      ["commands", "--service", "nosuch"],
+      ["commands", "--service", "config"],
+      ["commands", "--format", "csv"],
+      ["commands", "--format", "nosuch"],
+      ["commands", "--nosuch"],
+    ];
+    for (const argv of lines) {
+      const fast = await run(argv, false, configDir);
+      const tree = await run(argv, true, configDir);
+      assert.deepEqual(fast, tree, argv.join(" "));
+    }
+    // Strict mode prunes the tree: the lean resolver leaves that run to it.
+    const strict = { ...ENV, LARKIT_APP_ID: "cli_x", LARKIT_APP_SECRET: "s", LARKIT_STRICT_MODE: "bot" };
+    assert.deepEqual(
+      await run(["commands", "--format", "ndjson"], false, configDir, strict),
+      await run(["commands", "--format", "ndjson"], true, configDir, strict),
+    );
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
+
+Deno.test("with a registry overlay in force, the generated entries come from the overlay, as in the tree", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-" });
+  const cacheDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-cache-" });
+  try {
+    // The overlay serves calendar with one method described anew and one method more.
+    const base = new URL("../registry/baseline/", import.meta.url);
+    const index = JSON.parse(await Deno.readTextFile(new URL("index.json", base)));
+    const calendar = JSON.parse(await Deno.readTextFile(new URL("services/calendar.json", base)));
+    const list = calendar.resources.calendars.methods.list;
+    list.description = "Lists calendars, as the overlay describes it";
+    calendar.resources.calendars.methods.list_again = {
+      ...list,
+      description: "A method only the overlay has",
+    };
+    const summary = index.services.find((s: { name: string }) => s.name === "calendar");
+    await Deno.mkdir(`${cacheDir}/registry/services`, { recursive: true });
+    await Deno.writeTextFile(
+      `${cacheDir}/registry/overlay.json`,
+      JSON.stringify({
+        ...index,
+        version: "2099.01.01",
+        services: [{ ...summary, methods: summary.methods + 1 }],
+      }),
+    );
+    await Deno.writeTextFile(`${cacheDir}/registry/services/calendar.json`, JSON.stringify(calendar));
+    const env = { LARKIT_CACHE_DIR: cacheDir, LARKIT_REMOTE_META: "on" };
+    for (const argv of [["commands", "--format", "ndjson"], ["commands", "--service", "calendar"]]) {
+      const fast = await run(argv, false, configDir, env);
+      const tree = await run(argv, true, configDir, env);
+      assert.equal(fast.code, 0, fast.stderr);
+      assert.match(fast.stdout, /A method only the overlay has/, fast.stderr.slice(0, 600));
+      assert.deepEqual(fast, tree, argv.join(" "));
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+if (import.meta.main) {
+  await Deno.writeTextFile(STATIC_FILE, await staticFromTree());
+}
