@@ -11,7 +11,8 @@ import { HUB_LAUNCHED_ENV, probeHub } from "../cli/event/protocol.ts";
 import { type Emulator, emulatorEnv, startEmulator } from "./helpers/emulator.ts";
 import { hubProcesses } from "./helpers/event_hub.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { MAIN, REPO } from "./helpers/run_main.ts";
+import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
+import { until } from "./helpers/until.ts";
 
 /** A hub given longer than this to start (a cold `deno run` type-checks) or to exit fails the test. */
 const BOUND_MS = 60_000;
@@ -20,15 +21,6 @@ interface Hub {
   pid: number;
   /** The exit code and stdout; undefined when the hub still ran after BOUND_MS (it is then killed). */
   exited(): Promise<{ code: number; stdout: string; stderr: string } | undefined>;
-}
-
-function inherited(): Record<string, string> {
-  const keep: Record<string, string> = {};
-  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
-    const v = Deno.env.get(k);
-    if (v !== undefined) keep[k] = v;
-  }
-  return keep;
 }
 
 async function withHubs(
@@ -115,6 +107,8 @@ Deno.test("event hub race: a loser that reaches the socket after the winner stop
     const launchedAt = Date.now();
     const winner = launch(launchedAt);
     await untilLive(socket);
+    // The hub listens before its long connection is up; stopped sooner, it would never have connected.
+    await until("the winner's long connection", () => emu.events.connections() === 1, BOUND_MS);
     const stop = await larkit(["event", "stop"]);
     assert.equal(stop.code, 0, stop.stderr);
     assert.equal(stop.json<{ data: { stopped: boolean } }>().data.stopped, true);
@@ -147,6 +141,7 @@ Deno.test("event hub race: two hubs launched at once — one listens, the other 
     const lost = await loser.exited();
     assert.ok(lost, `the losing hub still ran after ${BOUND_MS} ms`);
     assert.equal(lost.code, 0, lost.stderr);
+    await until("the live hub's long connection", () => emu.events.connections() === 1, BOUND_MS);
 
     const stop = await larkit(["event", "stop"]);
     assert.equal(stop.code, 0, stop.stderr);

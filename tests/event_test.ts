@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
 import { hubsLeft } from "./helpers/event_hub.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
+import { inherited, MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
 
 interface Suite {
   emu: Emulator;
@@ -21,15 +21,6 @@ interface Suite {
   /** `main.ts` as a process, its stdin closed at once. */
   spawn(args: string[]): Promise<RunResult>;
   consume(args: string[], opts?: { cwd?: string }): Consumer;
-}
-
-function inherited(): Record<string, string> {
-  const keep: Record<string, string> = {};
-  for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR"]) {
-    const v = Deno.env.get(k);
-    if (v !== undefined) keep[k] = v;
-  }
-  return keep;
 }
 
 /** A running `larkit event consume`, stdin kept open until `closeStdin`. */

@@ -49,7 +49,7 @@ export function errorOf(r: RunResult): ErrorJson {
 }
 
 /** Only what deno itself needs from the parent; nothing that could leak the developer's own larkit setup. */
-function inherited(): Record<string, string> {
+export function inherited(): Record<string, string> {
   const keep: Record<string, string> = {};
   for (const k of ["HOME", "PATH", "DENO_DIR", "TMPDIR", "NPM_CONFIG_REGISTRY"]) {
     const v = Deno.env.get(k);
