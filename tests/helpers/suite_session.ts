@@ -12,8 +12,6 @@ export interface LarkitOptions {
   cwd?: string;
   stdin?: string;
   env?: Record<string, string>;
-  /** larkit reads the real clock and really sleeps: for what needs time to pass during a request. */
-  realTime?: boolean;
 }
 
 export type Larkit = (args: string[], opts?: LarkitOptions) => Promise<RunResult>;
@@ -26,7 +24,7 @@ export async function withSuite(fn: (emu: Emulator, larkit: Larkit) => Promise<v
     emu.clearRequests();
     await fn(emu, (args, opts = {}) =>
       runCli(args, {
-        ...(opts.realTime ? {} : fakeTime(clock)),
+        ...fakeTime(clock),
         cwd: opts.cwd,
         stdin: opts.stdin,
         env: {
