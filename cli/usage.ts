@@ -4,15 +4,7 @@
  * exist (`--as bot calendar nosuch` → `larkit calendar --help`, never `larkit bot calendar …`).
  */
 import type { Command } from "commander";
-
-export interface Landing {
-  /** Names from the root to the deepest command the words reach (empty = the root). */
-  path: string[];
-  /** The word that names no subcommand where one was expected. */
-  unknown?: string;
-  /** Subcommand names close to `unknown`, nearest first. */
-  suggestions: string[];
-}
+import type { UsageLanding } from "./fast/usage.ts";
 
 function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -63,7 +55,7 @@ function takesValue(cmd: Command, root: Command, flag: string): boolean {
  * command). The walk stops at `--`, at a command that takes arguments of its own, and at the first word that
  * names nothing.
  */
-export function land(root: Command, argv: string[]): Landing {
+export function land(root: Command, argv: string[]): UsageLanding {
   let cmd = root;
   const path: string[] = [];
   for (let i = 0; i < argv.length; i++) {

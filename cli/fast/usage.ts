@@ -6,8 +6,11 @@ import { errors, type LarkitError } from "../output/errors.ts";
 
 /** Where the command line landed: the deepest command its words name, and the word that named nothing. */
 export interface UsageLanding {
+  /** Names from the root to the deepest command the words reach (empty = the root). */
   path: string[];
+  /** The word that names no subcommand where one was expected. */
   unknown?: string;
+  /** Subcommand names close to `unknown`, nearest first. */
   suggestions: string[];
 }
 
