@@ -9,6 +9,8 @@ import { asksOnlyVersion, prescanGlobals, refuseHostFlags, versionText } from ".
 import { emitError, emitRendered } from "./output/emit.ts";
 import { errors, toLarkitError } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
+import type * as FastComplete from "./fast/complete.ts";
+import type * as FastHelp from "./fast/help.ts";
 import type * as FastMethod from "./fast/method.ts";
 import type * as RecordSession from "./record/session.ts";
 import type * as RunTree from "./run_tree.ts";
@@ -61,6 +63,14 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     if (asksOnlyVersion(argv)) {
       await emitRendered(ctx, `${versionText(ctx.p.version)}\n`);
       return 0;
+    }
+    // A Tab of completion and `--help` within a service are answered without commander when plain enough.
+    if (!opts.gate && argv[0] === "__complete") {
+      const code = await (await later<typeof FastComplete>("./fast/complete.ts")).runComplete(argv, ctx);
+      if (code !== undefined) return code;
+    } else if (!opts.gate && argv.some((a) => a === "--help" || a === "-h" || a === "help")) {
+      const code = await (await later<typeof FastHelp>("./fast/help.ts")).runHelp(argv, ctx);
+      if (code !== undefined) return code;
     }
     // A generated method, a shortcut, `api`, `schema` and `commands` are resolved without commander when their command line is plain
     // enough; a host's gate is decided on commander's resolved leaf, so turns take the tree.

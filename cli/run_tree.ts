@@ -37,7 +37,7 @@ export async function runTree(argv: string[], ctx: RunContext, gate?: CommandGat
   let program: Command | undefined;
   try {
     program = await buildTree(argv, ctx);
-    configureAll(program, (text) => captured += text);
+    configureAll(program, (text) => captured += text, ctx.p.stdout.isTTY ? ctx.p.stdout.columns : undefined);
     // Commander answers `nosuch --help` with the parent's help and exit 0: a misspelt command is an error.
     const at = asksHelp(argv) ? land(program, argv) : undefined;
     if (at?.unknown !== undefined) throw usageError(`unknown command '${at.unknown}'`, "unknownCommand", at);

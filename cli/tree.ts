@@ -14,12 +14,23 @@ import { errors } from "./output/errors.ts";
 import type { ServiceSummary } from "./service_source.ts";
 import { SERVICE_SOURCES } from "./sources.ts";
 
-/** Every command, at every depth, reports errors through the run instead of printing and exiting. */
-export function configureAll(cmd: Command, sink: (text: string) => void): void {
+/**
+ * Every command, at every depth, reports errors through the run instead of printing and exiting, and lays
+ * its help out for the run's stdout (`helpWidth`: its columns on a terminal), not for the process's own:
+ * an agent-server turn or an in-process test writes elsewhere, and the lean help (`cli/fast/help.ts`) reads
+ * the same width.
+ */
+export function configureAll(cmd: Command, sink: (text: string) => void, helpWidth?: number): void {
   cmd.exitOverride()
-    .configureOutput({ writeOut: sink, writeErr: sink, outputError: () => {} })
+    .configureOutput({
+      writeOut: sink,
+      writeErr: sink,
+      outputError: () => {},
+      // commander's own default when the width is unknown (not a terminal).
+      getOutHelpWidth: () => helpWidth ?? 80,
+    })
     .showSuggestionAfterError(true);
-  for (const sub of cmd.commands) configureAll(sub as Command, sink);
+  for (const sub of cmd.commands) configureAll(sub as Command, sink, helpWidth);
 }
 
 async function strictModeOf(ctx: RunContext): Promise<StrictMode> {

@@ -79,6 +79,22 @@ export function shortcutFlags(shortcut: Shortcut<FlagSpecs>): CommandFlag[] {
   return flags;
 }
 
+/** The text after a shortcut's help: examples, required flags, identities, risk and scopes. */
+export function shortcutHelpText(shortcut: Shortcut<FlagSpecs>): string {
+  const scopes = Object.entries(shortcut.scopes).map(([id, list]) => `  ${id}: ${(list ?? []).join(", ")}`);
+  const required = Object.entries(shortcut.flags).filter(([, spec]) => spec.required).map(([n]) => `--${n}`);
+  return [
+    "",
+    "Examples:",
+    ...shortcut.examples.map((e) => `  ${e}`),
+    "",
+    ...(required.length ? [`Required: ${required.join(", ")}`] : []),
+    `Identities: ${shortcut.authTypes.join(", ")}    Risk: ${shortcut.risk}`,
+    "Scopes:",
+    ...scopes,
+  ].join("\n");
+}
+
 /**
  * The pipeline's invocation from commander's options object; `attribute` names the key commander keeps a
  * flag under (`--page-size` → `pageSize`).

@@ -7,7 +7,7 @@ import { type Command, Option } from "commander";
 import { type FlagMeta, setMeta } from "../cli/command_meta.ts";
 import type { RunContext } from "../cli/context.ts";
 import type { ServiceSource } from "../cli/service_source.ts";
-import { invocationOf, shortcutFlags } from "./command_flags.ts";
+import { invocationOf, shortcutFlags, shortcutHelpText } from "./command_flags.ts";
 import type { FlagSpecs, Shortcut } from "./declare.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "./index.ts";
 import type * as Pipeline from "./pipeline.ts";
@@ -18,21 +18,6 @@ import type * as Pipeline from "./pipeline.ts";
  * `deno task compile` lists it for `--include`.
  */
 const later = <T>(path: string): Promise<T> => import(path);
-
-function helpText(shortcut: Shortcut<FlagSpecs>): string {
-  const scopes = Object.entries(shortcut.scopes).map(([id, list]) => `  ${id}: ${(list ?? []).join(", ")}`);
-  const required = Object.entries(shortcut.flags).filter(([, spec]) => spec.required).map(([n]) => `--${n}`);
-  return [
-    "",
-    "Examples:",
-    ...shortcut.examples.map((e) => `  ${e}`),
-    "",
-    ...(required.length ? [`Required: ${required.join(", ")}`] : []),
-    `Identities: ${shortcut.authTypes.join(", ")}    Risk: ${shortcut.risk}`,
-    "Scopes:",
-    ...scopes,
-  ].join("\n");
-}
 
 /** One `+name` command wired to the pipeline. */
 export function shortcutCommand(
@@ -50,7 +35,7 @@ export function shortcutCommand(
     attributes.set(f.spec, option.attributeName());
     cmd.addOption(f.default === undefined ? option : option.default(f.default));
   }
-  cmd.addHelpText("after", helpText(shortcut));
+  cmd.addHelpText("after", shortcutHelpText(shortcut));
 
   const flagMeta: Record<string, FlagMeta> = Object.fromEntries(
     Object.entries(shortcut.flags).map(([name, spec]) => [

@@ -4,12 +4,11 @@
  */
 import { methodHelp } from "./method_help.ts";
 import { Command } from "commander";
-import { type FlagValue, setMeta } from "../command_meta.ts";
+import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
-import { enumOf } from "../../registry/fields.ts";
-import { apiCallOf, apiFlagSetOf } from "./call.ts";
+import { apiCallOf, apiFlagSetOf, enumParamValues } from "./call.ts";
 import type * as Execute from "./execute.ts";
 import { addApiFlags } from "./flags.ts";
 import { registryOf } from "./registry_of.ts";
@@ -21,18 +20,8 @@ import { registryOf } from "./registry_of.ts";
  */
 const later = <T>(path: string): Promise<T> => import(path);
 
-/**
- * `--params` values for completion: one JSON object per value of each enum parameter the registry declares
- * (`{"user_id_type":"open_id"}`), described by the parameter's own description.
- */
-export function enumParamValues(m: Pick<ApiMethod, "parameters">): FlagValue[] {
-  return Object.entries(m.parameters).flatMap(([name, spec]) =>
-    (enumOf(spec) ?? []).map((v) => ({
-      value: JSON.stringify({ [name]: v }),
-      description: `${name}: ${(spec.description ?? "").split("\n")[0].trim()}`.replace(/: $/, ""),
-    }))
-  );
-}
+// Declared beside the call (the lean completion reads it without commander); kept importable from here.
+export { enumParamValues };
 
 export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): Command {
   const cmd = new Command(m.name)

@@ -1,7 +1,8 @@
 /**
  * Shell completion. The scripts ask the binary itself (`larkit __complete <words>`), so completion sees the
  * same tree as a run: lazily built services, strict-mode pruning, registry overlays. Each candidate comes
- * back as `value<TAB>description`; zsh and fish show the descriptions, bash drops them.
+ * back as `value<TAB>description`; zsh and fish show the descriptions, bash drops them. Within a service the
+ * lean path (`cli/fast/complete.ts`) answers through the same walk (`completeWords`) without commander.
  */
 import type { Command, Option } from "commander";
 import { isHidden, metaOf, readOnlyInTurns, setMeta } from "../command_meta.ts";
@@ -54,20 +55,77 @@ export interface Candidate {
   description: string;
 }
 
+/** An option as completion sees it. */
+export interface CompletionOption {
+  long?: string;
+  short?: string;
+  takesValue: boolean;
+  hidden: boolean;
+  description: string;
+  /** commander's declared choices. */
+  choices?: readonly string[];
+}
+
+/**
+ * A command as completion sees it: a view of the commander tree (`viewOf`), or of the lean description of a
+ * service (`cli/fast/complete.ts`), so both answer through the one walk below.
+ */
+export interface CompletionCommand {
+  name: string;
+  aliases: string[];
+  hidden: boolean;
+  /** Its summary, else its description. */
+  about: string;
+  options: CompletionOption[];
+  commands: CompletionCommand[];
+  parent?: CompletionCommand;
+  /** The values its declarations give for a flag (shortcut choices, enum parameters from the registry). */
+  values(flag: string): Candidate[];
+}
+
 /** Where values of flags that are not fixed lists come from (the config's profiles, a service's methods). */
 export interface CompletionSources {
   profiles(): Promise<string[]>;
   /** The built subtree of a service, for `schema service.resource.method` paths. */
-  service(name: string): Promise<Command | undefined>;
+  service(name: string): Promise<CompletionCommand | undefined>;
 }
 
 const firstLine = (text: string) => text.split("\n")[0].trim();
 
-function describe(c: Command): string {
-  return firstLine(c.summary() || c.description() || "");
+/** The commander command as completion sees it, subcommands included. */
+export function viewOf(cmd: Command, parent?: CompletionCommand): CompletionCommand {
+  const view: CompletionCommand = {
+    name: cmd.name(),
+    aliases: cmd.aliases(),
+    hidden: isHidden(cmd),
+    about: cmd.summary() || cmd.description() || "",
+    options: cmd.options.map((o: Option) => ({
+      long: o.long,
+      short: o.short,
+      takesValue: o.required || o.optional,
+      hidden: o.hidden,
+      description: o.description,
+      choices: o.argChoices,
+    })),
+    commands: [],
+    parent,
+    values: (flag) => metaOf(cmd)?.values?.(flag) ?? [],
+  };
+  view.commands = cmd.commands.map((c) => viewOf(c as Command, view));
+  return view;
 }
 
-function optionNamed(cmd: Command, program: Command, word: string): Option | undefined {
+/** The names of the config's profiles, for `--profile`; none when there is no config to read. */
+export async function configProfiles(ctx: RunContext): Promise<string[]> {
+  const { loadConfig } = await import("../config/config_file.ts");
+  return ((await loadConfig(ctx.p).catch(() => undefined))?.profiles ?? []).map((p) => p.name);
+}
+
+function optionNamed(
+  cmd: CompletionCommand,
+  program: CompletionCommand,
+  word: string,
+): CompletionOption | undefined {
   return [...cmd.options, ...program.options].find((o) => o.long === word || o.short === word);
 }
 
@@ -75,37 +133,38 @@ function optionNamed(cmd: Command, program: Command, word: string): Option | und
  * A flag's value: the values the command's declarations give (shortcut choices, enum parameters from the
  * registry), its commander choices, or the values larkit knows for --format, --as and --profile.
  */
-async function valuesOf(cmd: Command, option: Option, sources: CompletionSources): Promise<Candidate[]> {
-  const declared = (option.long && metaOf(cmd)?.values?.(option.long.slice(2))) || [];
+async function valuesOf(
+  cmd: CompletionCommand,
+  option: CompletionOption,
+  sources: CompletionSources,
+): Promise<Candidate[]> {
+  const declared = (option.long && cmd.values(option.long.slice(2))) || [];
   if (declared.length) return declared;
-  const choices = option.argChoices ??
+  const choices = option.choices ??
     (option.long === "--format" ? [...OUTPUT_FORMATS] : option.long === "--as" ? ["user", "bot", "auto"] : [])
       .concat(option.long === "--profile" ? await sources.profiles() : []);
   return choices.map((value) => ({ value, description: firstLine(option.description) }));
 }
 
 async function schemaPaths(
-  program: Command,
+  program: CompletionCommand,
   partial: string,
   sources: CompletionSources,
 ): Promise<Candidate[]> {
   const [service] = partial.split(".");
   if (!partial.includes(".")) {
-    return program.commands.filter((c) => !isHidden(c as Command)).map((c) => ({
-      value: c.name(),
-      description: describe(c as Command),
+    return program.commands.filter((c) => !c.hidden).map((c) => ({
+      value: c.name,
+      description: firstLine(c.about),
     }));
   }
   const tree = await sources.service(service);
   if (!tree) return [];
   const out: Candidate[] = [];
   for (const resource of tree.commands) {
-    if (resource.name().startsWith("+")) continue;
+    if (resource.name.startsWith("+")) continue;
     for (const method of resource.commands) {
-      out.push({
-        value: `${service}.${resource.name()}.${method.name()}`,
-        description: describe(method as Command),
-      });
+      out.push({ value: `${service}.${resource.name}.${method.name}`, description: firstLine(method.about) });
     }
   }
   return out;
@@ -113,7 +172,7 @@ async function schemaPaths(
 
 /** Candidates for the last (possibly empty) word, given the words before it. */
 export async function completeWords(
-  program: Command,
+  program: CompletionCommand,
   words: string[],
   sources: CompletionSources,
 ): Promise<Candidate[]> {
@@ -125,37 +184,42 @@ export async function completeWords(
     if (w.startsWith("-")) {
       const option = optionNamed(cmd, program, w);
       // A flag's value is not a command word.
-      if (option && (option.required || option.optional) && !w.includes("=")) i++;
+      if (option?.takesValue && !w.includes("=")) i++;
       continue;
     }
-    const next = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    const next = cmd.commands.find((c) => c.name === w || c.aliases.includes(w));
     if (!next) {
-      if (cmd.name() === "schema") break;
+      if (cmd.name === "schema") break;
       return [];
     }
-    cmd = next as Command;
+    cmd = next;
   }
   let pool: Candidate[];
   const previous = before.at(-1);
   const valueOf = previous?.startsWith("-") ? optionNamed(cmd, program, previous) : undefined;
-  if (valueOf && (valueOf.required || valueOf.optional)) {
+  if (valueOf?.takesValue) {
     pool = await valuesOf(cmd, valueOf, sources);
   } else if (partial.startsWith("-")) {
     pool = [...cmd.options, ...(cmd === program ? [] : program.options)]
-      .filter((o: Option) => !o.hidden && o.long)
-      .map((o: Option) => ({ value: o.long as string, description: firstLine(o.description) }))
+      .filter((o) => !o.hidden && o.long)
+      .map((o) => ({ value: o.long as string, description: firstLine(o.description) }))
       .concat([{ value: "--help", description: "display help for command" }]);
-  } else if (cmd.name() === "schema" && cmd.parent === program) {
+  } else if (cmd.name === "schema" && cmd.parent === program) {
     pool = await schemaPaths(program, partial, sources);
   } else {
-    pool = cmd.commands.filter((c) => !isHidden(c as Command)).map((c) => ({
-      value: c.name(),
-      description: describe(c as Command),
+    pool = cmd.commands.filter((c) => !c.hidden).map((c) => ({
+      value: c.name,
+      description: firstLine(c.about),
     }));
   }
   const seen = new Set<string>();
   return pool.filter((c) => c.value.startsWith(partial) && !seen.has(c.value) && seen.add(c.value))
     .sort((a, b) => a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+}
+
+/** The lines `__complete` prints: `value<TAB>description`, one per candidate. */
+export async function emitCandidates(ctx: RunContext, candidates: Candidate[]): Promise<void> {
+  await emitText(ctx, candidates.map((c) => `${c.value}\t${c.description.replaceAll("\t", " ")}`).join("\n"));
 }
 
 export function registerCompletion(program: Command, ctx: RunContext): void {
@@ -181,20 +245,13 @@ export function registerCompletion(program: Command, ctx: RunContext): void {
       const words = ctx.argv.slice(ctx.argv.indexOf("__complete") + 1);
       const tree = await ctx.hooks.tree(words, ctx);
       const sources: CompletionSources = {
-        async profiles() {
-          const { loadConfig } = await import("../config/config_file.ts");
-          return ((await loadConfig(ctx.p).catch(() => undefined))?.profiles ?? []).map((p) => p.name);
-        },
+        profiles: () => configProfiles(ctx),
         async service(name) {
-          const built = await ctx.hooks.tree([name, ""], ctx);
-          return built.commands.find((c) => c.name() === name) as Command | undefined;
+          const built = (await ctx.hooks.tree([name, ""], ctx)).commands.find((c) => c.name() === name);
+          return built && viewOf(built as Command);
         },
       };
-      const candidates = await completeWords(tree, words.length ? words : [""], sources);
-      await emitText(
-        ctx,
-        candidates.map((c) => `${c.value}\t${c.description.replaceAll("\t", " ")}`).join("\n"),
-      );
+      await emitCandidates(ctx, await completeWords(viewOf(tree), words.length ? words : [""], sources));
     });
   setMeta(complete, { layer: "builtin", turn: readOnlyInTurns("lists completion candidates") });
 }

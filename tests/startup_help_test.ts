@@ -1,0 +1,155 @@
+/**
+ * The lean `--help` (`cli/fast/help.ts`) prints exactly what the commander tree prints: every service's help,
+ * every shortcut's, a sample of resources and methods (first, middle and last of each service), the `help
+ * <command>` and `-h` spellings, global flags around them, and terminal widths that wrap differently. Each
+ * line is answered by the lean path directly (it must answer, not fall back) and by the tree (a run with a
+ * gate that allows everything always takes the tree), and the two must match byte for byte. Lines the lean
+ * path leaves to the tree (root help, strict mode, an unknown word, other flags) must still match end to end.
+ */
+import assert from "node:assert/strict";
+import { registryOf } from "../cli/api_commands/registry_of.ts";
+import { FIXED_NAMES } from "../cli/commands/index.ts";
+import { createRunContext } from "../cli/context.ts";
+import { runHelp } from "../cli/fast/help.ts";
+import { prescanGlobals } from "../cli/globals.ts";
+import { runCli as runIn } from "../cli/run.ts";
+import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
+import { cliProvider, type RunOptions } from "./helpers/run_cli.ts";
+
+const ALLOW_ALL = { gate: () => undefined };
+
+async function viaTree(argv: string[], configDir: string, opts: RunOptions = {}) {
+  const p = cliProvider({ configDir, ...opts });
+  const code = await runIn(argv, p, ALLOW_ALL);
+  return { code, stdout: p.out.text(), stderr: p.err.text() };
+}
+
+/** The lean answer, or undefined when it leaves argv to the tree. */
+async function viaLean(argv: string[], configDir: string, opts: RunOptions = {}) {
+  const p = cliProvider({ configDir, ...opts });
+  const code = await runHelp(argv, createRunContext(p, prescanGlobals(argv, p.env), argv));
+  return code === undefined ? undefined : { code, stdout: p.out.text(), stderr: p.err.text() };
+}
+
+const pick = <T>(xs: T[]): T[] => [...new Set([xs[0], xs[Math.floor(xs.length / 2)], xs[xs.length - 1]])];
+
+/** Every service's and shortcut's help, and a sample of resources and methods. */
+async function sweepLines(configDir: string): Promise<string[][]> {
+  const p = cliProvider({ configDir });
+  const registry = await registryOf(createRunContext(p, prescanGlobals([], p.env)));
+  const services = new Set([
+    ...registry.listServices().map((s) => s.name),
+    ...Object.keys(SHORTCUT_SERVICES),
+  ]);
+  const lines: string[][] = [];
+  for (const service of [...services].sort()) {
+    if (FIXED_NAMES.has(service) || service === "event") continue;
+    lines.push([service, "--help"]);
+    const methods = await registry.methods(service);
+    for (const resource of pick([...new Set(methods.map((m) => m.resource))]).filter(Boolean)) {
+      lines.push([service, resource, "--help"]);
+      for (const m of pick(methods.filter((x) => x.resource === resource))) {
+        lines.push([service, resource, m.name, "--help"]);
+      }
+    }
+    for (const s of await loadShortcuts(service)) lines.push([service, s.command, "--help"]);
+  }
+  return lines;
+}
+
+Deno.test("lean --help is byte for byte the tree's: every service and shortcut, sampled resources and methods", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
+  try {
+    const lines = await sweepLines(configDir);
+    assert.ok(lines.length >= 200, `only ${lines.length} command lines`);
+    for (const argv of lines) {
+      const lean = await viaLean(argv, configDir);
+      assert.ok(lean, `the lean path left ${argv.join(" ")} to the tree`);
+      assert.deepEqual(lean, await viaTree(argv, configDir), argv.join(" "));
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
+
+Deno.test("lean --help: other spellings, global flags around them, terminal widths", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
+  try {
+    const lines: [string[], RunOptions?][] = [
+      [["help", "calendar"]],
+      [["calendar", "help", "events"]],
+      [["calendar", "events", "help", "get"]],
+      [["calendar", "help"]],
+      [["calendar", "help", "+agenda"]],
+      [["calendar", "events", "-h"]],
+      [["--debug", "calendar", "+agenda", "--help", "--profile", "p"]],
+      [["calendar", "events", "get", "--help", "--offline", "--no-color"]],
+      [["calendar", "+agenda", "--help"], { stdoutIsTTY: true, columns: 120 }],
+      [["calendar", "--help"], { stdoutIsTTY: true, columns: 60 }],
+      [["calendar", "events", "--help"], { stdoutIsTTY: true, columns: 200 }],
+      [["calendar", "events", "list", "--help"], { stdoutIsTTY: true, columns: 30 }],
+      [["im", "+messages-send", "--help"], { stdoutIsTTY: true, columns: 100 }],
+    ];
+    for (const [argv, opts] of lines) {
+      const lean = await viaLean(argv, configDir, opts);
+      assert.ok(lean, `the lean path left ${argv.join(" ")} to the tree`);
+      assert.deepEqual(lean, await viaTree(argv, configDir, opts), argv.join(" "));
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
+
+Deno.test("what lean --help leaves to the tree still reads the same end to end", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
+  try {
+    const lines = [
+      ["--help"],
+      ["help"],
+      ["config", "--help"],
+      ["event", "--help"],
+      ["calendar", "nosuch", "--help"],
+      ["calendar", "--help", "events"],
+      ["--help", "calendar"],
+      ["calendar", "events", "get", "help"],
+      ["help", "calendar", "events"],
+      ["calendar", "events", "list", "--as", "bot", "--help"],
+      ["calendar", "--profile", "--help"],
+      ["calendar", "--version", "--help"],
+    ];
+    for (const argv of lines) {
+      assert.equal(await viaLean(argv, configDir), undefined, argv.join(" "));
+      const p = cliProvider({ configDir });
+      const code = await runIn(argv, p);
+      assert.deepEqual(
+        { code, stdout: p.out.text(), stderr: p.err.text() },
+        await viaTree(argv, configDir),
+        argv.join(" "),
+      );
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
+
+Deno.test("in strict mode the tree answers --help (pruned), and the lean path steps aside", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
+  try {
+    const init = cliProvider({ configDir, stdin: "s\n" });
+    const initArgv = ["config", "init", "--name", "w", "--app-id", "cli_w", "--app-secret-stdin"];
+    assert.equal(await runIn(initArgv, init), 0, init.err.text());
+    const strict = cliProvider({ configDir });
+    assert.equal(await runIn(["config", "strict-mode", "bot"], strict), 0, strict.err.text());
+    for (
+      const argv of [["calendar", "--help"], ["calendar", "events", "--help"], [
+        "calendar",
+        "+agenda",
+        "--help",
+      ]]
+    ) {
+      assert.equal(await viaLean(argv, configDir), undefined, argv.join(" "));
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
