@@ -1,0 +1,148 @@
+/**
+ * One Tab answered by the lean path (`cli/fast/complete.ts`) gives exactly the tree's candidates: for every
+ * service its commands, shortcuts and prefixes of them, and for sampled resources, methods and every shortcut
+ * their flags, flag values (`--params` enum objects, shortcut choices, `--format`, `--as`, `--profile`),
+ * values with quotes in them, `--flag=value` words and global flags among the words. Each line is answered
+ * by the lean path directly (it must answer, not fall back) and by the tree (a run with a gate that allows
+ * everything always takes the tree), byte for byte. Lines it leaves to the tree must still match end to end.
+ */
+import assert from "node:assert/strict";
+import { registryOf } from "../cli/api_commands/registry_of.ts";
+import { FIXED_NAMES } from "../cli/commands/index.ts";
+import { createRunContext } from "../cli/context.ts";
+import { runComplete } from "../cli/fast/complete.ts";
+import { prescanGlobals } from "../cli/globals.ts";
+import { runCli as runIn } from "../cli/run.ts";
+import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
+import { cliProvider } from "./helpers/run_cli.ts";
+
+async function viaTree(argv: string[], configDir: string) {
+  const p = cliProvider({ configDir });
+  const code = await runIn(argv, p, { gate: () => undefined });
+  return { code, stdout: p.out.text(), stderr: p.err.text() };
+}
+
+/** The lean answer, or undefined when it leaves argv to the tree. */
+async function viaLean(argv: string[], configDir: string) {
+  const p = cliProvider({ configDir });
+  const code = await runComplete(argv, createRunContext(p, prescanGlobals(argv, p.env), argv));
+  return code === undefined ? undefined : { code, stdout: p.out.text(), stderr: p.err.text() };
+}
+
+const pick = <T>(xs: T[]): T[] => [...new Set([xs[0], xs[xs.length - 1]])];
+
+/** Partial command lines (the words after `larkit`, the last one under the cursor) across the services. */
+async function sweepLines(configDir: string): Promise<string[][]> {
+  const p = cliProvider({ configDir });
+  const registry = await registryOf(createRunContext(p, prescanGlobals([], p.env)));
+  const services = new Set([
+    ...registry.listServices().map((s) => s.name),
+    ...Object.keys(SHORTCUT_SERVICES),
+  ]);
+  const lines: string[][] = [];
+  for (const service of [...services].sort()) {
+    if (FIXED_NAMES.has(service) || service === "event") continue;
+    lines.push([service, ""], [service, "+"], [service, service.slice(0, 1)]);
+    const methods = await registry.methods(service);
+    // The first and last method of the service, through its resource.
+    for (const m of pick(methods).filter(Boolean)) {
+      const at = [service, m.resource, m.name];
+      lines.push([service, m.resource, ""], [...at, "--"], [...at, "--params", ""], [...at, "--as", "b"]);
+    }
+    // The first shortcut's flags; every shortcut flag with choices, its values.
+    const shortcuts = await loadShortcuts(service);
+    if (shortcuts.length) lines.push([service, shortcuts[0].command, "--"]);
+    for (const s of shortcuts) {
+      for (const [name, spec] of Object.entries(s.flags)) {
+        if (spec.choices) lines.push([service, s.command, `--${name}`, ""]);
+      }
+    }
+  }
+  return lines;
+}
+
+const withLean = async (lines: string[][], configDir: string) => {
+  for (const words of lines) {
+    const argv = ["__complete", ...words];
+    const lean = await viaLean(argv, configDir);
+    assert.ok(lean, `the lean path left ${JSON.stringify(words)} to the tree`);
+    assert.deepEqual(lean, await viaTree(argv, configDir), JSON.stringify(words));
+  }
+};
+
+Deno.test("lean completion is byte for byte the tree's across every service, sampled methods and every shortcut", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
+  try {
+    const lines = await sweepLines(configDir);
+    assert.ok(lines.length >= 200, `only ${lines.length} command lines`);
+    await withLean(lines, configDir);
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
+
+Deno.test("lean completion: global flags among the words, --flag=value, quotes, profiles, aliases, nothing to offer", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
+  try {
+    const init = cliProvider({ configDir, stdin: "s\n" });
+    const initArgv = ["config", "init", "--name", "work", "--app-id", "cli_w", "--app-secret-stdin"];
+    assert.equal(await runIn(initArgv, init), 0, init.err.text());
+    await withLean([
+      ["--profile", "work", "calendar", "+ag"],
+      ["--debug", "calendar", "events", ""],
+      ["calendar", "--profile", ""],
+      ["calendar", "events", "get", "--profile", "w"],
+      ["calendar", "events", "get", "--params", '{"user_id_type":"'],
+      ["calendar", "events", "get", "--params='{}'", "--"],
+      ["calendar", "events", "get", "--format=json", "--f"],
+      ["calendar", "events", "get", "-o", "out.json", "--"],
+      ["calendar", "events", "get", "--as", "bot", "--dry-run", ""],
+      ["calendar", "events", "nosuch", ""],
+      ["calendar", "+agenda", "--start", ""],
+      ["calendar", "+agenda", "-q", ""],
+      ["calendar", "events", "--", ""],
+      ["drive", "+export-download", "--file-"],
+      ["im", "+messages-send", "--msg-type", "t"],
+      ["calendar", "+agenda", "--help", ""],
+      ["calendar", "it's", ""],
+      ["base", "+records-list", "--"],
+      ["im", "+messages-list", "--"],
+      ["calendar", "-"],
+      ["calendar", "events", "--"],
+    ], configDir);
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
+
+Deno.test("what lean completion leaves to the tree still reads the same end to end", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
+  try {
+    for (
+      const words of [
+        [],
+        [""],
+        ["cal"],
+        ["--profile", ""],
+        ["config", ""],
+        ["event", ""],
+        ["schema", "calendar.events.ge"],
+        ["calendar", "--version", ""],
+        ["calendar", "events", "--profile"],
+        ["nosuch", ""],
+      ]
+    ) {
+      const argv = ["__complete", ...words];
+      assert.equal(await viaLean(argv, configDir), undefined, JSON.stringify(words));
+      const p = cliProvider({ configDir });
+      const code = await runIn(argv, p);
+      assert.deepEqual(
+        { code, stdout: p.out.text(), stderr: p.err.text() },
+        await viaTree(argv, configDir),
+        JSON.stringify(words),
+      );
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});
