@@ -5,12 +5,15 @@
  * line is answered by the lean path directly (it must answer, not fall back) and by the tree (a run with a
  * gate that allows everything always takes the tree), and the two must match byte for byte. Lines the lean
  * path leaves to the tree (root help, strict mode, an unknown word, other flags) must still match end to end.
+ * `cli/fast/help_static.ndjson` (the shortcuts' help and completion data) is written from the declarations by
+ * `deno run -A tests/startup_help_test.ts`, and checked against them here.
  */
 import assert from "node:assert/strict";
 import { registryOf } from "../cli/api_commands/registry_of.ts";
 import { FIXED_NAMES } from "../cli/commands/index.ts";
 import { createRunContext } from "../cli/context.ts";
 import { runHelp } from "../cli/fast/help.ts";
+import { HELP_STATIC_FILE, staticShortcut } from "../cli/fast/help_model.ts";
 import { prescanGlobals } from "../cli/globals.ts";
 import { runCli as runIn } from "../cli/run.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
@@ -153,3 +156,21 @@ Deno.test("in strict mode the tree answers --help (pruned), and the lean path st
     await Deno.remove(configDir, { recursive: true });
   }
 });
+
+/** `help_static.ndjson` as the shortcut declarations give it: a line per service the lean path describes. */
+async function staticFromDeclarations(): Promise<string> {
+  const lines: string[] = [];
+  for (const service of Object.keys(SHORTCUT_SERVICES)) {
+    if (FIXED_NAMES.has(service) || service === "event") continue;
+    lines.push(JSON.stringify({ service, shortcuts: (await loadShortcuts(service)).map(staticShortcut) }));
+  }
+  return lines.join("\n") + "\n";
+}
+
+Deno.test("help_static.ndjson is what the shortcut declarations give (rewrite: deno run -A tests/startup_help_test.ts)", async () => {
+  assert.equal(await Deno.readTextFile(HELP_STATIC_FILE), await staticFromDeclarations());
+});
+
+if (import.meta.main) {
+  await Deno.writeTextFile(HELP_STATIC_FILE, await staticFromDeclarations());
+}

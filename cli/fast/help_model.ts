@@ -1,7 +1,8 @@
 /**
  * One service's subtree as the tree builds it (`cli/tree.ts` with strict mode off: the registry's resources
  * and methods, then the shortcuts), described without commander from the same declarations — the registry
- * method, `addApiFlags`, `methodHelp`, `shortcuts/command_flags.ts`, `cli/globals.ts` — for the lean `--help`
+ * method, `addApiFlags`, `methodHelp`, `cli/globals.ts`, and the shortcut declarations through
+ * `help_static.ndjson` (written from `shortcuts/command_flags.ts`) — for the lean `--help`
  * (`help.ts`) and completion (`complete.ts`). Services the tree builds from other sources (`event`) and the
  * fixed commands are not described here: those runs go to the tree.
  */
@@ -16,7 +17,8 @@ import { GLOBAL_FLAGS } from "../globals.ts";
 import type { ApiMethod } from "../../registry/index.ts";
 import { shortcutFlags, shortcutHelpText } from "../../shortcuts/command_flags.ts";
 import type { FlagSpecs, Shortcut } from "../../shortcuts/declare.ts";
-import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
+import { SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
+import type { Candidate } from "../commands/completion.ts";
 import type { ModelCommand, ModelOption } from "./help_format.ts";
 
 /** The root as a service's help sees it: the global flags and `-V, --version` (its Global Options). */
@@ -65,7 +67,19 @@ function methodModel(m: ApiMethod, parent: ModelCommand): ModelCommand {
   };
 }
 
-function shortcutModel(shortcut: Shortcut<FlagSpecs>, parent: ModelCommand): ModelCommand {
+/** A shortcut as its help and completion show it: one entry of `help_static.ndjson`. */
+export interface StaticShortcut {
+  name: string;
+  aliases: string[];
+  description: string;
+  options: ModelOption[];
+  after: string;
+  /** The values completion offers for each of its flags that declares choices. */
+  values: Record<string, Candidate[]>;
+}
+
+/** A shortcut's entry, from its declaration as `shortcuts/source.ts` builds its command. */
+export function staticShortcut(shortcut: Shortcut<FlagSpecs>): StaticShortcut {
   return {
     name: shortcut.command,
     aliases: shortcut.aliases ?? [],
@@ -76,15 +90,43 @@ function shortcutModel(shortcut: Shortcut<FlagSpecs>, parent: ModelCommand): Mod
       ...(f.default === undefined ? {} : { default: f.default }),
       ...(f.hidden ? { hidden: true } : {}),
     })),
+    after: shortcutHelpText(shortcut),
+    values: Object.fromEntries(
+      Object.entries(shortcut.flags).filter(([, spec]) => spec.choices?.length).map(([name, spec]) => [
+        name,
+        (spec.choices ?? []).map((value) => ({ value, description: spec.description })),
+      ]),
+    ),
+  };
+}
+
+/**
+ * The shortcuts' help and completion data, one line per service with shortcuts (`{"service":…,"shortcuts":
+ * […]}`), read rather than imported. Loading a service's shortcut modules to describe them cost a help run
+ * about 55 ms (issue 17); the file is written from the declarations by `deno run -A
+ * tests/startup_help_test.ts`, which also checks it against them byte for byte.
+ */
+export const HELP_STATIC_FILE = new URL("./help_static.ndjson", import.meta.url);
+
+/** `HELP_STATIC_FILE` as a path for `Files` (on Windows a URL's pathname starts `/C:`). */
+const staticPath = () => decodeURIComponent(HELP_STATIC_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
+
+/** The service's line of the file; undefined when it has none (the tree answers then). */
+async function staticShortcuts(ctx: RunContext, service: string): Promise<StaticShortcut[] | undefined> {
+  const text = new TextDecoder().decode(await ctx.p.files.readFile(staticPath()));
+  const prefix = `{"service":${JSON.stringify(service)},`;
+  const line = text.split("\n").find((l) => l.startsWith(prefix));
+  // The program's own file, checked against the declarations by its test: not input from outside.
+  return line === undefined ? undefined : (JSON.parse(line) as { shortcuts: StaticShortcut[] }).shortcuts;
+}
+
+function shortcutModel(s: StaticShortcut, parent: ModelCommand): ModelCommand {
+  return {
+    ...s,
     commands: [],
     parent,
     leaf: true,
-    after: shortcutHelpText(shortcut),
-    values: (flag) =>
-      (shortcut.flags[flag]?.choices ?? []).map((value) => ({
-        value,
-        description: shortcut.flags[flag].description,
-      })),
+    values: (flag) => Object.hasOwn(s.values, flag) ? s.values[flag] : [],
   };
 }
 
@@ -130,9 +172,9 @@ export async function serviceModel(
     }
     resource.commands.push(methodModel(m, resource));
   }
-  for (const shortcut of await loadShortcuts(service)) {
-    serviceCmd.commands.push(shortcutModel(shortcut, serviceCmd));
-  }
+  const described = shortcuts ? await staticShortcuts(ctx, service) : [];
+  if (!described) return undefined;
+  for (const shortcut of described) serviceCmd.commands.push(shortcutModel(shortcut, serviceCmd));
   root.commands.push(serviceCmd);
   return serviceCmd;
 }
