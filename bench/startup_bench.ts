@@ -58,6 +58,7 @@ const CASES: Case[] = [
     real: true,
   },
   { label: "calendar --help", args: ["calendar", "--help"], goal: 2.5 },
+  { label: "calendar +agenda --help", args: ["calendar", "+agenda", "--help"], goal: 2.5 },
   { label: "commands --format ndjson", args: ["commands", "--format", "ndjson"], goal: 4 },
   // One Tab: what the bash/zsh/fish scripts run (`larkit __complete <words>`).
   { label: "Tab: larkit calendar <TAB>", args: ["__complete", "calendar", ""], goalMs: 60 },
