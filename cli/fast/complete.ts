@@ -41,9 +41,13 @@ function viewOfModel(cmd: ModelCommand, parent?: CompletionCommand): CompletionC
 }
 
 /** The root with one service's subtree under it, as completion sees it; undefined when the tree builds it. */
-async function serviceView(ctx: RunContext, service: string): Promise<CompletionCommand | undefined> {
+async function serviceView(
+  ctx: RunContext,
+  service: string,
+  shortcutsOnly = false,
+): Promise<CompletionCommand | undefined> {
   const root = rootModel();
-  return await serviceModel(ctx, service, root) ? viewOfModel(root) : undefined;
+  return await serviceModel(ctx, service, root, shortcutsOnly) ? viewOfModel(root) : undefined;
 }
 
 /** Prints the candidates for `__complete <words>` and answers 0, or undefined when the tree must answer. */
@@ -54,9 +58,10 @@ export async function runComplete(argv: string[], ctx: RunContext): Promise<numb
     return undefined;
   }
   // The service the tree would build (its first word); a word still being typed at the root is the root's.
-  const service = positionalWords(words.slice(0, -1))[0];
+  const [service, next] = positionalWords(words.slice(0, -1));
   if (service === undefined) return undefined;
-  const program = await serviceView(ctx, service);
+  // The walk goes from the service to the word after it, as this scan finds it: a `+shortcut` needs no resources.
+  const program = await serviceView(ctx, service, next?.startsWith("+"));
   if (!program || !await strictModeOff(ctx)) return undefined;
   const sources: CompletionSources = {
     profiles: () => configProfiles(ctx),

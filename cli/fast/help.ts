@@ -51,7 +51,7 @@ async function helpTarget(argv: string[], ctx: RunContext): Promise<ModelCommand
   if (flag ? at !== -1 : at === -1 || at < words.length - 2) return undefined;
   const path = flag ? words : words.slice(0, at).concat(words.slice(at + 1));
   if (path.length === 0) return undefined;
-  const service = await serviceModel(ctx, path[0], rootModel());
+  const service = await serviceModel(ctx, path[0], rootModel(), path[1]?.startsWith("+"));
   if (!service) return undefined;
   let cmd = service;
   for (const [k, word] of path.slice(1).entries()) {

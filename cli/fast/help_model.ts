@@ -133,11 +133,14 @@ function shortcutModel(s: StaticShortcut, parent: ModelCommand): ModelCommand {
 /**
  * The service's subtree under `root`, or undefined when the tree builds it from elsewhere (a fixed command of
  * that name, `event`) or has no such service. Strict mode is the caller's to check: this is the tree with it off.
+ * `shortcutsOnly` leaves the registry's resources out, for a command line that goes on to a `+shortcut` (no
+ * resource name starts with `+`): reading the service's registry file is most of what is left of such a run.
  */
 export async function serviceModel(
   ctx: RunContext,
   service: string,
   root: ModelCommand,
+  shortcutsOnly = false,
 ): Promise<ModelCommand | undefined> {
   if (FIXED_NAMES.has(service) || service === "event") return undefined;
   const registry = await registryOf(ctx);
@@ -155,7 +158,7 @@ export async function serviceModel(
     leaf: false,
   };
   const resources = new Map<string, ModelCommand>();
-  for (const m of await registry.methods(service)) {
+  for (const m of shortcutsOnly ? [] : await registry.methods(service)) {
     let resource = resources.get(m.resource);
     if (!resource) {
       resource = {
