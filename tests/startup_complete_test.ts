@@ -81,13 +81,21 @@ Deno.test("lean completion is byte for byte the tree's across every service, sam
   }
 });
 
-Deno.test("lean completion: global flags among the words, --flag=value, quotes, profiles, aliases, nothing to offer", async () => {
+Deno.test("lean completion: the root, global flags among the words, --flag=value, quotes, profiles, aliases, nothing to offer", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
   try {
     const init = cliProvider({ configDir, stdin: "s\n" });
     const initArgv = ["config", "init", "--name", "work", "--app-id", "cli_w", "--app-secret-stdin"];
     assert.equal(await runIn(initArgv, init), 0, init.err.text());
     await withLean([
+      [],
+      [""],
+      ["cal"],
+      ["c"],
+      ["-"],
+      ["--pro"],
+      ["--profile", ""],
+      ["--debug", "--profile", "work", ""],
       ["--profile", "work", "calendar", "+ag"],
       ["--debug", "calendar", "events", ""],
       ["calendar", "--profile", ""],
@@ -120,10 +128,7 @@ Deno.test("what lean completion leaves to the tree still reads the same end to e
   try {
     for (
       const words of [
-        [],
-        [""],
-        ["cal"],
-        ["--profile", ""],
+        ["--", "config", ""],
         ["config", ""],
         ["event", ""],
         ["schema", "calendar.events.ge"],

@@ -13,7 +13,9 @@ import { registryOf } from "../cli/api_commands/registry_of.ts";
 import { FIXED_NAMES } from "../cli/commands/index.ts";
 import { createRunContext } from "../cli/context.ts";
 import { runHelp } from "../cli/fast/help.ts";
-import { HELP_STATIC_FILE, staticShortcut } from "../cli/fast/help_model.ts";
+import { HELP_STATIC_FILE, type StaticRoot, staticShortcut } from "../cli/fast/help_model.ts";
+import { isHidden } from "../cli/command_meta.ts";
+import { buildTree } from "../cli/tree.ts";
 import { prescanGlobals } from "../cli/globals.ts";
 import { runCli as runIn } from "../cli/run.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
@@ -79,6 +81,10 @@ Deno.test("lean --help: other spellings, global flags around them, terminal widt
   const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
   try {
     const lines: [string[], RunOptions?][] = [
+      [["--help"]],
+      [["help"]],
+      [["-h", "--debug"]],
+      [["--help"], { stdoutIsTTY: true, columns: 150 }],
       [["help", "calendar"]],
       [["calendar", "help", "events"]],
       [["calendar", "events", "help", "get"]],
@@ -107,9 +113,8 @@ Deno.test("what lean --help leaves to the tree still reads the same end to end",
   const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
   try {
     const lines = [
-      ["--help"],
-      ["help"],
       ["config", "--help"],
+      ["help", "config"],
       ["event", "--help"],
       ["calendar", "nosuch", "--help"],
       ["calendar", "--help", "events"],
@@ -157,9 +162,37 @@ Deno.test("in strict mode the tree answers --help (pruned), and the lean path st
   }
 });
 
-/** `help_static.ndjson` as the shortcut declarations give it: a line per service the lean path describes. */
+/** The root's line of `help_static.ndjson`, from the tree (strict mode off, the baseline registry). */
+async function rootFromTree(): Promise<string> {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
+  try {
+    const p = cliProvider({ configDir });
+    const ctx = createRunContext(p, prescanGlobals([], p.env));
+    const program = await buildTree([], ctx);
+    const help = program.createHelp();
+    const root: StaticRoot = {
+      registry: (await registryOf(ctx)).version,
+      description: program.description(),
+      commands: program.commands.map((c) => ({
+        name: c.name(),
+        aliases: c.aliases(),
+        ...(isHidden(c) ? { hidden: true } : {}),
+        term: help.subcommandTerm(c),
+        about: c.summary() || c.description(),
+      })),
+    };
+    return JSON.stringify({ root });
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+}
+
+/**
+ * `help_static.ndjson` as the tree and the shortcut declarations give it: the root's line, then a line per
+ * service with shortcuts the lean path describes.
+ */
 async function staticFromDeclarations(): Promise<string> {
-  const lines: string[] = [];
+  const lines = [await rootFromTree()];
   for (const service of Object.keys(SHORTCUT_SERVICES)) {
     if (FIXED_NAMES.has(service) || service === "event") continue;
     lines.push(JSON.stringify({ service, shortcuts: (await loadShortcuts(service)).map(staticShortcut) }));
@@ -167,10 +200,42 @@ async function staticFromDeclarations(): Promise<string> {
   return lines.join("\n") + "\n";
 }
 
-Deno.test("help_static.ndjson is what the shortcut declarations give (rewrite: deno run -A tests/startup_help_test.ts)", async () => {
+Deno.test("help_static.ndjson is what the tree and the shortcut declarations give (rewrite: deno run -A tests/startup_help_test.ts)", async () => {
   assert.equal(await Deno.readTextFile(HELP_STATIC_FILE), await staticFromDeclarations());
 });
 
 if (import.meta.main) {
   await Deno.writeTextFile(HELP_STATIC_FILE, await staticFromDeclarations());
 }
+
+Deno.test("with a registry overlay in force, lean help shows the overlay's methods; the root's list goes to the tree", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
+  const cacheDir = await Deno.makeTempDir({ prefix: "larkit-help-cache-" });
+  try {
+    const base = new URL("../registry/baseline/", import.meta.url);
+    const index = JSON.parse(await Deno.readTextFile(new URL("index.json", base)));
+    const calendar = JSON.parse(await Deno.readTextFile(new URL("services/calendar.json", base)));
+    const list = calendar.resources.calendars.methods.list;
+    calendar.resources.calendars.methods.list_again = { ...list, summary: "A method only the overlay has" };
+    const summary = index.services.find((s: { name: string }) => s.name === "calendar");
+    await Deno.mkdir(`${cacheDir}/registry/services`, { recursive: true });
+    await Deno.writeTextFile(
+      `${cacheDir}/registry/overlay.json`,
+      JSON.stringify({
+        ...index,
+        version: "2099.01.01",
+        services: [{ ...summary, methods: summary.methods + 1 }],
+      }),
+    );
+    await Deno.writeTextFile(`${cacheDir}/registry/services/calendar.json`, JSON.stringify(calendar));
+    const opts: RunOptions = { env: { LARKIT_CACHE_DIR: cacheDir, LARKIT_REMOTE_META: "on" } };
+    const argv = ["calendar", "calendars", "--help"];
+    const lean = await viaLean(argv, configDir, opts);
+    assert.match(lean?.stdout ?? "", /list_again \[options\] +A method only the overlay has/);
+    assert.deepEqual(lean, await viaTree(argv, configDir, opts));
+    assert.equal(await viaLean(["--help"], configDir, opts), undefined);
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});

@@ -1,8 +1,8 @@
 /**
- * One Tab of shell completion (`larkit __complete <words>`) inside a service without commander (issue 17: a
+ * One Tab of shell completion (`larkit __complete <words>`) at the root or inside a service without commander (issue 17: a
  * Tab paid for loading commander and building the tree). The service's subtree comes from `help_model.ts`
  * and the candidates from the walk the tree's `__complete` uses (`completeWords`), so they are the tree's.
- * The root's own list (fixed commands and every service), fixed commands, `event`, strict mode and command
+ * The root's list comes from `help_static.ndjson` (written from the tree). Fixed commands, `event`, strict mode and command
  * lines the root would answer itself (`--version`, a global flag missing its value) go to the tree.
  */
 import {
@@ -15,7 +15,7 @@ import {
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS, positionalWords } from "../globals.ts";
 import { flagsOf, type ModelCommand } from "./help_format.ts";
-import { rootModel, serviceModel } from "./help_model.ts";
+import { fullRootModel, rootModel, serviceModel } from "./help_model.ts";
 import { strictModeOff } from "./method.ts";
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
@@ -25,7 +25,7 @@ function viewOfModel(cmd: ModelCommand, parent?: CompletionCommand): CompletionC
   const view: CompletionCommand = {
     name: cmd.name,
     aliases: cmd.aliases,
-    hidden: false,
+    hidden: cmd.hidden === true,
     about: cmd.summary || cmd.description,
     options: cmd.options.map((o) => ({
       ...flagsOf(o),
@@ -50,6 +50,24 @@ async function serviceView(
   return await serviceModel(ctx, service, root, shortcutsOnly) ? viewOfModel(root) : undefined;
 }
 
+/** The root with every command it lists, as completion sees it; undefined when the tree lists them. */
+async function rootView(ctx: RunContext): Promise<CompletionCommand | undefined> {
+  const root = await fullRootModel(ctx);
+  return root && viewOfModel(root);
+}
+
+/**
+ * Whether the words before the cursor leave the walk at the root: only its options and their values (a word
+ * after `--`, which the scan for a service stops at, is a command the walk would enter).
+ */
+function atRoot(before: string[]): boolean {
+  for (let i = 0; i < before.length; i++) {
+    if (!before[i].startsWith("-")) return false;
+    if (GLOBAL_VALUE.has(before[i])) i++;
+  }
+  return true;
+}
+
 /** Prints the candidates for `__complete <words>` and answers 0, or undefined when the tree must answer. */
 export async function runComplete(argv: string[], ctx: RunContext): Promise<number | undefined> {
   const words = argv.slice(1);
@@ -58,10 +76,14 @@ export async function runComplete(argv: string[], ctx: RunContext): Promise<numb
     return undefined;
   }
   // The service the tree would build (its first word); a word still being typed at the root is the root's.
-  const [service, next] = positionalWords(words.slice(0, -1));
-  if (service === undefined) return undefined;
+  const before = words.slice(0, -1);
+  const [service, next] = positionalWords(before);
   // The walk goes from the service to the word after it, as this scan finds it: a `+shortcut` needs no resources.
-  const program = await serviceView(ctx, service, next?.startsWith("+"));
+  const program = service !== undefined
+    ? await serviceView(ctx, service, next?.startsWith("+"))
+    : atRoot(before)
+    ? await rootView(ctx)
+    : undefined;
   if (!program || !await strictModeOff(ctx)) return undefined;
   const sources: CompletionSources = {
     profiles: () => configProfiles(ctx),

@@ -1,16 +1,16 @@
 /**
- * `--help` of a service, a resource, a generated method or a shortcut without commander (issue 17: loading
+ * `--help` of the root, a service, a resource, a generated method or a shortcut without commander (issue 17: loading
  * commander and building the tree was most of a help run): the subtree from `help_model.ts`, laid out by
  * `help_format.ts` exactly as the tree's help. It takes only the plain forms — `<service> [<resource>
  * [<method>]] --help` or `-h` (a shortcut in place of the resource), and `[…] help <command>` — with global
- * flags around them and strict mode off; anything else (root help, fixed commands, `event`, strict mode, an
+ * flags around them and strict mode off; anything else (fixed commands, `event`, strict mode, an
  * unknown word, other flags) answers `undefined` and the tree prints it, messages and exit codes included.
  */
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import { emitRendered } from "../output/emit.ts";
 import { flagsOf, formatHelp, type ModelCommand } from "./help_format.ts";
-import { childNamed, rootModel, serviceModel } from "./help_model.ts";
+import { childNamed, fullRootModel, rootModel, serviceModel } from "./help_model.ts";
 import { strictModeOff } from "./method.ts";
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
@@ -50,10 +50,12 @@ async function helpTarget(argv: string[], ctx: RunContext): Promise<ModelCommand
   // `--help` with every word naming a command; or `help` as the last or second-to-last word, naming a child.
   if (flag ? at !== -1 : at === -1 || at < words.length - 2) return undefined;
   const path = flag ? words : words.slice(0, at).concat(words.slice(at + 1));
-  if (path.length === 0) return undefined;
-  const service = await serviceModel(ctx, path[0], rootModel(), path[1]?.startsWith("+"));
-  if (!service) return undefined;
-  let cmd = service;
+  // No word: the root's own help, listing every command.
+  const start = path.length === 0
+    ? await fullRootModel(ctx)
+    : await serviceModel(ctx, path[0], rootModel(), path[1]?.startsWith("+"));
+  if (!start) return undefined;
+  let cmd = start;
   for (const [k, word] of path.slice(1).entries()) {
     // The `help` word is the implicit help subcommand of the command before it: one with subcommands only.
     if (k + 1 === at && (cmd.leaf || cmd.commands.length === 0 || childNamed(cmd, "help"))) return undefined;

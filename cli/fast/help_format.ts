@@ -26,6 +26,10 @@ export interface ModelCommand {
   options: ModelOption[];
   commands: ModelCommand[];
   parent?: ModelCommand;
+  /** Left out of its parent's help and completion (`__complete`). */
+  hidden?: boolean;
+  /** How its parent's help lists it, when it is not worked out here (a fixed command, with its arguments). */
+  term?: string;
   /** Has an action of its own (a leaf): commander adds no implicit `help` subcommand then. */
   leaf: boolean;
   /** Text `addHelpText("after", …)` puts after the help. */
@@ -103,11 +107,12 @@ function optionDescription(o: ModelOption): string {
 }
 
 function subcommandTerm(c: ModelCommand): string {
+  if (c.term !== undefined) return c.term;
   return c.name + (c.aliases[0] ? `|${c.aliases[0]}` : "") + (c.options.length ? " [options]" : "");
 }
 
 const visibleCommands = (c: ModelCommand) =>
-  c.commands.concat(
+  c.commands.filter((s) => !s.hidden).concat(
     c.commands.length && !c.leaf && !c.commands.some((s) => s.name === "help" || s.aliases.includes("help"))
       ? [HELP_COMMAND]
       : [],

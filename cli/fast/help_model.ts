@@ -101,23 +101,72 @@ export function staticShortcut(shortcut: Shortcut<FlagSpecs>): StaticShortcut {
 }
 
 /**
- * The shortcuts' help and completion data, one line per service with shortcuts (`{"service":…,"shortcuts":
- * […]}`), read rather than imported. Loading a service's shortcut modules to describe them cost a help run
- * about 55 ms (issue 17); the file is written from the declarations by `deno run -A
- * tests/startup_help_test.ts`, which also checks it against them byte for byte.
+ * What lean help and completion cannot read off the registry, read rather than imported: the root's list
+ * (`{"root":…}`, the first line, see `StaticRoot`), then the shortcuts, one line per service with shortcuts
+ * (`{"service":…,"shortcuts":[…]}`). Loading a service's shortcut modules to describe them cost a help run
+ * about 55 ms, the fixed commands' modules and commander far more (issue 17). The file is written from the
+ * tree and the declarations by `deno run -A tests/startup_help_test.ts`, which also checks it byte for byte.
  */
 export const HELP_STATIC_FILE = new URL("./help_static.ndjson", import.meta.url);
 
 /** `HELP_STATIC_FILE` as a path for `Files` (on Windows a URL's pathname starts `/C:`). */
 const staticPath = () => decodeURIComponent(HELP_STATIC_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
 
+const readStatic = async (ctx: RunContext) =>
+  new TextDecoder().decode(await ctx.p.files.readFile(staticPath()));
+
 /** The service's line of the file; undefined when it has none (the tree answers then). */
 async function staticShortcuts(ctx: RunContext, service: string): Promise<StaticShortcut[] | undefined> {
-  const text = new TextDecoder().decode(await ctx.p.files.readFile(staticPath()));
   const prefix = `{"service":${JSON.stringify(service)},`;
-  const line = text.split("\n").find((l) => l.startsWith(prefix));
+  const line = (await readStatic(ctx)).split("\n").find((l) => l.startsWith(prefix));
   // The program's own file, checked against the declarations by its test: not input from outside.
   return line === undefined ? undefined : (JSON.parse(line) as { shortcuts: StaticShortcut[] }).shortcuts;
+}
+
+/** A command the root lists, as its help and completion show it. */
+export interface StaticEntry {
+  name: string;
+  aliases: string[];
+  hidden?: boolean;
+  /** commander's term for it in the root's list: `completion [options] <shell>`. */
+  term: string;
+  /** Its summary, else its description. */
+  about: string;
+}
+
+/**
+ * The first line of the file: the root's description and its commands in tree order (the fixed commands,
+ * then every service), as the tree with strict mode off lists them for the registry `registry`. Written from
+ * the tree: the fixed commands are described only by their modules, which load commander.
+ */
+export interface StaticRoot {
+  registry: string;
+  description: string;
+  commands: StaticEntry[];
+}
+
+/**
+ * The root with every command it lists, for its own help and completion; undefined when the registry this
+ * run sees is not the one the file was written from (an overlay adds or renames services).
+ */
+export async function fullRootModel(ctx: RunContext): Promise<ModelCommand | undefined> {
+  const text = await readStatic(ctx);
+  const { root } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { root: StaticRoot };
+  if ((await registryOf(ctx)).version !== root.registry) return undefined;
+  const model = { ...rootModel(), description: root.description };
+  // Listed only: what they hold is the tree's to show.
+  model.commands = root.commands.map((c) => ({
+    name: c.name,
+    aliases: c.aliases,
+    ...(c.hidden ? { hidden: true } : {}),
+    term: c.term,
+    description: c.about,
+    options: [],
+    commands: [],
+    parent: model,
+    leaf: true,
+  }));
+  return model;
 }
 
 function shortcutModel(s: StaticShortcut, parent: ModelCommand): ModelCommand {
