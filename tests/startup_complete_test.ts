@@ -151,3 +151,38 @@ Deno.test("what lean completion leaves to the tree still reads the same end to e
     await Deno.remove(configDir, { recursive: true });
   }
 });
+
+Deno.test("in strict mode lean completion prunes as the tree prunes; the root goes to the tree", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
+  try {
+    const init = cliProvider({ configDir, stdin: "s\n" });
+    const initArgv = ["config", "init", "--name", "w", "--app-id", "cli_w", "--app-secret-stdin"];
+    assert.equal(await runIn(initArgv, init), 0, init.err.text());
+    const lines = (await sweepLines(configDir)).filter((_, i) => i % 3 === 0);
+    for (const mode of ["bot", "user"]) {
+      const strict = cliProvider({ configDir });
+      assert.equal(await runIn(["config", "strict-mode", mode], strict), 0, strict.err.text());
+      let answered = 0;
+      for (const words of [...lines, ["calendar", "+join-event", "--"], ["calendar", "+j"]]) {
+        const argv = ["__complete", ...words];
+        const lean = await viaLean(argv, configDir);
+        if (lean) assert.deepEqual(lean, await viaTree(argv, configDir), `${mode}: ${JSON.stringify(words)}`);
+        answered += lean ? 1 : 0;
+      }
+      assert.ok(
+        answered > lines.length / 2,
+        `${mode}: the lean path answered only ${answered} of ${lines.length}`,
+      );
+      assert.equal(await viaLean(["__complete", ""], configDir), undefined);
+      // +join-event runs as a user only: in bot mode it is a hidden stub, walked into but never offered.
+      const offered = await viaLean(["__complete", "calendar", "+j"], configDir);
+      assert.equal(
+        offered?.stdout.includes("+join-event"),
+        mode === "user",
+        offered?.stdout ?? "no lean answer",
+      );
+    }
+  } finally {
+    await Deno.remove(configDir, { recursive: true });
+  }
+});

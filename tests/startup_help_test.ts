@@ -140,22 +140,48 @@ Deno.test("what lean --help leaves to the tree still reads the same end to end",
   }
 });
 
-Deno.test("in strict mode the tree answers --help (pruned), and the lean path steps aside", async () => {
+Deno.test("in strict mode lean --help prunes as the tree prunes; a forbidden leaf and the root go to the tree", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
   try {
     const init = cliProvider({ configDir, stdin: "s\n" });
     const initArgv = ["config", "init", "--name", "w", "--app-id", "cli_w", "--app-secret-stdin"];
     assert.equal(await runIn(initArgv, init), 0, init.err.text());
-    const strict = cliProvider({ configDir });
-    assert.equal(await runIn(["config", "strict-mode", "bot"], strict), 0, strict.err.text());
-    for (
-      const argv of [["calendar", "--help"], ["calendar", "events", "--help"], [
-        "calendar",
-        "+agenda",
-        "--help",
-      ]]
-    ) {
-      assert.equal(await viaLean(argv, configDir), undefined, argv.join(" "));
+    const all = await sweepLines(configDir);
+    // Every service's help, and every third of the other lines.
+    const lines = all.filter((argv, i) => argv.length === 2 && !argv[1].startsWith("+") || i % 3 === 0);
+    for (const mode of ["bot", "user"]) {
+      const strict = cliProvider({ configDir });
+      assert.equal(await runIn(["config", "strict-mode", mode], strict), 0, strict.err.text());
+      let answered = 0;
+      for (const argv of [...lines, ["--help"], ["calendar", "+join-event", "--help"]]) {
+        const lean = await viaLean(argv, configDir);
+        const p = cliProvider({ configDir });
+        const code = await runIn(argv, p);
+        const tree = await viaTree(argv, configDir);
+        assert.deepEqual(
+          { code, stdout: p.out.text(), stderr: p.err.text() },
+          tree,
+          `${mode}: ${argv.join(" ")}`,
+        );
+        if (lean) assert.deepEqual(lean, tree, `${mode}: ${argv.join(" ")}`);
+        answered += lean ? 1 : 0;
+      }
+      assert.ok(
+        answered > lines.length / 2,
+        `${mode}: the lean path answered only ${answered} of ${lines.length}`,
+      );
+      assert.equal(await viaLean(["--help"], configDir), undefined);
+      const calendar = await viaLean(["calendar", "--help"], configDir);
+      // +join-event runs as a user only.
+      assert.equal(
+        calendar?.stdout.includes("+join-event"),
+        mode === "user",
+        calendar?.stdout ?? "no lean answer",
+      );
+      assert.equal(
+        await viaLean(["calendar", "+join-event", "--help"], configDir) === undefined,
+        mode === "bot",
+      );
     }
   } finally {
     await Deno.remove(configDir, { recursive: true });

@@ -2,8 +2,9 @@
  * One Tab of shell completion (`larkit __complete <words>`) at the root or inside a service without commander (issue 17: a
  * Tab paid for loading commander and building the tree). The service's subtree comes from `help_model.ts`
  * and the candidates from the walk the tree's `__complete` uses (`completeWords`), so they are the tree's.
- * The root's list comes from `help_static.ndjson` (written from the tree). Fixed commands, `event`, strict mode and command
- * lines the root would answer itself (`--version`, a global flag missing its value) go to the tree.
+ * The root's list comes from `help_static.ndjson` (written from the tree). Fixed commands, `event`, the root in
+ * strict mode and command lines the root would answer itself (`--version`, a global flag missing its value) go
+ * to the tree.
  */
 import {
   completeWords,
@@ -15,8 +16,7 @@ import {
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS, positionalWords } from "../globals.ts";
 import { flagsOf, type ModelCommand } from "./help_format.ts";
-import { fullRootModel, rootModel, serviceModel } from "./help_model.ts";
-import { strictModeOff } from "./method.ts";
+import { fullRootModel, rootModel, serviceModel, type StrictMode, strictModeOf } from "./help_model.ts";
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
 
@@ -44,10 +44,11 @@ function viewOfModel(cmd: ModelCommand, parent?: CompletionCommand): CompletionC
 async function serviceView(
   ctx: RunContext,
   service: string,
+  mode: StrictMode,
   shortcutsOnly = false,
 ): Promise<CompletionCommand | undefined> {
   const root = rootModel();
-  return await serviceModel(ctx, service, root, shortcutsOnly) ? viewOfModel(root) : undefined;
+  return await serviceModel(ctx, service, root, mode, shortcutsOnly) ? viewOfModel(root) : undefined;
 }
 
 /** The root with every command it lists, as completion sees it; undefined when the tree lists them. */
@@ -79,15 +80,17 @@ export async function runComplete(argv: string[], ctx: RunContext): Promise<numb
   const before = words.slice(0, -1);
   const [service, next] = positionalWords(before);
   // The walk goes from the service to the word after it, as this scan finds it: a `+shortcut` needs no resources.
+  const mode = await strictModeOf(ctx);
+  // The root's list in strict mode (fixed commands pruned too) is the tree's to give.
   const program = service !== undefined
-    ? await serviceView(ctx, service, next?.startsWith("+"))
-    : atRoot(before)
+    ? await serviceView(ctx, service, mode, next?.startsWith("+"))
+    : atRoot(before) && mode === "off"
     ? await rootView(ctx)
     : undefined;
-  if (!program || !await strictModeOff(ctx)) return undefined;
+  if (!program) return undefined;
   const sources: CompletionSources = {
     profiles: () => configProfiles(ctx),
-    service: async (name) => (await serviceView(ctx, name))?.commands[0],
+    service: async (name) => (await serviceView(ctx, name, mode))?.commands[0],
   };
   await emitCandidates(ctx, await completeWords(program, words, sources));
   return 0;

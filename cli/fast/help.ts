@@ -3,15 +3,15 @@
  * commander and building the tree was most of a help run): the subtree from `help_model.ts`, laid out by
  * `help_format.ts` exactly as the tree's help. It takes only the plain forms — `<service> [<resource>
  * [<method>]] --help` or `-h` (a shortcut in place of the resource), and `[…] help <command>` — with global
- * flags around them and strict mode off; anything else (fixed commands, `event`, strict mode, an
+ * flags around them, strict mode pruning as the tree prunes; anything else (fixed commands, `event`, the root or a
+ * forbidden leaf in strict mode, an
  * unknown word, other flags) answers `undefined` and the tree prints it, messages and exit codes included.
  */
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import { emitRendered } from "../output/emit.ts";
 import { flagsOf, formatHelp, type ModelCommand } from "./help_format.ts";
-import { childNamed, fullRootModel, rootModel, serviceModel } from "./help_model.ts";
-import { strictModeOff } from "./method.ts";
+import { childNamed, fullRootModel, rootModel, serviceModel, strictModeOf } from "./help_model.ts";
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
 const GLOBAL_SWITCH = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
@@ -51,9 +51,11 @@ async function helpTarget(argv: string[], ctx: RunContext): Promise<ModelCommand
   if (flag ? at !== -1 : at === -1 || at < words.length - 2) return undefined;
   const path = flag ? words : words.slice(0, at).concat(words.slice(at + 1));
   // No word: the root's own help, listing every command.
+  const mode = await strictModeOf(ctx);
+  // The root's list in strict mode (fixed commands pruned too) is the tree's to give.
   const start = path.length === 0
-    ? await fullRootModel(ctx)
-    : await serviceModel(ctx, path[0], rootModel(), path[1]?.startsWith("+"));
+    ? mode === "off" ? await fullRootModel(ctx) : undefined
+    : await serviceModel(ctx, path[0], rootModel(), mode, path[1]?.startsWith("+"));
   if (!start) return undefined;
   let cmd = start;
   for (const [k, word] of path.slice(1).entries()) {
@@ -69,7 +71,8 @@ async function helpTarget(argv: string[], ctx: RunContext): Promise<ModelCommand
   // commander replaces its help option when a command declares `-h` or `--help` itself.
   const ownsHelp = (f: ReturnType<typeof flagsOf>) => f.short === "-h" || f.long === "--help";
   if (cmd.options.some((o) => ownsHelp(flagsOf(o)))) return undefined;
-  return await strictModeOff(ctx) ? cmd : undefined;
+  // A leaf strict mode forbids refuses to run, help included: the tree says so.
+  return cmd.forbidden ? undefined : cmd;
 }
 
 /** Prints the help argv asks for and answers 0, or undefined when the tree must answer. */

@@ -30,6 +30,10 @@ export interface ModelCommand {
   hidden?: boolean;
   /** How its parent's help lists it, when it is not worked out here (a fixed command, with its arguments). */
   term?: string;
+  /** The identities it runs as (a leaf), for strict-mode pruning. */
+  identities?: readonly string[];
+  /** A leaf strict mode forbids: hidden, and its help is the tree's (it refuses instead). */
+  forbidden?: boolean;
   /** Has an action of its own (a leaf): commander adds no implicit `help` subcommand then. */
   leaf: boolean;
   /** Text `addHelpText("after", …)` puts after the help. */

@@ -62,6 +62,7 @@ function methodModel(m: ApiMethod, parent: ModelCommand): ModelCommand {
     commands: [],
     parent,
     leaf: true,
+    identities: m.identities,
     after: methodHelp(m),
     values: (flag) => flag === "params" ? enumParamValues(m) : [],
   };
@@ -70,6 +71,8 @@ function methodModel(m: ApiMethod, parent: ModelCommand): ModelCommand {
 /** A shortcut as its help and completion show it: one entry of `help_static.ndjson`. */
 export interface StaticShortcut {
   name: string;
+  /** The identities it runs as (`authTypes`), for strict-mode pruning. */
+  identities: string[];
   aliases: string[];
   description: string;
   options: ModelOption[];
@@ -82,6 +85,7 @@ export interface StaticShortcut {
 export function staticShortcut(shortcut: Shortcut<FlagSpecs>): StaticShortcut {
   return {
     name: shortcut.command,
+    identities: [...shortcut.authTypes],
     aliases: shortcut.aliases ?? [],
     description: shortcut.description,
     options: shortcutFlags(shortcut).map((f) => ({
@@ -179,9 +183,49 @@ function shortcutModel(s: StaticShortcut, parent: ModelCommand): ModelCommand {
   };
 }
 
+/** The run's strict mode (`strictModeOf` of `cli/tree.ts`): "off" when nothing is configured yet. */
+export type StrictMode = Awaited<ReturnType<ReturnType<RunContext["credentials"]>["account"]>>["strictMode"];
+
+export async function strictModeOf(ctx: RunContext): Promise<StrictMode> {
+  try {
+    return (await ctx.credentials().account()).strictMode;
+  } catch {
+    // Not configured: nothing to restrict yet; the command itself reports the missing config.
+    return "off";
+  }
+}
+
 /**
- * The service's subtree under `root`, or undefined when the tree builds it from elsewhere (a fixed command of
- * that name, `event`) or has no such service. Strict mode is the caller's to check: this is the tree with it off.
+ * `pruneForStrictMode` of `cli/tree.ts`: a leaf the mode forbids becomes a hidden stub, a command whose
+ * subcommands are all hidden is hidden.
+ */
+function prune(cmd: ModelCommand, mode: StrictMode): void {
+  if (mode === "off") return;
+  cmd.commands = cmd.commands.map((child) => {
+    if (child.commands.length > 0) {
+      prune(child, mode);
+      if (child.commands.every((c) => c.hidden)) child.hidden = true;
+      return child;
+    }
+    if (!child.identities || child.identities.includes(mode)) return child;
+    const stub: ModelCommand = {
+      name: child.name,
+      aliases: [],
+      description: "",
+      options: [],
+      commands: [],
+      parent: cmd,
+      leaf: true,
+      hidden: true,
+      forbidden: true,
+    };
+    return stub;
+  });
+}
+
+/**
+ * The service's subtree under `root` as the tree builds it in strict mode `mode`, or undefined when the tree
+ * builds it from elsewhere (a fixed command of that name, `event`) or has no such service (in that mode).
  * `shortcutsOnly` leaves the registry's resources out, for a command line that goes on to a `+shortcut` (no
  * resource name starts with `+`): reading the service's registry file is most of what is left of such a run.
  */
@@ -189,6 +233,7 @@ export async function serviceModel(
   ctx: RunContext,
   service: string,
   root: ModelCommand,
+  mode: StrictMode,
   shortcutsOnly = false,
 ): Promise<ModelCommand | undefined> {
   if (FIXED_NAMES.has(service) || service === "event") return undefined;
@@ -196,6 +241,9 @@ export async function serviceModel(
   const listed = registry.listServices().find((s) => s.name === service);
   const shortcuts = Object.hasOwn(SHORTCUT_SERVICES, service) ? SHORTCUT_SERVICES[service] : undefined;
   if (!listed && !shortcuts) return undefined;
+  // The tree lists a service only where one of its commands runs as the strict mode's identity.
+  const identities: string[] = [...listed?.identities ?? [], ...shortcuts?.identities ?? []];
+  if (mode !== "off" && !identities.includes(mode)) return undefined;
   // The tree keeps the first non-empty description in source order: the registry's, then the shortcuts'.
   const serviceCmd: ModelCommand = {
     name: service,
@@ -228,6 +276,8 @@ export async function serviceModel(
   if (!described) return undefined;
   for (const shortcut of described) serviceCmd.commands.push(shortcutModel(shortcut, serviceCmd));
   root.commands.push(serviceCmd);
+  // The tree prunes from the root: the service is a child like any other.
+  prune(root, mode);
   return serviceCmd;
 }
 
