@@ -116,13 +116,25 @@ export const HELP_STATIC_FILE = new URL("./help_static.ndjson", import.meta.url)
 /** `HELP_STATIC_FILE` as a path for `Files` (on Windows a URL's pathname starts `/C:`). */
 const staticPath = () => decodeURIComponent(HELP_STATIC_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
 
-const readStatic = async (ctx: RunContext) =>
-  new TextDecoder().decode(await ctx.p.files.readFile(staticPath()));
+/**
+ * The file's line that starts with `prefix`, decoded alone (decoding the whole file cost about 2 ms); undefined
+ * when it has none.
+ */
+async function staticLine(ctx: RunContext, prefix: string): Promise<string | undefined> {
+  const bytes = await ctx.p.files.readFile(staticPath());
+  const want = new TextEncoder().encode(prefix);
+  for (let at = 0; at < bytes.length;) {
+    const newline = bytes.indexOf(0x0a, at);
+    const end = newline === -1 ? bytes.length : newline;
+    if (want.every((b, i) => bytes[at + i] === b)) return new TextDecoder().decode(bytes.subarray(at, end));
+    at = end + 1;
+  }
+  return undefined;
+}
 
 /** The service's line of the file; undefined when it has none (the tree answers then). */
 async function staticShortcuts(ctx: RunContext, service: string): Promise<StaticShortcut[] | undefined> {
-  const prefix = `{"service":${JSON.stringify(service)},`;
-  const line = (await readStatic(ctx)).split("\n").find((l) => l.startsWith(prefix));
+  const line = await staticLine(ctx, `{"service":${JSON.stringify(service)},`);
   // The program's own file, checked against the declarations by its test: not input from outside.
   return line === undefined ? undefined : (JSON.parse(line) as { shortcuts: StaticShortcut[] }).shortcuts;
 }
@@ -154,8 +166,9 @@ export interface StaticRoot {
  * run sees is not the one the file was written from (an overlay adds or renames services).
  */
 export async function fullRootModel(ctx: RunContext): Promise<ModelCommand | undefined> {
-  const text = await readStatic(ctx);
-  const { root } = JSON.parse(text.slice(0, text.indexOf("\n"))) as { root: StaticRoot };
+  const line = await staticLine(ctx, `{"root":`);
+  if (line === undefined) return undefined;
+  const { root } = JSON.parse(line) as { root: StaticRoot };
   if ((await registryOf(ctx)).version !== root.registry) return undefined;
   const model = { ...rootModel(), description: root.description };
   // Listed only: what they hold is the tree's to show.
