@@ -13,6 +13,7 @@ import { validateValue } from "../registry/validate.ts";
 import { hasHandWrittenRoute } from "../sandbox/server.ts";
 import { emulatorEnv, manualClock, startEmulator, tenantToken, userToken } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
+import { daySeed, sampleOf } from "./helpers/sample.ts";
 
 /** Every method, deletes last (so a get or update of the same example id still finds its object). */
 async function allMethods(): Promise<ApiMethod[]> {
@@ -48,18 +49,6 @@ function argsOf(m: ApiMethod): string[] {
   if (data && m.httpMethod !== "GET") args.push("--data", JSON.stringify(data));
   if (m.identities.length) args.push("--as", m.identities.includes("bot") ? "bot" : "user");
   return args;
-}
-
-/** A small seeded generator (mulberry32): the same seed picks the same sample. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const DRY_ENV = {
@@ -146,13 +135,11 @@ Deno.test("the emulator answers every registry method; its answers validate agai
 });
 
 Deno.test("a rotating sample of 200+ methods runs for real through larkit; bad requests get the suite's 99992402", async () => {
-  const seed = Number(Deno.env.get("REGISTRY_SAMPLE_SEED") ?? Math.floor(Date.now() / 86_400_000));
-  const random = rng(seed);
+  const seed = daySeed("REGISTRY_SAMPLE_SEED");
   const candidates = (await allMethods()).filter((m) =>
     reachable(m) && !m.fileFields.length && !hasHandWrittenRoute(m.httpMethod, urlPath(m))
   );
-  const sample = candidates.map((m) => ({ m, k: random() })).sort((a, b) => a.k - b.k).slice(0, 220)
-    .map((x) => x.m);
+  const sample = sampleOf(candidates, 220, seed);
   const ordered = lastDeletes(sample);
   const emu = await startEmulator({ clock: manualClock() });
   const configDir = await Deno.makeTempDir({ prefix: "larkit-sample-" });

@@ -1,6 +1,7 @@
 /**
  * One Tab answered by the lean path (`cli/fast/complete.ts`) gives exactly the tree's candidates: for every
- * service its commands, shortcuts and prefixes of them, and for sampled resources, methods and every shortcut
+ * service its commands, and a daily rotating sample (`COMPLETE_SAMPLE_SEED` replays one) of prefixes of them,
+ * and for sampled resources, methods and shortcuts
  * their flags, flag values (`--params` enum objects, shortcut choices, `--format`, `--as`, `--profile`),
  * values with quotes in them, `--flag=value` words and global flags among the words. Each line is answered
  * by the lean path directly (it must answer, not fall back) and by the tree (a run with a gate that allows
@@ -15,6 +16,7 @@ import { prescanGlobals } from "../cli/globals.ts";
 import { runCli as runIn } from "../cli/run.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
 import { cliProvider } from "./helpers/run_cli.ts";
+import { daySeed, sampleOf } from "./helpers/sample.ts";
 
 async function viaTree(argv: string[], configDir: string) {
   const p = cliProvider({ configDir });
@@ -31,8 +33,12 @@ async function viaLean(argv: string[], configDir: string) {
 
 const pick = <T>(xs: T[]): T[] => [...new Set([xs[0], xs[xs.length - 1]])];
 
-/** Partial command lines (the words after `larkit`, the last one under the cursor) across the services. */
-async function sweepLines(configDir: string): Promise<string[][]> {
+/**
+ * Partial command lines (the words after `larkit`, the last one under the cursor) across the services: each
+ * service's first word always, and of the rest (~600, too many to compare on every run) a daily rotating
+ * sample of `others`.
+ */
+async function sweepLines(configDir: string, others: number): Promise<string[][]> {
   const p = cliProvider({ configDir });
   const registry = await registryOf(createRunContext(p, prescanGlobals([], p.env)));
   const services = new Set([
@@ -58,23 +64,28 @@ async function sweepLines(configDir: string): Promise<string[][]> {
       }
     }
   }
-  return lines;
+  const isService = (words: string[]) => words.length === 2 && words[1] === "";
+  return [...lines.filter(isService), ...sampleOf(lines.filter((w) => !isService(w)), others, SEED)];
 }
+
+const SEED = daySeed("COMPLETE_SAMPLE_SEED");
+/** Names the sample in a failure, so it can be replayed. */
+const seeded = (words: string[]) => `${JSON.stringify(words)} (COMPLETE_SAMPLE_SEED=${SEED} to replay)`;
 
 const withLean = async (lines: string[][], configDir: string) => {
   for (const words of lines) {
     const argv = ["__complete", ...words];
     const lean = await viaLean(argv, configDir);
-    assert.ok(lean, `the lean path left ${JSON.stringify(words)} to the tree`);
-    assert.deepEqual(lean, await viaTree(argv, configDir), JSON.stringify(words));
+    assert.ok(lean, `the lean path left ${seeded(words)} to the tree`);
+    assert.deepEqual(lean, await viaTree(argv, configDir), seeded(words));
   }
 };
 
-Deno.test("lean completion is byte for byte the tree's across every service, sampled methods and every shortcut", async () => {
+Deno.test("lean completion is byte for byte the tree's across every service and a rotating sample of methods and shortcuts", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
   try {
-    const lines = await sweepLines(configDir);
-    assert.ok(lines.length >= 200, `only ${lines.length} command lines`);
+    const lines = await sweepLines(configDir, 160);
+    assert.ok(lines.length >= 190, `only ${lines.length} command lines`);
     await withLean(lines, configDir);
   } finally {
     await Deno.remove(configDir, { recursive: true });
@@ -158,7 +169,7 @@ Deno.test("in strict mode lean completion prunes as the tree prunes; the root go
     const init = cliProvider({ configDir, stdin: "s\n" });
     const initArgv = ["config", "init", "--name", "w", "--app-id", "cli_w", "--app-secret-stdin"];
     assert.equal(await runIn(initArgv, init), 0, init.err.text());
-    const lines = (await sweepLines(configDir)).filter((_, i) => i % 3 === 0);
+    const lines = await sweepLines(configDir, 40);
     for (const mode of ["bot", "user"]) {
       const strict = cliProvider({ configDir });
       assert.equal(await runIn(["config", "strict-mode", mode], strict), 0, strict.err.text());
@@ -166,7 +177,7 @@ Deno.test("in strict mode lean completion prunes as the tree prunes; the root go
       for (const words of [...lines, ["calendar", "+join-event", "--"], ["calendar", "+j"]]) {
         const argv = ["__complete", ...words];
         const lean = await viaLean(argv, configDir);
-        if (lean) assert.deepEqual(lean, await viaTree(argv, configDir), `${mode}: ${JSON.stringify(words)}`);
+        if (lean) assert.deepEqual(lean, await viaTree(argv, configDir), `${mode}: ${seeded(words)}`);
         answered += lean ? 1 : 0;
       }
       assert.ok(

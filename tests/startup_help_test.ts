@@ -1,6 +1,7 @@
 /**
  * The lean `--help` (`cli/fast/help.ts`) prints exactly what the commander tree prints: every service's help,
- * every shortcut's, a sample of resources and methods (first, middle and last of each service), the `help
+ * a daily rotating sample of the shortcuts' and of resources and methods (first, middle and last of each
+ * service; `HELP_SAMPLE_SEED` replays a day's sample), the `help
  * <command>` and `-h` spellings, global flags around them, and terminal widths that wrap differently. Each
  * line is answered by the lean path directly (it must answer, not fall back) and by the tree (a run with a
  * gate that allows everything always takes the tree), and the two must match byte for byte. Lines the lean
@@ -20,8 +21,12 @@ import { prescanGlobals } from "../cli/globals.ts";
 import { runCli as runIn } from "../cli/run.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
 import { cliProvider, type RunOptions } from "./helpers/run_cli.ts";
+import { daySeed, sampleOf } from "./helpers/sample.ts";
 
 const ALLOW_ALL = { gate: () => undefined };
+const SEED = daySeed("HELP_SAMPLE_SEED");
+/** Names the sample in a failure, so it can be replayed. */
+const seeded = (argv: string[]) => `${argv.join(" ")} (HELP_SAMPLE_SEED=${SEED} to replay)`;
 
 async function viaTree(argv: string[], configDir: string, opts: RunOptions = {}) {
   const p = cliProvider({ configDir, ...opts });
@@ -38,8 +43,11 @@ async function viaLean(argv: string[], configDir: string, opts: RunOptions = {})
 
 const pick = <T>(xs: T[]): T[] => [...new Set([xs[0], xs[Math.floor(xs.length / 2)], xs[xs.length - 1]])];
 
-/** Every service's and shortcut's help, and a sample of resources and methods. */
-async function sweepLines(configDir: string): Promise<string[][]> {
+/**
+ * Every service's help, and of the other lines (resources, methods, every shortcut: ~700, too many to compare
+ * on every run) a daily rotating sample of `others`.
+ */
+async function sweepLines(configDir: string, others: number): Promise<string[][]> {
   const p = cliProvider({ configDir });
   const registry = await registryOf(createRunContext(p, prescanGlobals([], p.env)));
   const services = new Set([
@@ -59,18 +67,19 @@ async function sweepLines(configDir: string): Promise<string[][]> {
     }
     for (const s of await loadShortcuts(service)) lines.push([service, s.command, "--help"]);
   }
-  return lines;
+  const isService = (argv: string[]) => argv.length === 2;
+  return [...lines.filter(isService), ...sampleOf(lines.filter((argv) => !isService(argv)), others, SEED)];
 }
 
-Deno.test("lean --help is byte for byte the tree's: every service and shortcut, sampled resources and methods", async () => {
+Deno.test("lean --help is byte for byte the tree's: every service, a rotating sample of shortcuts, resources and methods", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
   try {
-    const lines = await sweepLines(configDir);
-    assert.ok(lines.length >= 200, `only ${lines.length} command lines`);
+    const lines = await sweepLines(configDir, 120);
+    assert.ok(lines.length >= 150, `only ${lines.length} command lines`);
     for (const argv of lines) {
       const lean = await viaLean(argv, configDir);
-      assert.ok(lean, `the lean path left ${argv.join(" ")} to the tree`);
-      assert.deepEqual(lean, await viaTree(argv, configDir), argv.join(" "));
+      assert.ok(lean, `the lean path left ${seeded(argv)} to the tree`);
+      assert.deepEqual(lean, await viaTree(argv, configDir), seeded(argv));
     }
   } finally {
     await Deno.remove(configDir, { recursive: true });
@@ -146,9 +155,7 @@ Deno.test("in strict mode lean --help prunes as the tree prunes; a forbidden lea
     const init = cliProvider({ configDir, stdin: "s\n" });
     const initArgv = ["config", "init", "--name", "w", "--app-id", "cli_w", "--app-secret-stdin"];
     assert.equal(await runIn(initArgv, init), 0, init.err.text());
-    const all = await sweepLines(configDir);
-    // Every service's help, and every third of the other lines.
-    const lines = all.filter((argv, i) => argv.length === 2 && !argv[1].startsWith("+") || i % 3 === 0);
+    const lines = await sweepLines(configDir, 30);
     for (const mode of ["bot", "user"]) {
       const strict = cliProvider({ configDir });
       assert.equal(await runIn(["config", "strict-mode", mode], strict), 0, strict.err.text());
@@ -161,9 +168,9 @@ Deno.test("in strict mode lean --help prunes as the tree prunes; a forbidden lea
         assert.deepEqual(
           { code, stdout: p.out.text(), stderr: p.err.text() },
           tree,
-          `${mode}: ${argv.join(" ")}`,
+          `${mode}: ${seeded(argv)}`,
         );
-        if (lean) assert.deepEqual(lean, tree, `${mode}: ${argv.join(" ")}`);
+        if (lean) assert.deepEqual(lean, tree, `${mode}: ${seeded(argv)}`);
         answered += lean ? 1 : 0;
       }
       assert.ok(
