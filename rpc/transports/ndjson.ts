@@ -1,11 +1,12 @@
 /**
  * One connection over a byte stream pair with newline-delimited JSON (stdio, unix socket). Reads are pulled
- * only as fast as the connection takes frames, and each reply is written (and awaited) before the next, so both
- * directions stay bounded.
+ * only as fast as the connection takes frames; replies sent in one burst go out in one write (`coalesce.ts`), and
+ * a burst past its bound waits for the write, so both directions stay bounded.
  */
 import type { Origin } from "../connection.ts";
 import type { LarkitAppServer } from "../server.ts";
 import { DEFAULT_MAX_LINE_BYTES, lineSplitter } from "../framing.ts";
+import { coalescingSink } from "./coalesce.ts";
 
 /** Where replies go; `write` resolves when the bytes were accepted (a `Writer` from cli/provider.ts fits). */
 export interface ByteSink {
@@ -28,15 +29,17 @@ export async function serveNdjson(
 ): Promise<void> {
   const reader = readable.getReader();
   let open = true;
+  // A failed write means the peer is gone: the connection ends as if it had closed.
+  const sink = coalescingSink((text) => output.write(text), () => connection.close());
+  let closed: Promise<void> | undefined;
   const connection = server.connect(opts.origin, {
-    async send(message) {
-      await output.write(message + "\n");
-    },
+    send: (message) => sink.send(message + "\n"),
     close() {
       if (!open) return;
       open = false;
       reader.cancel().catch(() => {/* already closed by the peer */});
-      output.close();
+      // What was accepted before the close is written before the stream is closed, never dropped.
+      closed = sink.flushed().then(() => output.close());
     },
   }, opts.label);
 
@@ -67,5 +70,6 @@ export async function serveNdjson(
     // The peer reset the stream: same as an end of input.
   } finally {
     connection.close();
+    await closed;
   }
 }

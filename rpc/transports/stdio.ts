@@ -1,11 +1,13 @@
 /**
  * The stdio transport: one connection, newline-delimited JSON on stdin/stdout. stdout carries only protocol
  * messages; logs go to stderr. Lines come from the provider's stdin reader (the process's stdin is owned by
- * it), which cuts a line past the limit as it arrives instead of buffering all of it.
+ * it), which cuts a line past the limit as it arrives instead of buffering all of it. Replies sent in one burst
+ * go out in one write (`coalesce.ts`).
  */
 import type { Reader, Writer } from "../../cli/provider.ts";
 import { DEFAULT_MAX_LINE_BYTES } from "../framing.ts";
-import type { LarkitAppServer } from "../server.ts";
+import type { LarkitAppServer, LocalConnection } from "../server.ts";
+import { coalescingSink } from "./coalesce.ts";
 
 export interface StdioOptions {
   input: Reader;
@@ -17,8 +19,10 @@ export interface StdioOptions {
 export async function serveStdio(server: LarkitAppServer, opts: StdioOptions): Promise<void> {
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let open = true;
-  const connection = server.connect("Stdio", {
-    send: (message) => opts.output.write(message + "\n"),
+  // A failed write means stdout is gone: the connection ends as if the peer had closed it.
+  const sink = coalescingSink((text) => opts.output.write(text), () => connection.close());
+  const connection: LocalConnection = server.connect("Stdio", {
+    send: (message) => sink.send(message + "\n"),
     close: () => {
       open = false;
     },
@@ -43,5 +47,7 @@ export async function serveStdio(server: LarkitAppServer, opts: StdioOptions): P
     }
   } finally {
     connection.close();
+    // Replies accepted before the close are still owed to the peer: the server must not exit before they are out.
+    await sink.flushed();
   }
 }

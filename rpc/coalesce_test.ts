@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { bytesReader, testProvider } from "../cli/provider.ts";
+import { createAppServer } from "./server.ts";
+import { coalescingSink } from "./transports/coalesce.ts";
+import { serveStdio } from "./transports/stdio.ts";
+
+/** A write the test completes by hand, so which lines share a write is decided by the test, not by timing. */
+function manualWrites() {
+  const writes: string[] = [];
+  const pending: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  return {
+    writes,
+    write(text: string): Promise<void> {
+      writes.push(text);
+      return new Promise((resolve, reject) => pending.push({ resolve, reject }));
+    },
+    /** Completes the oldest write in flight and lets the sink react. */
+    async complete(error?: Error): Promise<void> {
+      const next = pending.shift();
+      assert.ok(next, "no write in flight");
+      if (error) next.reject(error);
+      else next.resolve();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    },
+  };
+}
+
+Deno.test("coalescing sink: lines sent while a write is in flight go out together, in order", async () => {
+  const io = manualWrites();
+  const sink = coalescingSink((t) => io.write(t), () => assert.fail("no failure expected"));
+  for (let i = 0; i < 10; i++) await sink.send(`m${i}\n`);
+  assert.deepEqual(io.writes, ["m0\n"]);
+  await io.complete();
+  assert.deepEqual(io.writes, ["m0\n", "m1\nm2\nm3\nm4\nm5\nm6\nm7\nm8\nm9\n"]);
+  let flushed = false;
+  const done = sink.flushed().then(() => flushed = true);
+  await Promise.resolve();
+  assert.equal(flushed, false, "flushed() must wait for the write in flight");
+  await io.complete();
+  await done;
+  // Idle again: the next line starts a new write at once.
+  await sink.send("m10\n");
+  assert.deepEqual(io.writes.slice(2), ["m10\n"]);
+  await io.complete();
+  await sink.flushed();
+});
+
+Deno.test("coalescing sink: past maxBytes a sender waits until its batch is written", async () => {
+  const io = manualWrites();
+  const sink = coalescingSink((t) => io.write(t), () => assert.fail("no failure expected"), 8);
+  await sink.send("aaaa\n"); // written at once
+  await sink.send("bbbb\n"); // 5 bytes unwritten: accepted
+  let accepted = false;
+  const big = sink.send("cccc\n").then(() => accepted = true); // 10 > 8: waits for its batch
+  await Promise.resolve();
+  assert.equal(accepted, false);
+  await io.complete();
+  assert.deepEqual(io.writes, ["aaaa\n", "bbbb\ncccc\n"]);
+  assert.equal(accepted, false, "accepted only once its own batch is written");
+  await io.complete();
+  await big;
+  assert.equal(accepted, true);
+});
+
+Deno.test("coalescing sink: a failed write reports once, rejects waiting and later senders, flushed() settles", async () => {
+  const io = manualWrites();
+  const failures: unknown[] = [];
+  const sink = coalescingSink((t) => io.write(t), (e) => failures.push(e), 4);
+  await sink.send("a\n");
+  const waiting = sink.send("bbbbbb\n"); // over the bound: waits for its write
+  await io.complete(new Error("broken pipe"));
+  assert.equal(failures.length, 1);
+  // "bbbbbb" was never written: the sink stopped at the first failure.
+  assert.deepEqual(io.writes, ["a\n"]);
+  await assert.rejects(waiting, /broken pipe/);
+  await assert.rejects(sink.send("c\n"), /broken pipe/);
+  await sink.flushed();
+  assert.equal(failures.length, 1);
+});
+
+Deno.test("stdio: replies owed when stdin ends all arrive, in order, in fewer writes than messages", async () => {
+  const p = testProvider();
+  const server = createAppServer({ provider: p, db: new DatabaseSync(":memory:") });
+  const writes: string[] = [];
+  // A slow stdout: every write takes a timer tick, so replies pile up behind it.
+  const output = {
+    isTTY: false,
+    async write(chunk: string | Uint8Array) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      writes.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
+    },
+  };
+  const lines = [
+    { jsonrpc: "2.0", id: 0, method: "initialize", params: { clientInfo: { name: "t", version: "1" } } },
+    ...Array.from({ length: 40 }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "thread/list" })),
+  ].map((m) => JSON.stringify(m) + "\n").join("");
+  await serveStdio(server, { input: bytesReader(lines), output });
+  await server.close();
+  const replies = writes.join("").trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(replies.map((r) => r.id), Array.from({ length: 41 }, (_, i) => i));
+  assert.ok(replies.every((r) => r.result), "every reply is a result");
+  assert.ok(writes.length < replies.length, `${writes.length} writes for ${replies.length} messages`);
+});
