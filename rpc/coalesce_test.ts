@@ -3,6 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { bytesReader, testProvider } from "../cli/provider.ts";
 import { createAppServer } from "./server.ts";
 import { coalescingSink } from "./transports/coalesce.ts";
+import { serveNdjson } from "./transports/ndjson.ts";
 import { serveStdio } from "./transports/stdio.ts";
 
 /** A write the test completes by hand, so which lines share a write is decided by the test, not by timing. */
@@ -101,4 +102,30 @@ Deno.test("stdio: replies owed when stdin ends all arrive, in order, in fewer wr
   assert.deepEqual(replies.map((r) => r.id), Array.from({ length: 41 }, (_, i) => i));
   assert.ok(replies.every((r) => r.result), "every reply is a result");
   assert.ok(writes.length < replies.length, `${writes.length} writes for ${replies.length} messages`);
+});
+
+Deno.test("ndjson: after the peer half-closes, every owed reply is written before the stream is closed", async () => {
+  const server = createAppServer({ provider: testProvider(), db: new DatabaseSync(":memory:") });
+  const writes: string[] = [];
+  let closedAfter = -1;
+  const output = {
+    async write(text: string) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      writes.push(text);
+    },
+    close() {
+      closedAfter = writes.length;
+    },
+  };
+  const lines = [
+    { jsonrpc: "2.0", id: 0, method: "initialize", params: { clientInfo: { name: "t", version: "1" } } },
+    ...Array.from({ length: 20 }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "thread/list" })),
+  ].map((m) => JSON.stringify(m) + "\n").join("");
+  await serveNdjson(server, ReadableStream.from([new TextEncoder().encode(lines)]), output, {
+    origin: "Stdio",
+  });
+  await server.close();
+  const replies = writes.join("").trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(replies.map((r) => r.id), Array.from({ length: 21 }, (_, i) => i));
+  assert.equal(closedAfter, writes.length, "the stream is closed only after the last write");
 });

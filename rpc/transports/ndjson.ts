@@ -31,6 +31,8 @@ export async function serveNdjson(
   let open = true;
   // A failed write means the peer is gone: the connection ends as if it had closed.
   const sink = coalescingSink((text) => output.write(text), () => connection.close());
+  /** The peer ended its input and every reply owed to it was handed to the sink. */
+  let ended = false;
   let closed: Promise<void> | undefined;
   const connection = server.connect(opts.origin, {
     send: (message) => sink.send(message + "\n"),
@@ -38,8 +40,10 @@ export async function serveNdjson(
       if (!open) return;
       open = false;
       reader.cancel().catch(() => {/* already closed by the peer */});
-      // What was accepted before the close is written before the stream is closed, never dropped.
-      closed = sink.flushed().then(() => output.close());
+      // After the peer's end, the replies still being written go out before the stream closes. A close the
+      // server forces (a slow consumer, shutdown) closes at once, as before: a peer that does not read must not
+      // hold the connection open.
+      closed = ended ? sink.flushed().then(() => output.close()) : Promise.resolve(output.close());
     },
   }, opts.label);
 
@@ -65,6 +69,7 @@ export async function serveNdjson(
       await deliver(splitter.end());
       // A client may half-close after its last request and still read the replies.
       await connection.drain();
+      ended = true;
     }
   } catch {
     // The peer reset the stream: same as an end of input.
