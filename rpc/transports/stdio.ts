@@ -19,6 +19,8 @@ export interface StdioOptions {
 export async function serveStdio(server: LarkitAppServer, opts: StdioOptions): Promise<void> {
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let open = true;
+  /** stdin ended and every reply owed was handed to the sink. */
+  let ended = false;
   // A failed write means stdout is gone: the connection ends as if the peer had closed it.
   const sink = coalescingSink((text) => opts.output.write(text), () => connection.close());
   const connection: LocalConnection = server.connect("Stdio", {
@@ -34,6 +36,7 @@ export async function serveStdio(server: LarkitAppServer, opts: StdioOptions): P
       const raw = await opts.input.readLine(maxLineBytes);
       if (raw === null) {
         await connection.drain();
+        ended = true;
         break;
       }
       const line = raw.replace(/\r$/, "");
@@ -47,7 +50,8 @@ export async function serveStdio(server: LarkitAppServer, opts: StdioOptions): P
     }
   } finally {
     connection.close();
-    // Replies accepted before the close are still owed to the peer: the server must not exit before they are out.
-    await sink.flushed();
+    // The replies owed after stdin's end are written before the server may exit; a close the server forced
+    // (a slow consumer) does not wait for a peer that does not read.
+    if (ended) await sink.flushed();
   }
 }
