@@ -238,7 +238,9 @@ export class ThreadHub {
     let startRun!: () => void;
     const go = new Promise<void>((resolve) => startRun = resolve);
     // The run waits for the response to be sent, so turn/start's reply always precedes turn/started.
-    const done = go.then(() => this.#runTurn(session, turn, { userMessage, command }, controller.signal))
+    const done = go.then(() =>
+      this.#runTurn(session, turn, argv.argv, { userMessage, command }, controller.signal)
+    )
       .catch((e) => this.#o.log("turn_crashed", { turn: turn.id, error: String(e) }))
       .finally(() => {
         if (live.active?.id === turn.id) live.active = undefined;
@@ -259,14 +261,14 @@ export class ThreadHub {
   async #runTurn(
     session: Session,
     turn: TurnRecord,
+    argv: string[],
     items: { userMessage: ItemBody; command: ItemBody },
     signal: AbortSignal,
   ): Promise<void> {
     const { store, provider } = this.#o;
     const threadId = turn.threadId;
     const { userMessage, command } = items;
-    const cwd = command.cwd as string;
-    const argv = command.argv as string[];
+    const cwd = this.#workspace(threadId);
     // The workspace is made while the first events go out; the command waits for it.
     const workspace = this.#ensureWorkspace(threadId);
     workspace.catch(() => {/* awaited below, where the failure ends the turn */});

@@ -99,6 +99,8 @@ function attackShapes(words: string[]): string[][] {
     [...words, "--record=/tmp/x"],
     [...words, "--replay", "/tmp/x"],
     [...words, "--rec", "/tmp/x"],
+    [...words, "--record-id", "x"],
+    [...words, "--replay="],
     ["--as", "bot", ...words],
     ["--record", "/tmp/x", ...words],
     ["help", ...words],
@@ -188,6 +190,7 @@ Deno.test("turn gate: fixed commands, raw api and attack shapes are gated alike 
       ["calendar", "calendars", "list", "--profile", "other"],
       ["calendar", "calendars", "get", "--params={}", "--page-size", "1"],
       ["im", "messages", "create", "--as", "user", "--data", "{}", "--params", "{}"],
+      ["im", "+messages-send", "--as", "bot", "--receive-id", "oc_x", "--text", "hi", "--dry-run"],
     ];
     let gated = 0;
     for (const argv of lines) if ((await compare(p, argv)).gated) gated++;

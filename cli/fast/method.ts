@@ -277,16 +277,16 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
 
 /**
  * The lean answer to argv, or undefined when the tree must answer. With a host's gate (a turn) only the suite
- * commands are resolved here, each put to the gate as the tree would put it; `--record`/`--replay` in any
- * spelling leave the verdict to the tree.
+ * commands are resolved here, each put to the gate as the tree would put it; `--record`/`--replay` (refused in
+ * turns) leave the verdict to the tree.
  */
 export async function runLean(
   argv: string[],
   ctx: RunContext,
   gate?: CommandGate,
 ): Promise<number | undefined> {
-  if (gate && argv.some((a) => a.startsWith("--rec") || a.startsWith("--rep"))) return undefined;
   if (gate) {
+    if (argv.some((a) => /^--(record|replay)(=|$)/.test(a))) return undefined;
     if (argv[0] === "api") return runRaw(argv, ctx, gate);
     if (argv[0] === "schema" || argv[0] === "commands") return undefined;
     return argv[1]?.startsWith("+") ? runShortcutLine(argv, ctx, gate) : runMethod(argv, ctx, gate);
