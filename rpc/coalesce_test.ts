@@ -27,41 +27,40 @@ function manualWrites() {
   };
 }
 
-Deno.test("coalescing sink: lines sent while a write is in flight go out together, in order", async () => {
+Deno.test("coalescing sink: a burst goes out in one write; lines sent while it is in flight go in the next", async () => {
   const io = manualWrites();
   const sink = coalescingSink((t) => io.write(t), () => assert.fail("no failure expected"));
   for (let i = 0; i < 10; i++) await sink.send(`m${i}\n`);
-  assert.deepEqual(io.writes, ["m0\n"]);
-  await io.complete();
-  assert.deepEqual(io.writes, ["m0\n", "m1\nm2\nm3\nm4\nm5\nm6\nm7\nm8\nm9\n"]);
+  // Not written while the burst goes on: the producer awaited between its lines, the event loop never turned.
+  assert.deepEqual(io.writes, []);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(io.writes, ["m0\nm1\nm2\nm3\nm4\nm5\nm6\nm7\nm8\nm9\n"]);
+  await sink.send("m10\n");
+  await sink.send("m11\n");
   let flushed = false;
   const done = sink.flushed().then(() => flushed = true);
-  await Promise.resolve();
-  assert.equal(flushed, false, "flushed() must wait for the write in flight");
+  await io.complete();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(io.writes.slice(1), ["m10\nm11\n"]);
+  assert.equal(flushed, false, "flushed() waits for the write in flight");
   await io.complete();
   await done;
-  // Idle again: the next line starts a new write at once.
-  await sink.send("m10\n");
-  assert.deepEqual(io.writes.slice(2), ["m10\n"]);
-  await io.complete();
-  await sink.flushed();
+  assert.equal(flushed, true);
 });
 
-Deno.test("coalescing sink: past maxBytes a sender waits until its batch is written", async () => {
+Deno.test("coalescing sink: past maxBytes a sender waits until its batch is written, and the batch goes at once", async () => {
   const io = manualWrites();
   const sink = coalescingSink((t) => io.write(t), () => assert.fail("no failure expected"), 8);
-  await sink.send("aaaa\n"); // written at once
-  await sink.send("bbbb\n"); // 5 bytes unwritten: accepted
+  await sink.send("aaaa\n"); // 5 bytes unwritten: accepted
   let accepted = false;
-  const big = sink.send("cccc\n").then(() => accepted = true); // 10 > 8: waits for its batch
-  await Promise.resolve();
-  assert.equal(accepted, false);
-  await io.complete();
-  assert.deepEqual(io.writes, ["aaaa\n", "bbbb\ncccc\n"]);
+  const big = sink.send("bbbb\n").then(() => accepted = true); // 10 > 8: waits for its batch
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(io.writes, ["aaaa\nbbbb\n"]);
   assert.equal(accepted, false, "accepted only once its own batch is written");
   await io.complete();
   await big;
   assert.equal(accepted, true);
+  await sink.flushed();
 });
 
 Deno.test("coalescing sink: a failed write reports once, rejects waiting and later senders, flushed() settles", async () => {
@@ -70,13 +69,14 @@ Deno.test("coalescing sink: a failed write reports once, rejects waiting and lat
   const sink = coalescingSink((t) => io.write(t), (e) => failures.push(e), 4);
   await sink.send("a\n");
   const waiting = sink.send("bbbbbb\n"); // over the bound: waits for its write
+  await new Promise((resolve) => setTimeout(resolve, 0));
   await io.complete(new Error("broken pipe"));
   assert.equal(failures.length, 1);
-  // "bbbbbb" was never written: the sink stopped at the first failure.
-  assert.deepEqual(io.writes, ["a\n"]);
+  assert.deepEqual(io.writes, ["a\nbbbbbb\n"]);
   await assert.rejects(waiting, /broken pipe/);
   await assert.rejects(sink.send("c\n"), /broken pipe/);
   await sink.flushed();
+  assert.deepEqual(io.writes, ["a\nbbbbbb\n"], "nothing is written after the failure");
   assert.equal(failures.length, 1);
 });
 
