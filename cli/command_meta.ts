@@ -40,6 +40,26 @@ export interface ResolvedCommand {
 /** A host's check of the resolved command (the agent server's turn rules); an error refuses it before it runs. */
 export type CommandGate = (cmd: ResolvedCommand) => Error | undefined;
 
+/** Puts a resolved command to the host's gate, if there is one; a refusal is thrown, so nothing runs. */
+export function admit(gate: CommandGate | undefined, cmd: ResolvedCommand): void {
+  const refusal = gate?.(cmd);
+  if (refusal) throw refusal;
+}
+
+/** The suite service raw `api` addresses: the segment after `/open-apis/` of its path operand. */
+export function apiPathService(apiPath: string): string | undefined {
+  return /^\/?open-apis\/([^/?]+)/.exec(apiPath)?.[1];
+}
+
+/**
+ * What the tree's gate sees for a suite command the lean resolver (`cli/fast/method.ts`) resolved without
+ * commander: a generated method, a shortcut or raw `api` (its policy is implied by its layer, `turnPolicyOf`).
+ * `tests/turns_gate_test.ts` proves it equal to the tree's for every such command line.
+ */
+export function suiteCommand(path: string[], layer: "api" | "shortcut", service?: string): ResolvedCommand {
+  return { path, layer, service, turn: SUITE_TURN };
+}
+
 /** A value shell completion offers for a flag, with what it means. */
 export interface FlagValue {
   value: string;
@@ -93,7 +113,7 @@ export function commandPath(cmd: Command): string[] {
   return names;
 }
 
-const SUITE_TURN: TurnPolicy = {
+export const SUITE_TURN: TurnPolicy = {
   allowed: true,
   reason: "acts on the suite through the HTTP client; writes ask the client for approval",
 };

@@ -73,11 +73,11 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
       if (code !== undefined) return code;
     }
     // A generated method, a shortcut, `api`, `schema` and `commands` are resolved without commander when their command line is plain
-    // enough; a host's gate is decided on commander's resolved leaf, so turns take the tree.
+    // enough; a host's gate sees the same resolved command either way (tests/turns_gate_test.ts).
     const lean = argv.length >= 3 || argv[0] === "schema" || argv[0] === "commands" ||
       argv[1]?.startsWith("+");
-    if (!opts.gate && lean && !argv[0].startsWith("-")) {
-      const code = await (await later<typeof FastMethod>("./fast/method.ts")).runLean(argv, ctx);
+    if (lean && !argv[0].startsWith("-")) {
+      const code = await (await later<typeof FastMethod>("./fast/method.ts")).runLean(argv, ctx, opts.gate);
       if (code !== undefined) return code;
     }
     return await (await later<typeof RunTree>("./run_tree.ts")).runTree(argv, ctx, opts.gate);

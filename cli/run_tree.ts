@@ -4,7 +4,7 @@
  * answers given without it (a bare `--version`) never load commander and its Node-compat modules.
  */
 import { type Command, CommanderError } from "commander";
-import { type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
+import { apiPathService, type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
 import type { RunContext } from "./context.ts";
 import { positionalWords, refuseHostFlags } from "./globals.ts";
 import { asksHelp, land } from "./usage.ts";
@@ -24,8 +24,7 @@ function usageFromCommander(e: CommanderError, argv: string[], program?: Command
 /** The suite service a resolved command addresses: its first word, or for raw `api` the path's segment. */
 function serviceOf(path: string[], cmd: Command): string | undefined {
   if (path[0] !== "api") return metaOf(cmd)?.layer === "builtin" ? undefined : path[0];
-  const apiPath = cmd.args[1] ?? "";
-  return /^\/?open-apis\/([^/?]+)/.exec(apiPath)?.[1];
+  return apiPathService(cmd.args[1] ?? "");
 }
 
 /**

@@ -84,7 +84,6 @@ const TurnRow = z.object({
 const ItemRow = z.object({ body_json: z.string() });
 // Built once: zod compiles a parser for each schema object on its first parse, so a schema made per call
 // (per turn and per item) cost the agent server most of a trivial turn.
-const CountRow = z.object({ n: z.number() });
 const ItemBodySchema = z.looseObject({ type: z.string(), id: z.string() });
 
 function toThread(row: unknown): ThreadRecord {
@@ -181,18 +180,34 @@ export class ThreadStore {
     }
   }
 
+  /**
+   * A turn's start in one transaction: its row, the thread's update (and first preview), and its first items.
+   * A trivial turn used to commit eight times; one commit at the start and one at the end (`completeTurn`) keep
+   * what a crash leaves behind the same (an `inProgress` turn, read back as interrupted).
+   */
+  startTurn(t: TurnRecord, items: ItemBody[], preview?: string): void {
+    this.#transaction(() => {
+      this.createTurn(t);
+      this.touchThread(t.threadId, t.startedAtMs, preview);
+      for (const item of items) this.saveItem(t.threadId, t.id, item);
+    });
+  }
+
+  /** A turn's end in one transaction: its last item's final state, its outcome and the thread's update. */
+  completeTurn(t: TurnRecord, item: ItemBody): void {
+    this.#transaction(() => {
+      this.saveItem(t.threadId, t.id, item);
+      this.finishTurn(t);
+      this.touchThread(t.threadId, t.completedAtMs ?? t.startedAtMs);
+    });
+  }
+
+  /** The next turn's seq is computed inside the insert (the thread's index answers MAX in one lookup). */
   createTurn(t: TurnRecord): void {
-    const seq = this.#sql("SELECT COUNT(*) AS n FROM rpc_turns WHERE thread_id = ?").get(t.threadId);
     this.#sql(
-      `INSERT INTO rpc_turns (id, thread_id, seq, status, input, started_at_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(
-      t.id,
-      t.threadId,
-      Number(CountRow.parse(seq).n),
-      t.status,
-      t.input,
-      t.startedAtMs,
-    );
+      `INSERT INTO rpc_turns (id, thread_id, seq, status, input, started_at_ms)
+       VALUES (?, ?, (SELECT COALESCE(MAX(seq) + 1, 0) FROM rpc_turns WHERE thread_id = ?), ?, ?, ?)`,
+    ).run(t.id, t.threadId, t.threadId, t.status, t.input, t.startedAtMs);
   }
 
   finishTurn(t: TurnRecord): void {
@@ -215,23 +230,33 @@ export class ThreadStore {
     );
   }
 
-  /** Inserts or replaces an item: `item/started` writes it, `item/completed` overwrites it. */
+  /**
+   * Inserts or replaces an item in one statement: `item/started` writes it (next seq in its turn),
+   * `item/completed` overwrites its body and keeps its seq.
+   */
   saveItem(threadId: string, turnId: string, item: ItemBody): void {
-    const existing = this.#sql("SELECT seq FROM rpc_items WHERE id = ?").get(item.id);
-    if (existing) {
-      this.#sql("UPDATE rpc_items SET body_json = ? WHERE id = ?").run(JSON.stringify(item), item.id);
-      return;
-    }
-    const count = CountRow.parse(
-      this.#sql("SELECT COUNT(*) AS n FROM rpc_items WHERE turn_id = ?").get(turnId),
-    );
-    this.#sql("INSERT INTO rpc_items (id, thread_id, turn_id, seq, body_json) VALUES (?, ?, ?, ?, ?)")
-      .run(item.id, threadId, turnId, count.n, JSON.stringify(item));
+    this.#sql(
+      `INSERT INTO rpc_items (id, thread_id, turn_id, seq, body_json)
+       VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq) + 1, 0) FROM rpc_items WHERE turn_id = ?), ?)
+       ON CONFLICT(id) DO UPDATE SET body_json = excluded.body_json`,
+    ).run(item.id, threadId, turnId, turnId, JSON.stringify(item));
   }
 
   itemsOf(turnId: string): ItemBody[] {
     return this.#sql("SELECT body_json FROM rpc_items WHERE turn_id = ? ORDER BY seq").all(turnId)
       .map((row) => ItemBodySchema.parse(JSON.parse(ItemRow.parse(row).body_json)) as ItemBody);
+  }
+
+  /** Runs `work` as one transaction: all of it is committed, or none of it (the error is rethrown). */
+  #transaction(work: () => void): void {
+    this.#sql("BEGIN").run();
+    try {
+      work();
+      this.#sql("COMMIT").run();
+    } catch (e) {
+      if (this.#db.isTransaction) this.#sql("ROLLBACK").run();
+      throw e;
+    }
   }
 
   #sql(text: string): StatementSync {

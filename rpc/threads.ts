@@ -216,13 +216,31 @@ export class ThreadHub {
       startedAtMs: clock.now(),
       completedAtMs: null,
     };
-    this.#o.store.createTurn(turn);
-    this.#o.store.touchThread(t.id, turn.startedAtMs, t.preview === "" ? text : undefined);
+    const userMessage: ItemBody = {
+      type: "userMessage",
+      id: random.uuid(),
+      content: [{ type: "text", text }],
+    };
+    const command: ItemBody = {
+      type: "commandExecution",
+      id: random.uuid(),
+      command: text,
+      argv: argv.argv,
+      cwd: this.#workspace(t.id),
+      status: "inProgress",
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+    };
+    // Stored before any of it is announced, in one commit (a turn's writes were most of a trivial turn).
+    this.#o.store.startTurn(turn, [userMessage, command], t.preview === "" ? text : undefined);
     const controller = new AbortController();
     let startRun!: () => void;
     const go = new Promise<void>((resolve) => startRun = resolve);
     // The run waits for the response to be sent, so turn/start's reply always precedes turn/started.
-    const done = go.then(() => this.#runTurn(session, turn, argv.argv, controller.signal))
+    const done = go.then(() =>
+      this.#runTurn(session, turn, argv.argv, { userMessage, command }, controller.signal)
+    )
       .catch((e) => this.#o.log("turn_crashed", { turn: turn.id, error: String(e) }))
       .finally(() => {
         if (live.active?.id === turn.id) live.active = undefined;
@@ -240,11 +258,21 @@ export class ThreadHub {
     });
   }
 
-  async #runTurn(session: Session, turn: TurnRecord, argv: string[], signal: AbortSignal): Promise<void> {
+  async #runTurn(
+    session: Session,
+    turn: TurnRecord,
+    argv: string[],
+    items: { userMessage: ItemBody; command: ItemBody },
+    signal: AbortSignal,
+  ): Promise<void> {
     const { store, provider } = this.#o;
     const threadId = turn.threadId;
+    const { userMessage, command } = items;
+    const cwd = this.#workspace(threadId);
+    // The workspace is made while the first events go out; the command waits for it.
+    const workspace = this.#ensureWorkspace(threadId);
+    workspace.catch(() => {/* awaited below, where the failure ends the turn */});
     const item = async (method: "item/started" | "item/completed", body: ItemBody) => {
-      store.saveItem(threadId, turn.id, body);
       const at = provider.clock.now();
       await this.#emit(threadId, method, {
         turnId: turn.id,
@@ -255,27 +283,11 @@ export class ThreadHub {
 
     await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
     await this.#emit(threadId, "turn/started", { turn: this.#turnView(turn, []) });
-    const userMessage: ItemBody = {
-      type: "userMessage",
-      id: provider.random.uuid(),
-      content: [{ type: "text", text: turn.input }],
-    };
     await item("item/started", userMessage);
     await item("item/completed", userMessage);
 
     const startedAtMs = provider.clock.now();
-    const cwd = await this.#ensureWorkspace(threadId);
-    const command: ItemBody = {
-      type: "commandExecution",
-      id: provider.random.uuid(),
-      command: turn.input,
-      argv,
-      cwd,
-      status: "inProgress",
-      aggregatedOutput: null,
-      exitCode: null,
-      durationMs: null,
-    };
+    await workspace;
     await item("item/started", command);
 
     const outcome = await this.#execute(session, argv, signal, cwd, {
@@ -289,25 +301,25 @@ export class ThreadHub {
       ask: (req) => this.#askThread(session.origin, threadId, turn.id, command.id, turn.input, req),
     });
     const status = statusOf(outcome);
-    await item("item/completed", {
+    const completed: ItemBody = {
       ...command,
       status,
       aggregatedOutput: outcome.aggregated,
       exitCode: outcome.exitCode,
       durationMs: provider.clock.now() - startedAtMs,
-    });
-
+    };
     turn.status = status;
     turn.exitCode = outcome.exitCode;
     turn.completedAtMs = provider.clock.now();
     if (outcome.result !== undefined) turn.result = outcome.result;
     if (outcome.error !== undefined) turn.error = outcome.error;
-    store.finishTurn(turn);
-    store.touchThread(threadId, turn.completedAtMs);
+    store.completeTurn(turn, completed);
+    await item("item/completed", completed);
+
     const live = this.#liveOf(threadId);
     live.active = undefined;
     await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
-    await this.#emit(threadId, "turn/completed", { turn: this.#turnView(turn) });
+    await this.#emit(threadId, "turn/completed", { turn: this.#turnView(turn, [userMessage, completed]) });
     this.#o.log("turn_completed", { thread: threadId, turn: turn.id, status, exitCode: outcome.exitCode });
   }
 

@@ -80,13 +80,6 @@ export function turnRunner(ctx: RunContext): Runner {
 /** Runs the server on one transport until its end (stdin closed, or the run's signal aborted). */
 export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<void> {
   const { p, diag } = ctx;
-  // Loaded here, not at the top: every other larkit command would otherwise pay for the server and SQLite.
-  const [{ createAppServer }, { serveStdio }, { listenUnix }, { listenWebSocket }] = await Promise.all([
-    import("../../rpc/server.ts"),
-    import("../../rpc/transports/stdio.ts"),
-    import("../../rpc/transports/unix.ts"),
-    import("../../rpc/transports/websocket.ts"),
-  ]);
   const log: ServerLog = (event, fields) => {
     const line = `app-server: ${event} ${JSON.stringify(fields)}`;
     if (run.logFile) {
@@ -98,7 +91,10 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
       ? diag.info(line)
       : diag.debug(line));
   };
-  const built: BuiltServer = run.build?.(log) ?? (() => {
+  const built: BuiltServer = run.build?.(log) ?? await (async () => {
+    // Loaded here and per transport below, not at the top: every other larkit command would otherwise pay for
+    // the server and SQLite, and only what this run's transport needs loads before `initialize` is answered.
+    const { createAppServer } = await import("../../rpc/server.ts");
     const server = createAppServer({ provider: p, policy: run.policy, log, runner: turnRunner(ctx) });
     return { server, close: () => server.close() };
   })();
@@ -110,10 +106,13 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
   });
   try {
     switch (run.listen.kind) {
-      case "stdio":
+      case "stdio": {
+        const { serveStdio } = await import("../../rpc/transports/stdio.ts");
         await Promise.race([serveStdio(server, { input: p.stdin, output: p.stdout }), stopped]);
         break;
+      }
       case "unix": {
+        const { listenUnix } = await import("../../rpc/transports/unix.ts");
         const listener = await listenUnix(server, run.listen.path, { log });
         await diag.info(`app-server: listening on unix:${listener.path}`);
         await stopped;
@@ -123,6 +122,7 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
       case "ws": {
         const rules = run.ws ?? { allowedOrigins: [], requireToken: true };
         const token = rules.requireToken ? hex(p.random.bytes(32)) : undefined;
+        const { listenWebSocket } = await import("../../rpc/transports/websocket.ts");
         const listener = listenWebSocket(server, {
           ...run.listen,
           clock: p.clock,

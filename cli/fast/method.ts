@@ -19,6 +19,7 @@ import type * as LeanCatalogue from "./catalogue.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
+import { admit, apiPathService, type CommandGate, suiteCommand } from "../command_meta.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import { optionSuggestion, usageError } from "./usage.ts";
 import type { LarkitError } from "../output/errors.ts";
@@ -173,7 +174,11 @@ export async function strictModeOff(ctx: RunContext): Promise<boolean> {
  * Runs argv when it is a generated method with flags this resolver understands; the exit code, or undefined
  * when the tree must answer.
  */
-export async function runMethod(argv: string[], ctx: RunContext): Promise<number | undefined> {
+export async function runMethod(
+  argv: string[],
+  ctx: RunContext,
+  gate?: CommandGate,
+): Promise<number | undefined> {
   const [service, resource, name] = argv;
   if (argv.length < 3 || [service, resource, name].some((w) => w.startsWith("-") || w.startsWith("+"))) {
     return undefined;
@@ -193,13 +198,18 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
     : undefined;
   if ((!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
   if (!parsed) throw usage;
+  admit(gate, suiteCommand([service, resource, name], "api", service));
   const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
   await runApiCall(ctx, apiCallOf(ctx, m, methods), parsed.opts);
   return ctx.state.exitCode ?? 0;
 }
 
 /** `<service> +name [flags]`, through the same invocation and pipeline as the shortcut's command. */
-export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
+export async function runShortcutLine(
+  argv: string[],
+  ctx: RunContext,
+  gate?: CommandGate,
+): Promise<number | undefined> {
   const [service, name] = argv;
   if (!Object.hasOwn(SHORTCUT_SERVICES, service) || FIXED_NAMES.has(service) || !name?.startsWith("+")) {
     return undefined;
@@ -218,6 +228,7 @@ export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<
     : undefined;
   if (!flags || (!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
   if (!parsed) throw usage;
+  admit(gate, suiteCommand([service, shortcut.command], "shortcut", service));
   const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));
   const attribute = (f: CommandFlag) => attributes.get(f.spec) as string;
   const { runShortcut } = await later<typeof Pipeline>("../../shortcuts/pipeline.ts");
@@ -229,7 +240,11 @@ const asksHelpOrVersion = (argv: string[]) =>
   argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V");
 
 /** `api <METHOD> <path> [flags]`, through the function the `api` command runs; undefined when not understood. */
-export async function runRaw(argv: string[], ctx: RunContext): Promise<number | undefined> {
+export async function runRaw(
+  argv: string[],
+  ctx: RunContext,
+  gate?: CommandGate,
+): Promise<number | undefined> {
   const [, methodArg, pathArg] = argv;
   if (argv.length < 3 || methodArg.startsWith("-") || pathArg.startsWith("-")) return undefined;
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
@@ -237,6 +252,7 @@ export async function runRaw(argv: string[], ctx: RunContext): Promise<number | 
   const flags = declaredFlags(api.RAW_API_FLAGS);
   const parsed = flags && parseFlags(flags, argv.slice(3));
   if (!parsed) return undefined;
+  admit(gate, suiteCommand(["api"], "api", apiPathService(pathArg)));
   await api.runRawApi(ctx, methodArg, pathArg, parsed.opts);
   return ctx.state.exitCode ?? 0;
 }
@@ -259,8 +275,22 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
   return ctx.state.exitCode ?? 0;
 }
 
-/** The lean answer to argv, or undefined when the tree must answer. */
-export async function runLean(argv: string[], ctx: RunContext): Promise<number | undefined> {
+/**
+ * The lean answer to argv, or undefined when the tree must answer. With a host's gate (a turn) only the suite
+ * commands are resolved here, each put to the gate as the tree would put it; `--record`/`--replay` (refused in
+ * turns) leave the verdict to the tree.
+ */
+export async function runLean(
+  argv: string[],
+  ctx: RunContext,
+  gate?: CommandGate,
+): Promise<number | undefined> {
+  if (gate) {
+    if (argv.some((a) => /^--(record|replay)(=|$)/.test(a))) return undefined;
+    if (argv[0] === "api") return runRaw(argv, ctx, gate);
+    if (argv[0] === "schema" || argv[0] === "commands") return undefined;
+    return argv[1]?.startsWith("+") ? runShortcutLine(argv, ctx, gate) : runMethod(argv, ctx, gate);
+  }
   if (argv[0] === "commands") {
     return (await later<typeof LeanCatalogue>("./catalogue.ts")).runCatalogue(argv, ctx);
   }

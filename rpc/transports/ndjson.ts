@@ -1,11 +1,12 @@
 /**
  * One connection over a byte stream pair with newline-delimited JSON (stdio, unix socket). Reads are pulled
- * only as fast as the connection takes frames, and each reply is written (and awaited) before the next, so both
- * directions stay bounded.
+ * only as fast as the connection takes frames; replies sent in one burst go out in one write (`coalesce.ts`), and
+ * a burst past its bound waits for the write, so both directions stay bounded.
  */
 import type { Origin } from "../connection.ts";
 import type { LarkitAppServer } from "../server.ts";
 import { DEFAULT_MAX_LINE_BYTES, lineSplitter } from "../framing.ts";
+import { coalescingSink } from "./coalesce.ts";
 
 /** Where replies go; `write` resolves when the bytes were accepted (a `Writer` from cli/provider.ts fits). */
 export interface ByteSink {
@@ -28,15 +29,21 @@ export async function serveNdjson(
 ): Promise<void> {
   const reader = readable.getReader();
   let open = true;
+  // A failed write means the peer is gone: the connection ends as if it had closed.
+  const sink = coalescingSink((text) => output.write(text), () => connection.close());
+  /** The peer ended its input and every reply owed to it was handed to the sink. */
+  let ended = false;
+  let closed: Promise<void> | undefined;
   const connection = server.connect(opts.origin, {
-    async send(message) {
-      await output.write(message + "\n");
-    },
+    send: (message) => sink.send(message + "\n"),
     close() {
       if (!open) return;
       open = false;
       reader.cancel().catch(() => {/* already closed by the peer */});
-      output.close();
+      // After the peer's end, the replies still being written go out before the stream closes. A close the
+      // server forces (a slow consumer, shutdown) closes at once, as before: a peer that does not read must not
+      // hold the connection open.
+      closed = ended ? sink.flushed().then(() => output.close()) : Promise.resolve(output.close());
     },
   }, opts.label);
 
@@ -62,10 +69,12 @@ export async function serveNdjson(
       await deliver(splitter.end());
       // A client may half-close after its last request and still read the replies.
       await connection.drain();
+      ended = true;
     }
   } catch {
     // The peer reset the stream: same as an end of input.
   } finally {
     connection.close();
+    await closed;
   }
 }
