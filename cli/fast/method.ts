@@ -170,6 +170,17 @@ export async function strictModeOff(ctx: RunContext): Promise<boolean> {
 }
 
 /**
+ * Whether the tree keeps this leaf as it is: strict mode prunes only a leaf whose identities leave out the
+ * one it allows (`cli/tree.ts`), so for a leaf that supports both the account is not even read here — an
+ * unknown option's envelope then loads no credential chain, config or token store (start-up). Under
+ * `--debug` it is read all the same: the tree's read prints where the credentials came from.
+ */
+async function leafKept(ctx: RunContext, identities: readonly string[]): Promise<boolean> {
+  const both = identities.includes("user") && identities.includes("bot");
+  return (both && !ctx.globals.debug) || await strictModeOff(ctx) || both;
+}
+
+/**
  * Runs argv when it is a generated method with flags this resolver understands; the exit code, or undefined
  * when the tree must answer.
  */
@@ -191,7 +202,7 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
   const usage = flags && !parsed
     ? unknownOption(flags, flags, argv.slice(3), [service, resource, name])
     : undefined;
-  if ((!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
+  if ((!parsed && !usage) || !await leafKept(ctx, m.identities)) return undefined;
   if (!parsed) throw usage;
   const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
   await runApiCall(ctx, apiCallOf(ctx, m, methods), parsed.opts);
@@ -216,7 +227,7 @@ export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<
   const usage = flags && shown && !parsed
     ? unknownOption(flags, shown, argv.slice(2), [service, shortcut.command])
     : undefined;
-  if (!flags || (!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
+  if (!flags || (!parsed && !usage) || !await leafKept(ctx, shortcut.authTypes)) return undefined;
   if (!parsed) throw usage;
   const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));
   const attribute = (f: CommandFlag) => attributes.get(f.spec) as string;
