@@ -24,6 +24,7 @@ import { optionSuggestion, usageError } from "./usage.ts";
 import type { LarkitError } from "../output/errors.ts";
 import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
+import type { FlagSpecs, Shortcut } from "../../shortcuts/declare.ts";
 import type * as Pipeline from "../../shortcuts/pipeline.ts";
 
 /**
@@ -209,6 +210,40 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
   return ctx.state.exitCode ?? 0;
 }
 
+/**
+ * Which module declares each shortcut, per service and name (aliases included), as paths under `shortcuts/`.
+ * Written from the service lists by `deno run -A tests/startup_shortcut_modules_test.ts`, which checks it;
+ * read rather than imported, and each module it names is one its service's `index.ts` imports, so a compiled
+ * binary embeds it.
+ */
+export const SHORTCUT_MODULES_FILE = new URL("../../shortcuts/modules.json", import.meta.url);
+
+export type ShortcutModules = Record<string, Record<string, string>>;
+
+const answersTo = (s: Shortcut<FlagSpecs>, name: string) =>
+  s.command === name || (s.aliases ?? []).includes(name as `+${string}`);
+
+/**
+ * The shortcut `<service> +name` names: loaded alone from the module that declares it (a shortcut's run then
+ * loads neither its service's other shortcuts nor what they import), else — a name the map does not know —
+ * from the service's whole list, which is what decides.
+ */
+async function shortcutNamed(ctx: RunContext, service: string, name: string) {
+  const path = decodeURIComponent(SHORTCUT_MODULES_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
+  const modules = JSON.parse(await ctx.p.files.readTextFile(path)) as ShortcutModules;
+  const module = Object.hasOwn(modules, service) && Object.hasOwn(modules[service], name)
+    ? modules[service][name]
+    : undefined;
+  if (typeof module === "string") {
+    const exports = await later<Record<string, unknown>>(`../../shortcuts/${module}`);
+    const found = Object.values(exports).find((v) =>
+      typeof v === "object" && v !== null && "run" in v && answersTo(v as Shortcut<FlagSpecs>, name)
+    );
+    if (found) return found as Shortcut<FlagSpecs>;
+  }
+  return (await loadShortcuts(service)).find((s) => answersTo(s, name));
+}
+
 /** `<service> +name [flags]`, through the same invocation and pipeline as the shortcut's command. */
 export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
   const [service, name] = argv;
@@ -216,9 +251,7 @@ export async function runShortcutLine(argv: string[], ctx: RunContext): Promise<
     return undefined;
   }
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const shortcut = (await loadShortcuts(service)).find((s) =>
-    s.command === name || (s.aliases ?? []).includes(name as `+${string}`)
-  );
+  const shortcut = await shortcutNamed(ctx, service, name);
   if (!shortcut) return undefined;
   const commandFlags = shortcutFlags(shortcut);
   const flags = allDeclared(commandFlags);
