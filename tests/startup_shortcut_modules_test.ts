@@ -42,7 +42,8 @@ async function modulesFromLists(): Promise<string> {
     for (const shortcut of await entry.load()) {
       const path = declaredIn.get(shortcut);
       assert.ok(path, `${service} ${shortcut.command} is exported by no module under shortcuts/`);
-      for (const name of [shortcut.command, ...(shortcut.aliases ?? [])]) names[name] = path;
+      // The first shortcut a name reaches is the one the list lookup finds.
+      for (const name of [shortcut.command, ...(shortcut.aliases ?? [])]) names[name] ??= path;
     }
     map[service] = names;
   }
