@@ -194,9 +194,8 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
   if (FIXED_NAMES.has(service) || service === "event" || argv.includes("--")) return undefined;
   if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) return undefined;
   const registry = await registryOf(ctx);
-  if (!registry.listServices().some((s) => s.name === service)) return undefined;
-  const methods = await registry.methods(service);
-  const m = methods.find((x) => x.resource === resource && x.name === name);
+  // The one method, not the service's every method converted (start-up); undefined for an unknown service too.
+  const m = await registry.findMethod(service, resource, name);
   if (!m) return undefined;
   const flags = declaredFlags(apiFlagSetOf(m));
   const parsed = flags && parseFlags(flags, argv.slice(3));
@@ -205,8 +204,11 @@ export async function runMethod(argv: string[], ctx: RunContext): Promise<number
     : undefined;
   if ((!parsed && !usage) || !await leafKept(ctx, m.identities)) return undefined;
   if (!parsed) throw usage;
+  // The siblings a lost write's verify hint looks at: the same resource's get and list (`verifyCommand`).
+  const siblings = (await Promise.all(["get", "list"].map((n) => registry.findMethod(service, resource, n))))
+    .filter((s) => s !== undefined);
   const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
-  await runApiCall(ctx, apiCallOf(ctx, m, methods), parsed.opts);
+  await runApiCall(ctx, apiCallOf(ctx, m, siblings), parsed.opts);
   return ctx.state.exitCode ?? 0;
 }
 
