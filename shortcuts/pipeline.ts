@@ -13,7 +13,6 @@
  * planning context (calls answer with their `planned` stand-ins, results are dropped) and then an executing
  * one (calls go through the one HTTP client, the result goes through `cli/output`).
  */
-import { relative } from "node:path";
 import { z } from "zod";
 import { resolveIdentity } from "../cli/auth/identity.ts";
 import { checkScopes } from "../cli/auth/scopes.ts";
@@ -421,6 +420,8 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
         throw e;
       }
       const size = await p.files.writeStreamAtomic(path, res.body ?? new Blob([]).stream(), { mode: 0o644 });
+      // `node:path` loads here, for a download only: importing it up front cost every shortcut's run (start-up).
+      const { relative } = await import("node:path");
       return {
         saved_path: relative(await p.files.realPath(p.cwd), path),
         size_bytes: size,

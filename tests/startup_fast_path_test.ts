@@ -143,3 +143,29 @@ Deno.test("a generated method, a shortcut, api and schema answer the same throug
     }
   });
 });
+
+Deno.test("under strict mode a leaf for both identities is answered lean, one it prunes by the tree, alike", async () => {
+  await withEmulator({}, async (emu) => {
+    for (const mode of ["bot", "user"]) {
+      const env = { ...emulatorEnv(emu), LARKIT_STRICT_MODE: mode };
+      const lines = [
+        // Both identities: strict mode keeps the leaf, so the lean resolver answers without reading the account.
+        ["calendar", "calendars", "list", "--dry-run"],
+        ["calendar", "calendars", "list", "--as", "user", "--dry-run"],
+        ["calendar", "calendars", "list", "--no-such-flag"],
+        ["calendar", "+agenda", "--dry-run"],
+        ["calendar", "+agenda", "--bogus"],
+        // One identity: pruned under the other mode (a stub that refuses), kept under its own.
+        ["calendar", "calendars", "subscription", "--dry-run"],
+        ["calendar", "calendars", "subscription", "--no-such-flag"],
+        ["im", "app_feed_card", "create", "--no-such-flag"],
+        ["calendar", "+join-event", "--bogus"],
+        ["calendar", "+join-event", "--event-id", "e_1", "--dry-run"],
+      ];
+      for (const argv of lines) {
+        const { fast, tree } = await bothWays(argv, env);
+        assert.deepEqual(fast, tree, `${mode}: ${argv.join(" ")}`);
+      }
+    }
+  });
+});

@@ -7,14 +7,14 @@
  * config's `credentialProviders`, then the default provider (the selected config profile). The environment
  * comes first because it is set for one run, which is a more specific wish than anything persisted.
  */
-import { loadConfig } from "../config/config_file.ts";
+import type * as ConfigFile from "../config/config_file.ts";
 import { secretStore } from "../config/secret_store.ts";
 import type { Diagnostics } from "../output/diagnostics.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { configProvider } from "./config_provider.ts";
 import { envProvider } from "./env_provider.ts";
-import { extensionProvider } from "./extension_provider.ts";
+import type * as ExtensionProvider from "./extension_provider.ts";
 import { loginCommandFor } from "./login_command.ts";
 import type { Send } from "./oauth_token.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
@@ -25,6 +25,13 @@ import type {
   CredentialSource,
   Identity,
 } from "./types.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
 
 /** A token handed out earlier in this run is reused until this close to its expiry. */
 const REUSE_MARGIN_MS = 60_000;
@@ -49,17 +56,26 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
     freshBotToken: opts.freshBotToken,
   };
   const config = (() => {
-    let loaded: ReturnType<typeof loadConfig> | undefined;
-    return () => loaded ??= loadConfig(p);
+    let loaded: ReturnType<typeof ConfigFile.loadConfig> | undefined;
+    return () => loaded ??= later<typeof ConfigFile>("../config/config_file.ts").then((c) => c.loadConfig(p));
   })();
 
+  /**
+   * The config file is read (and zod loaded to parse it) only once the environment has passed: what it
+   * lists comes after the environment, so a run configured by variables never touches it (start-up).
+   */
+  async function* providers(): AsyncGenerator<CredentialProvider> {
+    yield envProvider(deps);
+    const extensions = (await config())?.credentialProviders ?? [];
+    if (extensions.length) {
+      const { extensionProvider } = await later<typeof ExtensionProvider>("./extension_provider.ts");
+      for (const path of extensions) yield extensionProvider(p, path);
+    }
+    yield configProvider({ ...deps, config, profile: opts.profile });
+  }
+
   async function resolveSource(): Promise<CredentialSource> {
-    const providers: CredentialProvider[] = [
-      envProvider(deps),
-      ...((await config())?.credentialProviders ?? []).map((path) => extensionProvider(p, path)),
-      configProvider({ ...deps, config, profile: opts.profile }),
-    ];
-    for (const provider of providers) {
+    for await (const provider of providers()) {
       const source = await provider.resolve();
       if (source) {
         await opts.diag.debug(`credentials from ${source.account.source}`);

@@ -9,9 +9,20 @@ import { appSecretKey, type SecretStore } from "../config/secret_store.ts";
 import { errors } from "../output/errors.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
 import { parseScopes } from "./scopes.ts";
-import { dropRejectedTenantToken, tenantToken } from "./tenant_token.ts";
+import type * as TenantToken from "./tenant_token.ts";
 import type { CredentialProvider, CredentialSource, Identity } from "./types.ts";
-import { readUserToken, refreshRejectedUserToken, tokenStatus, validUserToken } from "./user_token.ts";
+import type * as UserToken from "./user_token.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+
+/** The token stores and their zod schemas load with the first token read, not with the account. */
+const tenantTokens = () => later<typeof TenantToken>("./tenant_token.ts");
+const userTokens = () => later<typeof UserToken>("./user_token.ts");
 
 export async function requireAppSecret(store: SecretStore, profile: Profile): Promise<string> {
   const secret = await store.get(appSecretKey(profile.appId));
@@ -30,7 +41,9 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
   });
   const user = profile.users[0];
   const userToken = () =>
-    user ? readUserToken(store, profile.appId, user.openId) : Promise.resolve(undefined);
+    user
+      ? userTokens().then((u) => u.readUserToken(store, profile.appId, user.openId))
+      : Promise.resolve(undefined);
   const appSecret = () => requireAppSecret(store, profile);
   return {
     account: {
@@ -46,7 +59,7 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
     async identities() {
       const ids: Identity[] = [];
       const token = await userToken();
-      if (token && tokenStatus(token, p.clock.now()) !== "expired") ids.push("user");
+      if (token && (await userTokens()).tokenStatus(token, p.clock.now()) !== "expired") ids.push("user");
       if (await store.get(appSecretKey(profile.appId))) ids.push("bot");
       return ids;
     },
@@ -57,7 +70,7 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
     },
     async token(identity, signal) {
       if (identity === "bot") {
-        return await tenantToken({
+        return await (await tenantTokens()).tenantToken({
           ...deps,
           endpoints,
           appId: profile.appId,
@@ -70,7 +83,7 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
           hint: `log in: ${deps.loginCommand([])}`,
         });
       }
-      const t = await validUserToken(
+      const t = await (await userTokens()).validUserToken(
         { ...deps, endpoints, appId: profile.appId, appSecret, signal },
         user.openId,
       );
@@ -79,11 +92,11 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
     async invalidate(identity, token, signal) {
       if (identity === "bot") {
         const bot = { ...deps, endpoints, appId: profile.appId, appSecret: await appSecret(), signal };
-        await dropRejectedTenantToken(bot, token);
+        await (await tenantTokens()).dropRejectedTenantToken(bot, token);
         return true;
       }
       if (!user) return false;
-      await refreshRejectedUserToken(
+      await (await userTokens()).refreshRejectedUserToken(
         { ...deps, endpoints, appId: profile.appId, appSecret, signal },
         user.openId,
         token,

@@ -18,15 +18,25 @@
  * because falling through to another account would act with credentials the caller did not mean.
  */
 import { endpointsFor } from "../config/endpoints.ts";
-import { AS_VALUES, BRANDS, STRICT_MODES } from "../config/config_file.ts";
+import { AS_VALUES, BRANDS, STRICT_MODES } from "../config/values.ts";
 import { errors } from "../output/errors.ts";
 import type { Env } from "../provider.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
 import { parseScopes } from "./scopes.ts";
-import { dropRejectedTenantToken, tenantToken } from "./tenant_token.ts";
+import type * as TenantToken from "./tenant_token.ts";
 import type { CredentialProvider, CredentialSource, Identity } from "./types.ts";
 
 const PREFIXES = ["LARKIT_", "LARKSUITE_CLI_"];
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+
+/** The bot token cache and its zod schemas load with the first token asked for, not with the account. */
+const tenantTokens = () => later<typeof TenantToken>("./tenant_token.ts");
 
 export function envValue(env: Env, name: string): string | undefined {
   for (const prefix of PREFIXES) {
@@ -111,12 +121,15 @@ function fromEnvironment(deps: ProviderDeps): CredentialSource | undefined {
           },
         );
       }
-      return await tenantToken({ ...deps, endpoints, appId, appSecret, signal });
+      return await (await tenantTokens()).tenantToken({ ...deps, endpoints, appId, appSecret, signal });
     },
     async invalidate(identity, token, signal) {
       // Tokens given verbatim cannot be replaced; only a bot token minted from the app secret can.
       if (identity === "user" || botToken || !appId || !appSecret) return false;
-      await dropRejectedTenantToken({ ...deps, endpoints, appId, appSecret, signal }, token);
+      await (await tenantTokens()).dropRejectedTenantToken(
+        { ...deps, endpoints, appId, appSecret, signal },
+        token,
+      );
       return true;
     },
     ...(appSecret ? { appSecret: () => Promise.resolve(appSecret) } : {}),

@@ -8,7 +8,7 @@
  * providers work the same under `deno compile`, where importing a user's file cannot.
  */
 import { z } from "zod";
-import { AS_VALUES, BRANDS, IDENTITIES, STRICT_MODES } from "../config/config_file.ts";
+import { AS_VALUES, BRANDS, IDENTITIES, STRICT_MODES } from "../config/values.ts";
 
 export const PROTOCOL_VERSION = 1;
 

@@ -8,12 +8,9 @@ import { joinPath as join } from "../files.ts";
 import { z } from "zod";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
+import { AS_VALUES, BRANDS, LANGS, STRICT_MODES } from "./values.ts";
 
-export const IDENTITIES = ["user", "bot"] as const;
-export const AS_VALUES = ["user", "bot", "auto"] as const;
-export const STRICT_MODES = ["bot", "user", "off"] as const;
-export const BRANDS = ["feishu", "lark", "custom"] as const;
-export const LANGS = ["zh", "en"] as const;
+export { AS_VALUES, BRANDS, IDENTITIES, LANGS, STRICT_MODES } from "./values.ts";
 
 // Schemas are built on first parse, not at import: most runs never parse these (start-up).
 const ProfileUserSchema = z.lazy(() => z.object({ openId: z.string().min(1), name: z.string().optional() }));

@@ -25,6 +25,7 @@ import { optionSuggestion, usageError } from "./usage.ts";
 import type { LarkitError } from "../output/errors.ts";
 import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
+import type { FlagSpecs, Shortcut } from "../../shortcuts/declare.ts";
 import type * as Pipeline from "../../shortcuts/pipeline.ts";
 
 /**
@@ -171,6 +172,17 @@ export async function strictModeOff(ctx: RunContext): Promise<boolean> {
 }
 
 /**
+ * Whether the tree keeps this leaf as it is: strict mode prunes only a leaf whose identities leave out the
+ * one it allows (`cli/tree.ts`), so for a leaf that supports both the account is not even read here — an
+ * unknown option's envelope then loads no credential chain, config or token store (start-up). Under
+ * `--debug` it is read all the same: the tree's read prints where the credentials came from.
+ */
+async function leafKept(ctx: RunContext, identities: readonly string[]): Promise<boolean> {
+  const both = identities.includes("user") && identities.includes("bot");
+  return (both && !ctx.globals.debug) || await strictModeOff(ctx) || both;
+}
+
+/**
  * Runs argv when it is a generated method with flags this resolver understands; the exit code, or undefined
  * when the tree must answer.
  */
@@ -187,21 +199,57 @@ export async function runMethod(
   if (FIXED_NAMES.has(service) || service === "event" || argv.includes("--")) return undefined;
   if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) return undefined;
   const registry = await registryOf(ctx);
-  if (!registry.listServices().some((s) => s.name === service)) return undefined;
-  const methods = await registry.methods(service);
-  const m = methods.find((x) => x.resource === resource && x.name === name);
+  // The one method, not the service's every method converted (start-up); undefined for an unknown service too.
+  const m = await registry.findMethod(service, resource, name);
   if (!m) return undefined;
   const flags = declaredFlags(apiFlagSetOf(m));
   const parsed = flags && parseFlags(flags, argv.slice(3));
   const usage = flags && !parsed
     ? unknownOption(flags, flags, argv.slice(3), [service, resource, name])
     : undefined;
-  if ((!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
+  if ((!parsed && !usage) || !await leafKept(ctx, m.identities)) return undefined;
   if (!parsed) throw usage;
   admit(gate, suiteCommand([service, resource, name], "api", service));
+  // The siblings a lost write's verify hint looks at: the same resource's get and list (`verifyCommand`).
+  const siblings = (await Promise.all(["get", "list"].map((n) => registry.findMethod(service, resource, n))))
+    .filter((s) => s !== undefined);
   const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
-  await runApiCall(ctx, apiCallOf(ctx, m, methods), parsed.opts);
+  await runApiCall(ctx, apiCallOf(ctx, m, siblings), parsed.opts);
   return ctx.state.exitCode ?? 0;
+}
+
+/**
+ * Which module declares each shortcut, per service and name (aliases included), as paths under `shortcuts/`.
+ * Written from the service lists by `deno run -A tests/startup_shortcut_modules_test.ts`, which checks it;
+ * read rather than imported, and each module it names is one its service's `index.ts` imports, so a compiled
+ * binary embeds it.
+ */
+export const SHORTCUT_MODULES_FILE = new URL("../../shortcuts/modules.json", import.meta.url);
+
+export type ShortcutModules = Record<string, Record<string, string>>;
+
+const answersTo = (s: Shortcut<FlagSpecs>, name: string) =>
+  s.command === name || (s.aliases ?? []).includes(name as `+${string}`);
+
+/**
+ * The shortcut `<service> +name` names: loaded alone from the module that declares it (a shortcut's run then
+ * loads neither its service's other shortcuts nor what they import), else — a name the map does not know —
+ * from the service's whole list, which is what decides.
+ */
+async function shortcutNamed(ctx: RunContext, service: string, name: string) {
+  const path = decodeURIComponent(SHORTCUT_MODULES_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
+  const modules = JSON.parse(await ctx.p.files.readTextFile(path)) as ShortcutModules;
+  const module = Object.hasOwn(modules, service) && Object.hasOwn(modules[service], name)
+    ? modules[service][name]
+    : undefined;
+  if (typeof module === "string") {
+    const exports = await later<Record<string, unknown>>(`../../shortcuts/${module}`);
+    const found = Object.values(exports).find((v) =>
+      typeof v === "object" && v !== null && "run" in v && answersTo(v as Shortcut<FlagSpecs>, name)
+    );
+    if (found) return found as Shortcut<FlagSpecs>;
+  }
+  return (await loadShortcuts(service)).find((s) => answersTo(s, name));
 }
 
 /** `<service> +name [flags]`, through the same invocation and pipeline as the shortcut's command. */
@@ -215,9 +263,7 @@ export async function runShortcutLine(
     return undefined;
   }
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const shortcut = (await loadShortcuts(service)).find((s) =>
-    s.command === name || (s.aliases ?? []).includes(name as `+${string}`)
-  );
+  const shortcut = await shortcutNamed(ctx, service, name);
   if (!shortcut) return undefined;
   const commandFlags = shortcutFlags(shortcut);
   const flags = allDeclared(commandFlags);
@@ -226,7 +272,7 @@ export async function runShortcutLine(
   const usage = flags && shown && !parsed
     ? unknownOption(flags, shown, argv.slice(2), [service, shortcut.command])
     : undefined;
-  if (!flags || (!parsed && !usage) || !await strictModeOff(ctx)) return undefined;
+  if (!flags || (!parsed && !usage) || !await leafKept(ctx, shortcut.authTypes)) return undefined;
   if (!parsed) throw usage;
   admit(gate, suiteCommand([service, shortcut.command], "shortcut", service));
   const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));

@@ -1,0 +1,24 @@
+/**
+ * `vendor/zod/zod.js` (what `zod` imports resolve to, one module for start-up) is exactly what
+ * `vendor/zod/build.ts` bundles from the zod the lockfile pins: nobody edited it, and a zod upgrade without
+ * `deno task vendor:zod` fails here instead of running one zod while type-checking against another.
+ */
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { buildZodBundle, BUNDLE_PATH } from "../vendor/zod/build.ts";
+
+Deno.test("vendor/zod/zod.js is the bundle of the locked zod, byte for byte", async () => {
+  const committed = await Deno.readTextFile(BUNDLE_PATH);
+  assert.ok(committed === await buildZodBundle(), "vendor/zod/zod.js is stale: run `deno task vendor:zod`");
+});
+
+Deno.test("the bundled zod is the locked version and speaks English", async () => {
+  const read = async (name: string) =>
+    JSON.parse(await Deno.readTextFile(new URL(`../${name}`, import.meta.url)));
+  const [config, lock] = await Promise.all([read("deno.json"), read("deno.lock")]);
+  const { major, minor, patch } = z.core.version;
+  assert.equal(`${major}.${minor}.${patch}`, lock.specifiers[config.imports["zod-npm"]]);
+  const result = z.object({ n: z.number() }).safeParse({ n: "1" });
+  assert.equal(result.success, false);
+  assert.equal(result.error?.issues[0].message, "Invalid input: expected number, received string");
+});
