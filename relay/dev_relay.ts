@@ -418,13 +418,22 @@ export class DevRelay {
       } catch {
         return;
       }
+      const sent = json as Record<string, unknown> | null;
       const env = toClientEnvelope({ ...(json as object), client_id: clientId });
       if (!env) return;
+      // The frame as the client wrote it already says everything but the cursor when it named this client
+      // and carried every field through validation (the object is the one parsed from the text, so nothing
+      // was stripped): the cursor is appended to the text instead of encoding the envelope again, which for
+      // a 150 KiB segment cost the relay as much as parsing it.
+      const verbatim = typeof sent === "object" && sent !== null && sent.client_id === clientId &&
+          sent.cursor === undefined && Object.keys(sent).length === Object.keys(env).length
+        ? ev.data
+        : undefined;
       if (env.stream_id !== undefined) {
         if (env.type === "client_closed") streams.delete(env.stream_id);
         else streams.add(env.stream_id);
       }
-      const frame = this.#record(env);
+      const frame = this.#record(env, verbatim);
       if (env.type === "ack" && this.#ackDelayMs > 0) {
         this.#clock.sleep(this.#ackDelayMs).then(() => this.#writeToServer(frame));
       } else {
@@ -445,10 +454,13 @@ export class DevRelay {
     return response;
   }
 
-  /** Appends a client envelope to the log under the next cursor. */
-  #record(env: { client_id: string } & Record<string, unknown>): LoggedClientFrame {
+  /** Appends a client envelope to the log under the next cursor (`verbatim`: its text, already exact but for it). */
+  #record(env: { client_id: string } & Record<string, unknown>, verbatim?: string): LoggedClientFrame {
     const frame = { cursor: this.#nextCursor++, clientId: env.client_id, text: "", written: false };
-    frame.text = JSON.stringify({ ...env, cursor: String(frame.cursor) });
+    const end = verbatim?.lastIndexOf("}") ?? -1;
+    frame.text = verbatim !== undefined && end > 0
+      ? `${verbatim.slice(0, end)},"cursor":"${frame.cursor}"}`
+      : JSON.stringify({ ...env, cursor: String(frame.cursor) });
     this.#clientLog.push(frame);
     if (this.#clientLog.length >= this.#trimAt) {
       const log = this.#clientLog;

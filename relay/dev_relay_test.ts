@@ -155,3 +155,43 @@ Deno.test("the relay pings with control frames and closes a socket that stops an
     await relay.close();
   }
 });
+
+Deno.test("client frames reach the server stamped with the socket's client_id and a cursor, however they named the client", async () => {
+  const relay = DevRelay.start({ tokens: false });
+  try {
+    const enrollUrl = `${relay.baseUrl}backend-api/wham/remote/control/server/enroll`;
+    const { server_id } = await (await post(enrollUrl, ENROLL, ACCOUNT)).json();
+    const server = new WebSocket(relay.serverUrl, {
+      headers: {
+        ...ACCOUNT,
+        "x-svc-server-id": server_id,
+        "x-svc-name": "bQ==",
+        "x-svc-protocol-version": "3",
+      },
+    });
+    const received: unknown[] = [];
+    const three = Promise.withResolvers<void>();
+    server.on("message", (data) => {
+      received.push(JSON.parse(String(data)));
+      if (received.length === 3) three.resolve();
+    });
+    await new Promise((r) => server.on("open", r));
+    const client = new WebSocket(relay.clientUrl("phone"));
+    await new Promise((r) => client.on("open", r));
+    // As written by RemoteClient (its own id, passed through as sent), by a client naming another (overwritten),
+    // and by one naming none (added).
+    client.send(' {"type":"ping","client_id":"phone","stream_id":"s1"} ');
+    client.send(JSON.stringify({ type: "ping", client_id: "someone-else", stream_id: "s1" }));
+    client.send(JSON.stringify({ type: "ack", stream_id: "s1", seq_id: 4 }));
+    await three.promise;
+    assert.deepEqual(received, [
+      { type: "ping", client_id: "phone", stream_id: "s1", cursor: "1" },
+      { type: "ping", client_id: "phone", stream_id: "s1", cursor: "2" },
+      { type: "ack", client_id: "phone", stream_id: "s1", seq_id: 4, cursor: "3" },
+    ]);
+    client.close();
+    server.close();
+  } finally {
+    await relay.close();
+  }
+});

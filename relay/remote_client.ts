@@ -5,6 +5,8 @@
  * relay client, for the same reason: its socket runs without Nagle's algorithm, so an ack followed by the next
  * request is not held back ~40 ms by the peer's delayed ACK (the native client managed 22 round trips/s).
  */
+// Before ws: it picks its masking function when it loads.
+import "./ws_mask.ts";
 // @ts-types="@types/ws"
 import WebSocket from "ws";
 import { z } from "zod";

@@ -7,6 +7,8 @@
  * followed by a request does not wait for the peer's delayed ACK.
  */
 import { Buffer } from "node:buffer";
+// Before ws: it picks its masking function when it loads.
+import "./ws_mask.ts";
 // @ts-types="@types/ws"
 import WebSocket from "ws";
 
