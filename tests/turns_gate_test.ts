@@ -3,8 +3,9 @@
  * the turn gate is decided on the lean resolver's resolution instead of commander's leaf. The agent server is a
  * security boundary: for every command line the lean resolver puts to a gate, the tree must put exactly the
  * same command to it (path, layer, service, policy), hence the same verdict; every other line must be left to
- * the tree (never run, never refused by lean on a different reading). This sweeps every generated method and
- * shortcut, every fixed command, and the shapes an attacker would try, through both.
+ * the tree (never run, never refused by lean on a different reading). This sweeps every service and a daily
+ * rotating sample of its generated methods and shortcuts, every fixed command, and the shapes an attacker
+ * would try, through both.
  */
 import assert from "node:assert/strict";
 import type { CommandGate, ResolvedCommand } from "../cli/command_meta.ts";
@@ -21,6 +22,7 @@ import { FIXED_NAMES } from "../cli/commands/index.ts";
 import { turnGate } from "../rpc/policy.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
 import { cliProvider } from "./helpers/run_cli.ts";
+import { daySeed, sampleOf } from "./helpers/sample.ts";
 
 const HOOKS: RunHooks = {
   tree: (argv, ctx, opts) => buildTree(argv, ctx, opts),
@@ -61,7 +63,7 @@ interface Outcome {
   leftToTree: boolean;
 }
 
-async function compare(p: Provider, argv: string[]): Promise<Outcome> {
+async function compare(p: Provider, argv: string[], label = JSON.stringify(argv)): Promise<Outcome> {
   const lean = recordingGate();
   let code: number | undefined;
   let leanError: unknown;
@@ -70,7 +72,6 @@ async function compare(p: Provider, argv: string[]): Promise<Outcome> {
   } catch (e) {
     leanError = e;
   }
-  const label = JSON.stringify(argv);
   // The gate refuses everything, so the lean path can only have run something by skipping the gate.
   assert.equal(code, undefined, `${label}: the lean path ran a command without its gate`);
   if (lean.seen.length === 0 && leanError === undefined) return { gated: false, leftToTree: true };
@@ -115,37 +116,46 @@ function attackShapes(words: string[]): string[][] {
   ];
 }
 
-Deno.test("turn gate: the lean resolver shows the gate what the tree shows it, for every command it resolves", async () => {
+Deno.test("turn gate: the lean resolver shows the gate what the tree shows it, for every service and a rotating sample of commands", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-turns-gate-" });
   try {
     const p = cliProvider({ configDir });
     const registry = await registryOf(contextFor(p, []));
-    let gated = 0;
-    let methods = 0;
+    // Every service's first method and first shortcut name, and of the rest (~1,700 lines, each resolved by a
+    // tree of its own: too many for every run) a daily rotating sample; TURNS_GATE_SEED replays a day's.
+    const always: string[][] = [];
+    const rest: string[][] = [];
     for (const s of registry.listServices()) {
       if (FIXED_NAMES.has(s.name)) continue;
-      for (const m of await registry.methods(s.name)) {
-        methods++;
-        const words = [s.name, m.resource, m.name];
-        // The plain line must take the lean path (the point of it) and agree with the tree; `event` mixes
-        // registry methods with its own commands, so the tree always resolves it.
-        const plain = await compare(p, [...words, "--as", "bot", "--dry-run"]);
-        if (s.name !== "event") {
-          assert.ok(plain.gated, `${words.join(" ")}: a plain turn should be resolved without the tree`);
-        }
-        if (plain.gated) gated++;
-      }
+      (await registry.methods(s.name)).forEach((m, i) =>
+        (i === 0 ? always : rest).push([s.name, m.resource, m.name])
+      );
     }
-    let shortcuts = 0;
+    const methodLines = always.length + rest.length;
     for (const service of Object.keys(SHORTCUT_SERVICES)) {
-      for (const sc of await loadShortcuts(service)) {
-        for (const name of [sc.command, ...(sc.aliases ?? [])]) {
-          shortcuts++;
-          if ((await compare(p, [service, name, "--as", "bot", "--dry-run"])).gated) gated++;
+      const names = (await loadShortcuts(service)).flatMap((sc) => [sc.command, ...(sc.aliases ?? [])]);
+      names.forEach((name, i) => (i === 0 ? always : rest).push([service, name]));
+    }
+    assert.ok(
+      methodLines > 1000 && always.length + rest.length - methodLines > 300,
+      "the sweep's space shrank",
+    );
+    const seed = daySeed("TURNS_GATE_SEED");
+    let gated = 0;
+    let methods = 0;
+    for (const words of [...always, ...sampleOf(rest, 240, seed)]) {
+      const label = `${words.join(" ")} (TURNS_GATE_SEED=${seed} to replay)`;
+      const outcome = await compare(p, [...words, "--as", "bot", "--dry-run"], label);
+      if (words.length === 3) {
+        methods++;
+        // A plain method line must take the lean path (the point of it) and agree with the tree; `event` mixes
+        // registry methods with its own commands, so the tree always resolves it.
+        if (words[0] !== "event") {
+          assert.ok(outcome.gated, `${label}: a plain turn should be resolved without the tree`);
         }
       }
+      if (outcome.gated) gated++;
     }
-    assert.ok(methods > 100 && shortcuts > 20, `swept ${methods} methods and ${shortcuts} shortcut names`);
     assert.ok(gated >= methods, `${gated} lines were gated on the lean path`);
   } finally {
     await Deno.remove(configDir, { recursive: true });
