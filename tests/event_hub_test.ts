@@ -203,7 +203,11 @@ async function withFakeHub(
   });
   const run = hub.run();
   try {
-    while (await probeHub(socket) !== "live") await clock.sleep(5);
+    // The socket answers before the hub has opened its (fake) long connection: wait for both.
+    await until(
+      "the hub's long connection",
+      async () => onEvent !== undefined && await probeHub(socket) === "live",
+    );
     const push = (id: string, type = "task.task.updated_v1") =>
       onEvent!(
         { header: { event_id: id, event_type: type }, event: {} },
@@ -230,6 +234,28 @@ Deno.test("hub: at most MAX_PENDING unacknowledged events are kept, the oldest f
     assert.ok(!acked.includes("e0"), "a forgotten event is never acknowledged: the suite redelivers it");
     c.client.close();
   });
+});
+
+Deno.test("hub: stopped while it is still taking the socket, it stops instead of waiting forever", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "larkit-hub-" });
+  try {
+    const hub = new EventHub({
+      appId: "cli_fake",
+      socketPath: join(dir, "hub.sock"),
+      clock,
+      pid: 1,
+      idleMs: 60_000,
+      log: () => {},
+      connect: () => ({ status: { state: "connecting", connects: 0 }, stop: () => Promise.resolve() }),
+    });
+    const run = hub.run();
+    // A SIGTERM (or `event stop`) that lands before the listener is up.
+    hub.stop("signal");
+    assert.equal(await within("the stopped hub's run", run, 10_000), "signal");
+    assert.equal(await probeHub(join(dir, "hub.sock")), "absent");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("hub: a consumer sending garbage is told and cut off; the hub keeps serving", async () => {

@@ -131,7 +131,11 @@ export class EventHub {
     });
     this.#armIdle();
     const accepting = this.#accept(this.#listener);
-    await new Promise<void>((resolve) => this.#stopped.signal.addEventListener("abort", () => resolve()));
+    // stop() may have come while this hub was still taking the socket (a signal, a test): an aborted signal
+    // fires no more "abort" events, so waiting for one would never end.
+    if (!this.#stopped.signal.aborted) {
+      await new Promise<void>((resolve) => this.#stopped.signal.addEventListener("abort", () => resolve()));
+    }
     this.#idle?.abort();
     await this.#connection.stop();
     try {
