@@ -5,7 +5,7 @@
  * idle Deno hello-world as the floor. `deno run -A bench/pagination_bench.ts [items]`. No asserts.
  */
 import { fileURLToPath } from "node:url";
-import { sandboxEnv } from "../cli/commands/sandbox.ts";
+import { sandboxEnv } from "../sandbox/larkit_env.ts";
 import { CHATS } from "../sandbox/fixtures.ts";
 import { startEmulator } from "../sandbox/server.ts";
 

@@ -7,7 +7,7 @@
  * second over one connection (over 300 and 1,500 turns) and a suite command's turns per second. `deno run -A bench/startup_bench.ts [runs]` (default 10). Prints, never asserts.
  */
 import { fileURLToPath } from "node:url";
-import { sandboxEnv } from "../cli/commands/sandbox.ts";
+import { sandboxEnv } from "../sandbox/larkit_env.ts";
 import { lineSplitter } from "../rpc/framing.ts";
 import { startEmulator } from "../sandbox/server.ts";
 

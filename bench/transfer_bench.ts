@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sandboxEnv } from "../cli/commands/sandbox.ts";
+import { sandboxEnv } from "../sandbox/larkit_env.ts";
 import { startEmulator } from "../sandbox/server.ts";
 
 const MiB = 1024 * 1024;

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { z } from "zod";
+import { sandboxEnv } from "../../sandbox/larkit_env.ts";
 import type { Emulator } from "../../sandbox/server.ts";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
@@ -58,16 +59,6 @@ async function start(p: Provider, flags: z.infer<typeof ServeFlags>): Promise<Em
       hint: flags.port ? `is port ${flags.port} free? use --port 0 for any free port` : undefined,
     });
   }
-}
-
-/** What a larkit run needs in its environment to talk to this emulator as the seeded app. */
-export function sandboxEnv(emu: Emulator): Record<string, string> {
-  return {
-    LARKIT_BRAND: "custom",
-    LARKIT_BASE_URL: emu.url,
-    LARKIT_APP_ID: emu.app.appId,
-    LARKIT_APP_SECRET: emu.app.appSecret,
-  };
 }
 
 /** Every user scope the shortcuts declare: what a sandbox user is granted, so no shortcut misses one. */

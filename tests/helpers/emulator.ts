@@ -35,7 +35,7 @@ export function manualClock(start = Date.UTC(2026, 10, 23, 8, 0, 0)) {
 }
 
 /** Env for running larkit against this emulator as the seeded app (custom brand, loopback base URL). */
-export { sandboxEnv as emulatorEnv } from "../../cli/commands/sandbox.ts";
+export { sandboxEnv as emulatorEnv } from "../../sandbox/larkit_env.ts";
 
 /** Raw HTTP helpers for emulator tests: a tenant token for the seeded app. */
 export async function tenantToken(emu: Emulator): Promise<string> {
