@@ -1,15 +1,15 @@
 /**
- * `vendor/zod/zod.js` (what `zod` imports resolve to, one module for start-up) is exactly what
- * `vendor/zod/build.ts` bundles from the zod the lockfile pins: nobody edited it, and a zod upgrade without
+ * `cli/vendor/zod/zod.js` (what `zod` imports resolve to, one module for start-up) is exactly what
+ * `cli/vendor/zod/build.ts` bundles from the zod the lockfile pins: nobody edited it, and a zod upgrade without
  * `deno task vendor:zod` fails here instead of running one zod while type-checking against another.
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { buildZodBundle, BUNDLE_PATH } from "../vendor/zod/build.ts";
+import { buildZodBundle, BUNDLE_PATH } from "../cli/vendor/zod/build.ts";
 
-Deno.test("vendor/zod/zod.js is the bundle of the locked zod, byte for byte", async () => {
+Deno.test("cli/vendor/zod/zod.js is the bundle of the locked zod, byte for byte", async () => {
   const committed = await Deno.readTextFile(BUNDLE_PATH);
-  assert.ok(committed === await buildZodBundle(), "vendor/zod/zod.js is stale: run `deno task vendor:zod`");
+  assert.ok(committed === await buildZodBundle(), "cli/vendor/zod/zod.js is stale: run `deno task vendor:zod`");
 });
 
 Deno.test("the bundled zod is the locked version and speaks English", async () => {
