@@ -9,7 +9,10 @@ import { buildZodBundle, BUNDLE_PATH } from "../cli/vendor/zod/build.ts";
 
 Deno.test("cli/vendor/zod/zod.js is the bundle of the locked zod, byte for byte", async () => {
   const committed = await Deno.readTextFile(BUNDLE_PATH);
-  assert.ok(committed === await buildZodBundle(), "cli/vendor/zod/zod.js is stale: run `deno task vendor:zod`");
+  assert.ok(
+    committed === await buildZodBundle(),
+    "cli/vendor/zod/zod.js is stale: run `deno task vendor:zod`",
+  );
 });
 
 Deno.test("the bundled zod is the locked version and speaks English", async () => {
