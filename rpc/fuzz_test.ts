@@ -7,18 +7,7 @@ import { testProvider } from "../cli/provider.ts";
 import { lineSplitter } from "./framing.ts";
 import { createAppServer } from "./server.ts";
 import { Session } from "./session.ts";
-
-/** mulberry32: a tiny seeded PRNG, so a failure replays exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../tests/helpers/sample.ts";
 
 const TEMPLATES = [
   `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"f","version":"1"}}}`,
@@ -57,7 +46,7 @@ function randomFrame(rand: () => number): string {
 }
 
 Deno.test("fuzz: random and truncated frames never crash framing or dispatch; replies stay well-formed", async () => {
-  const rand = prng(0x5eed);
+  const rand = rng(0x5eed);
   const server = createAppServer({ provider: testProvider(), runner: () => Promise.resolve(0) });
   const replies: string[] = [];
   const conn = server.connect("Stdio", {
@@ -90,7 +79,7 @@ Deno.test("fuzz: random and truncated frames never crash framing or dispatch; re
 });
 
 Deno.test("fuzz: a client that never reads is closed once its queue and waiters are full", async () => {
-  const rand = prng(42);
+  const rand = rng(42);
   const limits = { maxMessages: 8, maxBytes: 4096, maxWaiters: 4 };
   const server = createAppServer({ provider: testProvider(), queueLimits: limits });
   let closed = false;

@@ -4,7 +4,7 @@
  * run stays cheap. The seed is printed on failure; set the named env var to replay it.
  */
 
-/** A small seeded generator (mulberry32): the same seed picks the same sample. */
+/** A small seeded generator (mulberry32): the same seed gives the same numbers, so a failure replays exactly. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
