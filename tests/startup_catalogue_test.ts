@@ -9,6 +9,7 @@ import type { CatalogueEntry } from "../cli/commands/catalogue.ts";
 import { FIXED_NAMES } from "../cli/commands/index.ts";
 import { methodEntry, registryEntries, STATIC_FILE, type StaticHeader } from "../cli/fast/catalogue.ts";
 import { runCli as runIn } from "../cli/run.ts";
+import { calendarOverlay } from "./helpers/lean_vs_tree.ts";
 import { openRegistry } from "../registry/index.ts";
 import { cliProvider } from "./helpers/run_cli.ts";
 
@@ -106,27 +107,10 @@ Deno.test("with a registry overlay in force, the generated entries come from the
   const cacheDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-cache-" });
   try {
     // The overlay serves calendar with one method described anew and one method more.
-    const base = new URL("../registry/baseline/", import.meta.url);
-    const index = JSON.parse(await Deno.readTextFile(new URL("index.json", base)));
-    const calendar = JSON.parse(await Deno.readTextFile(new URL("services/calendar.json", base)));
-    const list = calendar.resources.calendars.methods.list;
-    list.description = "Lists calendars, as the overlay describes it";
-    calendar.resources.calendars.methods.list_again = {
-      ...list,
-      description: "A method only the overlay has",
-    };
-    const summary = index.services.find((s: { name: string }) => s.name === "calendar");
-    await Deno.mkdir(`${cacheDir}/registry/services`, { recursive: true });
-    await Deno.writeTextFile(
-      `${cacheDir}/registry/overlay.json`,
-      JSON.stringify({
-        ...index,
-        version: "2099.01.01",
-        services: [{ ...summary, methods: summary.methods + 1 }],
-      }),
-    );
-    await Deno.writeTextFile(`${cacheDir}/registry/services/calendar.json`, JSON.stringify(calendar));
-    const env = { LARKIT_CACHE_DIR: cacheDir, LARKIT_REMOTE_META: "on" };
+    const env = await calendarOverlay(cacheDir, (list) => {
+      list.description = "Lists calendars, as the overlay describes it";
+      return { ...list, description: "A method only the overlay has" };
+    });
     for (const argv of [["commands", "--format", "ndjson"], ["commands", "--service", "calendar"]]) {
       const fast = await run(argv, false, configDir, env);
       const tree = await run(argv, true, configDir, env);

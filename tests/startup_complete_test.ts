@@ -13,23 +13,12 @@ import { FIXED_NAMES } from "../cli/commands/index.ts";
 import { createRunContext } from "../cli/context.ts";
 import { runComplete } from "../cli/fast/complete.ts";
 import { prescanGlobals } from "../cli/globals.ts";
-import { runCli as runIn } from "../cli/run.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
+import { answerLean, initConfig, setStrictMode, viaRun, viaTree } from "./helpers/lean_vs_tree.ts";
 import { cliProvider } from "./helpers/run_cli.ts";
 import { daySeed, sampleOf } from "./helpers/sample.ts";
 
-async function viaTree(argv: string[], configDir: string) {
-  const p = cliProvider({ configDir });
-  const code = await runIn(argv, p, { gate: () => undefined });
-  return { code, stdout: p.out.text(), stderr: p.err.text() };
-}
-
-/** The lean answer, or undefined when it leaves argv to the tree. */
-async function viaLean(argv: string[], configDir: string) {
-  const p = cliProvider({ configDir });
-  const code = await runComplete(argv, createRunContext(p, prescanGlobals(argv, p.env), argv));
-  return code === undefined ? undefined : { code, stdout: p.out.text(), stderr: p.err.text() };
-}
+const viaLean = (argv: string[], configDir: string) => answerLean(runComplete, argv, configDir);
 
 const pick = <T>(xs: T[]): T[] => [...new Set([xs[0], xs[xs.length - 1]])];
 
@@ -95,9 +84,7 @@ Deno.test("lean completion is byte for byte the tree's across every service and 
 Deno.test("lean completion: the root, global flags among the words, --flag=value, quotes, profiles, aliases, nothing to offer", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
   try {
-    const init = cliProvider({ configDir, stdin: "s\n" });
-    const initArgv = ["config", "init", "--name", "work", "--app-id", "cli_w", "--app-secret-stdin"];
-    assert.equal(await runIn(initArgv, init), 0, init.err.text());
+    await initConfig(configDir, "work");
     await withLean([
       [],
       [""],
@@ -150,13 +137,7 @@ Deno.test("what lean completion leaves to the tree still reads the same end to e
     ) {
       const argv = ["__complete", ...words];
       assert.equal(await viaLean(argv, configDir), undefined, JSON.stringify(words));
-      const p = cliProvider({ configDir });
-      const code = await runIn(argv, p);
-      assert.deepEqual(
-        { code, stdout: p.out.text(), stderr: p.err.text() },
-        await viaTree(argv, configDir),
-        JSON.stringify(words),
-      );
+      assert.deepEqual(await viaRun(argv, configDir), await viaTree(argv, configDir), JSON.stringify(words));
     }
   } finally {
     await Deno.remove(configDir, { recursive: true });
@@ -166,13 +147,10 @@ Deno.test("what lean completion leaves to the tree still reads the same end to e
 Deno.test("in strict mode lean completion prunes as the tree prunes; the root goes to the tree", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-complete-" });
   try {
-    const init = cliProvider({ configDir, stdin: "s\n" });
-    const initArgv = ["config", "init", "--name", "w", "--app-id", "cli_w", "--app-secret-stdin"];
-    assert.equal(await runIn(initArgv, init), 0, init.err.text());
+    await initConfig(configDir);
     const lines = await sweepLines(configDir, 40);
     for (const mode of ["bot", "user"]) {
-      const strict = cliProvider({ configDir });
-      assert.equal(await runIn(["config", "strict-mode", mode], strict), 0, strict.err.text());
+      await setStrictMode(configDir, mode);
       let answered = 0;
       for (const words of [...lines, ["calendar", "+join-event", "--"], ["calendar", "+j"]]) {
         const argv = ["__complete", ...words];

@@ -18,28 +18,23 @@ import { HELP_STATIC_FILE, type StaticRoot, staticShortcut } from "../cli/fast/h
 import { isHidden } from "../cli/command_meta.ts";
 import { buildTree } from "../cli/tree.ts";
 import { prescanGlobals } from "../cli/globals.ts";
-import { runCli as runIn } from "../cli/run.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
+import {
+  answerLean,
+  calendarOverlay,
+  initConfig,
+  setStrictMode,
+  viaRun,
+  viaTree,
+} from "./helpers/lean_vs_tree.ts";
 import { cliProvider, type RunOptions } from "./helpers/run_cli.ts";
 import { daySeed, sampleOf } from "./helpers/sample.ts";
 
-const ALLOW_ALL = { gate: () => undefined };
+const viaLean = (argv: string[], configDir: string, opts?: RunOptions) =>
+  answerLean(runHelp, argv, configDir, opts);
 const SEED = daySeed("HELP_SAMPLE_SEED");
 /** Names the sample in a failure, so it can be replayed. */
 const seeded = (argv: string[]) => `${argv.join(" ")} (HELP_SAMPLE_SEED=${SEED} to replay)`;
-
-async function viaTree(argv: string[], configDir: string, opts: RunOptions = {}) {
-  const p = cliProvider({ configDir, ...opts });
-  const code = await runIn(argv, p, ALLOW_ALL);
-  return { code, stdout: p.out.text(), stderr: p.err.text() };
-}
-
-/** The lean answer, or undefined when it leaves argv to the tree. */
-async function viaLean(argv: string[], configDir: string, opts: RunOptions = {}) {
-  const p = cliProvider({ configDir, ...opts });
-  const code = await runHelp(argv, createRunContext(p, prescanGlobals(argv, p.env), argv));
-  return code === undefined ? undefined : { code, stdout: p.out.text(), stderr: p.err.text() };
-}
 
 const pick = <T>(xs: T[]): T[] => [...new Set([xs[0], xs[Math.floor(xs.length / 2)], xs[xs.length - 1]])];
 
@@ -136,13 +131,7 @@ Deno.test("what lean --help leaves to the tree still reads the same end to end",
     ];
     for (const argv of lines) {
       assert.equal(await viaLean(argv, configDir), undefined, argv.join(" "));
-      const p = cliProvider({ configDir });
-      const code = await runIn(argv, p);
-      assert.deepEqual(
-        { code, stdout: p.out.text(), stderr: p.err.text() },
-        await viaTree(argv, configDir),
-        argv.join(" "),
-      );
+      assert.deepEqual(await viaRun(argv, configDir), await viaTree(argv, configDir), argv.join(" "));
     }
   } finally {
     await Deno.remove(configDir, { recursive: true });
@@ -152,24 +141,15 @@ Deno.test("what lean --help leaves to the tree still reads the same end to end",
 Deno.test("in strict mode lean --help prunes as the tree prunes; a forbidden leaf and the root go to the tree", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
   try {
-    const init = cliProvider({ configDir, stdin: "s\n" });
-    const initArgv = ["config", "init", "--name", "w", "--app-id", "cli_w", "--app-secret-stdin"];
-    assert.equal(await runIn(initArgv, init), 0, init.err.text());
+    await initConfig(configDir);
     const lines = await sweepLines(configDir, 30);
     for (const mode of ["bot", "user"]) {
-      const strict = cliProvider({ configDir });
-      assert.equal(await runIn(["config", "strict-mode", mode], strict), 0, strict.err.text());
+      await setStrictMode(configDir, mode);
       let answered = 0;
       for (const argv of [...lines, ["--help"], ["calendar", "+join-event", "--help"]]) {
         const lean = await viaLean(argv, configDir);
-        const p = cliProvider({ configDir });
-        const code = await runIn(argv, p);
         const tree = await viaTree(argv, configDir);
-        assert.deepEqual(
-          { code, stdout: p.out.text(), stderr: p.err.text() },
-          tree,
-          `${mode}: ${seeded(argv)}`,
-        );
+        assert.deepEqual(await viaRun(argv, configDir), tree, `${mode}: ${seeded(argv)}`);
         if (lean) assert.deepEqual(lean, tree, `${mode}: ${seeded(argv)}`);
         answered += lean ? 1 : 0;
       }
@@ -245,23 +225,11 @@ Deno.test("with a registry overlay in force, lean help shows the overlay's metho
   const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
   const cacheDir = await Deno.makeTempDir({ prefix: "larkit-help-cache-" });
   try {
-    const base = new URL("../registry/baseline/", import.meta.url);
-    const index = JSON.parse(await Deno.readTextFile(new URL("index.json", base)));
-    const calendar = JSON.parse(await Deno.readTextFile(new URL("services/calendar.json", base)));
-    const list = calendar.resources.calendars.methods.list;
-    calendar.resources.calendars.methods.list_again = { ...list, summary: "A method only the overlay has" };
-    const summary = index.services.find((s: { name: string }) => s.name === "calendar");
-    await Deno.mkdir(`${cacheDir}/registry/services`, { recursive: true });
-    await Deno.writeTextFile(
-      `${cacheDir}/registry/overlay.json`,
-      JSON.stringify({
-        ...index,
-        version: "2099.01.01",
-        services: [{ ...summary, methods: summary.methods + 1 }],
-      }),
+    const env = await calendarOverlay(
+      cacheDir,
+      (list) => ({ ...list, summary: "A method only the overlay has" }),
     );
-    await Deno.writeTextFile(`${cacheDir}/registry/services/calendar.json`, JSON.stringify(calendar));
-    const opts: RunOptions = { env: { LARKIT_CACHE_DIR: cacheDir, LARKIT_REMOTE_META: "on" } };
+    const opts: RunOptions = { env };
     const argv = ["calendar", "calendars", "--help"];
     const lean = await viaLean(argv, configDir, opts);
     assert.match(lean?.stdout ?? "", /list_again \[options\] +A method only the overlay has/);
