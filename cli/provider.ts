@@ -186,6 +186,17 @@ export function bytesReader(data: string | Uint8Array = "", isTTY = false): Read
   };
 }
 
+/**
+ * Resolves once `signal` aborts, at once if it already has: an aborted signal fires no more "abort" events, so
+ * a bare listener added too late would wait forever.
+ */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new DOMException("aborted", "AbortError"));

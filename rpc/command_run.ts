@@ -9,7 +9,14 @@ import { emitError } from "../cli/output/emit.ts";
 import { errorEnvelope } from "../cli/output/envelope.ts";
 import { type LarkitError, toLarkitError } from "../cli/output/errors.ts";
 import type { CommandGate } from "../cli/command_meta.ts";
-import { type Approver, bytesReader, type Provider, withIOFrom, type Writer } from "../cli/provider.ts";
+import {
+  type Approver,
+  bytesReader,
+  type Provider,
+  untilAborted,
+  withIOFrom,
+  type Writer,
+} from "../cli/provider.ts";
 
 /** Runs one argv in-process against a provider; the gate refuses the resolved command before it runs. */
 export type Runner = (argv: string[], p: Provider, opts: { gate: CommandGate }) => Promise<number>;
@@ -101,10 +108,7 @@ async function abandonAfterAbort(
   signal: AbortSignal,
   running: Promise<number>,
 ): Promise<number> {
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
+  await untilAborted(signal);
   const stop = new AbortController();
   const grace = p.clock.sleep(INTERRUPT_GRACE_MS, stop.signal).then(
     () => "grace" as const,

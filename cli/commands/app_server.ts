@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
+import { untilAborted } from "../provider.ts";
 import type { Runner } from "../../rpc/command_run.ts";
 import type { LarkitAppServer } from "../../rpc/server.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../../rpc/policy.ts";
@@ -100,10 +101,7 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
   })();
   const { server } = built;
   const stop = run.until ? AbortSignal.any([p.signal, run.until]) : p.signal;
-  const stopped = new Promise<void>((done) => {
-    if (stop.aborted) done();
-    else stop.addEventListener("abort", () => done(), { once: true });
-  });
+  const stopped = untilAborted(stop);
   try {
     switch (run.listen.kind) {
       case "stdio": {

@@ -14,6 +14,7 @@ import { emitSuccess, emitText } from "../output/emit.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
+import { untilAborted } from "../provider.ts";
 import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
@@ -169,7 +170,7 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
     reason ??= r;
     stop.abort();
   };
-  const stopped = new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve()));
+  const stopped = untilAborted(stop.signal);
   const onAbort = () => stopWith("abort");
   ctx.p.signal.addEventListener("abort", onAbort);
   let count = 0;

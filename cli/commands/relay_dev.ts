@@ -9,17 +9,11 @@ import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitRendered, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
+import { untilAborted } from "../provider.ts";
 import { DevRelay } from "../../relay/dev_relay.ts";
 import { RemoteClient } from "../../relay/remote_client.ts";
 
 const listenSchema = z.string().regex(/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost):\d{1,5}$/);
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-}
 
 export function registerRelayDev(program: Command, ctx: RunContext): void {
   const relay = program.command("relay").description("the development relay for remote control");

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors, larkitError } from "../output/errors.ts";
+import { untilAborted } from "../provider.ts";
 import { type GetAccount, requireUserAccount } from "../../relay/enroll.ts";
 import type { RemoteControlStatus } from "../../relay/status.ts";
 import { normalizeRelayBaseUrl } from "../../relay/url.ts";
@@ -115,13 +116,6 @@ function describe(s: RemoteControlStatus): string {
     case "disabled":
       return `Remote control is disabled on ${s.serverName}.`;
   }
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    signal.addEventListener("abort", () => resolve(), { once: true });
-  });
 }
 
 async function runForeground(ctx: RunContext, relayUrl: string, cmd: Command): Promise<void> {

@@ -13,7 +13,7 @@ import type { RunContext } from "../context.ts";
 import { successEnvelope } from "../output/envelope.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
-import { type Provider, resolvePaths, withIOFrom } from "../provider.ts";
+import { type Provider, resolvePaths, untilAborted, withIOFrom } from "../provider.ts";
 
 const ServeFlags = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(0),
@@ -121,13 +121,6 @@ async function envFor(p: Provider, emu: Emulator, user: boolean): Promise<Record
 /** `export K='v'` lines for `eval "$(larkit sandbox serve --print-env …)"`, single-quoted for any shell. */
 function exportLines(env: Record<string, string>): string {
   return Object.entries(env).map(([k, v]) => `export ${k}='${v.replaceAll("'", `'\\''`)}'`).join("\n");
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    signal.addEventListener("abort", () => resolve(), { once: true });
-  });
 }
 
 async function serve(ctx: RunContext, flags: z.infer<typeof ServeFlags>): Promise<void> {

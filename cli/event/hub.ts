@@ -21,7 +21,7 @@
  * The hub exits on `stop`, shortly after the long connection failed for good (telling every consumer why), or
  * after `idleMs` without a consumer.
  */
-import type { Clock } from "../provider.ts";
+import { type Clock, untilAborted } from "../provider.ts";
 import { type EventEnvelope, type EventFilter, matches } from "./catalog.ts";
 import type { ConnectionStatus } from "./connection.ts";
 import {
@@ -131,11 +131,8 @@ export class EventHub {
     });
     this.#armIdle();
     const accepting = this.#accept(this.#listener);
-    // stop() may have come while this hub was still taking the socket (a signal, a test): an aborted signal
-    // fires no more "abort" events, so waiting for one would never end.
-    if (!this.#stopped.signal.aborted) {
-      await new Promise<void>((resolve) => this.#stopped.signal.addEventListener("abort", () => resolve()));
-    }
+    // stop() may have come while this hub was still taking the socket (a signal, `event stop`).
+    await untilAborted(this.#stopped.signal);
     this.#idle?.abort();
     await this.#connection.stop();
     try {
