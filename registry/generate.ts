@@ -11,7 +11,8 @@
  */
 import { GenTools as EnTools } from "@larksuiteoapi/lark-mcp/dist/mcp-tool/tools/en/gen-tools/index.js";
 import { GenTools as ZhTools } from "@larksuiteoapi/lark-mcp/dist/mcp-tool/tools/zh/gen-tools/index.js";
-import { z } from "zod";
+// lark-mcp's schemas are zod classic, from the package itself; larkit's own (registry/schema.ts) are zod/mini.
+import { z } from "zod-npm";
 import { dirname, join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { type MethodSpec, type Overrides, OverridesSchema, type ParameterSpec } from "./schema.ts";

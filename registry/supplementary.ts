@@ -5,13 +5,13 @@
  * merges them into the baseline, so `schema`, dry-run validation, the generated commands and the emulator's
  * generic handler treat them like any other method. Read at generation time only.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { OverridesSchema } from "./schema.ts";
 
-export const SupplementarySchema = z.object({
+export const SupplementarySchema = z.strictObject({
   /** Why these entries exist: which shortcut declares them and where the suite documents them. */
-  description: z.string().min(1),
+  description: z.string().check(z.minLength(1)),
   /** `name` is the SDK-style name (`base.v3.appTable.list`); `path` the full `/open-apis/...` path. */
   methods: OverridesSchema.shape.add,
-}).strict();
+});
 export type Supplementary = z.infer<typeof SupplementarySchema>;

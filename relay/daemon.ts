@@ -5,7 +5,7 @@
  * and speaks ordinary JSON-RPC to it: `remoteControl/enable|disable|status/read`, and `daemon/shutdown`.
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ERROR_SUBTYPE_NAMES, errors, type LarkitError, larkitError } from "../cli/output/errors.ts";
 import { startDetached, waitFor } from "../cli/detached.ts";
 import type { Clock, Env, Paths } from "../cli/provider.ts";
@@ -75,7 +75,7 @@ export function daemonArgv(
 export function shutdownMethods(shutdown: () => void): Record<string, MethodHandler> {
   return {
     [SHUTDOWN_METHOD]: experimental(SHUTDOWN_METHOD, (params, ctx) => {
-      parseParams(z.object({}).nullish(), params);
+      parseParams(z.nullish(z.object({})), params);
       if (ctx.connection.origin === "RemoteControl") {
         throw rpcErrors.invalidRequest(`${SHUTDOWN_METHOD} is not available to remote-control connections`);
       }
@@ -87,15 +87,15 @@ export function shutdownMethods(shutdown: () => void): Record<string, MethodHand
 /** The daemon reports remote control in the app server's own status shape. */
 export type StatusView = RemoteControlStatusView;
 
-const RpcErrorData = z.object({ subtype: z.enum(ERROR_SUBTYPE_NAMES), hint: z.string().optional() });
+const RpcErrorData = z.object({ subtype: z.enum(ERROR_SUBTYPE_NAMES), hint: z.optional(z.string()) });
 
 const IncomingSchema = z.union([
   z.object({
     id: z.union([z.number(), z.string()]),
-    result: z.unknown().optional(),
-    error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
+    result: z.optional(z.unknown()),
+    error: z.optional(z.object({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) })),
   }),
-  z.object({ method: z.string(), params: z.unknown().optional() }),
+  z.object({ method: z.string(), params: z.optional(z.unknown()) }),
 ]);
 
 /** An RPC error from the daemon as the larkit error it stands for (the daemon sends the type along). */

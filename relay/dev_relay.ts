@@ -14,7 +14,7 @@
  * Client envelopes are logged with their cursor, so a server that reconnects with `x-svc-subscribe-cursor`
  * gets everything after it; envelopes never written to any server socket are replayed on the next one.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { abortableSleep, type Clock } from "../cli/provider.ts";
 import { parseServerEnvelope, toClientEnvelope } from "./envelopes.ts";
 
@@ -39,11 +39,11 @@ const faultRequestSchema = z.discriminatedUnion("fault", [
   z.object({ fault: z.literal("expire_tokens") }),
   z.object({
     fault: z.literal("reject_handshakes"),
-    status: z.number().int().min(200).max(599),
-    body: z.string().optional(),
-    count: z.number().int().min(1).max(1000),
+    status: z.number().check(z.int(), z.minimum(200), z.maximum(599)),
+    body: z.optional(z.string()),
+    count: z.number().check(z.int(), z.minimum(1), z.maximum(1000)),
   }),
-  z.object({ fault: z.literal("delay_acks"), ms: z.number().int().nonnegative() }),
+  z.object({ fault: z.literal("delay_acks"), ms: z.number().check(z.int(), z.nonnegative()) }),
   z.object({
     fault: z.literal("oversized_segment"),
     client_id: z.string(),

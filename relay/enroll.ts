@@ -3,7 +3,7 @@
  * receives the server id it presents on every handshake. Only a user (account) login may enroll: app-secret
  * credentials act as a bot, not as a person whose devices may drive this machine.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors, LarkitError } from "../cli/output/errors.ts";
 import type { FetchFn } from "../cli/provider.ts";
 
@@ -49,10 +49,10 @@ export interface ServerInfo {
  * expiry; the seed's simpler relay sends only the ids, and then the handshake carries the account headers.
  */
 const enrollResponseSchema = z.object({
-  server_id: z.string().min(1),
-  environment_id: z.string().min(1),
-  remote_control_token: z.string().min(1).optional(),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
+  server_id: z.string().check(z.minLength(1)),
+  environment_id: z.string().check(z.minLength(1)),
+  remote_control_token: z.optional(z.string().check(z.minLength(1))),
+  expires_at: z.optional(z.iso.datetime({ offset: true })),
 });
 
 /** A relay-issued server token; held in memory only (never persisted). */

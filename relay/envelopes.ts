@@ -4,22 +4,22 @@
  * relay → local server, server envelopes local server → relay. Frames that do not parse are dropped by the
  * receiver without a reply, so the parsers here return `undefined` instead of throwing.
  */
-import { z } from "zod";
+import * as z from "zod";
 
-const seqId = z.number().int().nonnegative();
+const seqId = z.number().check(z.int(), z.nonnegative());
 
 const chunkFields = {
-  segment_id: z.number().int().nonnegative(),
-  segment_count: z.number().int().nonnegative(),
-  message_size_bytes: z.number().int().nonnegative(),
+  segment_id: z.number().check(z.int(), z.nonnegative()),
+  segment_count: z.number().check(z.int(), z.nonnegative()),
+  message_size_bytes: z.number().check(z.int(), z.nonnegative()),
   message_chunk_base64: z.string(),
 };
 
 const clientAddress = {
   client_id: z.string(),
-  stream_id: z.string().optional(),
-  seq_id: seqId.optional(),
-  cursor: z.string().optional(),
+  stream_id: z.optional(z.string()),
+  seq_id: z.optional(seqId),
+  cursor: z.optional(z.string()),
 };
 
 export const clientEnvelopeSchema = z.discriminatedUnion("type", [
@@ -27,7 +27,7 @@ export const clientEnvelopeSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("client_message_chunk"), ...chunkFields, ...clientAddress }),
   z.object({
     type: z.literal("ack"),
-    segment_id: z.number().int().nonnegative().optional(),
+    segment_id: z.optional(z.number().check(z.int(), z.nonnegative())),
     ...clientAddress,
   }),
   z.object({ type: z.literal("ping"), ...clientAddress }),

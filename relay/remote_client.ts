@@ -9,7 +9,7 @@
 import "./ws_mask.ts";
 // @ts-types="@types/ws"
 import WebSocket from "ws";
-import { z } from "zod";
+import * as z from "zod";
 import { LarkitError } from "../cli/output/errors.ts";
 import { parseServerEnvelope } from "./envelopes.ts";
 import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
@@ -28,8 +28,8 @@ export type MessageListener = (message: unknown, seqId: number) => void;
 
 const responseSchema = z.object({
   id: z.union([z.number(), z.string()]),
-  result: z.unknown().optional(),
-  error: z.object({ code: z.number(), message: z.string() }).loose().optional(),
+  result: z.optional(z.unknown()),
+  error: z.optional(z.looseObject({ code: z.number(), message: z.string() })),
 });
 type Response = z.infer<typeof responseSchema>;
 

@@ -4,7 +4,7 @@
  * once per state database and sent with every enrollment and handshake.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { z } from "zod";
+import * as z from "zod";
 
 export interface EnrollmentKey {
   websocketUrl: string;
@@ -34,7 +34,7 @@ const rowSchema = z.object({
   environment_id: z.string(),
   server_name: z.string(),
   updated_at: z.number(),
-  remote_control_enabled: z.number().nullable(),
+  remote_control_enabled: z.nullable(z.number()),
 });
 
 const SCHEMA = `
@@ -60,7 +60,7 @@ export class EnrollmentStore {
     this.#db = db;
     db.exec(SCHEMA);
     // Databases created before the preference existed get the column, NULL (disabled) for every row.
-    const columns = z.array(z.object({ name: z.string() }).loose()).parse(
+    const columns = z.array(z.looseObject({ name: z.string() })).parse(
       db.prepare("PRAGMA table_info(remote_control_enrollments)").all(),
     );
     if (!columns.some((c) => c.name === "remote_control_enabled")) {

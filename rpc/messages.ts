@@ -2,33 +2,35 @@
  * The JSON-RPC 2.0 frame shapes, parsed with zod at the boundary. Input may omit `"jsonrpc"` (clients of the
  * reference server do); output always carries `"jsonrpc": "2.0"`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { RpcErrorBody } from "./errors.ts";
 
-export const RequestIdSchema = z.union([z.number().int(), z.string()]);
+export const RequestIdSchema = z.union([z.number().check(z.int()), z.string()]);
 export type RequestId = z.infer<typeof RequestIdSchema>;
 
-const Version = z.literal("2.0").optional();
-const Params = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional();
+const Version = z.optional(z.literal("2.0"));
+const Params = z.optional(z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]));
 
 export const RequestSchema = z.object({
   jsonrpc: Version,
   id: RequestIdSchema,
-  method: z.string().min(1),
+  method: z.string().check(z.minLength(1)),
   params: Params,
 });
 export const NotificationSchema = z.object({
   jsonrpc: Version,
-  method: z.string().min(1),
+  method: z.string().check(z.minLength(1)),
   params: Params,
 });
 export const ErrorObjectSchema = z.object({
-  code: z.number().int(),
+  code: z.number().check(z.int()),
   message: z.string(),
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 });
 export const ResponseSchema = z.union([
-  z.object({ jsonrpc: Version, id: RequestIdSchema, result: z.unknown() }).refine((r) => "result" in r),
+  z.object({ jsonrpc: Version, id: RequestIdSchema, result: z.unknown() }).check(
+    z.refine((r) => "result" in r),
+  ),
   z.object({ jsonrpc: Version, id: z.union([RequestIdSchema, z.null()]), error: ErrorObjectSchema }),
 ]);
 

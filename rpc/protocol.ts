@@ -5,12 +5,12 @@
  * `docs/rpc.md` is checked against it by `tests/rpc_doc_test.ts`. Remote control's methods live here too:
  * `relay/` implements them but does not define their shape.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ERROR_SUBTYPE_NAMES, ERROR_TYPES } from "../cli/output/errors.ts";
 
 // ---- shared shapes --------------------------------------------------------------------------------------
 
-const Seconds = z.number().int();
+const Seconds = z.number().check(z.int());
 const ThreadStatus = z.object({
   type: z.enum(["idle", "active"]),
   activeFlags: z.array(z.string()),
@@ -26,13 +26,13 @@ export const TurnSchema = z.object({
   threadId: z.string(),
   input: z.string(),
   status: TurnStatusSchema,
-  exitCode: z.number().int().nullable(),
+  exitCode: z.nullable(z.number().check(z.int())),
   startedAt: Seconds,
-  completedAt: Seconds.nullable(),
-  durationMs: z.number().nullable(),
+  completedAt: z.nullable(Seconds),
+  durationMs: z.nullable(z.number()),
   items: z.array(ItemSchema),
-  result: z.unknown().optional(),
-  error: z.unknown().optional(),
+  result: z.optional(z.unknown()),
+  error: z.optional(z.unknown()),
 });
 export type Turn = z.infer<typeof TurnSchema>;
 
@@ -52,13 +52,13 @@ export const RemoteControlStatusViewSchema = z.object({
   status: z.enum(["disabled", "connecting", "connected", "errored"]),
   serverName: z.string(),
   installationId: z.string(),
-  environmentId: z.string().nullable(),
-  error: z.object({
+  environmentId: z.nullable(z.string()),
+  error: z.optional(z.object({
     message: z.string(),
-    hint: z.string().optional(),
-    type: z.enum(ERROR_TYPES).optional(),
-    subtype: z.enum(ERROR_SUBTYPE_NAMES).optional(),
-  }).optional(),
+    hint: z.optional(z.string()),
+    type: z.optional(z.enum(ERROR_TYPES)),
+    subtype: z.optional(z.enum(ERROR_SUBTYPE_NAMES)),
+  })),
 });
 export type RemoteControlStatusView = z.infer<typeof RemoteControlStatusViewSchema>;
 
@@ -66,14 +66,14 @@ export type RemoteControlStatusView = z.infer<typeof RemoteControlStatusViewSche
 
 export const InitializeParamsSchema = z.object({
   clientInfo: z.object({
-    name: z.string().min(1),
-    title: z.string().nullish(),
+    name: z.string().check(z.minLength(1)),
+    title: z.nullish(z.string()),
     version: z.string(),
   }),
-  capabilities: z.looseObject({
-    experimentalApi: z.boolean().optional(),
-    optOutNotificationMethods: z.array(z.string()).nullish(),
-  }).nullish(),
+  capabilities: z.nullish(z.looseObject({
+    experimentalApi: z.optional(z.boolean()),
+    optOutNotificationMethods: z.nullish(z.array(z.string())),
+  })),
 });
 export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
 
@@ -81,12 +81,12 @@ const TextInput = z.looseObject({
   type: z.literal("text", { error: "only text input is supported: the text is one larkit command line" }),
   text: z.string(),
 });
-const NoParams = z.object({}).nullish();
+const NoParams = z.nullish(z.object({}));
 const RunStatus = z.enum(["completed", "failed", "interrupted"]);
 
 export interface MethodSpec {
-  params: z.ZodType;
-  result: z.ZodType;
+  params: z.ZodMiniType;
+  result: z.ZodMiniType;
   /** Only connections that initialized with `capabilities.experimentalApi` may call it. */
   experimental?: boolean;
   /** Implemented by relay/ (every app server serves it; `daemon/shutdown` only with `--remote-control`). */
@@ -108,39 +108,48 @@ export const METHODS = {
   "thread/start": { params: z.looseObject({}), result: z.object({ thread: ThreadSchema }) },
   "thread/list": {
     params: z.looseObject({
-      cursor: z.string().nullish(),
-      limit: z.number().int().min(1).max(200).nullish(),
+      cursor: z.nullish(z.string()),
+      limit: z.nullish(z.number().check(z.int(), z.minimum(1), z.maximum(200))),
     }),
-    result: z.object({ data: z.array(ThreadSchema), nextCursor: z.string().nullable() }),
+    result: z.object({ data: z.array(ThreadSchema), nextCursor: z.nullable(z.string()) }),
   },
   "thread/read": {
-    params: z.looseObject({ threadId: z.string().min(1), includeTurns: z.boolean().optional() }),
+    params: z.looseObject({
+      threadId: z.string().check(z.minLength(1)),
+      includeTurns: z.optional(z.boolean()),
+    }),
     result: z.object({ thread: ThreadSchema }),
   },
   "thread/resume": {
-    params: z.looseObject({ threadId: z.string().min(1) }),
+    params: z.looseObject({ threadId: z.string().check(z.minLength(1)) }),
     result: z.object({ thread: ThreadSchema }),
   },
   "turn/start": {
-    params: z.looseObject({ threadId: z.string().min(1), input: z.array(TextInput).min(1) }),
+    params: z.looseObject({
+      threadId: z.string().check(z.minLength(1)),
+      input: z.array(TextInput).check(z.minLength(1)),
+    }),
     result: z.object({ turn: TurnSchema }),
   },
   "turn/interrupt": {
-    params: z.looseObject({ threadId: z.string().min(1), turnId: z.string().min(1) }),
+    params: z.looseObject({
+      threadId: z.string().check(z.minLength(1)),
+      turnId: z.string().check(z.minLength(1)),
+    }),
     result: z.object({}),
   },
   "command/exec": {
     params: z.looseObject({
-      command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
-      timeoutMs: z.number().int().positive().nullish(),
+      command: z.union([z.string().check(z.minLength(1)), z.array(z.string()).check(z.minLength(1))]),
+      timeoutMs: z.nullish(z.number().check(z.int(), z.positive())),
     }),
     result: z.object({
       status: RunStatus,
-      exitCode: z.number().int(),
+      exitCode: z.number().check(z.int()),
       stdout: z.string(),
       stderr: z.string(),
-      result: z.unknown().optional(),
-      error: z.unknown().optional(),
+      result: z.optional(z.unknown()),
+      error: z.optional(z.unknown()),
     }),
   },
   "remoteControl/enable": {
@@ -165,14 +174,14 @@ export const METHODS = {
   /** Events of the app's running event hub as `event/received` notifications to this connection. */
   "event/subscribe": {
     params: z.looseObject({
-      threadId: z.string().min(1),
-      keys: z.array(z.string().min(1)).default([]),
-      params: z.record(z.string(), z.string()).default({}),
+      threadId: z.string().check(z.minLength(1)),
+      keys: z._default(z.array(z.string().check(z.minLength(1))), []),
+      params: z._default(z.record(z.string(), z.string()), {}),
     }),
     result: z.object({ subscriptionId: z.string() }),
   },
   "event/unsubscribe": {
-    params: z.looseObject({ subscriptionId: z.string().min(1) }),
+    params: z.looseObject({ subscriptionId: z.string().check(z.minLength(1)) }),
     result: z.object({}),
   },
 } as const satisfies Record<string, MethodSpec>;
@@ -213,7 +222,7 @@ export const NOTIFICATIONS = {
     subscriptionId: z.string(),
     reason: z.string(),
   }),
-} as const satisfies Record<string, z.ZodType>;
+} as const satisfies Record<string, z.ZodMiniType>;
 
 export type NotificationName = keyof typeof NOTIFICATIONS;
 export type NotificationParams<N extends NotificationName> = z.input<(typeof NOTIFICATIONS)[N]>;
@@ -230,13 +239,13 @@ export const Decision = z.enum(["accept", "decline", "cancel"]);
 export const SERVER_REQUESTS = {
   "item/commandExecution/requestApproval": {
     params: z.object({
-      threadId: z.string().nullable(),
-      turnId: z.string().nullable(),
+      threadId: z.nullable(z.string()),
+      turnId: z.nullable(z.string()),
       itemId: z.string(),
       startedAtMs: z.number(),
       command: z.string(),
       argv: z.array(z.string()),
-      service: z.string().nullable(),
+      service: z.nullable(z.string()),
       risk: z.enum(["read", "write", "high-risk-write"]),
       summary: z.unknown(),
       availableDecisions: z.array(Decision),

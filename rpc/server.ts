@@ -4,7 +4,7 @@
  * about bytes, sockets or the relay. Extra methods (the relay's `remoteControl/*`) are handed in as options.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { z } from "zod";
+import * as z from "zod";
 import type { Provider } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "./connection.ts";
 import type { Runner } from "./command_run.ts";
@@ -114,7 +114,7 @@ export function experimental(method: string, handler: MethodHandler): MethodHand
 }
 
 /** Parses params with a schema; a mismatch is -32602 with zod's issues as data. */
-export function parseParams<T extends z.ZodType>(schema: T, params: unknown): z.infer<T> {
+export function parseParams<T extends z.ZodMiniType>(schema: T, params: unknown): z.infer<T> {
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
     throw rpcErrors.invalidParams(z.prettifyError(parsed.error).replace(/\n/g, " "), {

@@ -3,7 +3,7 @@
  * (single messages and batches), and the ordered outbound queue. Methods themselves live with the server;
  * this module only knows the protocol rules.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Connection, Origin, Outbound } from "./connection.ts";
 import { type RpcError, rpcErrors, toRpcError } from "./errors.ts";
 import {

@@ -4,7 +4,7 @@
  * parts clients read back whole (items, parsed envelopes); columns for what is filtered or ordered on.
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { z } from "zod";
+import * as z from "zod";
 import { openStateDb } from "./state_db.ts";
 
 export type TurnStatus = "inProgress" | "completed" | "failed" | "interrupted";
@@ -75,11 +75,11 @@ const TurnRow = z.object({
   thread_id: z.string(),
   status: z.enum(["inProgress", "completed", "failed", "interrupted"]),
   input: z.string(),
-  exit_code: z.number().nullable(),
-  result_json: z.string().nullable(),
-  error_json: z.string().nullable(),
+  exit_code: z.nullable(z.number()),
+  result_json: z.nullable(z.string()),
+  error_json: z.nullable(z.string()),
   started_at_ms: z.number(),
-  completed_at_ms: z.number().nullable(),
+  completed_at_ms: z.nullable(z.number()),
 });
 const ItemRow = z.object({ body_json: z.string() });
 // Built once: zod compiles a parser for each schema object on its first parse, so a schema made per call

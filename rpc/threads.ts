@@ -4,7 +4,7 @@
  * running turn, its abort controller) over the persisted part (`ThreadStore`), and emits the turn's events to
  * every subscribed connection in order.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { join } from "node:path";
 import type { ApprovalDecision, ApprovalRequest, Approver, Provider } from "../cli/provider.ts";
 import { errors } from "../cli/output/errors.ts";

@@ -3,7 +3,10 @@
  * docs tools `create-doc`, `fetch-doc` and `update-doc`. Credentials come in `X-Lark-MCP-UAT` (user) or
  * `X-Lark-MCP-TAT` (bot), never `Authorization`; a tool result is `content: [{type: "text", text: <JSON>}]`.
  */
-import { z } from "zod";
+import * as z from "zod";
+// JSON Schema conversion only the emulator needs: taken from zod's core, so larkit's own bundle stays without it
+// (cli/vendor/zod/entry.ts).
+import { toJSONSchema } from "zod-npm/v4/core";
 import { type Caller, callerFromToken, checkScopes } from "./auth.ts";
 import { applyUpdate } from "./doc_edit.ts";
 import { createDoc, docUrl, findDoc, saveDoc } from "./docs_store.ts";
@@ -14,27 +17,27 @@ import type { EmulatorState } from "./state.ts";
 
 const RpcRequest = z.object({
   jsonrpc: z.literal("2.0"),
-  id: z.union([z.string(), z.number()]).optional(),
+  id: z.optional(z.union([z.string(), z.number()])),
   method: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
+  params: z.optional(z.record(z.string(), z.unknown())),
 });
 
 type Id = string | number | null;
 
 const CreateArgs = z.object({
   markdown: z.string(),
-  title: z.string().optional(),
-  folder_token: z.string().optional(),
-  wiki_node: z.string().optional(),
-  wiki_space: z.string().optional(),
+  title: z.optional(z.string()),
+  folder_token: z.optional(z.string()),
+  wiki_node: z.optional(z.string()),
+  wiki_space: z.optional(z.string()),
 });
 const FetchArgs = z.object({
-  doc: z.string().min(1),
-  offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).optional(),
+  doc: z.string().check(z.minLength(1)),
+  offset: z.optional(z.number().check(z.int(), z.minimum(0))),
+  limit: z.optional(z.number().check(z.int(), z.minimum(1))),
 });
 const UpdateArgs = z.object({
-  doc: z.string().min(1),
+  doc: z.string().check(z.minLength(1)),
   mode: z.enum([
     "append",
     "overwrite",
@@ -44,15 +47,15 @@ const UpdateArgs = z.object({
     "insert_after",
     "delete_range",
   ]),
-  markdown: z.string().optional(),
-  selection_with_ellipsis: z.string().optional(),
-  selection_by_title: z.string().optional(),
-  new_title: z.string().optional(),
+  markdown: z.optional(z.string()),
+  selection_with_ellipsis: z.optional(z.string()),
+  selection_by_title: z.optional(z.string()),
+  new_title: z.optional(z.string()),
 });
 
 interface Tool {
   description: string;
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   scopes: string[];
   run(st: EmulatorState, caller: Caller, args: never): ToolOutcome;
 }
@@ -193,7 +196,7 @@ export const mcpRoutes: Route[] = [
             tools: Object.entries(TOOLS).map(([name, t]) => ({
               name,
               description: t.description,
-              inputSchema: z.toJSONSchema(t.schema),
+              inputSchema: toJSONSchema(t.schema),
             })),
           });
         case "tools/call":

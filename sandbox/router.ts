@@ -6,7 +6,7 @@ import type { Caller } from "./auth.ts";
 import type { Reply } from "./reply.ts";
 import type { EmulatorState } from "./state.ts";
 import { invalidParam } from "./reply.ts";
-import type { z } from "zod";
+import type * as z from "zod";
 
 export interface RequestCtx {
   st: EmulatorState;
@@ -79,7 +79,7 @@ export function match(routes: CompiledRoute[], method: string, path: string): Ma
 
 // ---- body parsing: the suite's 99992402 on anything that does not fit the schema ----
 
-export function jsonBody<T extends z.ZodType>(ctx: RequestCtx, schema: T): z.infer<T> {
+export function jsonBody<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z.infer<T> {
   let raw: unknown;
   try {
     raw = ctx.bytes.length ? JSON.parse(new TextDecoder().decode(ctx.bytes)) : {};
@@ -91,13 +91,13 @@ export function jsonBody<T extends z.ZodType>(ctx: RequestCtx, schema: T): z.inf
   return parsed.data;
 }
 
-export function queryOf<T extends z.ZodType>(ctx: RequestCtx, schema: T): z.infer<T> {
+export function queryOf<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z.infer<T> {
   const parsed = schema.safeParse(Object.fromEntries(ctx.query));
   if (!parsed.success) return invalidParam(issueText(parsed.error));
   return parsed.data;
 }
 
-export function formBody<T extends z.ZodType>(ctx: RequestCtx, schema: T): z.infer<T> {
+export function formBody<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z.infer<T> {
   const fields = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(ctx.bytes)));
   const parsed = schema.safeParse(fields);
   if (!parsed.success) return invalidParam(issueText(parsed.error));
@@ -113,6 +113,6 @@ export async function multipartBody(ctx: RequestCtx): Promise<FormData> {
   }
 }
 
-function issueText(error: z.ZodError): string {
+function issueText(error: z.$ZodError): string {
   return error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");
 }

@@ -8,7 +8,7 @@
  * before the first request, and a shortcut cannot reach the network, the disk or stdout any other way.
  */
 import type { Column } from "../cli/output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { Query } from "../cli/http/client.ts";
 import type { Identity, Meta } from "../cli/output/envelope.ts";
 import type { Risk } from "../cli/provider.ts";
@@ -19,7 +19,7 @@ export type FlagKind = "string" | "boolean" | "integer" | "json";
 export interface FlagSpec<T> {
   kind: FlagKind;
   description: string;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   /** Where the value may come from besides the command line: `@file` (path inside the working dir), `-`. */
   input?: InputSource[];
   choices?: readonly string[];
@@ -53,8 +53,8 @@ interface StringOptions {
  * A flag spec whose schema is built the first time it is read: a service's shortcut modules declare every
  * flag at import, and only the shortcut that runs validates its own (issue 17: schemas on first use).
  */
-function lazy<T>(spec: Omit<FlagSpec<T>, "schema">, build: () => z.ZodType<T>): FlagSpec<T> {
-  let schema: z.ZodType<T> | undefined;
+function lazy<T>(spec: Omit<FlagSpec<T>, "schema">, build: () => z.ZodMiniType<T>): FlagSpec<T> {
+  let schema: z.ZodMiniType<T> | undefined;
   return Object.defineProperty(spec, "schema", {
     get: () => schema ??= build(),
     enumerable: true,
@@ -66,13 +66,13 @@ export const flag = {
   string(description: string, opts: StringOptions = {}): FlagSpec<string | undefined> {
     return lazy(
       { kind: "string", description: withInput(description, opts.input), ...opts },
-      () => z.string().min(1, "must not be empty").optional(),
+      () => z.optional(z.string().check(z.minLength(1, "must not be empty"))),
     );
   },
   requiredString(description: string, opts: StringOptions = {}): FlagSpec<string> {
     return lazy(
       { kind: "string", description: withInput(description, opts.input), required: true, ...opts },
-      () => z.string({ error: "is required" }).min(1, "must not be empty"),
+      () => z.string({ error: "is required" }).check(z.minLength(1, "must not be empty")),
     );
   },
   choice<const V extends readonly [string, ...string[]]>(
@@ -83,9 +83,10 @@ export const flag = {
     return lazy(
       { kind: "string", description, choices: values, defaultText: opts.default },
       () =>
-        z.enum(values, { error: `must be one of: ${values.join(", ")}` }).default(opts.default) as z.ZodType<
-          V[number]
-        >,
+        z._default(
+          z.enum(values, { error: `must be one of: ${values.join(", ")}` }),
+          opts.default,
+        ) as z.ZodMiniType<V[number]>,
     );
   },
   requiredChoice<const V extends readonly [string, ...string[]]>(
@@ -94,20 +95,25 @@ export const flag = {
   ): FlagSpec<V[number]> {
     return lazy(
       { kind: "string", description, choices: values, required: true },
-      () => z.enum(values, { error: `must be one of: ${values.join(", ")}` }) as z.ZodType<V[number]>,
+      () => z.enum(values, { error: `must be one of: ${values.join(", ")}` }) as z.ZodMiniType<V[number]>,
     );
   },
   boolean(description: string): FlagSpec<boolean> {
-    return lazy({ kind: "boolean", description }, () => z.boolean().default(false));
+    return lazy({ kind: "boolean", description }, () => z._default(z.boolean(), false));
   },
   integer(description: string, opts: { default: number; min: number; max: number }): FlagSpec<number> {
     return lazy(
       { kind: "integer", description, defaultText: String(opts.default), placeholder: "n" },
       () =>
-        z.string().regex(/^-?\d+$/, "must be an integer").transform(Number)
-          .pipe(z.number().min(opts.min).max(opts.max))
-          .optional()
-          .transform((n) => n ?? opts.default),
+        z.pipe(
+          z.optional(
+            z.pipe(
+              z.pipe(z.string().check(z.regex(/^-?\d+$/, "must be an integer")), z.transform(Number)),
+              z.number().check(z.minimum(opts.min), z.maximum(opts.max)),
+            ),
+          ),
+          z.transform((n) => n ?? opts.default),
+        ),
     );
   },
   json(description: string, opts: { input?: InputSource[] } = {}): FlagSpec<unknown> {
@@ -146,7 +152,7 @@ export interface Call<T> {
    */
   repeatable?: boolean;
   /** The response's `data`, checked; a mismatch is an `api_error` naming the call. */
-  response: z.ZodType<T>;
+  response: z.ZodMiniType<T>;
   /** What stands for the response in the plan, e.g. `{ event: { event_id: "<event_id>" } }`. */
   planned: NoInfer<T>;
 }
@@ -214,7 +220,7 @@ export interface McpCall<T> {
   args: Record<string, unknown>;
   /** The tool changes something (not retried after a lost answer). */
   write: boolean;
-  response: z.ZodType<T>;
+  response: z.ZodMiniType<T>;
   planned: NoInfer<T>;
 }
 

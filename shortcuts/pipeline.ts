@@ -13,7 +13,7 @@
  * planning context (calls answer with their `planned` stand-ins, results are dropped) and then an executing
  * one (calls go through the one HTTP client, the result goes through `cli/output`).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { resolveIdentity } from "../cli/auth/identity.ts";
 import { checkScopes } from "../cli/auth/scopes.ts";
 import type { Account, Identity } from "../cli/auth/types.ts";

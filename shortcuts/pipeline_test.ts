@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errors, LarkitError } from "../cli/output/errors.ts";
 import { defineShortcut, flag } from "./declare.ts";
 import { type Invocation, runShortcut } from "./pipeline.ts";
@@ -24,7 +24,7 @@ function probe() {
         method: "POST",
         path: "/open-apis/probe",
         body: ctx.flags.body,
-        response: z.looseObject({ planned: z.boolean().optional() }),
+        response: z.looseObject({ planned: z.optional(z.boolean()) }),
         planned: { planned: true },
       });
       calls.push(data.planned ? "plan" : "execute");

@@ -3,13 +3,13 @@
  * the markdown itself. The front matter is a small YAML subset — `key: value` and `key:` followed by
  * `  - item` lines — which is all a skill needs; `catalog_test.ts` proves every embedded file parses.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SKILL_FILES } from "./index.ts";
 
 const FrontMatter = z.object({
-  name: z.string().min(1),
-  description: z.string().min(1),
-  required_scopes: z.array(z.string()).default([]),
+  name: z.string().check(z.minLength(1)),
+  description: z.string().check(z.minLength(1)),
+  required_scopes: z._default(z.array(z.string()), []),
 });
 
 export interface Skill {

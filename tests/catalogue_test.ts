@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { createRunContext } from "../cli/context.ts";
 import { testProvider } from "../cli/provider.ts";
 import { commandPath, turnPolicyOf } from "../cli/command_meta.ts";
@@ -12,16 +12,16 @@ import { buildTree } from "../cli/tree.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 const Flag = z.object({
-  name: z.string().startsWith("-"),
+  name: z.string().check(z.startsWith("-")),
   type: z.enum(["string", "boolean", "integer", "string[]", "json"]),
   required: z.boolean(),
-  default: z.unknown().optional(),
-  enum: z.array(z.string()).optional(),
+  default: z.optional(z.unknown()),
+  enum: z.optional(z.array(z.string())),
   input: z.array(z.enum(["file", "stdin"])),
   description: z.string(),
 });
 const Entry = z.object({
-  path: z.string().min(1),
+  path: z.string().check(z.minLength(1)),
   layer: z.enum(["shortcut", "api", "builtin"]),
   summary: z.string(),
   flags: z.array(Flag),
@@ -30,7 +30,7 @@ const Entry = z.object({
   risk: z.enum(["read", "write", "high-risk-write"]),
   dry_run: z.boolean(),
   pagination: z.boolean(),
-  turn: z.object({ allowed: z.boolean(), reason: z.string().min(1) }).nullable(),
+  turn: z.nullable(z.object({ allowed: z.boolean(), reason: z.string().check(z.minLength(1)) })),
 });
 const Catalogue = z.object({
   ok: z.literal(true),

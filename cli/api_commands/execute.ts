@@ -5,7 +5,7 @@
  * takes every step a real run takes up to the request, so it fails wherever the real run would.
  */
 import { parseColumns } from "../output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import type { ApiRequest } from "../http/client.ts";
@@ -24,21 +24,28 @@ import type { BuiltRequest } from "./request.ts";
 
 /** The flags every API command takes, as commander hands them over. */
 export const ApiFlagsSchema = z.object({
-  params: z.string().optional(),
-  data: z.string().optional(),
-  file: z.string().optional(),
-  as: z.enum(["user", "bot", "auto"], { message: "--as must be user, bot or auto" }).optional(),
-  pageAll: z.boolean().optional(),
-  pageSize: z.coerce.number({ message: "--page-size must be a number" }).int().positive().optional(),
-  pageLimit: z.coerce.number({ message: "--page-limit must be a number" }).int().nonnegative().default(10),
-  output: z.string().optional(),
-  overwrite: z.boolean().optional(),
-  dryRun: z.boolean().optional(),
-  format: z.string().optional(),
-  columns: z.string().optional(),
-  jq: z.string().optional(),
-  yes: z.boolean().optional(),
-  idempotencyKey: z.string().min(1, { message: "--idempotency-key must not be empty" }).optional(),
+  params: z.optional(z.string()),
+  data: z.optional(z.string()),
+  file: z.optional(z.string()),
+  as: z.optional(z.enum(["user", "bot", "auto"], { message: "--as must be user, bot or auto" })),
+  pageAll: z.optional(z.boolean()),
+  pageSize: z.optional(
+    z.coerce.number({ message: "--page-size must be a number" }).check(z.int(), z.positive()),
+  ),
+  pageLimit: z._default(
+    z.coerce.number({ message: "--page-limit must be a number" }).check(z.int(), z.nonnegative()),
+    10,
+  ),
+  output: z.optional(z.string()),
+  overwrite: z.optional(z.boolean()),
+  dryRun: z.optional(z.boolean()),
+  format: z.optional(z.string()),
+  columns: z.optional(z.string()),
+  jq: z.optional(z.string()),
+  yes: z.optional(z.boolean()),
+  idempotencyKey: z.optional(
+    z.string().check(z.minLength(1, { message: "--idempotency-key must not be empty" })),
+  ),
 });
 export type ApiFlags = z.infer<typeof ApiFlagsSchema>;
 

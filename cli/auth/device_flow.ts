@@ -6,7 +6,7 @@
  * interval + 5 s (at most 60 s); a lost or unreadable answer → interval + 1 s; `access_denied` → stop;
  * `expired_token`/`invalid_grant` → stop; stop at the code's expiry or after 200 polls.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Endpoints } from "../config/endpoints.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Clock } from "../provider.ts";
@@ -21,14 +21,14 @@ const LOST_ANSWER = new Set(["network", "timeout", "outcome_unknown"]);
 const MAX_INTERVAL_S = 60;
 
 const DeviceAuthorizationSchema = z.object({
-  device_code: z.string().optional(),
-  user_code: z.string().optional(),
-  verification_uri: z.string().optional(),
-  verification_uri_complete: z.string().optional(),
-  expires_in: z.number().optional(),
-  interval: z.number().optional(),
-  error: z.string().optional(),
-  error_description: z.string().optional(),
+  device_code: z.optional(z.string()),
+  user_code: z.optional(z.string()),
+  verification_uri: z.optional(z.string()),
+  verification_uri_complete: z.optional(z.string()),
+  expires_in: z.optional(z.number()),
+  interval: z.optional(z.number()),
+  error: z.optional(z.string()),
+  error_description: z.optional(z.string()),
 });
 
 export interface DeviceAuthorization {

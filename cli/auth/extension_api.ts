@@ -7,7 +7,7 @@
  * A program, not a module: nothing the provider does runs inside larkit (or inside the agent server), and
  * providers work the same under `deno compile`, where importing a user's file cannot.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { AS_VALUES, BRANDS, IDENTITIES, STRICT_MODES } from "../config/values.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -29,35 +29,36 @@ const versioned = () => ({ version: z.literal(PROTOCOL_VERSION) });
 export const ExtensionAccountSchema = z.lazy(() =>
   z.object({
     /** Shown in errors and as the account source `extension:<name>`; the program's file name by default. */
-    name: z.string().min(1).max(64).optional(),
-    appId: z.string().optional(),
-    brand: z.enum(BRANDS).default("feishu"),
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    appId: z.optional(z.string()),
+    brand: z._default(z.enum(BRANDS), "feishu"),
     /** Required for brand `custom`: the suite's own domains or loopback (see docs). */
-    baseUrl: z.string().optional(),
+    baseUrl: z.optional(z.string()),
     /** Identities this provider can hand out tokens for. */
-    identities: z.array(z.enum(IDENTITIES)).min(1),
-    defaultAs: z.enum(AS_VALUES).optional(),
-    strictMode: z.enum(STRICT_MODES).default("off"),
-    user: z.object({ openId: z.string(), name: z.string().optional() }).optional(),
+    identities: z.array(z.enum(IDENTITIES)).check(z.minLength(1)),
+    defaultAs: z.optional(z.enum(AS_VALUES)),
+    strictMode: z._default(z.enum(STRICT_MODES), "off"),
+    user: z.optional(z.object({ openId: z.string(), name: z.optional(z.string()) })),
     /** Granted scopes per identity when known, for the local scope pre-check; omit when unknown. */
-    scopes: z.object({ user: z.array(z.string()).optional(), bot: z.array(z.string()).optional() })
-      .optional(),
+    scopes: z.optional(
+      z.object({ user: z.optional(z.array(z.string())), bot: z.optional(z.array(z.string())) }),
+    ),
   })
 );
 
 /** `account`: the account, or null to let the next provider of the chain answer. */
 export const AccountAnswerSchema = z.lazy(() =>
-  z.object({ ...versioned(), account: ExtensionAccountSchema.nullable() })
+  z.object({ ...versioned(), account: z.nullable(ExtensionAccountSchema) })
 );
 
 /** `token`: a token for the identity asked. */
 export const TokenAnswerSchema = z.lazy(() =>
   z.object({
     ...versioned(),
-    token: z.string().min(1),
+    token: z.string().check(z.minLength(1)),
     /** Unix ms; larkit asks again after this. */
-    expiresAt: z.number().optional(),
-    scopes: z.array(z.string()).optional(),
+    expiresAt: z.optional(z.number()),
+    scopes: z.optional(z.array(z.string())),
   })
 );
 

@@ -10,7 +10,7 @@
  */
 // `node:path` loads only where `relative` is needed: importing it costs every run's start-up (issue 17).
 import { joinPath as join } from "../files.ts";
-import type { z } from "zod";
+import type * as z from "zod";
 import { endpointsFor } from "../config/endpoints.ts";
 import { errors, type LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
@@ -72,13 +72,13 @@ export async function checkProviderProgram(p: Provider, entry: string): Promise<
   return program;
 }
 
-function issueOf(error: z.ZodError): string {
+function issueOf(error: z.$ZodError): string {
   const issue = error.issues[0];
   return `${issue.path.join(".") || "(answer)"}: ${issue.message}`;
 }
 
 /** One run of the program for one request; its parsed answer, or the error that says what went wrong. */
-async function ask<S extends z.ZodTypeAny>(
+async function ask<S extends z.ZodMiniType>(
   p: Provider,
   entry: string,
   name: string,

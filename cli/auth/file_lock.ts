@@ -6,7 +6,7 @@
  * than the work under it can take (one token request: the HTTP client's 60 s timeout plus a margin), so a
  * waiter never waits longer than that.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 
@@ -15,8 +15,8 @@ const HolderSchema = z.lazy(() =>
   z.object({
     owner: z.string(),
     at: z.number(),
-    pid: z.number().optional(),
-    host: z.string().optional(),
+    pid: z.optional(z.number()),
+    host: z.optional(z.string()),
   })
 );
 

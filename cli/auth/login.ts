@@ -5,7 +5,7 @@
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
 import { joinPath as join } from "../files.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { loadConfig, type Profile, saveConfig } from "../config/config_file.ts";
 import type { Endpoints } from "../config/endpoints.ts";
 import { updateProfile } from "../config/profiles.ts";
@@ -52,8 +52,8 @@ export type PendingLogin = z.infer<typeof PendingLoginSchema>;
 
 const UserInfoSchema = z.object({
   code: z.number(),
-  msg: z.string().optional(),
-  data: z.object({ open_id: z.string(), name: z.string().optional() }).optional(),
+  msg: z.optional(z.string()),
+  data: z.optional(z.object({ open_id: z.string(), name: z.optional(z.string()) })),
 });
 
 export interface LoginResult {

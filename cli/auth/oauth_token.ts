@@ -3,7 +3,7 @@
  * (login) and the refresh-token grant. It answers either a grant or an OAuth error string
  * (`authorization_pending`, `slow_down`, `access_denied`, `expired_token`, `invalid_grant`, ...).
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Endpoints } from "../config/endpoints.ts";
 import type { HttpClient } from "../http/client.ts";
 import { errors } from "../output/errors.ts";
@@ -15,15 +15,15 @@ export const TOKEN_PATH = "/open-apis/authen/v2/oauth/token";
 // Schemas are built on first parse, not at import: most runs never parse these (start-up).
 const TokenResponseSchema = z.lazy(() =>
   z.object({
-    code: z.number().optional(),
-    msg: z.string().optional(),
-    error: z.string().optional(),
-    error_description: z.string().optional(),
-    access_token: z.string().optional(),
-    refresh_token: z.string().optional(),
-    expires_in: z.number().optional(),
-    refresh_token_expires_in: z.number().optional(),
-    scope: z.string().optional(),
+    code: z.optional(z.number()),
+    msg: z.optional(z.string()),
+    error: z.optional(z.string()),
+    error_description: z.optional(z.string()),
+    access_token: z.optional(z.string()),
+    refresh_token: z.optional(z.string()),
+    expires_in: z.optional(z.number()),
+    refresh_token_expires_in: z.optional(z.number()),
+    scope: z.optional(z.string()),
   })
 );
 

@@ -5,7 +5,7 @@
  * The cache key is a hash of (OpenAPI origin, app id, app secret): a rotated secret or another base URL can
  * never be served a token minted for different credentials, and the env provider shares the cache safely.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Endpoints } from "../config/endpoints.ts";
 import type { SecretStore } from "../config/secret_store.ts";
 import { suiteError } from "../http/suite_errors.ts";
@@ -22,10 +22,10 @@ export const TENANT_REFRESH_AHEAD_MS = 5 * 60_000;
 const MintResponseSchema = z.lazy(() =>
   z.object({
     code: z.number(),
-    msg: z.string().optional(),
-    tenant_access_token: z.string().optional(),
+    msg: z.optional(z.string()),
+    tenant_access_token: z.optional(z.string()),
     /** Seconds. */
-    expire: z.number().optional(),
+    expire: z.optional(z.number()),
   })
 );
 

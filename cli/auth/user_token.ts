@@ -6,7 +6,7 @@
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
 import { joinPath as join } from "../files.ts";
-import { z } from "zod";
+import * as z from "zod";
 import type { Endpoints } from "../config/endpoints.ts";
 import type { SecretStore } from "../config/secret_store.ts";
 import { errors, LarkitError } from "../output/errors.ts";
@@ -25,7 +25,7 @@ export const UserTokenSchema = z.lazy(() =>
     userOpenId: z.string(),
     appId: z.string(),
     accessToken: z.string(),
-    refreshToken: z.string().optional(),
+    refreshToken: z.optional(z.string()),
     /** Unix ms. */
     expiresAt: z.number(),
     refreshExpiresAt: z.number(),

@@ -3,7 +3,7 @@
  * command line lands in shell history and process listings, so it is read from stdin (or typed at a prompt).
  */
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { BRANDS, LANGS } from "../config/config_file.ts";
 import { UNTRUSTED_FLAG } from "../config/endpoints.ts";
 import type { AppSettings } from "../config/setup.ts";
@@ -13,12 +13,12 @@ import { emitPrompt } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 
 export const AppFlagsSchema = z.object({
-  appId: z.string().min(1).optional(),
-  appSecretStdin: z.boolean().optional(),
-  brand: z.enum(BRANDS).optional(),
-  baseUrl: z.string().optional(),
-  allowUntrustedEndpoint: z.boolean().optional(),
-  lang: z.enum(LANGS).optional(),
+  appId: z.optional(z.string().check(z.minLength(1))),
+  appSecretStdin: z.optional(z.boolean()),
+  brand: z.optional(z.enum(BRANDS)),
+  baseUrl: z.optional(z.string()),
+  allowUntrustedEndpoint: z.optional(z.boolean()),
+  lang: z.optional(z.enum(LANGS)),
 });
 export type AppFlags = z.infer<typeof AppFlagsSchema>;
 

@@ -2,7 +2,7 @@
  * `larkit auth login|status|logout|scopes|check`: user login by device flow and what the credentials allow.
  */
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { requireAppSecret } from "../auth/config_provider.ts";
 import {
   completeLogin,
@@ -29,10 +29,10 @@ import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 
 const LoginFlagsSchema = z.object({
-  scope: z.string().optional(),
-  recommend: z.boolean().optional(),
+  scope: z.optional(z.string()),
+  recommend: z.optional(z.boolean()),
   wait: z.boolean(),
-  deviceCode: z.string().min(1).optional(),
+  deviceCode: z.optional(z.string().check(z.minLength(1))),
 });
 
 /** Logins are stored for a config profile; with another credential source a login would be ignored. */
@@ -155,7 +155,7 @@ function registerStatus(auth: Command, ctx: RunContext): void {
       "prove each usable identity's token works (refreshing or minting it); fail if one does not",
     )
     .action(async (raw) => {
-      const flags = parseOptions(z.object({ verify: z.boolean().optional() }), raw, "auth status");
+      const flags = parseOptions(z.object({ verify: z.optional(z.boolean()) }), raw, "auth status");
       const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p));
       if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
       await emitEnvelope(ctx, status, { data });
@@ -222,7 +222,7 @@ function registerCheck(auth: Command, ctx: RunContext): void {
     .option("--as <identity>", "user (default) or bot")
     .action(async (raw) => {
       const flags = parseOptions(
-        z.object({ scope: z.string(), as: z.enum(IDENTITIES).default("user") }),
+        z.object({ scope: z.string(), as: z._default(z.enum(IDENTITIES), "user") }),
         raw,
         "auth check",
       );

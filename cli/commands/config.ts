@@ -2,7 +2,7 @@
  * `larkit config init|show|set|remove|strict-mode|default-as`: the config file and the app secret.
  */
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { forgetProfileCredentials } from "../auth/forget_profile.ts";
 import type { AsFlag, StrictMode } from "../auth/types.ts";
 import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
@@ -38,7 +38,11 @@ function registerInit(config: Command, ctx: RunContext): void {
     .description("configure the app (replaces the configuration, or with --name adds/updates that profile)")
     .option("--name <profile>", "add or update this named profile instead of replacing the configuration")
     .action(async (raw) => {
-      const flags = parseOptions(AppFlagsSchema.extend({ name: z.string().optional() }), raw, "config init");
+      const flags = parseOptions(
+        z.extend(AppFlagsSchema, { name: z.optional(z.string()) }),
+        raw,
+        "config init",
+      );
       if (flags.name) validateProfileName(flags.name);
       const { appId, appSecret } = await appCredentialsFrom(ctx, flags, "config init");
       const placed = placeInit(await loadConfig(ctx.p), appSettingsFrom(flags, appId), flags.name);
@@ -93,7 +97,7 @@ function registerSet(config: Command, ctx: RunContext): void {
     )
     .action(async (key: string, value: string, raw) => {
       const flags = parseOptions(
-        z.object({ allowUntrustedEndpoint: z.boolean().optional() }),
+        z.object({ allowUntrustedEndpoint: z.optional(z.boolean()) }),
         raw,
         "config set",
       );
@@ -115,7 +119,7 @@ function registerRemove(config: Command, ctx: RunContext): void {
     .description("remove the whole configuration: every profile, app secret and token (high-risk: --yes)")
     .option("--yes", "confirm: everything is deleted, with no way back")
     .action(async (raw) => {
-      const flags = parseOptions(z.object({ yes: z.boolean().optional() }), raw, "config remove");
+      const flags = parseOptions(z.object({ yes: z.optional(z.boolean()) }), raw, "config remove");
       await confirmConfigRemove(ctx, flags.yes ?? false);
       for (const path of [configPath(ctx.p), secretsDir(ctx.p)]) {
         if (await ctx.p.files.stat(path)) await ctx.p.files.remove(path);
@@ -138,7 +142,7 @@ function registerStrictMode(config: Command, ctx: RunContext): void {
     .option("--reset", "remove the profile's own setting, so the global one applies")
     .action(async (mode: string | undefined, raw) => {
       const flags = parseOptions(
-        z.object({ global: z.boolean().optional(), reset: z.boolean().optional() }),
+        z.object({ global: z.optional(z.boolean()), reset: z.optional(z.boolean()) }),
         raw,
         "config strict-mode",
       );

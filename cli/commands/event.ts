@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { hide, readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
@@ -52,20 +52,27 @@ export function parseDuration(raw: string): number | undefined {
 }
 
 const ConsumeOptions = z.object({
-  param: z.array(z.string().regex(/^[^=]+=/, "expected k=v")).default([]),
-  jq: z.string().optional(),
-  maxEvents: z.coerce.number().int().positive().optional(),
-  timeout: z.string().optional().transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    const ms = parseDuration(v);
-    if (ms === undefined || ms <= 0) {
-      ctx.addIssue({ code: "custom", message: `expected a duration like 30s, 500ms or 2m, got "${v}"` });
-      return z.NEVER;
-    }
-    return ms;
-  }),
-  outputDir: z.string().optional(),
-  filter: z.string().optional().refine((v) => {
+  param: z._default(z.array(z.string().check(z.regex(/^[^=]+=/, "expected k=v"))), []),
+  jq: z.optional(z.string()),
+  maxEvents: z.optional(z.coerce.number().check(z.int(), z.positive())),
+  timeout: z.pipe(
+    z.optional(z.string()),
+    z.transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const ms = parseDuration(v);
+      if (ms === undefined || ms <= 0) {
+        ctx.issues.push({
+          code: "custom",
+          input: v,
+          message: `expected a duration like 30s, 500ms or 2m, got "${v}"`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+  ),
+  outputDir: z.optional(z.string()),
+  filter: z.optional(z.string()).check(z.refine((v) => {
     if (v === undefined) return true;
     try {
       new RegExp(v);
@@ -73,9 +80,9 @@ const ConsumeOptions = z.object({
     } catch {
       return false;
     }
-  }, "not a regular expression"),
-  quiet: z.boolean().default(false),
-  dryRun: z.boolean().default(false),
+  }, "not a regular expression")),
+  quiet: z._default(z.boolean(), false),
+  dryRun: z._default(z.boolean(), false),
 });
 type ConsumeOpts = z.infer<typeof ConsumeOptions>;
 

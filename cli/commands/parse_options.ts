@@ -2,12 +2,12 @@
  * Flags are a boundary: commander collects them, a zod schema turns them into typed values, and a mismatch
  * becomes a `validation` error naming the flag.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { errors } from "../output/errors.ts";
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-export function parseOptions<T extends z.ZodType>(schema: T, raw: unknown, command: string): z.infer<T> {
+export function parseOptions<T extends z.ZodMiniType>(schema: T, raw: unknown, command: string): z.infer<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

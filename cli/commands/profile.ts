@@ -3,7 +3,7 @@
  * for a single command, `profile use` changes the default.
  */
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { forgetProfileCredentials } from "../auth/forget_profile.ts";
 import { readUserToken, tokenStatus } from "../auth/user_token.ts";
 import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
@@ -44,7 +44,7 @@ export function registerProfile(program: Command, ctx: RunContext): void {
     .option("--use", "make it the current profile")
     .action(async (raw) => {
       const flags = parseOptions(
-        AppFlagsSchema.extend({ name: z.string(), use: z.boolean().optional() }),
+        z.extend(AppFlagsSchema, { name: z.string(), use: z.optional(z.boolean()) }),
         raw,
         "profile add",
       );

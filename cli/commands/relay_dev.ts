@@ -4,7 +4,7 @@
  * stdout as NDJSON, through a stream of the dev relay.
  */
 import type { Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitRendered, emitText } from "../output/emit.ts";
@@ -13,7 +13,7 @@ import { untilAborted } from "../provider.ts";
 import { DevRelay } from "../../relay/dev_relay.ts";
 import { RemoteClient } from "../../relay/remote_client.ts";
 
-const listenSchema = z.string().regex(/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost):\d{1,5}$/);
+const listenSchema = z.string().check(z.regex(/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost):\d{1,5}$/));
 
 export function registerRelayDev(program: Command, ctx: RunContext): void {
   const relay = program.command("relay").description("the development relay for remote control");
@@ -36,7 +36,9 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
           hint: "use --listen 127.0.0.1:8787",
         });
       }
-      const ttl = z.coerce.number().int().min(1).max(7 * 24 * 3600_000).safeParse(opts.tokenTtlMs);
+      const ttl = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(7 * 24 * 3600_000)).safeParse(
+        opts.tokenTtlMs,
+      );
       if (!ttl.success) {
         throw errors.validation(
           `--token-ttl-ms must be a positive number of milliseconds, got "${opts.tokenTtlMs}"`,

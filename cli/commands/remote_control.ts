@@ -5,7 +5,7 @@
  * larkit's user login; app credentials are refused.
  */
 import { Argument, type Command } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors, larkitError } from "../output/errors.ts";
@@ -37,9 +37,9 @@ Each prints one envelope: {mode, status, serverName, installationId, environment
 
 const OptionsSchema = z.object({
   daemon: z.boolean(),
-  relayUrl: z.string().optional(),
-  waitMs: z.coerce.number().int().min(0).max(600_000),
-  shutdown: z.boolean().optional(),
+  relayUrl: z.optional(z.string()),
+  waitMs: z.coerce.number().check(z.int(), z.minimum(0), z.maximum(600_000)),
+  shutdown: z.optional(z.boolean()),
 });
 
 /** The relay account from the credential chain: a user login when there is one, otherwise the app (refused). */

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { type Command, Option } from "commander";
-import { z } from "zod";
+import * as z from "zod";
 import { sandboxEnv } from "../../sandbox/larkit_env.ts";
 import type { Emulator } from "../../sandbox/server.ts";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
@@ -16,14 +16,14 @@ import { errors } from "../output/errors.ts";
 import { type Provider, resolvePaths, untilAborted, withIOFrom } from "../provider.ts";
 
 const ServeFlags = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(0),
-  data: z.string().min(1).optional(),
-  seed: z.boolean().default(true),
-  timeZone: z.string().optional(),
-  exitWithStdin: z.boolean().default(false),
-  login: z.literal("user").optional(),
-  as: z.enum(["user", "bot"]).optional(),
-  printEnv: z.boolean().default(false),
+  port: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
+  data: z.optional(z.string().check(z.minLength(1))),
+  seed: z._default(z.boolean(), true),
+  timeZone: z.optional(z.string()),
+  exitWithStdin: z._default(z.boolean(), false),
+  login: z.optional(z.literal("user")),
+  as: z.optional(z.enum(["user", "bot"])),
+  printEnv: z._default(z.boolean(), false),
 });
 
 function parseFlags(raw: unknown): z.infer<typeof ServeFlags> {
@@ -71,8 +71,8 @@ async function shortcutUserScopes(): Promise<string[]> {
   return [...scopes].sort();
 }
 
-const DeviceAuthorization = z.object({ device_code: z.string().min(1) });
-const UserGrant = z.object({ access_token: z.string().min(1), scope: z.string() });
+const DeviceAuthorization = z.object({ device_code: z.string().check(z.minLength(1)) });
+const UserGrant = z.object({ access_token: z.string().check(z.minLength(1)), scope: z.string() });
 
 /**
  * Logs the seeded default user in through the emulator's own device flow (the emulator approves it at once):

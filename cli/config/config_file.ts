@@ -5,7 +5,7 @@
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
 import { joinPath as join } from "../files.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { AS_VALUES, BRANDS, LANGS, STRICT_MODES } from "./values.ts";
@@ -13,40 +13,42 @@ import { AS_VALUES, BRANDS, LANGS, STRICT_MODES } from "./values.ts";
 export { AS_VALUES, BRANDS, IDENTITIES, LANGS, STRICT_MODES } from "./values.ts";
 
 // Schemas are built on first parse, not at import: most runs never parse these (start-up).
-const ProfileUserSchema = z.lazy(() => z.object({ openId: z.string().min(1), name: z.string().optional() }));
+const ProfileUserSchema = z.lazy(() =>
+  z.object({ openId: z.string().check(z.minLength(1)), name: z.optional(z.string()) })
+);
 
 const ProfileSchema = z.lazy(() =>
   z.object({
-    name: z.string().min(1),
-    appId: z.string().min(1),
+    name: z.string().check(z.minLength(1)),
+    appId: z.string().check(z.minLength(1)),
     brand: z.enum(BRANDS),
     /** Only for brand `custom`: the origin every service lives at (the emulator, a proxy). */
-    baseUrl: z.string().optional(),
+    baseUrl: z.optional(z.string()),
     /**
      * An origin off the suite's domains that the user confirmed at a terminal (`endpoints.ts`); it counts only
      * while it is the `baseUrl`, so a later base URL needs its own confirmation.
      */
-    confirmedEndpoint: z.string().optional(),
-    lang: z.enum(LANGS).optional(),
-    defaultAs: z.enum(AS_VALUES).optional(),
-    strictMode: z.enum(STRICT_MODES).optional(),
+    confirmedEndpoint: z.optional(z.string()),
+    lang: z.optional(z.enum(LANGS)),
+    defaultAs: z.optional(z.enum(AS_VALUES)),
+    strictMode: z.optional(z.enum(STRICT_MODES)),
     /** The app's granted scopes, when known: what the bot-side scope pre-check compares against. */
-    botScopes: z.array(z.string()).optional(),
+    botScopes: z.optional(z.array(z.string())),
     /** The logged-in user; a profile holds at most one (a new login replaces the old one). */
-    users: z.array(ProfileUserSchema).default([]),
+    users: z._default(z.array(ProfileUserSchema), []),
   })
 );
 
 export const ConfigSchema = z.lazy(() =>
   z.object({
     /** Global strict mode; a profile's own `strictMode` overrides it. */
-    strictMode: z.enum(STRICT_MODES).optional(),
-    currentProfile: z.string().optional(),
+    strictMode: z.optional(z.enum(STRICT_MODES)),
+    currentProfile: z.optional(z.string()),
     /** What `profile use -` switches back to. */
-    previousProfile: z.string().optional(),
+    previousProfile: z.optional(z.string()),
     /** Executables of extension credential providers, asked in this order (docs/credential-providers.md). */
-    credentialProviders: z.array(z.string()).optional(),
-    profiles: z.array(ProfileSchema).default([]),
+    credentialProviders: z.optional(z.array(z.string())),
+    profiles: z._default(z.array(ProfileSchema), []),
   })
 );
 

@@ -4,7 +4,7 @@
  * checked here, so every caller gets the same rules: untrusted endpoints need a confirmation typed at a
  * terminal, and a provider program may not live where turns download files.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { checkProviderProgram } from "../auth/extension_provider.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import type { RunContext } from "../context.ts";
@@ -94,7 +94,7 @@ export async function applySetting(
   try {
     return await setter(p, config, profile, value, opts);
   } catch (e) {
-    if (!(e instanceof z.ZodError)) throw e;
+    if (!(e instanceof z.$ZodError)) throw e;
     throw errors.validation(`invalid value for ${key}: "${value}"`, { hint: e.issues[0].message });
   }
 }

@@ -3,21 +3,21 @@
  * the v2 envelope every event arrives in. Keys outside this list can still be consumed (the suite may send
  * any event the app subscribed to in its console); they are passed through unchecked past the envelope.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** The suite's event envelope (schema 2.0): a header naming the event, and the event's own body. */
-export const EventEnvelopeSchema = z.object({
-  schema: z.string().optional(),
-  header: z.object({
-    event_id: z.string().min(1),
-    event_type: z.string().min(1),
-    create_time: z.string().optional(),
-    token: z.string().optional(),
-    app_id: z.string().optional(),
-    tenant_key: z.string().optional(),
-  }).passthrough(),
+export const EventEnvelopeSchema = z.looseObject({
+  schema: z.optional(z.string()),
+  header: z.looseObject({
+    event_id: z.string().check(z.minLength(1)),
+    event_type: z.string().check(z.minLength(1)),
+    create_time: z.optional(z.string()),
+    token: z.optional(z.string()),
+    app_id: z.optional(z.string()),
+    tenant_key: z.optional(z.string()),
+  }),
   event: z.record(z.string(), z.unknown()),
-}).passthrough();
+});
 export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
 
 /** A field of a payload shape: its type and what it means. Nested objects list their own fields. */

@@ -10,7 +10,7 @@
  * When the socket drops, the client waits a random part of ReconnectNonce (so many clients do not reconnect
  * in lockstep), then retries every ReconnectInterval, at most ReconnectCount times (negative: forever).
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Clock, FetchFn } from "../provider.ts";
 import { decodeFrame, encodeFrame, type Frame, FRAME_CONTROL, FRAME_DATA, header } from "./frame.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "./catalog.ts";
@@ -23,19 +23,19 @@ const RETRYABLE_CODES = new Set([1000040343]);
 const AUTH_CODES = new Set([514, 403]);
 
 const ClientConfigSchema = z.object({
-  PingInterval: z.number().positive(),
-  ReconnectCount: z.number().int(),
-  ReconnectInterval: z.number().nonnegative(),
-  ReconnectNonce: z.number().nonnegative(),
+  PingInterval: z.number().check(z.positive()),
+  ReconnectCount: z.number().check(z.int()),
+  ReconnectInterval: z.number().check(z.nonnegative()),
+  ReconnectNonce: z.number().check(z.nonnegative()),
 });
 
 const EndpointReplySchema = z.object({
   code: z.number(),
-  msg: z.string().optional(),
-  data: z.object({ URL: z.string().min(1), ClientConfig: ClientConfigSchema }).optional(),
+  msg: z.optional(z.string()),
+  data: z.optional(z.object({ URL: z.string().check(z.minLength(1)), ClientConfig: ClientConfigSchema })),
 });
 
-const PongSchema = ClientConfigSchema.partial();
+const PongSchema = z.partial(ClientConfigSchema);
 
 export interface ClientConfig {
   pingIntervalMs: number;

@@ -4,7 +4,7 @@
  * `event` lines, and answers each with `ack` once the event is safe (printed, or written to a file).
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { Paths } from "../provider.ts";
 
 export const ClientMessageSchema = z.discriminatedUnion("op", [
@@ -13,9 +13,9 @@ export const ClientMessageSchema = z.discriminatedUnion("op", [
     keys: z.array(z.string()),
     params: z.record(z.string(), z.string()),
     /** A regular expression the event type must match (`--filter`). */
-    pattern: z.string().optional(),
+    pattern: z.optional(z.string()),
   }),
-  z.object({ op: z.literal("ack"), event_id: z.string().min(1) }),
+  z.object({ op: z.literal("ack"), event_id: z.string().check(z.minLength(1)) }),
   z.object({ op: z.literal("status") }),
   z.object({ op: z.literal("stop") }),
 ]);
@@ -33,7 +33,7 @@ export const HubStatusSchema = z.object({
   delivered: z.number(),
   acked: z.number(),
   duplicates: z.number(),
-  error: z.string().optional(),
+  error: z.optional(z.string()),
 });
 export type HubStatus = z.infer<typeof HubStatusSchema>;
 
@@ -45,8 +45,8 @@ export const HubMessageSchema = z.discriminatedUnion("op", [
   z.object({
     op: z.literal("error"),
     message: z.string(),
-    hint: z.string().optional(),
-    type: z.enum(["auth", "network"]).optional(),
+    hint: z.optional(z.string()),
+    type: z.optional(z.enum(["auth", "network"])),
   }),
 ]);
 export type HubMessage = z.infer<typeof HubMessageSchema>;

@@ -7,7 +7,7 @@
  * answer is classified the way OpenAPI answers are (`suite_errors.ts`), so a caller cannot tell from the error
  * which transport a command used.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { CredentialChain, Identity } from "../auth/types.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
@@ -40,11 +40,11 @@ export function plannedToolCall(endpoint: string, tool: string, args: Record<str
   return { method: "POST", url: endpoint, body: { method, params }, description: `MCP tool: ${tool}` };
 }
 
-const RpcError = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() });
-const RpcResponse = z.looseObject({ result: z.unknown().optional(), error: RpcError.optional() });
+const RpcError = z.object({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) });
+const RpcResponse = z.looseObject({ result: z.optional(z.unknown()), error: z.optional(RpcError) });
 const BusinessError = z.looseObject({ code: z.number(), msg: z.string() });
 const TextItem = z.looseObject({ type: z.literal("text"), text: z.string() });
-const ToolResult = z.looseObject({ content: z.array(z.unknown()), isError: z.boolean().optional() });
+const ToolResult = z.looseObject({ content: z.array(z.unknown()), isError: z.optional(z.boolean()) });
 
 const AUTH_WORDS = /unauthorized|access token|token invalid|token expired/i;
 /** JSON-RPC's own range: the request or the tool call was malformed, not a suite business failure. */

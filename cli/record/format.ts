@@ -3,7 +3,7 @@
  * received with secrets redacted; `uuid` and `clock` lines pin the run's random ids and start time so that a
  * replay produces byte-identical output.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const RECORDING_FILE = "session.jsonl";
 
@@ -11,18 +11,18 @@ const headers = z.record(z.string(), z.string());
 
 export const ExchangeLine = z.object({
   kind: z.literal("exchange"),
-  seq: z.number().int().nonnegative(),
+  seq: z.number().check(z.int(), z.nonnegative()),
   method: z.string(),
   url: z.string(),
   request_headers: headers,
   /** Text bodies as text (JSON/form redacted); binary bodies base64 with `request_body_encoding: "base64"`. */
-  request_body: z.string().optional(),
-  request_body_encoding: z.enum(["text", "base64"]).optional(),
-  status: z.number().int(),
+  request_body: z.optional(z.string()),
+  request_body_encoding: z.optional(z.enum(["text", "base64"])),
+  status: z.number().check(z.int()),
   response_headers: headers,
   response_body: z.string(),
   response_body_encoding: z.enum(["text", "base64"]),
-  duration_ms: z.number().nonnegative(),
+  duration_ms: z.number().check(z.nonnegative()),
 });
 export type ExchangeLine = z.infer<typeof ExchangeLine>;
 

@@ -8,7 +8,7 @@
  * Events come from state changes: `observe` looks at each successful request the emulator served (a message
  * sent, a calendar event written, a task changed) and publishes what the suite would push to the app.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { one } from "../db.ts";
 import { TENANT_KEY } from "../fixtures.ts";
 import { fail, ok, type Reply } from "../reply.ts";

@@ -3,7 +3,7 @@
  * because their point in the emulator is the event they push: a reaction by someone other than the bot, on a
  * message in a chat the bot is in, reaches the app as `im.message.reaction.created_v1` / `deleted_v1`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { newId, one, run } from "../db.ts";
 import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
@@ -13,7 +13,7 @@ import { pushOf } from "./push.ts";
 const SCOPES = ["im:message.reactions:write_only", "im:message"];
 const PATH = "/open-apis/im/v1/messages/:message_id/reactions";
 
-const Body = z.object({ reaction_type: z.object({ emoji_type: z.string().min(1) }) });
+const Body = z.object({ reaction_type: z.object({ emoji_type: z.string().check(z.minLength(1)) }) });
 
 interface ReactionRow {
   reaction_id: string;

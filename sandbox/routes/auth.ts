@@ -2,7 +2,7 @@
  * Token endpoints: tenant/app access tokens from app credentials, the OAuth device authorization (accounts
  * origin), the v2 token endpoint (device_code and refresh_token grants) and the logged-in user's info.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   appSecretMatches,
   issueTenantToken,
@@ -16,7 +16,10 @@ import { formBody, jsonBody, type RequestCtx, type Route } from "../router.ts";
 import { USER_INFO } from "../scopes.ts";
 import { TENANT_KEY } from "../fixtures.ts";
 
-const AppCredentials = z.object({ app_id: z.string().min(1), app_secret: z.string().min(1) });
+const AppCredentials = z.object({
+  app_id: z.string().check(z.minLength(1)),
+  app_secret: z.string().check(z.minLength(1)),
+});
 
 function appTokenReply(ctx: RequestCtx, withAppToken: boolean): Reply {
   const { app_id, app_secret } = jsonBody(ctx, AppCredentials);
@@ -50,17 +53,17 @@ function clientOf(ctx: RequestCtx, form: { client_id?: string; client_secret?: s
 }
 
 const DeviceAuthorizationForm = z.object({
-  client_id: z.string().optional(),
-  client_secret: z.string().optional(),
-  scope: z.string().default(""),
+  client_id: z.optional(z.string()),
+  client_secret: z.optional(z.string()),
+  scope: z._default(z.string(), ""),
 });
 
 const TokenForm = z.object({
   grant_type: z.string(),
-  client_id: z.string().optional(),
-  client_secret: z.string().optional(),
-  device_code: z.string().optional(),
-  refresh_token: z.string().optional(),
+  client_id: z.optional(z.string()),
+  client_secret: z.optional(z.string()),
+  device_code: z.optional(z.string()),
+  refresh_token: z.optional(z.string()),
 });
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";

@@ -2,7 +2,7 @@
  * Bitable (base) v1 records: list (paginated), create, update (fields merge), and search with a simple
  * filter (`conjunction` over `is` / `isNot` / `contains` conditions).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { all, newHex, one, run } from "../db.ts";
 import { createOnce } from "../dedup.ts";
 import { pageOf, paginate } from "../paging.ts";
@@ -39,12 +39,13 @@ const FieldsBody = z.object({ fields: z.record(z.string(), z.unknown()) });
 const Condition = z.object({
   field_name: z.string(),
   operator: z.enum(["is", "isNot", "contains"]),
-  value: z.array(z.unknown()).default([]),
+  value: z._default(z.array(z.unknown()), []),
 });
 const SearchBody = z.object({
-  field_names: z.array(z.string()).optional(),
-  filter: z.object({ conjunction: z.enum(["and", "or"]).default("and"), conditions: z.array(Condition) })
-    .optional(),
+  field_names: z.optional(z.array(z.string())),
+  filter: z.optional(
+    z.object({ conjunction: z._default(z.enum(["and", "or"]), "and"), conditions: z.array(Condition) }),
+  ),
 });
 
 function holds(fields: Fields, c: z.infer<typeof Condition>): boolean {

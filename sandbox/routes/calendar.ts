@@ -3,7 +3,7 @@
  * attendees and RSVP replies. `primary` in a path means the caller's primary calendar (the bot's for tenant
  * tokens), which is how shortcuts address it.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Caller } from "../auth.ts";
 import { all, newHex, one, run, tx } from "../db.ts";
 import { createOnce } from "../dedup.ts";
@@ -165,23 +165,26 @@ function instancesIn(st: EmulatorState, calendarId: string, from: number, to: nu
   return out.sort((a, b) => a[1] - b[1]);
 }
 
-const Seconds = z.string().regex(/^\d+$/, "must be unix seconds").transform((s) => Number(s) * 1000);
+const Seconds = z.pipe(
+  z.string().check(z.regex(/^\d+$/, "must be unix seconds")),
+  z.transform((s) => Number(s) * 1000),
+);
 
 const TimeInfo = z.object({
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  timestamp: z.string().regex(/^\d+$/).optional(),
-  timezone: z.string().optional(),
-}).refine((t) => t.date !== undefined || t.timestamp !== undefined, "date or timestamp is required");
+  date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+  timestamp: z.optional(z.string().check(z.regex(/^\d+$/))),
+  timezone: z.optional(z.string()),
+}).check(z.refine((t) => t.date !== undefined || t.timestamp !== undefined, "date or timestamp is required"));
 
 const EventBody = z.object({
-  summary: z.string().optional(),
-  description: z.string().optional(),
-  start_time: TimeInfo.optional(),
-  end_time: TimeInfo.optional(),
-  visibility: z.enum(["default", "public", "private"]).optional(),
-  free_busy_status: z.enum(["busy", "free"]).optional(),
-  location: z.object({ name: z.string().optional() }).optional(),
-  recurrence: z.string().optional(),
+  summary: z.optional(z.string()),
+  description: z.optional(z.string()),
+  start_time: z.optional(TimeInfo),
+  end_time: z.optional(TimeInfo),
+  visibility: z.optional(z.enum(["default", "public", "private"])),
+  free_busy_status: z.optional(z.enum(["busy", "free"])),
+  location: z.optional(z.object({ name: z.optional(z.string()) })),
+  recurrence: z.optional(z.string()),
 });
 
 function instantOf(
@@ -198,7 +201,7 @@ function listEvents(ctx: CallerCtx) {
   const cal = calendarOf(ctx);
   const q = queryOf(
     ctx,
-    z.object({ start_time: Seconds.optional(), end_time: Seconds.optional() }).passthrough(),
+    z.looseObject({ start_time: z.optional(Seconds), end_time: z.optional(Seconds) }),
   );
   const page = pageOf(ctx.query, { size: 500, max: 1000 });
   const rows = all<EventRow>(
@@ -214,7 +217,7 @@ function listEvents(ctx: CallerCtx) {
 
 function instanceView(ctx: CallerCtx) {
   const cal = calendarOf(ctx);
-  const q = queryOf(ctx, z.object({ start_time: Seconds, end_time: Seconds }).passthrough());
+  const q = queryOf(ctx, z.looseObject({ start_time: Seconds, end_time: Seconds }));
   if (q.end_time <= q.start_time) invalidParam("end_time must be after start_time");
   if ((q.end_time - q.start_time) / 1000 > MAX_RANGE_S) {
     raise(400, 193103, "the time range of instance_view cannot exceed 40 days");
@@ -309,8 +312,8 @@ function patchEvent(ctx: CallerCtx) {
 const FreebusyBody = z.object({
   time_min: z.string(),
   time_max: z.string(),
-  user_id: z.string().optional(),
-  room_id: z.string().optional(),
+  user_id: z.optional(z.string()),
+  room_id: z.optional(z.string()),
 });
 
 function freebusy(ctx: CallerCtx) {
@@ -335,11 +338,11 @@ function freebusy(ctx: CallerCtx) {
 
 const AttendeesBody = z.object({
   attendees: z.array(z.object({
-    type: z.enum(["user", "chat", "resource", "third_party"]).default("user"),
-    user_id: z.string().optional(),
-    is_optional: z.boolean().optional(),
-  })).min(1),
-  need_notification: z.boolean().optional(),
+    type: z._default(z.enum(["user", "chat", "resource", "third_party"]), "user"),
+    user_id: z.optional(z.string()),
+    is_optional: z.optional(z.boolean()),
+  })).check(z.minLength(1)),
+  need_notification: z.optional(z.boolean()),
 });
 
 function addAttendees(ctx: CallerCtx) {
@@ -376,9 +379,12 @@ function listAttendees(ctx: CallerCtx) {
 }
 
 const DeleteAttendees = z.object({
-  attendee_ids: z.array(z.string()).default([]),
-  delete_ids: z.array(z.object({ type: z.string().optional(), user_id: z.string().optional() })).default([]),
-  need_notification: z.boolean().optional(),
+  attendee_ids: z._default(z.array(z.string()), []),
+  delete_ids: z._default(
+    z.array(z.object({ type: z.optional(z.string()), user_id: z.optional(z.string()) })),
+    [],
+  ),
+  need_notification: z.optional(z.boolean()),
 });
 
 /** Removes attendees named by attendee_id or, in delete_ids, by user open_id. */

@@ -2,7 +2,7 @@
  * A document's cover image (docs +resource-update/-download/-delete): `PATCH /docx/v1/documents/:id` sets or
  * clears it, and the document's GET shows it (`coverOf`). Covers live in their own table, made on first use.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { findDoc } from "../docs_store.ts";
 import { one, run } from "../db.ts";
 import { ok, raise } from "../reply.ts";
@@ -16,8 +16,8 @@ const TABLE =
 const Patch = z.object({
   cover: z.object({
     token: z.string(),
-    offset_ratio_x: z.number().min(0).max(1).optional(),
-    offset_ratio_y: z.number().min(0).max(1).optional(),
+    offset_ratio_x: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
+    offset_ratio_y: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
   }),
 });
 

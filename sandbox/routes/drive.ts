@@ -4,7 +4,7 @@
  * bytes are kept on disk (`file_store.ts`) and downloads stream from there, so a file may exceed any memory.
  * Sizes and the optional Adler-32 `checksum` are checked with the suite's codes.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { all, newHex, one, run, tx } from "../db.ts";
 import { DRIVE } from "../fixtures.ts";
 import { pageOf, paginate } from "../paging.ts";
@@ -115,10 +115,10 @@ async function uploadAll(ctx: CallerCtx): Promise<Reply> {
 }
 
 const Prepare = z.object({
-  file_name: z.string().min(1),
-  parent_type: z.string().default("explorer"),
-  parent_node: z.string().default(""),
-  size: z.number().int().min(0),
+  file_name: z.string().check(z.minLength(1)),
+  parent_type: z._default(z.string(), "explorer"),
+  parent_node: z._default(z.string(), ""),
+  size: z.number().check(z.int(), z.minimum(0)),
 });
 
 function prepare(ctx: CallerCtx): Reply {
@@ -172,7 +172,7 @@ async function part(ctx: CallerCtx): Promise<Reply> {
 }
 
 async function finish(ctx: CallerCtx): Promise<Reply> {
-  const body = jsonBody(ctx, z.object({ upload_id: z.string(), block_num: z.number().int() }));
+  const body = jsonBody(ctx, z.object({ upload_id: z.string(), block_num: z.number().check(z.int()) }));
   const up = uploadOf(ctx.st, body.upload_id);
   if (body.block_num !== up.block_num) raise(400, PARAMS_ERROR, "params error: block_num mismatch");
   const parts = all<{ seq: number; size: number }>(

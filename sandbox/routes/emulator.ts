@@ -3,15 +3,15 @@
  * for the person at the browser during the device flow: a verification page with Approve/Deny buttons, and
  * JSON endpoints a script can call instead.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { decideDevice, deviceByUserCode } from "../auth.ts";
 import { json, type Reply } from "../reply.ts";
 import type { RequestCtx, Route } from "../router.ts";
 
 const Decision = z.object({
-  user_code: z.string().min(1),
-  open_id: z.string().optional(),
-  scope: z.string().optional(),
+  user_code: z.string().check(z.minLength(1)),
+  open_id: z.optional(z.string()),
+  scope: z.optional(z.string()),
 });
 
 function decisionOf(ctx: RequestCtx): z.infer<typeof Decision> | undefined {

@@ -2,7 +2,7 @@
  * IM v1: chats (list, search), messages (send, list, get, reply) with `uuid` de-duplication, and the image and
  * file uploads that media messages refer to. A bot speaks as the app (`sender_type: "app"`), a user as itself.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Caller } from "../auth.ts";
 import { all, newId, one, run, tx } from "../db.ts";
 import { TENANT_KEY } from "../fixtures.ts";
@@ -159,8 +159,8 @@ function receiverChat(ctx: CallerCtx, idType: string, receiveId: string): string
 
 const MessageBody = z.object({
   msg_type: z.enum(MSG_TYPES),
-  content: z.string().min(1),
-  uuid: z.string().max(50).optional(),
+  content: z.string().check(z.minLength(1)),
+  uuid: z.optional(z.string().check(z.maxLength(50))),
 });
 
 /** Content is a JSON string whose shape depends on msg_type; media keys must have been uploaded. */
@@ -321,10 +321,9 @@ export const imRoutes: Route[] = [
     handle(ctx) {
       const { receive_id_type } = queryOf(
         ctx,
-        z.object({ receive_id_type: z.enum(["chat_id", "open_id", "user_id", "union_id", "email"]) })
-          .passthrough(),
+        z.looseObject({ receive_id_type: z.enum(["chat_id", "open_id", "user_id", "union_id", "email"]) }),
       );
-      const body = jsonBody(ctx, MessageBody.extend({ receive_id: z.string().min(1) }));
+      const body = jsonBody(ctx, z.extend(MessageBody, { receive_id: z.string().check(z.minLength(1)) }));
       checkContent(ctx.st, body.msg_type, body.content);
       const chatId = receiverChat(ctx, receive_id_type, body.receive_id);
       return ok(messageJson(ctx.st, storeMessage(ctx, chatId, body)));
@@ -338,13 +337,13 @@ export const imRoutes: Route[] = [
     handle(ctx) {
       const q = queryOf(
         ctx,
-        z.object({
+        z.looseObject({
           container_id_type: z.enum(["chat", "thread"]),
-          container_id: z.string().min(1),
-          start_time: z.string().regex(/^\d+$/).optional(),
-          end_time: z.string().regex(/^\d+$/).optional(),
-          sort_type: z.enum(["ByCreateTimeAsc", "ByCreateTimeDesc"]).default("ByCreateTimeAsc"),
-        }).passthrough(),
+          container_id: z.string().check(z.minLength(1)),
+          start_time: z.optional(z.string().check(z.regex(/^\d+$/))),
+          end_time: z.optional(z.string().check(z.regex(/^\d+$/))),
+          sort_type: z._default(z.enum(["ByCreateTimeAsc", "ByCreateTimeDesc"]), "ByCreateTimeAsc"),
+        }),
       );
       // A thread is its root message and the replies under it, in the root's chat.
       const root = q.container_id_type === "thread"
@@ -403,7 +402,7 @@ export const imRoutes: Route[] = [
     handle(ctx) {
       const parent = messageOrFail(ctx);
       chatOrFail(ctx.st, parent.chat_id, ctx.caller);
-      const body = jsonBody(ctx, MessageBody.extend({ reply_in_thread: z.boolean().optional() }));
+      const body = jsonBody(ctx, z.extend(MessageBody, { reply_in_thread: z.optional(z.boolean()) }));
       checkContent(ctx.st, body.msg_type, body.content);
       return ok(messageJson(ctx.st, storeMessage(ctx, parent.chat_id, body, parent)));
     },

@@ -4,7 +4,7 @@
  * the user's own feed: bookmarks (flags) and feed shortcuts. Chat creation de-duplicates on the `uuid` query parameter, as the
  * suite does. Bookmarks and shortcuts are per user, kept in the generic object store under a per-user collection.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Caller } from "../auth.ts";
 import { all, newId, nextCounter, one, run, tx } from "../db.ts";
 import { createOnce } from "../dedup.ts";
@@ -58,15 +58,15 @@ function chatDetail(st: EmulatorState, c: ChatRow) {
   };
 }
 
-const CreateChat = z.object({
-  name: z.string().max(60).optional(),
-  description: z.string().max(100).optional(),
-  chat_mode: z.enum(["group", "topic"]).optional(),
-  chat_type: z.enum(["private", "public"]).optional(),
-  owner_id: z.string().optional(),
-  user_id_list: z.array(z.string()).max(50).optional(),
-  bot_id_list: z.array(z.string()).max(5).optional(),
-}).passthrough();
+const CreateChat = z.looseObject({
+  name: z.optional(z.string().check(z.maxLength(60))),
+  description: z.optional(z.string().check(z.maxLength(100))),
+  chat_mode: z.optional(z.enum(["group", "topic"])),
+  chat_type: z.optional(z.enum(["private", "public"])),
+  owner_id: z.optional(z.string()),
+  user_id_list: z.optional(z.array(z.string()).check(z.maxLength(50))),
+  bot_id_list: z.optional(z.array(z.string()).check(z.maxLength(5))),
+});
 
 function createChat(ctx: CallerCtx): string {
   const body = jsonBody(ctx, CreateChat);
@@ -109,15 +109,15 @@ function searchableChats(ctx: CallerCtx, only: string[] | undefined): Map<string
   );
 }
 
-const SearchBody = z.object({
-  query: z.string().optional(),
-  chat_ids: z.array(z.string()).optional(),
-  from_ids: z.array(z.string()).optional(),
-  chat_type: z.enum(["group", "p2p"]).optional(),
-  sender_type: z.enum(["user", "bot"]).optional(),
-  start_time: z.string().regex(/^\d+$/).optional(),
-  end_time: z.string().regex(/^\d+$/).optional(),
-}).passthrough();
+const SearchBody = z.looseObject({
+  query: z.optional(z.string()),
+  chat_ids: z.optional(z.array(z.string())),
+  from_ids: z.optional(z.array(z.string())),
+  chat_type: z.optional(z.enum(["group", "p2p"])),
+  sender_type: z.optional(z.enum(["user", "bot"])),
+  start_time: z.optional(z.string().check(z.regex(/^\d+$/))),
+  end_time: z.optional(z.string().check(z.regex(/^\d+$/))),
+});
 
 function searchMessages(ctx: CallerCtx) {
   const b = jsonBody(ctx, SearchBody);
@@ -204,7 +204,10 @@ function readUsers(ctx: CallerCtx) {
 /** Whether the user has read each message (see `readersOf`); one it cannot see is invalid, as on the suite. */
 function readStatus(ctx: CallerCtx) {
   userOnly(ctx.caller);
-  const { message_ids } = jsonBody(ctx, z.object({ message_ids: z.array(z.string()).min(1).max(50) }));
+  const { message_ids } = jsonBody(
+    ctx,
+    z.object({ message_ids: z.array(z.string()).check(z.minLength(1), z.maxLength(50)) }),
+  );
   const items: { message_id: string; is_read: boolean }[] = [];
   const invalid: string[] = [];
   for (const id of message_ids) {
@@ -222,7 +225,10 @@ function readStatus(ctx: CallerCtx) {
 
 /** The one-to-one chats between the caller and each given person that already exist. */
 function p2pChats(ctx: CallerCtx) {
-  const { chatter_ids } = jsonBody(ctx, z.object({ chatter_ids: z.array(z.string()).min(1).max(50) }));
+  const { chatter_ids } = jsonBody(
+    ctx,
+    z.object({ chatter_ids: z.array(z.string()).check(z.minLength(1), z.maxLength(50)) }),
+  );
   const p2p_chats = chatter_ids.flatMap((chatter_id) => {
     const row = one<{ chat_id: string }>(
       ctx.st.db,
@@ -268,11 +274,11 @@ function put(st: EmulatorState, collection: string, id: string, body: unknown, s
 }
 
 const FlagItem = z.object({
-  item_id: z.string().min(1),
+  item_id: z.string().check(z.minLength(1)),
   item_type: z.enum(["default", "thread", "msg_thread"]),
   flag_type: z.enum(["message", "feed"]),
 });
-const FlagItems = z.object({ flag_items: z.array(FlagItem).min(1).max(50) }).passthrough();
+const FlagItems = z.looseObject({ flag_items: z.array(FlagItem).check(z.minLength(1), z.maxLength(50)) });
 
 /** A bookmark must point at a message or chat the user can see. */
 function checkFlagTarget(ctx: CallerCtx, item: z.infer<typeof FlagItem>): void {
@@ -287,10 +293,13 @@ function checkFlagTarget(ctx: CallerCtx, item: z.infer<typeof FlagItem>): void {
   } else chatOf(ctx.st, item.item_id, ctx.caller);
 }
 
-const ShortcutItems = z.object({
-  shortcuts: z.array(z.object({ chat_id: z.string().min(1) }).passthrough()).min(1).max(10),
-  position: z.enum(["head", "tail"]).optional(),
-}).passthrough();
+const ShortcutItems = z.looseObject({
+  shortcuts: z.array(z.looseObject({ chat_id: z.string().check(z.minLength(1)) })).check(
+    z.minLength(1),
+    z.maxLength(10),
+  ),
+  position: z.optional(z.enum(["head", "tail"])),
+});
 
 export const imChatRoutes: Route[] = [
   {
@@ -299,7 +308,7 @@ export const imChatRoutes: Route[] = [
     auth: "token",
     scopes: { tenant: ["im:chat:create", "im:chat"], user: ["im:chat:create_by_user", "im:chat"] },
     handle(ctx) {
-      const { uuid } = queryOf(ctx, z.object({ uuid: z.string().max(50).optional() }).passthrough());
+      const { uuid } = queryOf(ctx, z.looseObject({ uuid: z.optional(z.string().check(z.maxLength(50))) }));
       const chatId = createOnce(ctx.st, `im_chat\n${ctx.caller.openId}`, uuid, () => createChat(ctx));
       const chat = one<ChatRow>(ctx.st.db, "SELECT * FROM chats WHERE chat_id = ?", chatId)!;
       return ok(chatDetail(ctx.st, chat));
@@ -351,8 +360,10 @@ export const imChatRoutes: Route[] = [
       const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
       const b = jsonBody(
         ctx,
-        z.object({ name: z.string().max(60).optional(), description: z.string().max(100).optional() })
-          .passthrough(),
+        z.looseObject({
+          name: z.optional(z.string().check(z.maxLength(60))),
+          description: z.optional(z.string().check(z.maxLength(100))),
+        }),
       );
       run(
         ctx.st.db,

@@ -3,24 +3,27 @@
  * messages list/get. `me` names the caller's own mailbox. A sent message lands in the sender's SENT folder and
  * in the INBOX of every recipient that is a mailbox in this tenant.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { all, newHex, one, run, tx } from "../db.ts";
 import { pageOf, paginate } from "../paging.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
 import { MAIL_READ, MAIL_SEND } from "../scopes.ts";
 
-const Address = z.object({ mail_address: z.string().email(), name: z.string().optional() });
+const Address = z.object({ mail_address: z.string().check(z.email()), name: z.optional(z.string()) });
 const Send = z.object({
-  subject: z.string().optional(),
-  to: z.array(Address).default([]),
-  cc: z.array(Address).default([]),
-  bcc: z.array(Address).default([]),
-  head_from: z.object({ name: z.string().optional() }).optional(),
-  body_html: z.string().optional(),
-  body_plain_text: z.string().optional(),
-  attachments: z.array(z.object({ body: z.string(), filename: z.string().min(1) })).default([]),
-  raw: z.string().optional(),
+  subject: z.optional(z.string()),
+  to: z._default(z.array(Address), []),
+  cc: z._default(z.array(Address), []),
+  bcc: z._default(z.array(Address), []),
+  head_from: z.optional(z.object({ name: z.optional(z.string()) })),
+  body_html: z.optional(z.string()),
+  body_plain_text: z.optional(z.string()),
+  attachments: z._default(
+    z.array(z.object({ body: z.string(), filename: z.string().check(z.minLength(1)) })),
+    [],
+  ),
+  raw: z.optional(z.string()),
 });
 
 export interface MailRow {
@@ -153,7 +156,7 @@ export const mailRoutes: Route[] = [
     identities: ["user"],
     handle(ctx) {
       const box = mailboxOf(ctx);
-      const q = queryOf(ctx, z.object({ folder_id: z.string().default("INBOX") }).passthrough());
+      const q = queryOf(ctx, z.looseObject({ folder_id: z._default(z.string(), "INBOX") }));
       const rows = all<{ message_id: string }>(
         ctx.st.db,
         "SELECT message_id FROM mails WHERE mailbox = ? AND folder = ? ORDER BY create_time DESC, message_id",

@@ -5,7 +5,7 @@
  * recipient that is a mailbox in this tenant — the same outcome as `messages/send`. A `send_time` in the
  * future keeps it in SCHEDULED instead. `profile` names the caller's own address (reply-all leaves it out).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { newHex, one, run, tx } from "../db.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
@@ -16,18 +16,20 @@ const MODIFY = ["mail:user_mailbox.message:modify"];
 const READ = ["mail:user_mailbox.message:readonly"];
 const ROOT = "/open-apis/mail/v1/user_mailboxes/:user_mailbox_id";
 
-const Address = z.object({ mail_address: z.string().email(), name: z.string().optional() });
+const Address = z.object({ mail_address: z.string().check(z.email()), name: z.optional(z.string()) });
 const Draft = z.object({
-  subject: z.string().default(""),
-  to: z.array(Address).default([]),
-  cc: z.array(Address).default([]),
-  bcc: z.array(Address).default([]),
-  body_html: z.string().optional(),
-  body_plain_text: z.string().optional(),
-  attachments: z.array(z.object({ body: z.string(), filename: z.string().min(1) })).optional(),
-  in_reply_to: z.string().optional(),
-  request_receipt: z.boolean().optional(),
-  priority: z.enum(["high", "normal", "low"]).optional(),
+  subject: z._default(z.string(), ""),
+  to: z._default(z.array(Address), []),
+  cc: z._default(z.array(Address), []),
+  bcc: z._default(z.array(Address), []),
+  body_html: z.optional(z.string()),
+  body_plain_text: z.optional(z.string()),
+  attachments: z.optional(
+    z.array(z.object({ body: z.string(), filename: z.string().check(z.minLength(1)) })),
+  ),
+  in_reply_to: z.optional(z.string()),
+  request_receipt: z.optional(z.boolean()),
+  priority: z.optional(z.enum(["high", "normal", "low"])),
 });
 
 function attachmentsOf(d: z.infer<typeof Draft>) {
@@ -96,12 +98,14 @@ function write(ctx: CallerCtx, box: string, id: string, d: z.infer<typeof Draft>
   }
 }
 
-const Send = z.object({ send_time: z.string().regex(/^\d+$/, "send_time must be Unix seconds").optional() });
+const Send = z.object({
+  send_time: z.optional(z.string().check(z.regex(/^\d+$/, "send_time must be Unix seconds"))),
+});
 const Batch = z.object({
-  message_ids: z.array(z.string()).min(1).max(20),
-  add_label_ids: z.array(z.string()).optional(),
-  remove_label_ids: z.array(z.string()).optional(),
-  add_folder: z.string().optional(),
+  message_ids: z.array(z.string()).check(z.minLength(1), z.maxLength(20)),
+  add_label_ids: z.optional(z.array(z.string())),
+  remove_label_ids: z.optional(z.array(z.string())),
+  add_folder: z.optional(z.string()),
 });
 
 function move(ctx: CallerCtx, folder: string, ids: string[]) {
@@ -217,7 +221,7 @@ export const mailDraftRoutes: Route[] = [
     scopes: MODIFY,
     identities: ["user"],
     handle(ctx) {
-      move(ctx, "TRASH", jsonBody(ctx, Batch.pick({ message_ids: true })).message_ids);
+      move(ctx, "TRASH", jsonBody(ctx, z.pick(Batch, { message_ids: true })).message_ids);
       return ok({});
     },
   },

@@ -4,7 +4,7 @@
  * generic handler would answer these action-shaped paths with one fixed ID; a batch of creates needs distinct
  * ones (and deleting one must not delete another). Everything else of OKR v2 is served generically.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { nextCounter, run } from "../db.ts";
 import { ok } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
@@ -13,8 +13,8 @@ const OKR_WRITE = ["okr:okr.content:writeonly"];
 const Blocks = z.object({ blocks: z.array(z.looseObject({})) });
 const Create = z.object({
   content: Blocks,
-  notes: Blocks.optional(),
-  category_id: z.string().optional(),
+  notes: z.optional(Blocks),
+  category_id: z.optional(z.string()),
 });
 
 /** Stores the new item where its list (`GET <collection>`) finds it; returns its 19-digit suite-style ID. */

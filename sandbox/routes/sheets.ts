@@ -2,7 +2,7 @@
  * Sheets v2 values (read a range, write a range, append rows) and v3 sheet listing. Ranges use the suite's
  * `<sheetId>!A1:C4` notation; a bare `<sheetId>` means the sheet's used area.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { all, one, run, tx } from "../db.ts";
 import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
@@ -110,8 +110,8 @@ function writeValues(ctx: CallerCtx, sheetId: string, r0: number, c0: number, va
 
 const ValueRange = z.object({
   valueRange: z.object({
-    range: z.string().min(1),
-    values: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()]))).min(1),
+    range: z.string().check(z.minLength(1)),
+    values: z.array(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()]))).check(z.minLength(1)),
   }),
 });
 

@@ -2,7 +2,7 @@
  * Task v2: create, list my tasks (user identity), get, and patch (completing a task sets `completed_at`).
  * Times are millisecond strings, as the task API writes them.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { all, newHex, one, run } from "../db.ts";
 import { createOnce } from "../dedup.ts";
 import { pageOf, paginate } from "../paging.ts";
@@ -45,21 +45,23 @@ function taskOf(ctx: CallerCtx): TaskRow {
 }
 
 const Create = z.object({
-  summary: z.string().min(1),
-  description: z.string().optional(),
-  due: z.object({ timestamp: z.string().regex(/^\d+$/), is_all_day: z.boolean().optional() }).optional(),
-  members: z.array(z.object({ id: z.string(), type: z.string().optional(), role: z.string() })).optional(),
-  client_token: z.string().optional(),
+  summary: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
+  due: z.optional(
+    z.object({ timestamp: z.string().check(z.regex(/^\d+$/)), is_all_day: z.optional(z.boolean()) }),
+  ),
+  members: z.optional(z.array(z.object({ id: z.string(), type: z.optional(z.string()), role: z.string() }))),
+  client_token: z.optional(z.string()),
 });
 
 const Patch = z.object({
   task: z.object({
-    summary: z.string().optional(),
-    description: z.string().optional(),
-    completed_at: z.string().regex(/^\d+$/).optional(),
-    due: z.object({ timestamp: z.string().regex(/^\d+$/) }).optional(),
+    summary: z.optional(z.string()),
+    description: z.optional(z.string()),
+    completed_at: z.optional(z.string().check(z.regex(/^\d+$/))),
+    due: z.optional(z.object({ timestamp: z.string().check(z.regex(/^\d+$/)) })),
   }),
-  update_fields: z.array(z.enum(["summary", "description", "completed_at", "due"])).min(1),
+  update_fields: z.array(z.enum(["summary", "description", "completed_at", "due"])).check(z.minLength(1)),
 });
 
 const TASKS = "/open-apis/task/v2/tasks";
@@ -105,7 +107,7 @@ export const taskRoutes: Route[] = [
     scopes: TASK_READ,
     identities: ["user"],
     handle(ctx) {
-      const q = queryOf(ctx, z.object({ completed: z.enum(["true", "false"]).optional() }).passthrough());
+      const q = queryOf(ctx, z.looseObject({ completed: z.optional(z.enum(["true", "false"])) }));
       const rows = all<TaskRow>(
         ctx.st.db,
         "SELECT * FROM tasks WHERE assignee = ? OR creator = ? ORDER BY create_time, guid",

@@ -3,7 +3,7 @@
  * A command is addressed by `--command-id` or by its name (`--command`, looked up in the list first); names are
  * unique per app, so `+slash-command-create` refuses an existing name unless `--force` turns it into an update.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
@@ -15,17 +15,17 @@ const LOCALES = ["zh_cn", "en_us", "ja_jp"] as const;
 
 const Command = z.looseObject({
   command_id: z.string(),
-  command: z.string().optional(),
-  description: z.string().optional(),
-  icon_key: z.string().optional(),
+  command: z.optional(z.string()),
+  description: z.optional(z.string()),
+  icon_key: z.optional(z.string()),
 });
 type Command = z.infer<typeof Command>;
 const Page = z.object({
-  items: z.array(Command).default([]),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z._default(z.array(Command), []),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
-const One = z.object({ app_slash_command: Command.optional() });
+const One = z.object({ app_slash_command: z.optional(Command) });
 
 /**
  * Every command of the app (the list is short: the suite allows a few dozen per app). `planned` is what the

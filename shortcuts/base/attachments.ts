@@ -3,7 +3,7 @@
  * download one of its files. Both read the table's fields first because v1 records key their values by field
  * name while the user names the field by ID, and refuse a field that is not an attachment field.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
 import { fileNameOf } from "../drive/download.ts";
@@ -17,14 +17,16 @@ const ATTACHMENT = 17;
 const MEDIAS = "/open-apis/drive/v1/medias";
 
 const Fields = z.object({
-  items: z.array(z.looseObject({ field_id: z.string(), field_name: z.string(), type: z.number() })).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z.nullish(
+    z.array(z.looseObject({ field_id: z.string(), field_name: z.string(), type: z.number() })),
+  ),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
-const File = z.looseObject({ file_token: z.string(), name: z.string().optional() });
-const Rec = z.object({
-  record: z.looseObject({ fields: z.record(z.string(), z.unknown()).default({}) }),
-}).loose();
+const File = z.looseObject({ file_token: z.string(), name: z.optional(z.string()) });
+const Rec = z.looseObject({
+  record: z.looseObject({ fields: z._default(z.record(z.string(), z.unknown()), {}) }),
+});
 
 const recordFlags = {
   ...tableFlags,

@@ -4,7 +4,7 @@
  * a read pages through the list and picks the object by ID (an unknown ID is `not_found`, never an empty answer).
  * A form is a view of type `form` in v1, so forms are created, listed and deleted as views.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type Shortcut } from "../declare.ts";
 import { appPath, baseFlag, idOf, simple, tableFlags, tablePath } from "./simple.ts";
@@ -13,9 +13,9 @@ const enc = encodeURIComponent;
 const B = "bascnAbc123";
 const T = "tblXyz";
 const Items = z.object({
-  items: z.array(z.looseObject({})).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z.nullish(z.array(z.looseObject({}))),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 interface FindSpec {
@@ -61,9 +61,9 @@ function findOne(spec: FindSpec): Shortcut<FlagSpecs> {
         params: { page_size: 100 },
         description: `the ${spec.noun}s, to pick ${id}`,
         response: z.object({
-          [spec.field]: z.array(z.looseObject({})).nullish(),
-          has_more: z.boolean().default(false),
-          page_token: z.string().optional(),
+          [spec.field]: z.nullish(z.array(z.looseObject({}))),
+          has_more: z._default(z.boolean(), false),
+          page_token: z.optional(z.string()),
         }),
         planned: { [spec.field]: [{ [spec.idField]: id }], has_more: false },
       }, { maxPages: 20 });
@@ -178,14 +178,14 @@ export const formDelete = simple({
   echo: (f) => ({ form_id: f["form-id"], deleted: true }),
 });
 
-const Form = z.object({
-  form: z.looseObject({
-    shared: z.boolean().optional(),
-    shared_url: z.string().optional(),
-    shared_limit: z.string().optional(),
-    submit_limit_once: z.boolean().optional(),
-  }).optional(),
-}).loose();
+const Form = z.looseObject({
+  form: z.optional(z.looseObject({
+    shared: z.optional(z.boolean()),
+    shared_url: z.optional(z.string()),
+    shared_limit: z.optional(z.string()),
+    submit_limit_once: z.optional(z.boolean()),
+  })),
+});
 
 export const formShareGet = defineShortcut({
   service: "base",
@@ -253,15 +253,15 @@ export const formShareUpdate = simple({
 });
 
 const Fields = z.object({
-  items: z.array(z.looseObject({
+  items: z.nullish(z.array(z.looseObject({
     field_id: z.string(),
     field_name: z.string(),
     type: z.number(),
-    property: z.unknown().optional(),
-    description: z.unknown().optional(),
-  })).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+    property: z.optional(z.unknown()),
+    description: z.optional(z.unknown()),
+  }))),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 export const tableCopy = defineShortcut({
@@ -294,7 +294,7 @@ export const tableCopy = defineShortcut({
       method: "POST",
       path: `${appPath(ctx.flags)}/tables`,
       body: { table: { name: ctx.flags.name, ...(fields.length ? { fields } : {}) } },
-      response: z.object({ table_id: z.string().optional() }).loose(),
+      response: z.looseObject({ table_id: z.optional(z.string()) }),
       planned: { table_id: "<table_id>" },
     });
     await ctx.out({ source_table_id: ctx.flags["table-id"], fields: fields.length, ...created });
@@ -302,9 +302,9 @@ export const tableCopy = defineShortcut({
 });
 
 const Attachment = z.looseObject({ file_token: z.string() });
-const Rec = z.object({
-  record: z.looseObject({ fields: z.record(z.string(), z.unknown()).default({}) }),
-}).loose();
+const Rec = z.looseObject({
+  record: z.looseObject({ fields: z._default(z.record(z.string(), z.unknown()), {}) }),
+});
 
 export const recordRemoveAttachment = defineShortcut({
   service: "base",

@@ -2,7 +2,7 @@
  * Base settings (rename, advanced permissions on/off), role members, a table's shape in one read, and a
  * view's filter or hidden fields read back on their own (bitable v1).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { appPath, baseFlag, idOf, simple, tableFlags, tablePath } from "./simple.ts";
@@ -99,7 +99,7 @@ export const roleMemberRemove = simple({
   body: (f) => memberList(f["user-id"]),
 });
 
-const Items = z.object({ items: z.array(z.looseObject({})).nullish() }).loose();
+const Items = z.looseObject({ items: z.nullish(z.array(z.looseObject({}))) });
 
 export const tableGet = defineShortcut({
   service: "base",
@@ -117,14 +117,20 @@ export const tableGet = defineShortcut({
       method: "GET",
       path: `${path}/fields`,
       params: { page_size: 100 },
-      response: Items.extend({ has_more: z.boolean().default(false), page_token: z.string().optional() }),
+      response: z.extend(Items, {
+        has_more: z._default(z.boolean(), false),
+        page_token: z.optional(z.string()),
+      }),
       planned: { items: [], has_more: false },
     }, { maxPages: 10 });
     const views = await ctx.paginate({
       method: "GET",
       path: `${path}/views`,
       params: { page_size: 100 },
-      response: Items.extend({ has_more: z.boolean().default(false), page_token: z.string().optional() }),
+      response: z.extend(Items, {
+        has_more: z._default(z.boolean(), false),
+        page_token: z.optional(z.string()),
+      }),
       planned: { items: [], has_more: false },
     }, { maxPages: 10 });
     await ctx.outFormat({
@@ -135,14 +141,14 @@ export const tableGet = defineShortcut({
   },
 });
 
-const View = z.object({
-  view: z.looseObject({
-    property: z.looseObject({
-      filter_info: z.unknown().optional(),
-      hidden_fields: z.array(z.string()).nullish(),
-    }).nullish(),
-  }).optional(),
-}).loose();
+const View = z.looseObject({
+  view: z.optional(z.looseObject({
+    property: z.nullish(z.looseObject({
+      filter_info: z.optional(z.unknown()),
+      hidden_fields: z.nullish(z.array(z.string())),
+    })),
+  })),
+});
 
 function viewProperty(command: "+view-get-filter" | "+view-get-visible-fields") {
   const filter = command === "+view-get-filter";
@@ -177,13 +183,13 @@ export const viewGetFilter = viewProperty("+view-get-filter");
 export const viewGetVisibleFields = viewProperty("+view-get-visible-fields");
 
 const Fields = z.object({
-  items: z.array(z.looseObject({
+  items: z.nullish(z.array(z.looseObject({
     field_id: z.string(),
-    field_name: z.string().optional(),
-    property: z.looseObject({ options: z.array(z.looseObject({ name: z.string() })).nullish() }).nullish(),
-  })).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+    field_name: z.optional(z.string()),
+    property: z.nullish(z.looseObject({ options: z.nullish(z.array(z.looseObject({ name: z.string() }))) })),
+  }))),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 export const fieldSearchOptions = defineShortcut({

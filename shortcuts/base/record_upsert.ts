@@ -3,7 +3,7 @@
  * named keep their values). A create carries `client_token` (this invocation's id), so a retried create does
  * not add the record twice.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { recordsPath, tableFlags } from "./table.ts";
@@ -15,7 +15,7 @@ const flags = {
     ...flag.json('the record\'s fields as a JSON object, e.g. \'{"Title":"Fix login","Done":false}\'', {
       input: ["file", "stdin"],
     }),
-    schema: z.unknown().refine((v) => v !== undefined, "is required"),
+    schema: z.unknown().check(z.refine((v) => v !== undefined, "is required")),
     required: true,
   },
 };
@@ -24,7 +24,7 @@ const Fields = z.record(z.string(), z.unknown());
 
 /** The fields to write: the object itself, or the `fields` of a `{"fields": {…}}` record. */
 export function fieldsOf(raw: unknown): Record<string, unknown> {
-  const wrapped = z.object({ fields: Fields }).strict().safeParse(raw);
+  const wrapped = z.strictObject({ fields: Fields }).safeParse(raw);
   if (wrapped.success) return wrapped.data.fields;
   const plain = Fields.safeParse(raw);
   if (!plain.success || Array.isArray(raw) || Object.keys(plain.data).length === 0) {

@@ -3,7 +3,7 @@
  * most 500 records per batch call, so batches are sent in chunks of 500 in order; when a chunk fails, the error
  * says which input rows were already written (and their record IDs) so a rerun can start after them.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors, LarkitError, toLarkitError } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
@@ -13,8 +13,8 @@ import { idOf, tableFlags, tablePath } from "./simple.ts";
 export const BATCH_LIMIT = 500;
 const B = "bascnAbc123";
 const T = "tblXyz";
-const Rec = z.looseObject({ record_id: z.string(), fields: z.record(z.string(), z.unknown()).optional() });
-const Records = z.object({ records: z.array(Rec).nullish() }).loose();
+const Rec = z.looseObject({ record_id: z.string(), fields: z.optional(z.record(z.string(), z.unknown())) });
+const Records = z.looseObject({ records: z.nullish(z.array(Rec)) });
 
 /** `a,b,c` → record IDs, each checked. */
 function recordIds(text: string): string[] {
@@ -55,10 +55,10 @@ export const recordGet = defineShortcut({
 });
 
 const Search = z.object({
-  items: z.array(Rec).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
-  total: z.number().optional(),
+  items: z.nullish(z.array(Rec)),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
+  total: z.optional(z.number()),
 });
 
 export const recordSearch = defineShortcut({
@@ -114,9 +114,12 @@ export const recordSearch = defineShortcut({
 /** Rows of a batch: `[{"fields": {...}}]` (create) or `[{"record_id", "fields"}]` (update). */
 function rowsOf(json: unknown, withId: boolean) {
   const Row = withId
-    ? z.object({ record_id: z.string().regex(/^[\w-]+$/), fields: z.record(z.string(), z.unknown()) })
+    ? z.object({
+      record_id: z.string().check(z.regex(/^[\w-]+$/)),
+      fields: z.record(z.string(), z.unknown()),
+    })
     : z.object({ fields: z.record(z.string(), z.unknown()) });
-  const r = z.array(Row).min(1).max(10_000).safeParse(json);
+  const r = z.array(Row).check(z.minLength(1), z.maxLength(10_000)).safeParse(json);
   if (!r.success) {
     const i = r.error.issues[0];
     throw errors.validation(`--json: ${i.path.join(".") || "the list"}: ${i.message}`, {
@@ -229,7 +232,7 @@ export const recordDelete = defineShortcut({
       method: "POST",
       path: `${tablePath(ctx.flags)}/records/batch_delete`,
       body: { records: ids },
-      response: z.looseObject({ records: z.array(z.looseObject({})).nullish() }),
+      response: z.looseObject({ records: z.nullish(z.array(z.looseObject({}))) }),
       planned: { records: [] },
     });
     await ctx.out({ requested: ids, records: data.records ?? [] }, { count: ids.length });

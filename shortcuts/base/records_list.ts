@@ -2,7 +2,7 @@
  * `base +record-list` (alias `+records-list`): a table's records (optionally through a view), one page or
  * `--page-all`; with `meta.has_more`, `meta.page_token` fetches the next page.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
 import { recordsPath, tableFlags } from "./table.ts";
@@ -18,11 +18,12 @@ function query(f: FlagValues<typeof flags>) {
 }
 
 const Page = z.object({
-  items: z.array(z.looseObject({ record_id: z.string(), fields: z.record(z.string(), z.unknown()) }))
-    .nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
-  total: z.number().optional(),
+  items: z.nullish(
+    z.array(z.looseObject({ record_id: z.string(), fields: z.record(z.string(), z.unknown()) })),
+  ),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
+  total: z.optional(z.number()),
 });
 
 export const recordsList = defineShortcut({

@@ -5,7 +5,7 @@
  * `--format`. Scopes are the reference's granular `base:*` names.
  */
 import type { Column } from "../../cli/output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, type FlagSpecs, type FlagValues, type Method, type Shortcut } from "../declare.ts";
 import type { Risk } from "../../cli/provider.ts";
@@ -58,7 +58,7 @@ interface Spec<F extends FlagSpecs> {
   echo?: (f: FlagValues<F>) => Record<string, unknown>;
 }
 
-const Page = z.object({ has_more: z.boolean().default(false), page_token: z.string().optional() }).loose();
+const Page = z.looseObject({ has_more: z._default(z.boolean(), false), page_token: z.optional(z.string()) });
 
 export function simple<F extends FlagSpecs>(spec: Spec<F>): Shortcut<FlagSpecs> {
   const read = spec.risk === "read";

@@ -4,7 +4,7 @@
  * instance_view call accepts are split into windows; the result is deduplicated, sorted, and shown with
  * RFC 3339 times in the user's zone.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors, LarkitError } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339, parseTime, timeRange, unixSeconds } from "../common/time.ts";
@@ -51,16 +51,16 @@ export function windowsOf(from: number, to: number): [number, number][] {
   return out;
 }
 
-const TimeInfo = z.looseObject({ timestamp: z.string().optional(), date: z.string().optional() });
+const TimeInfo = z.looseObject({ timestamp: z.optional(z.string()), date: z.optional(z.string()) });
 const EventItem = z.looseObject({
   event_id: z.string(),
-  summary: z.string().optional(),
-  status: z.string().optional(),
+  summary: z.optional(z.string()),
+  status: z.optional(z.string()),
   start_time: TimeInfo,
   end_time: TimeInfo,
 });
 type EventItem = z.infer<typeof EventItem>;
-const InstanceView = z.object({ items: z.array(EventItem).default([]) });
+const InstanceView = z.object({ items: z._default(z.array(EventItem), []) });
 
 function instantOfTime(t: z.infer<typeof TimeInfo>, zone: string): number {
   if (t.timestamp) return Number(t.timestamp) * 1000;

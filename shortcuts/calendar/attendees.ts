@@ -2,14 +2,14 @@
  * `calendar +list-attendees` (who is invited, with RSVP status) and `calendar +join-event` (add yourself to
  * an event you can see, user identity only).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { eventIdOf, eventPath } from "./get.ts";
 import { resolveCalendarId } from "./primary_calendar.ts";
 
-const Attendee = z.looseObject({ type: z.string().optional() });
+const Attendee = z.looseObject({ type: z.optional(z.string()) });
 
 export const listAttendees = defineShortcut({
   service: "calendar",
@@ -48,7 +48,7 @@ export const listAttendees = defineShortcut({
       method: "GET",
       path: eventPath(calendarId, eventId, "/attendees"),
       params: { user_id_type: "open_id" },
-      response: PageInfo.extend({ items: z.array(Attendee).nullish() }),
+      response: z.extend(PageInfo, { items: z.nullish(z.array(Attendee)) }),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);
@@ -97,7 +97,7 @@ export const joinEvent = defineShortcut({
       path: eventPath(calendarId, eventId, "/attendees"),
       params: { user_id_type: "open_id" },
       body: { attendees: [{ type: "user", user_id: me }], need_notification: false },
-      response: z.object({ attendees: z.array(z.unknown()).nullish() }),
+      response: z.object({ attendees: z.nullish(z.array(z.unknown())) }),
       planned: { attendees: [] },
     });
     await ctx.out({

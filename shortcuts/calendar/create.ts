@@ -2,7 +2,7 @@
  * `calendar +create`: creates an event, then invites attendees (users `ou_`, chats `oc_`, rooms `omm_`) in a
  * second request when any are given.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
@@ -48,7 +48,7 @@ function eventBody(f: FlagValues<typeof flags>, zone: string) {
 }
 
 const Created = z.object({ event: z.looseObject({ event_id: z.string() }) });
-const Invited = z.object({ attendees: z.array(z.unknown()).default([]) });
+const Invited = z.object({ attendees: z._default(z.array(z.unknown()), []) });
 
 export const create = defineShortcut({
   service: "calendar",

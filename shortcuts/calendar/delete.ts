@@ -1,5 +1,5 @@
 /** `calendar +delete`: deletes an event (for every attendee when the caller organizes it). Asks first. */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { eventIdOf, eventPath } from "./get.ts";
 import { resolveCalendarId } from "./primary_calendar.ts";

@@ -2,7 +2,7 @@
  * `calendar +freebusy`: the busy slots of a person in a time range (today by default). Without `--user-id`
  * it is the logged-in user, which needs the user identity.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339, timeRange } from "../common/time.ts";
@@ -14,7 +14,7 @@ const CURRENT_USER = "<current user>";
 
 const UserInfo = z.object({ open_id: z.string() });
 const Freebusy = z.object({
-  freebusy_list: z.array(z.looseObject({ start_time: z.string(), end_time: z.string() })).default([]),
+  freebusy_list: z._default(z.array(z.looseObject({ start_time: z.string(), end_time: z.string() })), []),
 });
 
 /** Whose free/busy to query: the flag, else the logged-in user (as user only). */

@@ -1,12 +1,16 @@
 /** `calendar +get`: one event, with RFC 3339 times in the user's zone beside the suite's timestamps. */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { formatRfc3339 } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { calendarPath, resolveCalendarId } from "./primary_calendar.ts";
 
-const Time = z.looseObject({ timestamp: z.string().optional(), date: z.string().optional() });
-const Event = z.looseObject({ event_id: z.string(), start_time: Time.optional(), end_time: Time.optional() });
+const Time = z.looseObject({ timestamp: z.optional(z.string()), date: z.optional(z.string()) });
+const Event = z.looseObject({
+  event_id: z.string(),
+  start_time: z.optional(Time),
+  end_time: z.optional(Time),
+});
 
 /** An event ID as the path takes it; refused when it could change the path. */
 export function eventIdOf(flagName: string, id: string): string {

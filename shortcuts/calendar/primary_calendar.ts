@@ -3,7 +3,7 @@
  * resolves through `POST /calendar/v4/calendars/primary`. The plan shows that lookup and `<primary>` in the
  * paths that depend on it.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import type { FlagSpecs, ShortcutContext } from "../declare.ts";
 
@@ -11,7 +11,7 @@ export const PRIMARY_PLACEHOLDER = "<primary>";
 const PRIMARY_PATH = "/open-apis/calendar/v4/calendars/primary";
 
 const PrimaryCalendars = z.object({
-  calendars: z.array(z.object({ calendar: z.object({ calendar_id: z.string() }) })).default([]),
+  calendars: z._default(z.array(z.object({ calendar: z.object({ calendar_id: z.string() }) })), []),
 });
 
 /** The calendar id to use: the given one, else the primary calendar of the resolved identity. */

@@ -2,7 +2,7 @@
  * `calendar +room-find`: meeting rooms free in every given slot, narrowed by place, name and capacity. Slots
  * are `start/end` pairs (ISO 8601, read in TZ when no offset), comma-separated.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339, parseTime } from "../common/time.ts";
@@ -80,7 +80,7 @@ export const roomFind = defineShortcut({
         ...(attendees?.length ? { attendee_user_ids: attendees } : {}),
         ...(f["event-rrule"] ? { event_rrule: f["event-rrule"] } : {}),
       },
-      response: z.object({ room_candidates: z.array(z.looseObject({})).nullish() }),
+      response: z.object({ room_candidates: z.nullish(z.array(z.looseObject({}))) }),
       planned: { room_candidates: [] },
     });
     const rooms = room_candidates ?? [];

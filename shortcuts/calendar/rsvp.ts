@@ -1,5 +1,5 @@
 /** `calendar +rsvp`: answers an event invitation (accept, decline, tentative) as the resolved identity. */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { calendarPath, resolveCalendarId } from "./primary_calendar.ts";
 

@@ -1,6 +1,6 @@
 /** `calendar +search-event`: events of a calendar matching a keyword, optionally within a time range or with given attendees. */
 import { timeColumn } from "../common/columns.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -47,7 +47,7 @@ export const searchEvent = defineShortcut({
       path: calendarPath(calendarId, "/events/search"),
       params: { user_id_type: "open_id" },
       body: { query: f.query, ...(Object.keys(filter).length ? { filter } : {}) },
-      response: PageInfo.extend({ items: z.array(Event).nullish() }),
+      response: z.extend(PageInfo, { items: z.nullish(z.array(Event)) }),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);

@@ -2,7 +2,7 @@
  * `calendar +suggestion`: time blocks free for every attendee within a range (today by default), of the
  * given length.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339, timeRange } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -46,7 +46,7 @@ export const suggestion = defineShortcut({
         ...(f["event-rrule"] ? { event_rrule: f["event-rrule"] } : {}),
         ...(exclude?.length ? { exclude_events: exclude } : {}),
       },
-      response: z.object({ suggestions: z.array(z.looseObject({})).nullish() }),
+      response: z.object({ suggestions: z.nullish(z.array(z.looseObject({}))) }),
       planned: { suggestions: [] },
     });
     const list = suggestions ?? [];

@@ -2,7 +2,7 @@
  * `calendar +update`: changes an event's fields (only those given) and adds or removes attendees, each part a
  * request of its own in this order: fields, removals, additions.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";

@@ -2,10 +2,10 @@
  * Suite responses are a boundary: shortcuts parse the fields they rely on with a schema, and a response of
  * the wrong shape is an `api_error` saying which call answered oddly, not a crash deep in a shortcut.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 
-export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, call: string): z.output<S> {
+export function parseResponse<S extends z.ZodMiniType>(schema: S, data: unknown, call: string): z.output<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -2,11 +2,11 @@
  * `contact +get-user`: one person's profile — yourself when no `--user-id` is given (user identity), else the
  * person with that ID (open_id by default).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 
-const Profile = z.looseObject({ open_id: z.string().optional(), name: z.string().optional() });
+const Profile = z.looseObject({ open_id: z.optional(z.string()), name: z.optional(z.string()) });
 
 export const getUser = defineShortcut({
   service: "contact",

@@ -2,14 +2,17 @@
  * `contact +search-bot`: bots (apps) matching a keyword, across the tenant or inside given chats, as the
  * logged-in user sees them (the suite's bot search is user-only).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { idList } from "../im/ids.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 
-const Page = PageInfo.extend({
-  items: z.array(z.looseObject({ app_id: z.string().optional(), name: z.string().optional() })).default([]),
+const Page = z.extend(PageInfo, {
+  items: z._default(
+    z.array(z.looseObject({ app_id: z.optional(z.string()), name: z.optional(z.string()) })),
+    [],
+  ),
 });
 
 export const searchBot = defineShortcut({

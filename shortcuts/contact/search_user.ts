@@ -3,15 +3,15 @@
  * (the suite's user search is user-only). One page, or every page with `--page-all`; `meta.page_token`
  * fetches the next.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 
 const SEARCH = "/open-apis/search/v1/user";
 
-const Page = PageInfo.extend({
-  users: z.array(z.looseObject({ open_id: z.string(), name: z.string() })).nullish(),
+const Page = z.extend(PageInfo, {
+  users: z.nullish(z.array(z.looseObject({ open_id: z.string(), name: z.string() }))),
 });
 
 function usersText(data: unknown): string {

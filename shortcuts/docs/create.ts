@@ -2,7 +2,7 @@
  * `docs +create`: a document from Lark-flavoured markdown, created through the MCP tool `create-doc` (the
  * suite converts markdown to blocks there). Flags, envelope and errors are those of any OpenAPI shortcut.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { grantRequester } from "../drive/common.ts";
@@ -32,7 +32,7 @@ export function createArgs(f: FlagValues<typeof flags>): Record<string, unknown>
   });
 }
 
-const Created = z.looseObject({ doc_id: z.string(), doc_url: z.string().optional() });
+const Created = z.looseObject({ doc_id: z.string(), doc_url: z.optional(z.string()) });
 
 export const createDoc = defineShortcut({
   service: "docs",

@@ -2,7 +2,7 @@
  * `docs +fetch`: a document as markdown, through the MCP tool `fetch-doc`. Long documents come in slices:
  * `--offset`/`--limit` count characters, and `has_more` says whether more follows.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { toolArgs } from "./mcp_tool.ts";
@@ -84,9 +84,9 @@ export function fetchArgs(f: FlagValues<typeof flags>): Record<string, unknown> 
 
 const Fetched = z.looseObject({
   doc_id: z.string(),
-  title: z.string().optional(),
+  title: z.optional(z.string()),
   markdown: z.string(),
-  has_more: z.boolean().optional(),
+  has_more: z.optional(z.boolean()),
 });
 
 export const fetchDoc = defineShortcut({

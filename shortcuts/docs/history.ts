@@ -3,7 +3,7 @@
  * task), `+history-revert-status` (one check of that task).
  */
 import type { Column } from "../../cli/output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { pollFlags, pollTask, type TaskState, tokenOf } from "../drive/common.ts";
@@ -13,8 +13,8 @@ const base = (doc: string) => `/open-apis/docs_ai/v1/documents/${encodeURICompon
 /** A saved version of a document or a presentation; documents also name who made it. */
 const Version = z.looseObject({
   history_version_id: z.string(),
-  create_time: z.string().optional(),
-  editor_id: z.string().optional(),
+  create_time: z.optional(z.string()),
+  editor_id: z.optional(z.string()),
 });
 type Version = z.infer<typeof Version>;
 
@@ -31,7 +31,7 @@ export async function listHistories<F extends FlagSpecs>(
   const { pages, meta } = await listPages(ctx, flags, {
     method: "GET",
     path: `${owner}/histories`,
-    response: PageInfo.extend({ items: z.array(Version).default([]) }),
+    response: z.extend(PageInfo, { items: z._default(z.array(Version), []) }),
     planned: { items: [], has_more: false },
   });
   const versions = pages.flatMap((p) => p.items);
@@ -41,7 +41,7 @@ export async function listHistories<F extends FlagSpecs>(
     (d) => (d as Version[]).map(line).join("\n") || "no versions",
   );
 }
-const Status = z.looseObject({ status: z.string(), message: z.string().optional() });
+const Status = z.looseObject({ status: z.string(), message: z.optional(z.string()) });
 
 function revertState(s: z.infer<typeof Status>): { state: TaskState; message?: string } {
   if (s.status === "success") return { state: "done" };

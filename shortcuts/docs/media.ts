@@ -2,7 +2,7 @@
  * A document's images and attachments: `+media-upload` (a local file as media of a document),
  * `+media-download`, `+media-preview`. `+search` finds documents (user only).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
 import { tokenOf } from "../drive/common.ts";
 import { fileNameOf } from "../drive/download.ts";

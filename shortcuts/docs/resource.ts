@@ -3,7 +3,7 @@
  * `+resource-download` saves it, `+resource-update` uploads a local image and makes it the cover,
  * `+resource-delete` removes it (succeeding with `deleted: false` when there is none, so a retry is harmless).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
 import { tokenOf } from "../drive/common.ts";
@@ -14,7 +14,7 @@ const DOCS = "/open-apis/docx/v1/documents";
 const typeFlag = flag.choice(["cover"] as const, "which resource", { default: "cover" });
 const Cover = z.looseObject({ token: z.string() });
 const Document = z.looseObject({
-  document: z.looseObject({ document_id: z.string(), cover: Cover.optional() }),
+  document: z.looseObject({ document_id: z.string(), cover: z.optional(Cover) }),
 });
 
 // deno-lint-ignore no-explicit-any

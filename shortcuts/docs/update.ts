@@ -3,7 +3,7 @@
  * `--markdown`; the range modes locate their target with exactly one selection (`--selection-with-ellipsis
  * "start...end"` or `--selection-by-title "## Section"`); `delete_range` takes no markdown.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { toolArgs } from "./mcp_tool.ts";

@@ -4,7 +4,7 @@
  * `+react-reply`. Text is sent as the suite's rich-text elements (one text run).
  */
 import type { Column } from "../../cli/output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
@@ -20,13 +20,13 @@ export function contentOf(text: string) {
   return { elements: [{ type: "text_run", text_run: { text } }] };
 }
 
-const Reply = z.looseObject({ reply_id: z.string().optional(), content: z.unknown().optional() });
+const Reply = z.looseObject({ reply_id: z.optional(z.string()), content: z.optional(z.unknown()) });
 const Comment = z.looseObject({
   comment_id: z.string(),
-  is_solved: z.boolean().optional(),
-  is_whole: z.boolean().optional(),
-  quote: z.string().optional(),
-  reply_list: z.looseObject({ replies: z.array(Reply).default([]) }).optional(),
+  is_solved: z.optional(z.boolean()),
+  is_whole: z.optional(z.boolean()),
+  quote: z.optional(z.string()),
+  reply_list: z.optional(z.looseObject({ replies: z._default(z.array(Reply), []) })),
 });
 
 function idOf(value: string, name: string): string {
@@ -108,7 +108,7 @@ export const listComments = defineShortcut({
       method: "GET",
       path: base(token),
       params: { file_type: type, is_solved: solved === "all" ? undefined : solved === "solved" },
-      response: PageInfo.extend({ items: z.array(Comment).default([]) }),
+      response: z.extend(PageInfo, { items: z._default(z.array(Comment), []) }),
       planned: { items: [], has_more: false },
     });
     const comments = pages.flatMap((p) => p.items);
@@ -140,7 +140,7 @@ export const batchQueryComments = defineShortcut({
       path: `${base(token)}/batch_query`,
       params: { file_type: type },
       body: { comment_ids: ids },
-      response: z.object({ items: z.array(Comment).default([]) }),
+      response: z.object({ items: z._default(z.array(Comment), []) }),
       planned: { items: [] },
     });
     await ctx.outFormat(items, { count: items.length }, commentsText);
@@ -242,7 +242,7 @@ export const listReplies = defineShortcut({
       method: "GET",
       path: replyPath(token, ctx.flags["comment-id"]),
       params: { file_type: type },
-      response: PageInfo.extend({ items: z.array(Reply).default([]) }),
+      response: z.extend(PageInfo, { items: z._default(z.array(Reply), []) }),
       planned: { items: [], has_more: false },
     });
     const replies = pages.flatMap((p) => p.items);

@@ -3,7 +3,7 @@
  * progress and a timeout), granting the requesting user access to what a bot created, and the document
  * types Drive's permission and comment endpoints take.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { type Call, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 

@@ -2,7 +2,7 @@
  * Drive file housekeeping: `+create-folder`, `+create-shortcut`, `+copy`, `+move`, `+delete`, `+update-title`,
  * `+inspect`. Folder moves and deletions run as suite tasks (`task_check`), waited for with a timeout.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { DOC_TYPES, grantRequester, pollFlags, pollTask, tokenOf } from "./common.ts";
@@ -63,7 +63,7 @@ export const createFolder = defineShortcut({
       method: "POST",
       path: `${FILES}/create_folder`,
       body: { name: ctx.flags.name, folder_token: parent ? tokenOf(parent, "folder-token") : "" },
-      response: z.looseObject({ token: z.string(), url: z.string().optional() }),
+      response: z.looseObject({ token: z.string(), url: z.optional(z.string()) }),
       planned: { token: "<folder_token>" },
     });
     const grant = await grantRequester(ctx, folder.token, "folder");
@@ -96,7 +96,7 @@ export const createShortcut = defineShortcut({
           refer_type: ctx.flags.type,
         },
       },
-      response: z.looseObject({ succ_shortcut_node: z.looseObject({ token: z.string() }).optional() }),
+      response: z.looseObject({ succ_shortcut_node: z.optional(z.looseObject({ token: z.string() })) }),
       planned: { succ_shortcut_node: { token: "<shortcut_token>" } },
     });
     await ctx.out(answer);
@@ -126,7 +126,7 @@ export const copy = defineShortcut({
       path: `${FILES}/${encodeURIComponent(tokenOf(f.token, "token"))}/copy`,
       body: { name: f.name, type: f.type, folder_token: tokenOf(f["folder-token"], "folder-token") },
       response: z.object({
-        file: z.looseObject({ token: z.string(), name: z.string().optional(), url: z.string().optional() }),
+        file: z.looseObject({ token: z.string(), name: z.optional(z.string()), url: z.optional(z.string()) }),
       }),
       planned: { file: { token: "<copy_token>", name: f.name } },
     });
@@ -159,7 +159,7 @@ export const move = defineShortcut({
       method: "POST",
       path: `${FILES}/${encodeURIComponent(token)}/move`,
       body: { type: ctx.flags.type, folder_token: tokenOf(ctx.flags["folder-token"], "folder-token") },
-      response: z.looseObject({ task_id: z.string().optional() }),
+      response: z.looseObject({ task_id: z.optional(z.string()) }),
       planned: { task_id: ctx.flags.type === "folder" ? "<task_id>" : undefined },
     });
     if (answer.task_id) await waitDriveTask(ctx, answer.task_id, ctx.flags);
@@ -190,7 +190,7 @@ export const deleteFile = defineShortcut({
       method: "DELETE",
       path: `${FILES}/${encodeURIComponent(token)}`,
       params: { type: ctx.flags.type },
-      response: z.looseObject({ task_id: z.string().optional() }),
+      response: z.looseObject({ task_id: z.optional(z.string()) }),
       planned: { task_id: ctx.flags.type === "folder" ? "<task_id>" : undefined },
     });
     if (answer.task_id) await waitDriveTask(ctx, answer.task_id, ctx.flags);
@@ -229,8 +229,8 @@ export const updateTitle = defineShortcut({
 
 const Meta = z.looseObject({
   doc_token: z.string(),
-  doc_type: z.string().optional(),
-  title: z.string().optional(),
+  doc_type: z.optional(z.string()),
+  title: z.optional(z.string()),
 });
 
 export const inspect = defineShortcut({
@@ -260,7 +260,7 @@ export const inspect = defineShortcut({
       method: "POST",
       path: "/open-apis/drive/v1/metas/batch_query",
       body: { request_docs: [{ doc_token: token, doc_type: type }], with_url: true },
-      response: z.object({ metas: z.array(Meta).default([]) }),
+      response: z.object({ metas: z._default(z.array(Meta), []) }),
       planned: { metas: [{ doc_token: token, doc_type: type }] },
     });
     const meta = metas[0];

@@ -2,7 +2,7 @@
  * Who can open a document: `+member-list`, `+member-add`, `+member-remove`, `+permission-get-setting`,
  * `+apply-permission` (user only), and secure labels (`+secure-label-list`, `+secure-label-update`, user only).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
@@ -21,9 +21,9 @@ const MEMBER_TYPES = [
   "wikispaceid",
 ] as const;
 const Member = z.looseObject({
-  member_type: z.string().optional(),
-  member_id: z.string().optional(),
-  perm: z.string().optional(),
+  member_type: z.optional(z.string()),
+  member_id: z.optional(z.string()),
+  perm: z.optional(z.string()),
 });
 
 function memberIdOf(v: string): string {
@@ -48,7 +48,7 @@ export const memberList = defineShortcut({
       method: "GET",
       path: `${PERMS}/${encodeURIComponent(token)}/members`,
       params: { type },
-      response: z.object({ items: z.array(Member).default([]) }),
+      response: z.object({ items: z._default(z.array(Member), []) }),
       planned: { items: [] },
     });
     await ctx.outFormat(
@@ -141,7 +141,7 @@ export const permissionGetSetting = defineShortcut({
       method: "GET",
       path: `/open-apis/drive/v2/permissions/${encodeURIComponent(token)}/public`,
       params: { type },
-      response: z.looseObject({ permission_public: z.looseObject({}).optional() }),
+      response: z.looseObject({ permission_public: z.optional(z.looseObject({})) }),
       planned: { permission_public: {} },
     });
     await ctx.outFormat(answer.permission_public ?? {});
@@ -176,7 +176,7 @@ export const applyPermission = defineShortcut({
   },
 });
 
-const Label = z.looseObject({ id: z.string(), name: z.string().optional() });
+const Label = z.looseObject({ id: z.string(), name: z.optional(z.string()) });
 
 export const secureLabelList = defineShortcut({
   service: "drive",
@@ -197,7 +197,7 @@ export const secureLabelList = defineShortcut({
       method: "GET",
       path: "/open-apis/drive/v2/my_secure_labels",
       params: { lang: ctx.flags.lang },
-      response: PageInfo.extend({ items: z.array(Label).default([]) }),
+      response: z.extend(PageInfo, { items: z._default(z.array(Label), []) }),
       planned: { items: [], has_more: false },
     });
     const labels = pages.flatMap((p) => p.items);

@@ -2,7 +2,7 @@
  * The document a comment or permission shortcut addresses: a token or URL plus its type; a wiki page is
  * resolved to the document behind it (comments and permissions live on the document).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { DOC_TYPES, type DocType, tokenOf } from "./common.ts";

@@ -5,7 +5,7 @@
  * `+cover`). Every wait shows progress and stops at `--timeout`, naming the task to check later.
  */
 import { basename, extname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type FlagValues, type ShortcutContext } from "../declare.ts";
 import { DOC_TYPES, grantRequester, pollFlags, pollTask, type TaskState, tokenOf } from "./common.ts";
@@ -28,20 +28,20 @@ const IMPORTS: Record<string, readonly string[]> = {
 };
 
 const ImportResult = z.looseObject({
-  ticket: z.string().optional(),
+  ticket: z.optional(z.string()),
   job_status: z.number(),
-  job_error_msg: z.string().optional(),
-  token: z.string().optional(),
-  url: z.string().optional(),
-  type: z.string().optional(),
+  job_error_msg: z.optional(z.string()),
+  token: z.optional(z.string()),
+  url: z.optional(z.string()),
+  type: z.optional(z.string()),
 });
 const ExportResult = z.looseObject({
   job_status: z.number(),
-  job_error_msg: z.string().optional(),
-  file_token: z.string().optional(),
-  file_name: z.string().optional(),
-  file_size: z.number().optional(),
-  file_extension: z.string().optional(),
+  job_error_msg: z.optional(z.string()),
+  file_token: z.optional(z.string()),
+  file_name: z.optional(z.string()),
+  file_size: z.optional(z.number()),
+  file_extension: z.optional(z.string()),
 });
 
 /** The suite's job_status: 0 done, 1 initialising and 2 processing, anything else a failure. */
@@ -438,13 +438,13 @@ export const search = defineShortcut({
       throw errors.validation("--page-all starts from the first page; drop --page-token");
     }
     const Hit = z.looseObject({
-      title_highlighted: z.string().optional(),
-      entity_type: z.string().optional(),
+      title_highlighted: z.optional(z.string()),
+      entity_type: z.optional(z.string()),
     });
     const Page = z.object({
-      res_units: z.array(Hit).default([]),
-      has_more: z.boolean().default(false),
-      page_token: z.string().optional(),
+      res_units: z._default(z.array(Hit), []),
+      has_more: z._default(z.boolean(), false),
+      page_token: z.optional(z.string()),
     });
     const call = {
       method: "POST" as const,

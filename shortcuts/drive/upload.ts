@@ -4,7 +4,7 @@
  * one `upload_part` per block, `upload_finish` — because upload_all refuses them.
  */
 import { basename } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { transferText } from "../../cli/output/diagnostics.ts";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues, type ShortcutContext } from "../declare.ts";
@@ -45,8 +45,8 @@ function target(f: FlagValues<Flags>) {
 const Uploaded = z.object({ file_token: z.string() });
 const Prepared = z.object({
   upload_id: z.string(),
-  block_size: z.number().int(),
-  block_num: z.number().int(),
+  block_size: z.number().check(z.int()),
+  block_num: z.number().check(z.int()),
 });
 
 async function uploadAll(ctx: ShortcutContext<Flags>, name: string, size: number): Promise<string> {

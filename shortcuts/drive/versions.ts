@@ -2,7 +2,7 @@
  * Versions of an uploaded Drive file: `+version-history`, `+version-get` (downloads one version),
  * `+version-revert`, `+version-delete`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { tokenOf } from "./common.ts";
@@ -11,8 +11,8 @@ import { fileNameOf } from "./download.ts";
 const file = (token: string) => `/open-apis/drive/v1/files/${encodeURIComponent(token)}`;
 const Version = z.looseObject({
   version: z.string(),
-  name: z.string().optional(),
-  size: z.number().optional(),
+  name: z.optional(z.string()),
+  size: z.optional(z.number()),
 });
 
 function versionOf(v: string): string {
@@ -51,9 +51,9 @@ export const versionHistory = defineShortcut({
       path: `${file(token)}/history`,
       params: { limit: ctx.flags.limit, cursor: ctx.flags.cursor },
       response: z.object({
-        items: z.array(Version).default([]),
-        has_more: z.boolean().default(false),
-        cursor: z.string().optional(),
+        items: z._default(z.array(Version), []),
+        has_more: z._default(z.boolean(), false),
+        cursor: z.optional(z.string()),
       }),
       planned: { items: [], has_more: false },
     });
@@ -119,7 +119,7 @@ export const versionRevert = defineShortcut({
       method: "POST",
       path: `${file(token)}/revert`,
       body: { version: versionOf(ctx.flags["version-id"]) },
-      response: z.looseObject({ version: z.string().optional() }),
+      response: z.looseObject({ version: z.optional(z.string()) }),
       planned: { version: "<new_version>" },
     });
     await ctx.out({

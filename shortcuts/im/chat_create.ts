@@ -2,16 +2,16 @@
  * `im +chat-create`: a new group (or topic) chat with the given people and bots. The suite de-duplicates chat
  * creation on the `uuid` query parameter, so the run's idempotency key makes a retried create safe.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { checkId, idList } from "./ids.ts";
 
 const Created = z.looseObject({
   chat_id: z.string(),
-  name: z.string().optional(),
-  chat_mode: z.string().optional(),
-  owner_id: z.string().optional(),
+  name: z.optional(z.string()),
+  chat_mode: z.optional(z.string()),
+  owner_id: z.optional(z.string()),
 });
 
 export const chatCreate = defineShortcut({

@@ -2,12 +2,12 @@
  * `im +chat-list`: the group chats the identity is a member of, by creation time or by latest activity; one
  * page, or every page with `--page-all`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { Chat, CHAT_COLUMNS, chatsText, shapeChat } from "./chat_search.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
-const Page = PageInfo.extend({ items: z.array(Chat).default([]) });
+const Page = z.extend(PageInfo, { items: z._default(z.array(Chat), []) });
 
 export const chatList = defineShortcut({
   service: "im",

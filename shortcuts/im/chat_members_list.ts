@@ -2,15 +2,15 @@
  * `im +chat-members-list`: the people in a chat (the suite's member list holds people only; bots are not
  * listed), one page or every page with `--page-all`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { checkId } from "./ids.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
-const Page = PageInfo.extend({
-  items: z.array(z.looseObject({ member_id: z.string(), name: z.string().optional() })).default([]),
-  member_total: z.number().optional(),
+const Page = z.extend(PageInfo, {
+  items: z._default(z.array(z.looseObject({ member_id: z.string(), name: z.optional(z.string()) })), []),
+  member_total: z.optional(z.number()),
 });
 
 function membersText(data: unknown, columns?: number): string {

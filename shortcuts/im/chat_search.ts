@@ -3,7 +3,7 @@
  * typically to find a chat_id by its name.
  */
 import type { Column } from "../../cli/output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -13,12 +13,12 @@ const SEARCH = "/open-apis/im/v1/chats/search";
 
 export const Chat = z.looseObject({
   chat_id: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  owner_id: z.string().optional(),
-  external: z.boolean().optional(),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
+  owner_id: z.optional(z.string()),
+  external: z.optional(z.boolean()),
 });
-const Page = PageInfo.extend({ items: z.array(Chat).default([]) });
+const Page = z.extend(PageInfo, { items: z._default(z.array(Chat), []) });
 
 /** The table columns of a chat list. */
 export const CHAT_COLUMNS: Column[] = ["name", "chat_id", "description", "owner_id"];

@@ -1,6 +1,6 @@
 /** `im +chat-update`: renames a chat or changes its description. */
 import { errors } from "../../cli/output/errors.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { checkId } from "./ids.ts";
 

@@ -5,7 +5,7 @@
  * local path that is uploaded first.
  */
 import { extname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { flag, type FlagSpecs, type FlagValues, type ShortcutContext } from "../declare.ts";
 
@@ -165,7 +165,7 @@ export function fileTypeOf(path: string): string {
 
 const UPLOAD = { image: "/open-apis/im/v1/images", file: "/open-apis/im/v1/files" };
 
-const Uploaded = z.object({ image_key: z.string().optional(), file_key: z.string().optional() });
+const Uploaded = z.object({ image_key: z.optional(z.string()), file_key: z.optional(z.string()) });
 
 /** Which flag gave a part (for errors about the local file). */
 const FLAG_OF: Record<string, { file: string; image: string }> = {

@@ -2,7 +2,7 @@
  * The user's feed: shortcuts (chats pinned at the top of the feed, `+feed-shortcut-*`) and feed groups (tags
  * grouping feed cards, `+feed-group-*`). Both belong to a person, so these shortcuts run as the user only.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -13,7 +13,8 @@ const SHORTCUTS = "/open-apis/im/v2/feed_shortcuts";
 const GROUPS = "/open-apis/im/v1/groups";
 
 const Failed = z.object({
-  failed_shortcuts: z.array(z.looseObject({ chat_id: z.string(), reason: z.string().optional() })).default(
+  failed_shortcuts: z._default(
+    z.array(z.looseObject({ chat_id: z.string(), reason: z.optional(z.string()) })),
     [],
   ),
 });
@@ -81,8 +82,8 @@ export const feedShortcutRemove = defineShortcut({
   },
 });
 
-const ShortcutPage = PageInfo.extend({
-  shortcuts: z.array(z.looseObject({ chat_id: z.string(), name: z.string().optional() })).default([]),
+const ShortcutPage = z.extend(PageInfo, {
+  shortcuts: z._default(z.array(z.looseObject({ chat_id: z.string(), name: z.optional(z.string()) })), []),
 });
 
 export const feedShortcutList = defineShortcut({
@@ -134,11 +135,11 @@ function timeParams(f: { "start-time"?: string; "end-time"?: string }) {
   return { start_time: f["start-time"], end_time: f["end-time"] };
 }
 
-const GroupPage = PageInfo.extend({
-  items: z.array(z.looseObject({ feed_group_id: z.string(), name: z.string().optional() })).default([]),
+const GroupPage = z.extend(PageInfo, {
+  items: z._default(z.array(z.looseObject({ feed_group_id: z.string(), name: z.optional(z.string()) })), []),
 });
-const FeedCard = z.looseObject({ feed_id: z.string(), feed_type: z.string().optional() });
-const CardPage = PageInfo.extend({ items: z.array(FeedCard).default([]) });
+const FeedCard = z.looseObject({ feed_id: z.string(), feed_type: z.optional(z.string()) });
+const CardPage = z.extend(PageInfo, { items: z._default(z.array(FeedCard), []) });
 
 function groupPath(id: string, tail: string): string {
   if (!id.trim()) throw errors.validation("--feed-group-id must not be empty");
@@ -220,7 +221,7 @@ export const feedGroupQueryItem = defineShortcut({
       method: "POST",
       path: groupPath(ctx.flags["feed-group-id"], "batch_query_item"),
       body: { feed_ids: ids },
-      response: z.object({ items: z.array(FeedCard).default([]) }),
+      response: z.object({ items: z._default(z.array(FeedCard), []) }),
       planned: { items: [] },
     });
     await ctx.outFormat(found.items, { count: found.items.length });

@@ -4,7 +4,7 @@
  * the chat is looked up from the message, and its mode decides the item type (a topic chat's item is a thread).
  * Bookmarks belong to a person, so these shortcuts run as the user only.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
@@ -17,15 +17,17 @@ const LOOKUP_SCOPES = ["im:message.group_msg:get_as_user", "im:message.p2p_msg:g
 
 const FlagItem = z.looseObject({
   item_id: z.string(),
-  item_type: z.string().optional(),
-  flag_type: z.string().optional(),
-  create_time: z.string().optional(),
+  item_type: z.optional(z.string()),
+  flag_type: z.optional(z.string()),
+  create_time: z.optional(z.string()),
 });
 type FlagItem = z.infer<typeof FlagItem>;
-const FlagResult = z.object({ flag_items: z.array(FlagItem).default([]) });
+const FlagResult = z.object({ flag_items: z._default(z.array(FlagItem), []) });
 
-const Message = z.object({ items: z.array(z.looseObject({ chat_id: z.string().optional() })).default([]) });
-const Chat = z.looseObject({ chat_mode: z.string().optional() });
+const Message = z.object({
+  items: z._default(z.array(z.looseObject({ chat_id: z.optional(z.string()) })), []),
+});
+const Chat = z.looseObject({ chat_mode: z.optional(z.string()) });
 
 /** The feed-layer item of a message: its chat, as a thread item when the chat is a topic chat. */
 async function feedItem<F extends FlagSpecs>(ctx: ShortcutContext<F>, messageId: string): Promise<FlagItem> {
@@ -127,7 +129,7 @@ export const flagCancel = defineShortcut({
   },
 });
 
-const Page = PageInfo.extend({ flag_items: z.array(FlagItem).default([]) });
+const Page = z.extend(PageInfo, { flag_items: z._default(z.array(FlagItem), []) });
 
 export const flagList = defineShortcut({
   service: "im",

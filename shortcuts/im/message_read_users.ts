@@ -1,12 +1,12 @@
 /** `im +message-read-users`: who has read a message (the caller must still be in its chat). */
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { checkId } from "./ids.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
-const Page = PageInfo.extend({
-  items: z.array(z.looseObject({ user_id: z.string(), timestamp: z.string().optional() })).default([]),
+const Page = z.extend(PageInfo, {
+  items: z._default(z.array(z.looseObject({ user_id: z.string(), timestamp: z.optional(z.string()) })), []),
 });
 
 export const messageReadUsers = defineShortcut({

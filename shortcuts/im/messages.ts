@@ -2,19 +2,19 @@
  * Messages as the suite returns them, and as larkit shows them: times in RFC 3339 in the user's zone, the
  * content JSON parsed, the sender flattened to an id and a type.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { formatRfc3339 } from "../common/time.ts";
 
 export const SuiteMessage = z.looseObject({
   message_id: z.string(),
-  chat_id: z.string().optional(),
-  msg_type: z.string().optional(),
-  create_time: z.string().optional(),
-  parent_id: z.string().optional(),
-  root_id: z.string().optional(),
-  thread_id: z.string().optional(),
-  sender: z.looseObject({ id: z.string().optional(), sender_type: z.string().optional() }).optional(),
-  body: z.object({ content: z.string() }).optional(),
+  chat_id: z.optional(z.string()),
+  msg_type: z.optional(z.string()),
+  create_time: z.optional(z.string()),
+  parent_id: z.optional(z.string()),
+  root_id: z.optional(z.string()),
+  thread_id: z.optional(z.string()),
+  sender: z.optional(z.looseObject({ id: z.optional(z.string()), sender_type: z.optional(z.string()) })),
+  body: z.optional(z.object({ content: z.string() })),
 });
 export type SuiteMessage = z.infer<typeof SuiteMessage>;
 

@@ -4,7 +4,7 @@
  * `meta.has_more`) fetches the next page. `--user-id` reads the direct chat with that person, looked up first.
  */
 import { MESSAGE_COLUMNS } from "../common/columns.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
@@ -36,7 +36,7 @@ export function listQuery(f: FlagValues<typeof flags>, chatId: string, zone: str
   };
 }
 
-export const MessagePage = PageInfo.extend({ items: z.array(SuiteMessage).default([]) });
+export const MessagePage = z.extend(PageInfo, { items: z._default(z.array(SuiteMessage), []) });
 
 export function messagesText(data: unknown, columns?: number): string {
   const messages = data as Record<string, unknown>[];
@@ -54,7 +54,7 @@ export function messagesText(data: unknown, columns?: number): string {
   return renderTable(rows, columns, ["time", "sender", "type", "text"]);
 }
 
-const P2P = z.object({ p2p_chats: z.array(z.object({ chat_id: z.string() })).default([]) });
+const P2P = z.object({ p2p_chats: z._default(z.array(z.object({ chat_id: z.string() })), []) });
 
 /** The direct chat between you (or the bot) and a person; an error when there is none yet. */
 async function directChat<F extends FlagSpecs>(ctx: ShortcutContext<F>, userId: string): Promise<string> {

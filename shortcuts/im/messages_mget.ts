@@ -1,13 +1,13 @@
 /** `im +messages-mget`: up to 50 messages by ID, in the order given, each with its parsed content. */
 import { MESSAGE_COLUMNS } from "../common/columns.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { idList } from "./ids.ts";
 import { MESSAGES, messagesText, READ_MESSAGE_SCOPES } from "./messages_list.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
 import { downloadResources, downloadResourcesFlag } from "./resources.ts";
 
-const Got = z.object({ items: z.array(SuiteMessage).default([]) });
+const Got = z.object({ items: z._default(z.array(SuiteMessage), []) });
 
 export const messagesMget = defineShortcut({
   service: "im",

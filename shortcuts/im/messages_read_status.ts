@@ -1,11 +1,11 @@
 /** `im +messages-read-status`: whether you have read each of up to 50 messages (user only). */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { idList } from "./ids.ts";
 
 const Status = z.object({
-  items: z.array(z.looseObject({ message_id: z.string(), is_read: z.boolean().optional() })).default([]),
-  invalid_message_ids: z.array(z.string()).default([]),
+  items: z._default(z.array(z.looseObject({ message_id: z.string(), is_read: z.optional(z.boolean()) })), []),
+  invalid_message_ids: z._default(z.array(z.string()), []),
 });
 
 export const messagesReadStatus = defineShortcut({

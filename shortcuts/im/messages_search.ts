@@ -3,7 +3,7 @@
  * result carries content, sender and time like `+chat-messages-list`.
  */
 import { MESSAGE_COLUMNS } from "../common/columns.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -12,8 +12,10 @@ import { MESSAGES, messagesText } from "./messages_list.ts";
 import { shapeMessage, SuiteMessage } from "./messages.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
 
-const Hits = PageInfo.extend({ items: z.array(z.looseObject({ message_id: z.string() })).default([]) });
-const Got = z.object({ items: z.array(SuiteMessage).default([]) });
+const Hits = z.extend(PageInfo, {
+  items: z._default(z.array(z.looseObject({ message_id: z.string() })), []),
+});
+const Got = z.object({ items: z._default(z.array(SuiteMessage), []) });
 
 export const messagesSearch = defineShortcut({
   service: "im",

@@ -4,7 +4,7 @@
  * `meta` (`count`, `has_more`, `page_token` when more remain; `truncated` when `--page-limit` stopped
  * `--page-all`), so a caller pages every list the same way.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import type { Meta } from "../../cli/output/envelope.ts";
 import { type Call, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
@@ -36,8 +36,8 @@ export interface PageValues {
 
 /** The paging fields every list answer has; the list itself is the caller's. */
 export const PageInfo = z.object({
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 export interface Pages<T> {

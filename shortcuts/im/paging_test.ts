@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "zod";
+import * as z from "zod";
 import { LarkitError } from "../../cli/output/errors.ts";
 import { defineShortcut } from "../declare.ts";
 import { runShortcut } from "../pipeline.ts";
@@ -21,7 +21,7 @@ const list = defineShortcut({
       method: "GET",
       path: "/open-apis/test/v1/things",
       params: { kind: "a" },
-      response: PageInfo.extend({ items: z.array(z.number()) }),
+      response: z.extend(PageInfo, { items: z.array(z.number()) }),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items);

@@ -4,7 +4,7 @@
  * first to find its thread.
  */
 import { MESSAGE_COLUMNS } from "../common/columns.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { MessagePage, MESSAGES, messagesText, READ_MESSAGE_SCOPES } from "./messages_list.ts";
@@ -12,7 +12,9 @@ import { shapeMessage } from "./messages.ts";
 import { listPages, pageFlags } from "./paging.ts";
 import { downloadResources, downloadResourcesFlag } from "./resources.ts";
 
-const Found = z.object({ items: z.array(z.looseObject({ thread_id: z.string().optional() })).default([]) });
+const Found = z.object({
+  items: z._default(z.array(z.looseObject({ thread_id: z.optional(z.string()) })), []),
+});
 
 export const threadsMessagesList = defineShortcut({
   service: "im",

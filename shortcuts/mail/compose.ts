@@ -4,7 +4,7 @@
  * is given (then the draft is sent, now or at `--send-time`). `--yes` never sends on its own.
  */
 import { basename } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
@@ -167,7 +167,7 @@ export async function saveOrSend<F extends FlagSpecs>(
     path: draftsPath(f.mailbox, `/${encodeURIComponent(draft.draft_id)}/send`),
     body: sendTime ? { send_time: sendTime } : {},
     description: sendTime ? "schedule the send" : "send the draft",
-    response: z.looseObject({ message_id: z.string().optional() }),
+    response: z.looseObject({ message_id: z.optional(z.string()) }),
     planned: { message_id: "<message_id>" },
   });
   await ctx.out({

@@ -1,5 +1,5 @@
 /** `mail +draft-send` (sends saved drafts; asks first) and `mail +draft-edit` (changes a draft's fields). */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { addressesOf, mailboxFlag } from "./mailbox.ts";
@@ -41,7 +41,7 @@ export const draftSend = defineShortcut({
           path: draftsPath(f.mailbox, `/${encodeURIComponent(id)}/send`),
           body: sendTime ? { send_time: sendTime } : {},
           description: "once per draft",
-          response: z.looseObject({ message_id: z.string().optional() }),
+          response: z.looseObject({ message_id: z.optional(z.string()) }),
           planned: { message_id: "<message_id>" },
         });
         results.push({ draft_id: id, sent: true, message_id: sent.message_id ?? null });
@@ -58,12 +58,12 @@ const Draft = z.object({
   draft: z.object({
     draft_id: z.string(),
     message: z.looseObject({
-      subject: z.string().default(""),
-      to: z.array(z.looseObject({ mail_address: z.string() })).default([]),
-      cc: z.array(z.looseObject({ mail_address: z.string() })).default([]),
-      bcc: z.array(z.looseObject({ mail_address: z.string() })).default([]),
-      body_plain_text: z.string().default(""),
-      body_html: z.string().default(""),
+      subject: z._default(z.string(), ""),
+      to: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+      cc: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+      bcc: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+      body_plain_text: z._default(z.string(), ""),
+      body_html: z._default(z.string(), ""),
     }),
   }),
 });

@@ -1,5 +1,5 @@
 /** `mail +message` (one message, bodies decoded) and `mail +thread` (every message of a conversation, oldest first). */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { token } from "../vc/common.ts";
 import { mailboxFlag, messagesPath } from "./mailbox.ts";
@@ -40,12 +40,12 @@ export const message = defineShortcut({
 
 const Thread = z.object({
   thread: z.looseObject({
-    thread_id: z.string().optional(),
-    messages: z.array(z.looseObject({
-      internal_date: z.string().optional(),
-      body_plain_text: z.string().optional(),
-      body_html: z.string().optional(),
-    })).nullish(),
+    thread_id: z.optional(z.string()),
+    messages: z.nullish(z.array(z.looseObject({
+      internal_date: z.optional(z.string()),
+      body_plain_text: z.optional(z.string()),
+      body_html: z.optional(z.string()),
+    }))),
   }),
 });
 

@@ -4,7 +4,7 @@
  * base64url-encoded and are decoded here, so agents read text, not base64.
  */
 import type { Column } from "../../cli/output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339 } from "../common/time.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
@@ -27,23 +27,23 @@ function idsOf(f: Flags): string[] | undefined {
   return f["message-ids"]?.split(",").map((s) => s.trim()).filter(Boolean);
 }
 
-const Address = z.looseObject({ mail_address: z.string(), name: z.string().optional() });
+const Address = z.looseObject({ mail_address: z.string(), name: z.optional(z.string()) });
 export const SuiteMail = z.looseObject({
   message_id: z.string(),
-  subject: z.string().default(""),
-  head_from: Address.optional(),
-  to: z.array(Address).default([]),
-  cc: z.array(Address).default([]),
-  body_plain_text: z.string().default(""),
-  body_html: z.string().default(""),
-  attachments: z.array(z.unknown()).default([]),
-  internal_date: z.string().optional(),
-  folder_id: z.string().optional(),
+  subject: z._default(z.string(), ""),
+  head_from: z.optional(Address),
+  to: z._default(z.array(Address), []),
+  cc: z._default(z.array(Address), []),
+  body_plain_text: z._default(z.string(), ""),
+  body_html: z._default(z.string(), ""),
+  attachments: z._default(z.array(z.unknown()), []),
+  internal_date: z.optional(z.string()),
+  folder_id: z.optional(z.string()),
 });
 const IdPage = z.object({
-  items: z.array(z.string()).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z.nullish(z.array(z.string())),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 /** base64url body text → text; a body that is not base64url is kept as sent. */

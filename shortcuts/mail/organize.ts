@@ -2,7 +2,7 @@
  * `mail +message-modify` (labels, folder moves) and `mail +message-trash` (to the trash; asks first): message
  * IDs in batches of 20, one request per batch, in order.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { tokenList } from "../vc/common.ts";

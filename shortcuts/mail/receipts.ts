@@ -2,7 +2,7 @@
  * Read receipts: `mail +send-receipt` answers a message's receipt request with a "Read:" mail to its sender
  * (sent at once, so it asks first), `mail +decline-receipt` marks the request declined without answering.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { token } from "../vc/common.ts";
 import { mailboxFlag, messagesPath } from "./mailbox.ts";

@@ -3,7 +3,7 @@
  * original quoted below the new text, `in_reply_to` set for replies — SAVED AS A DRAFT unless `--confirm-send`.
  * Reply-all answers the sender and every To/CC recipient except the mailbox itself (and `--remove`).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { token } from "../vc/common.ts";
 import { addressesOf, messagesPath } from "./mailbox.ts";
@@ -24,13 +24,13 @@ import { decodeBody } from "./messages.ts";
 const Original = z.object({
   message: z.looseObject({
     message_id: z.string(),
-    subject: z.string().default(""),
-    head_from: z.looseObject({ mail_address: z.string(), name: z.string().optional() }).optional(),
-    to: z.array(z.looseObject({ mail_address: z.string() })).default([]),
-    cc: z.array(z.looseObject({ mail_address: z.string() })).default([]),
-    body_plain_text: z.string().default(""),
-    body_html: z.string().default(""),
-    internal_date: z.string().optional(),
+    subject: z._default(z.string(), ""),
+    head_from: z.optional(z.looseObject({ mail_address: z.string(), name: z.optional(z.string()) })),
+    to: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+    cc: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+    body_plain_text: z._default(z.string(), ""),
+    body_html: z._default(z.string(), ""),
+    internal_date: z.optional(z.string()),
   }),
 });
 export type OriginalMail = z.infer<typeof Original>["message"];
@@ -51,7 +51,7 @@ export async function originalOf<F extends FlagSpecs>(
   })).message;
 }
 
-const Profile = z.looseObject({ primary_email_address: z.string().optional() });
+const Profile = z.looseObject({ primary_email_address: z.optional(z.string()) });
 
 async function ownAddress<F extends FlagSpecs>(ctx: ShortcutContext<F>, mailbox: string | undefined) {
   const p = await ctx.api({

@@ -3,7 +3,7 @@
  * conditions and actions are the suite's JSON (`--condition`, `--action`); `+rule-list` shows existing ones
  * to copy from.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { token } from "../vc/common.ts";
@@ -13,16 +13,22 @@ const rulesPath = (mailbox: string | undefined, rest = "") =>
   `/open-apis/mail/v1/user_mailboxes/${encodeURIComponent(mailbox ?? "me")}/rules${rest}`;
 
 const Condition = z.object({
-  match_type: z.number().int(),
+  match_type: z.number().check(z.int()),
   items: z.array(
-    z.object({ type: z.number().int(), operator: z.number().int(), input: z.string().optional() }),
-  ).min(1),
+    z.object({
+      type: z.number().check(z.int()),
+      operator: z.number().check(z.int()),
+      input: z.optional(z.string()),
+    }),
+  ).check(z.minLength(1)),
 });
 const Action = z.object({
-  items: z.array(z.object({ type: z.number().int(), input: z.string().optional() })).min(1),
+  items: z.array(z.object({ type: z.number().check(z.int()), input: z.optional(z.string()) })).check(
+    z.minLength(1),
+  ),
 });
 
-function parsed<T>(schema: z.ZodType<T>, value: unknown, name: string, example: string): T {
+function parsed<T>(schema: z.ZodMiniType<T>, value: unknown, name: string, example: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const i = r.error.issues[0];
@@ -60,7 +66,7 @@ export const ruleList = defineShortcut({
     const { items } = await ctx.api({
       method: "GET",
       path: rulesPath(ctx.flags.mailbox),
-      response: z.object({ items: z.array(z.looseObject({})).nullish() }),
+      response: z.object({ items: z.nullish(z.array(z.looseObject({}))) }),
       planned: { items: [] },
     });
     await ctx.outFormat(items ?? [], { count: items?.length ?? 0 });
@@ -95,7 +101,7 @@ export const ruleCreate = defineShortcut({
       method: "POST",
       path: rulesPath(f.mailbox),
       body,
-      response: z.object({ rule: z.looseObject({ id: z.string().optional() }).optional() }),
+      response: z.object({ rule: z.optional(z.looseObject({ id: z.optional(z.string()) })) }),
       planned: { rule: { id: "<rule_id>" } },
     });
     await ctx.out({ rule: made.rule ?? null });

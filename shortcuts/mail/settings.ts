@@ -2,7 +2,7 @@
  * Mailbox settings and sharing: `mail +signature` (the signatures to choose from), `mail +share-to-chat` (a
  * message or thread as a card in a chat), `mail +template-create` / `+template-update` (personal templates).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { token } from "../vc/common.ts";
@@ -28,7 +28,7 @@ export const signature = defineShortcut({
       method: "GET",
       path: boxPath(ctx.flags.mailbox, "/settings/signatures"),
       response: z.object({
-        signatures: z.array(z.looseObject({ content: z.string().optional() })).nullish(),
+        signatures: z.nullish(z.array(z.looseObject({ content: z.optional(z.string()) }))),
       }),
       planned: { signatures: [] },
     });
@@ -88,7 +88,7 @@ export const shareToChat = defineShortcut({
       path: boxPath(f.mailbox, `/share_tokens/${encodeURIComponent(card_id)}/send`),
       body: { receive_id: f["receive-id"], receive_id_type: f["receive-id-type"] },
       description: "send the card",
-      response: z.looseObject({ message_id: z.string().optional() }),
+      response: z.looseObject({ message_id: z.optional(z.string()) }),
       planned: { message_id: "<message_id>" },
     });
     await ctx.out({ ...what, card_id, receive_id: f["receive-id"], message_id: sent.message_id ?? null });
@@ -102,7 +102,7 @@ const TemplateFields = {
   "plain-text": flag.boolean("the content is plain text even if it looks like HTML"),
   mailbox: mailboxFlag,
 };
-const Template = z.looseObject({ template_id: z.string().optional() });
+const Template = z.looseObject({ template_id: z.optional(z.string()) });
 const TEMPLATE_SCOPES = ["mail:user_mailbox.message:modify", "mail:user_mailbox:readonly"];
 
 export const templateCreate = defineShortcut({
@@ -147,13 +147,13 @@ export const templateCreate = defineShortcut({
 
 const Stored = z.object({
   template: z.looseObject({
-    name: z.string().default(""),
-    subject: z.string().default(""),
-    template_content: z.string().default(""),
-    is_plain_text_mode: z.boolean().default(false),
-    to: z.array(z.looseObject({ mail_address: z.string() })).default([]),
-    cc: z.array(z.looseObject({ mail_address: z.string() })).default([]),
-    bcc: z.array(z.looseObject({ mail_address: z.string() })).default([]),
+    name: z._default(z.string(), ""),
+    subject: z._default(z.string(), ""),
+    template_content: z._default(z.string(), ""),
+    is_plain_text_mode: z._default(z.boolean(), false),
+    to: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+    cc: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+    bcc: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
   }),
 });
 

@@ -2,7 +2,7 @@
  * `mail +triage`: a folder at a glance — date, sender, subject, message ID — newest first, without bodies, so
  * an agent can pick what to read with `+message`/`+messages`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339 } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -41,7 +41,7 @@ export const triage = defineShortcut({
       method: "GET",
       path: messagesPath(mailbox),
       params: { folder_id: ctx.flags["folder-id"] ?? "INBOX" },
-      response: PageInfo.extend({ items: z.array(z.string()).nullish() }),
+      response: z.extend(PageInfo, { items: z.nullish(z.array(z.string())) }),
       planned: { items: ["<message_id>"], has_more: false },
     });
     const rows = [];

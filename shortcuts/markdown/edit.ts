@@ -7,7 +7,7 @@
  * right before uploading.
  */
 import { basename } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
 import { tokenOf } from "../drive/common.ts";

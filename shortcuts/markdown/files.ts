@@ -3,7 +3,7 @@
  * `+fetch` downloads one. The content is stored byte for byte: nothing is converted, so nothing is lost.
  */
 import { basename, extname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { grantRequester, tokenOf } from "../drive/common.ts";

@@ -2,7 +2,7 @@
  * `minutes +detail`: minutes by token — title, owner, duration — and, on request, the AI artifacts (summary,
  * todos, chapters, transcript, keywords), fetched once per minute only when one of those flags is given.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { tokenList } from "../vc/common.ts";
 import { minutePath } from "./common.ts";

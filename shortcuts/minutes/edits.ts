@@ -2,7 +2,7 @@
  * The minutes write shortcuts (user identity only, except asking for access): make a minute from uploaded
  * media, rename it, replace its summary, change its todos, rebind a transcript speaker, replace words.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { token } from "../vc/common.ts";
@@ -28,7 +28,7 @@ export const upload = defineShortcut({
       method: "POST",
       path: "/open-apis/minutes/v1/minutes/upload",
       body: { file_token: fileToken },
-      response: z.looseObject({ minute_token: z.string().optional() }),
+      response: z.looseObject({ minute_token: z.optional(z.string()) }),
       planned: { minute_token: "<minute_token>" },
     });
     await ctx.out({ file_token: fileToken, minute_token: made.minute_token ?? null });
@@ -50,7 +50,7 @@ export const update = defineShortcut({
       method: "PATCH",
       path: minutePath(ctx.flags["minute-token"]),
       body: { topic: ctx.flags.topic },
-      response: z.object({ minute: z.looseObject({}).optional() }),
+      response: z.object({ minute: z.optional(z.looseObject({})) }),
       planned: { minute: {} },
     });
     await ctx.out({
@@ -115,12 +115,15 @@ export const summary = defineShortcut({
   },
 });
 
-const Todo = z.object({
-  todo_id: z.string().optional(),
-  content: z.string().optional(),
-  is_done: z.boolean().optional(),
-}).strict();
-const Todos = z.array(Todo).min(1, "needs at least one todo").max(50, "takes at most 50 todos");
+const Todo = z.strictObject({
+  todo_id: z.optional(z.string()),
+  content: z.optional(z.string()),
+  is_done: z.optional(z.boolean()),
+});
+const Todos = z.array(Todo).check(
+  z.minLength(1, "needs at least one todo"),
+  z.maxLength(50, "takes at most 50 todos"),
+);
 
 /** The todo items of one `+todo` run: `--todos` (a JSON array), else one item from the single flags. */
 export function todosOf(
@@ -185,7 +188,7 @@ export const todo = defineShortcut({
       method: "POST",
       path: minutePath(ctx.flags["minute-token"], "/todo"),
       body: { operation: op, todos },
-      response: z.looseObject({ todos: z.array(z.unknown()).nullish() }),
+      response: z.looseObject({ todos: z.nullish(z.array(z.unknown())) }),
       planned: { todos },
     });
     await ctx.out({ minute_token: ctx.flags["minute-token"], operation: op, todos: done.todos ?? todos });
@@ -223,12 +226,19 @@ export const speakerReplace = defineShortcut({
   },
 });
 
-const Words = z.union([
-  z.array(z.object({ from: z.string().min(1), to: z.string() }).strict()),
-  z.record(z.string().min(1), z.string()).transform((m) =>
-    Object.entries(m).map(([from, to]) => ({ from, to }))
+const Words = z.pipe(
+  z.union([
+    z.array(z.strictObject({ from: z.string().check(z.minLength(1)), to: z.string() })),
+    z.pipe(
+      z.record(z.string().check(z.minLength(1)), z.string()),
+      z.transform((m) => Object.entries(m).map(([from, to]) => ({ from, to }))),
+    ),
+  ]),
+  z.array(z.object({ from: z.string(), to: z.string() })).check(
+    z.minLength(1, "needs at least one word"),
+    z.maxLength(100),
   ),
-]).pipe(z.array(z.object({ from: z.string(), to: z.string() })).min(1, "needs at least one word").max(100));
+);
 
 export const wordReplace = defineShortcut({
   service: "minutes",
@@ -257,7 +267,7 @@ export const wordReplace = defineShortcut({
       method: "PUT",
       path: minutePath(ctx.flags["minute-token"], "/transcript/word"),
       body: { replace_words: parsed.data },
-      response: z.looseObject({ replaced: z.number().optional() }),
+      response: z.looseObject({ replaced: z.optional(z.number()) }),
       planned: { replaced: 0 },
     });
     await ctx.out({

@@ -1,5 +1,5 @@
 /** `minutes +search`: minutes found by keyword, owner, participant and time range. */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
@@ -46,7 +46,7 @@ export const search = defineShortcut({
       method: "POST",
       path: "/open-apis/minutes/v1/minutes/search",
       body,
-      response: PageInfo.extend({ items: z.array(Minute).nullish() }),
+      response: z.extend(PageInfo, { items: z.nullish(z.array(Minute)) }),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);

@@ -3,7 +3,7 @@
  * unified transcript. The transcript is the result's `content`; `--format pretty` prints the text alone, ready
  * to redirect into a file.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 
@@ -12,7 +12,7 @@ const notePath = (id: string) => {
   return `/open-apis/vc/v1/notes/${encodeURIComponent(id)}`;
 };
 
-const Note = z.object({ note: z.looseObject({ note_id: z.string().optional() }) });
+const Note = z.object({ note: z.looseObject({ note_id: z.optional(z.string()) }) });
 
 export const noteDetail = defineShortcut({
   service: "note",
@@ -38,7 +38,7 @@ export const noteDetail = defineShortcut({
   },
 });
 
-const Transcript = z.object({ content: z.string().default(""), format: z.string().optional() });
+const Transcript = z.object({ content: z._default(z.string(), ""), format: z.optional(z.string()) });
 
 export const noteTranscript = defineShortcut({
   service: "note",

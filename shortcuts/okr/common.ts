@@ -2,7 +2,7 @@
  * What the okr shortcuts share: paths, the two levels (objective, key result), and OKR rich text — plain
  * text becomes one paragraph per line; `--style richtext` takes the suite's block document as JSON.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { flag } from "../declare.ts";
 
@@ -25,7 +25,7 @@ export type Level = "objective" | "key-result";
 export const itemPath = (level: Level, id: string) =>
   `${OKR}/v2/${level === "objective" ? "objectives" : "key_results"}/${enc(id)}`;
 
-const Blocks = z.object({ blocks: z.array(z.looseObject({})) }).loose();
+const Blocks = z.looseObject({ blocks: z.array(z.looseObject({})) });
 export type Blocks = z.infer<typeof Blocks>;
 
 /** The text of `--<name>` as the suite's rich text. */
@@ -70,12 +70,12 @@ export function unitNumber(name: string, text: string): number {
 
 export const OkrItem = z.looseObject({
   id: z.string(),
-  content: z.unknown().optional(),
-  weight: z.number().optional(),
-  score: z.number().optional(),
+  content: z.optional(z.unknown()),
+  weight: z.optional(z.number()),
+  score: z.optional(z.number()),
 });
 export const OkrPage = z.object({
-  items: z.array(OkrItem).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z.nullish(z.array(OkrItem)),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });

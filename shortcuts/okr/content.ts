@@ -2,7 +2,7 @@
  * OKR content: create or patch one objective or key result, create a cycle's OKRs in one go (rolled back on
  * failure), reorder them, set their weights, update an indicator's current value. All OKR v2.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors, LarkitError, toLarkitError } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import {
@@ -33,7 +33,10 @@ function parentPath(level: Level, cycle: string | undefined, objective: string |
     : `${OKR}/v2/objectives/${enc(idFlag("objective-id", objective, level))}/key_results`;
 }
 
-const Created = z.looseObject({ objective_id: z.string().optional(), key_result_id: z.string().optional() });
+const Created = z.looseObject({
+  objective_id: z.optional(z.string()),
+  key_result_id: z.optional(z.string()),
+});
 
 async function createItem<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
@@ -138,12 +141,15 @@ export const patch = defineShortcut({
 });
 
 const BatchInput = z.array(
-  z.object({
-    content: z.string().min(1),
-    notes: z.string().optional(),
-    key_results: z.array(z.object({ content: z.string().min(1) })).max(10).default([]),
-  }).strict(),
-).min(1).max(10);
+  z.strictObject({
+    content: z.string().check(z.minLength(1)),
+    notes: z.optional(z.string()),
+    key_results: z._default(
+      z.array(z.object({ content: z.string().check(z.minLength(1)) })).check(z.maxLength(10)),
+      [],
+    ),
+  }),
+).check(z.minLength(1), z.maxLength(10));
 
 export const batchCreate = defineShortcut({
   service: "okr",
@@ -334,7 +340,7 @@ export const weight = defineShortcut({
 });
 
 const Indicators = z.object({
-  items: z.array(z.looseObject({ id: z.string(), current_value: z.number().optional() })).nullish(),
+  items: z.nullish(z.array(z.looseObject({ id: z.string(), current_value: z.optional(z.number()) }))),
 });
 
 export const indicatorUpdate = defineShortcut({

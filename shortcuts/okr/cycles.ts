@@ -1,5 +1,5 @@
 /** `okr +cycle-list` (a person's OKR cycles) and `okr +cycle-detail` (a cycle's objectives and key results). */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
@@ -7,8 +7,8 @@ import { enc, OKR, OkrPage, plainText, READ } from "./common.ts";
 
 const Cycle = z.looseObject({
   id: z.string(),
-  start_time: z.string().optional(),
-  end_time: z.string().optional(),
+  start_time: z.optional(z.string()),
+  end_time: z.optional(z.string()),
 });
 
 export const cycleList = defineShortcut({
@@ -38,7 +38,7 @@ export const cycleList = defineShortcut({
       method: "GET",
       path: `${OKR}/v2/cycles`,
       params: { user_id: ctx.flags["user-id"], user_id_type: "open_id", time_range: range },
-      response: OkrPage.extend({ items: z.array(Cycle).nullish() }),
+      response: z.extend(OkrPage, { items: z.nullish(z.array(Cycle)) }),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);

@@ -2,7 +2,7 @@
  * OKR progress records: list an objective's or key result's, read, create, replace and delete one. Records
  * are OKR v1 (`progress_records`, in the registry); the per-target lists are OKR v2.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
@@ -13,7 +13,7 @@ const READ = { user: ["okr:okr.progress:readonly"], bot: ["okr:okr.progress:read
 const WRITE = { user: ["okr:okr.progress:writeonly"], bot: ["okr:okr.progress:writeonly"] };
 const targetType = flag.requiredChoice(["objective", "key_result"] as const, "what the progress is about");
 const progressId = flag.requiredString("progress record ID");
-const Progress = z.looseObject({ progress_id: z.string().optional(), content: z.unknown().optional() });
+const Progress = z.looseObject({ progress_id: z.optional(z.string()), content: z.optional(z.unknown()) });
 
 /** A progress ID is a number in the suite; anything else fails before a request is made. */
 function idOf(text: string): string {
@@ -46,9 +46,9 @@ export const progressList = defineShortcut({
       path: `${OKR}/v2/${kind}/${enc(f["target-id"])}/progresses`,
       params: { user_id_type: "open_id" },
       response: z.object({
-        items: z.array(Progress).nullish(),
-        has_more: z.boolean().default(false),
-        page_token: z.string().optional(),
+        items: z.nullish(z.array(Progress)),
+        has_more: z._default(z.boolean(), false),
+        page_token: z.optional(z.string()),
       }),
       planned: { items: [], has_more: false },
     });

@@ -2,7 +2,7 @@
  * `sheets +append`: adds `--values` as new rows after the last used row of the range (the whole sheet when
  * no range is given); the suite finds that row, so concurrent appends do not overwrite each other.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, type FlagValues } from "../declare.ts";
 import { parseValues, rangeText, sheetFlags, targetOf, valuesFlag, writeValues } from "./spreadsheet.ts";
 
@@ -13,7 +13,7 @@ function bodyOf(f: FlagValues<typeof flags>, sheetId: string) {
 }
 
 const Appended = z.looseObject({
-  tableRange: z.string().optional(),
+  tableRange: z.optional(z.string()),
   updates: z.looseObject({ updatedRange: z.string(), updatedRows: z.number() }),
 });
 

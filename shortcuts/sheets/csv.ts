@@ -2,7 +2,7 @@
  * Cells as CSV (`+csv-get`, `+csv-put`) and clearing a range (`+cells-clear`). CSV follows RFC 4180: fields
  * with a comma, quote or line break are quoted, quotes doubled.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import {
@@ -17,9 +17,9 @@ import {
 
 const S = "--spreadsheet-token shtcnAbc123";
 const ValueRange = z.object({
-  valueRange: z.looseObject({ range: z.string(), values: z.array(z.array(z.unknown())).default([]) }),
+  valueRange: z.looseObject({ range: z.string(), values: z._default(z.array(z.array(z.unknown())), []) }),
 });
-const Written = z.looseObject({ updatedRange: z.string().optional(), updatedCells: z.number().optional() });
+const Written = z.looseObject({ updatedRange: z.optional(z.string()), updatedCells: z.optional(z.number()) });
 
 /** Rows of cells as CSV text. */
 export function toCsv(rows: unknown[][]): string {

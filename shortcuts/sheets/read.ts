@@ -1,7 +1,7 @@
 /**
  * `sheets +cells-get` (alias `+read`): the values of a range (or of a whole sheet) as rows of cells.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { colIndex, rangeText, resolveSheetId, sheetFlags, spreadsheetPath, targetOf } from "./spreadsheet.ts";
@@ -9,7 +9,7 @@ import { colIndex, rangeText, resolveSheetId, sheetFlags, spreadsheetPath, targe
 const RENDER_OPTIONS = ["ToString", "FormattedValue", "Formula", "UnformattedValue"] as const;
 
 const ValueRange = z.object({
-  valueRange: z.looseObject({ range: z.string(), values: z.array(z.array(z.unknown())).default([]) }),
+  valueRange: z.looseObject({ range: z.string(), values: z._default(z.array(z.array(z.unknown())), []) }),
 });
 
 /** "A", …, "Z", "AA": the letters of a 0-based column index. */

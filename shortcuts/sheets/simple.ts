@@ -4,7 +4,7 @@
  * target comes from `--url`/`--spreadsheet-token`, `--sheet-id` and `--range` as for `+cells-get`; a shortcut
  * that works on a sheet and names none acts on the first sheet (looked up first).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import type { Risk } from "../../cli/provider.ts";
 import { defineShortcut, type FlagSpecs, type FlagValues, type Method, type Shortcut } from "../declare.ts";

@@ -3,7 +3,7 @@
  * as `<sheetId>!A1:D10`, or `A1:D10`/`C2` with `--sheet-id`, or the sheet named by the URL, or the first
  * sheet), and the `--values` 2D array. When no sheet is named, the first one is looked up before the call.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { flag, type FlagSpec, type FlagValues, type Method, type ShortcutContext } from "../declare.ts";
 
@@ -18,12 +18,12 @@ type SheetFlags = FlagValues<typeof sheetFlags>;
 /** `--values`, required: a JSON flag whose schema refuses absence, so the error says "is required". */
 export const valuesFlag: FlagSpec<unknown> = {
   ...flag.json('2D array of cell values, e.g. \'[["Name","Qty"],["Pens",3]]\'', { input: ["file", "stdin"] }),
-  schema: z.unknown().refine((v) => v !== undefined, "is required"),
+  schema: z.unknown().check(z.refine((v) => v !== undefined, "is required")),
   required: true,
 };
 
 const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const Values = z.array(z.array(Cell).min(1)).min(1);
+const Values = z.array(z.array(Cell).check(z.minLength(1))).check(z.minLength(1));
 export type Values = z.infer<typeof Values>;
 
 export function parseValues(raw: unknown): Values {
@@ -129,7 +129,7 @@ const sheetsQueryPath = (token: string) =>
   `/open-apis/sheets/v3/spreadsheets/${encodeURIComponent(token)}/sheets/query`;
 
 const SheetList = z.object({
-  sheets: z.array(z.looseObject({ sheet_id: z.string(), index: z.number().optional() })),
+  sheets: z.array(z.looseObject({ sheet_id: z.string(), index: z.optional(z.number()) })),
 });
 
 /** The sheet to act on: the named one, else the spreadsheet's first sheet. */
@@ -158,7 +158,7 @@ export async function writeValues<F extends typeof sheetFlags, T>(
     method: Method;
     rest: string;
     body: (sheetId: string) => unknown;
-    response: z.ZodType<T>;
+    response: z.ZodMiniType<T>;
     planned: T;
   },
 ): Promise<T> {

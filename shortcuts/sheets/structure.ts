@@ -3,7 +3,7 @@
  * delete, hide, resize, move), merges, styles, find/replace, filters, filter views, dropdowns, conditional
  * formats and floating images — each one sheets v2 or v3 call. Deletions ask for confirmation.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { type Request, sheetV3, simple, type Target, v2, v3 } from "./simple.ts";
@@ -61,9 +61,9 @@ export const workbookCreate = defineShortcut({
       method: "POST",
       path: "/open-apis/sheets/v3/spreadsheets",
       body: { title: ctx.flags.title, ...(folder ? { folder_token: folder } : {}) },
-      response: z.object({
-        spreadsheet: z.looseObject({ spreadsheet_token: z.string().optional() }).optional(),
-      }).loose(),
+      response: z.looseObject({
+        spreadsheet: z.optional(z.looseObject({ spreadsheet_token: z.optional(z.string()) })),
+      }),
       planned: { spreadsheet: { spreadsheet_token: "<spreadsheet_token>" } },
     });
     await ctx.out(data);

@@ -2,7 +2,7 @@
  * `sheets +cells-set` (alias `+write`): overwrites a range with `--values`. A single start cell (or no range) is widened to the
  * size of the values, so `--range C2` writes the block whose top-left corner is C2.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, type FlagValues } from "../declare.ts";
 import {
   parseValues,

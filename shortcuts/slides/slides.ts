@@ -3,7 +3,7 @@
  * Slide edits send whole-slide XML: `+replace-slide` replaces exactly the slide named and nothing else, and
  * `--revision-id` makes an edit fail rather than overwrite someone else's newer change.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { HISTORY_COLUMNS, listHistories } from "../docs/history.ts";
@@ -18,7 +18,7 @@ const UPDATE = {
   bot: ["slides:presentation:update", "slides:presentation:write_only"],
 };
 const at = (p: string) => `${X}/${encodeURIComponent(tokenOf(p, "presentation"))}`;
-const Revised = z.looseObject({ slide_id: z.string().optional(), revision_id: z.number().optional() });
+const Revised = z.looseObject({ slide_id: z.optional(z.string()), revision_id: z.optional(z.number()) });
 
 const presentation = { presentation: flag.requiredString("presentation token or URL") };
 const revision = {
@@ -118,13 +118,13 @@ export const xmlGet = defineShortcut({
         method: "GET",
         path: `${at(ctx.flags.presentation)}/slide`,
         params: { slide_id: slideIdOf(slide) },
-        response: z.looseObject({ content: z.string().optional() }),
+        response: z.looseObject({ content: z.optional(z.string()) }),
         planned: { content: "" },
       })
       : await ctx.api({
         method: "GET",
         path: at(ctx.flags.presentation),
-        response: z.looseObject({ content: z.string().optional() }),
+        response: z.looseObject({ content: z.optional(z.string()) }),
         planned: { content: "" },
       });
     await ctx.outFormat(answer, undefined, (d) => String((d as { content?: string }).content ?? ""));
@@ -296,7 +296,7 @@ export const historyRevertStatus = defineShortcut({
       method: "GET",
       path: `${at(ctx.flags.presentation)}/history/revert_status`,
       params: { task_id: tokenOf(ctx.flags["task-id"], "task-id") },
-      response: z.looseObject({ status: z.string(), message: z.string().optional() }),
+      response: z.looseObject({ status: z.string(), message: z.optional(z.string()) }),
       planned: { status: "<status>" },
     });
     await ctx.outFormat(status);

@@ -2,7 +2,7 @@
  * `task +complete`: marks a task done by setting its `completed_at` to now. Completing an already completed
  * task only moves that time, so a retry is harmless.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { shapeTask, SuiteTask, taskPath, tasksText } from "./tasks.ts";
 

@@ -2,7 +2,7 @@
  * `task +create`: a task with an optional description, assignee and due time. The request carries
  * `client_token` (`--idempotency-key`, else this invocation's id), so a retried create makes one task.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { parseTime } from "../common/time.ts";
 import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";

@@ -2,7 +2,7 @@
  * Tasklists (create, add a task, members, search) and the task searches (full-text search, tasks related to
  * me). The searches and the related-task list are user views: a bot has no "my" tasks or tasklists.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
@@ -11,7 +11,7 @@ import { shapeTask, SuiteTask, TASK_COLUMNS, taskPath, tasksText } from "./tasks
 
 const TASKLISTS = "/open-apis/task/v2/tasklists";
 const tasklistPath = (guid: string) => `${TASKLISTS}/${encodeURIComponent(guid)}`;
-const Tasklist = z.looseObject({ guid: z.string(), name: z.string().optional() });
+const Tasklist = z.looseObject({ guid: z.string(), name: z.optional(z.string()) });
 const LIST_WRITE = { user: ["task:tasklist:write"], bot: ["task:tasklist:write"] };
 
 export const tasklistCreate = defineShortcut({
@@ -124,9 +124,9 @@ export const tasklistMembers = defineShortcut({
 });
 
 const TasklistPage = z.object({
-  items: z.array(Tasklist).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z.nullish(z.array(Tasklist)),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 export const tasklistSearch = defineShortcut({
@@ -159,9 +159,9 @@ export const tasklistSearch = defineShortcut({
 });
 
 const TaskPage = z.object({
-  items: z.array(SuiteTask.partial().extend({ guid: z.string() }).loose()).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z.nullish(z.array(z.catchall(z.extend(z.partial(SuiteTask), { guid: z.string() }), z.unknown()))),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 export const search = defineShortcut({

@@ -3,7 +3,7 @@
  * the parent task. Each is one PATCH or action call on the task v2 API (the followers/assignees calls are
  * naturally idempotent: adding a member twice leaves one member).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { dueOf } from "./create.ts";
@@ -11,7 +11,7 @@ import { shapeTask, SuiteTask, taskPath, tasksText } from "./tasks.ts";
 
 const WRITE = { user: ["task:task:write"], bot: ["task:task:write"] };
 const taskId = flag.requiredString("task guid");
-const AnyTask = z.object({ task: SuiteTask.partial().loose().optional() }).loose();
+const AnyTask = z.looseObject({ task: z.optional(z.catchall(z.partial(SuiteTask), z.unknown())) });
 
 /** `ou_a,ou_b` → the ids; every one must be an open_id, so a name or email fails before anything is sent. */
 export function openIds(flagName: string, text: string | undefined): string[] {
@@ -110,7 +110,7 @@ export const comment = defineShortcut({
       path: "/open-apis/task/v2/comments",
       params: { user_id_type: "open_id" },
       body: { content: ctx.flags.content, resource_type: "task", resource_id: ctx.flags["task-id"] },
-      response: z.object({ comment: z.looseObject({ id: z.string().optional() }).optional() }),
+      response: z.object({ comment: z.optional(z.looseObject({ id: z.optional(z.string()) })) }),
       planned: { comment: { id: "<comment_id>" } },
     });
     await ctx.out({
@@ -169,11 +169,11 @@ function memberShortcut(command: "+assign" | "+followers", role: "assignee" | "f
 export const assign = memberShortcut("+assign", "assignee");
 export const followers = memberShortcut("+followers", "follower");
 
-const Reminders = z.object({
-  task: z.looseObject({
-    reminders: z.array(z.looseObject({ id: z.string() })).optional(),
-  }).optional(),
-}).loose();
+const Reminders = z.looseObject({
+  task: z.optional(z.looseObject({
+    reminders: z.optional(z.array(z.looseObject({ id: z.string() }))),
+  })),
+});
 
 export const reminder = defineShortcut({
   service: "task",

@@ -2,7 +2,7 @@
  * `task +get-my-tasks` (alias `+my-tasks`): the tasks assigned to the logged-in user, a page or every page; `--complete true`
  * or `false` narrows to done or open tasks. A user-only view: a bot has no "my tasks".
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, type FlagSpec, type FlagValues } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
 import { shapeTask, SuiteTask, TASK_COLUMNS, TASKS, tasksText } from "./tasks.ts";
@@ -10,7 +10,7 @@ import { shapeTask, SuiteTask, TASK_COLUMNS, TASKS, tasksText } from "./tasks.ts
 const completeFlag: FlagSpec<"true" | "false" | undefined> = {
   kind: "string",
   description: "true: only completed tasks; false: only open ones (default: both)",
-  schema: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+  schema: z.optional(z.enum(["true", "false"], { error: "must be true or false" })),
   choices: ["true", "false"],
 };
 
@@ -28,9 +28,9 @@ function query(f: FlagValues<typeof flags>) {
 }
 
 const Page = z.object({
-  items: z.array(SuiteTask).nullish(),
-  has_more: z.boolean().default(false),
-  page_token: z.string().optional(),
+  items: z.nullish(z.array(SuiteTask)),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
 });
 
 export const myTasks = defineShortcut({

@@ -3,7 +3,7 @@
  * with times as RFC 3339 in the user's zone (the suite writes millisecond strings).
  */
 import type { Column } from "../../cli/output/formats/rows.ts";
-import { z } from "zod";
+import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339 } from "../common/time.ts";
 
@@ -13,12 +13,12 @@ export const taskPath = (guid: string) => `${TASKS}/${encodeURIComponent(guid)}`
 export const SuiteTask = z.looseObject({
   guid: z.string(),
   summary: z.string(),
-  description: z.string().optional(),
-  due: z.looseObject({ timestamp: z.string(), is_all_day: z.boolean().optional() }).optional(),
-  completed_at: z.string().optional(),
-  status: z.string().optional(),
-  members: z.array(z.looseObject({ id: z.string(), role: z.string() })).optional(),
-  url: z.string().optional(),
+  description: z.optional(z.string()),
+  due: z.optional(z.looseObject({ timestamp: z.string(), is_all_day: z.optional(z.boolean()) })),
+  completed_at: z.optional(z.string()),
+  status: z.optional(z.string()),
+  members: z.optional(z.array(z.looseObject({ id: z.string(), role: z.string() }))),
+  url: z.optional(z.string()),
 });
 export type SuiteTask = z.infer<typeof SuiteTask>;
 

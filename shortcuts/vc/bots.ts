@@ -2,14 +2,14 @@
  * The meeting-bot shortcuts: the caller's bot joins and leaves meetings, lists the meetings a person is in,
  * reads a meeting's event log and posts in the meeting chat. One declaration per shortcut, sharing the paths.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { optionalRange, token, vcPath } from "./common.ts";
 
-const Meeting = z.looseObject({ meeting_id: z.string().optional() });
+const Meeting = z.looseObject({ meeting_id: z.optional(z.string()) });
 const JOIN_SCOPE = ["vc:meeting.bot.join:write"];
 
 export const meetingJoin = defineShortcut({
@@ -42,7 +42,7 @@ export const meetingJoin = defineShortcut({
         ...(ctx.flags.password ? { password: ctx.flags.password } : {}),
         ...(ctx.flags["call-id"] ? { call_id: ctx.flags["call-id"] } : {}),
       },
-      response: z.object({ meeting: Meeting.optional() }),
+      response: z.object({ meeting: z.optional(Meeting) }),
       planned: { meeting: { meeting_id: "<meeting_id>" } },
     });
     await ctx.out({ meeting_number: number, meeting: meeting ?? null });
@@ -95,7 +95,7 @@ export const meetingListActive = defineShortcut({
       method: "GET",
       path: vcPath("/bots/user_active_meeting"),
       params: { user_id: user },
-      response: z.object({ meetings: z.array(Meeting).nullish() }),
+      response: z.object({ meetings: z.nullish(z.array(Meeting)) }),
       planned: { meetings: [] },
     });
     const list = meetings ?? [];
@@ -103,7 +103,7 @@ export const meetingListActive = defineShortcut({
   },
 });
 
-const Event = z.looseObject({ event_type: z.string().optional() });
+const Event = z.looseObject({ event_type: z.optional(z.string()) });
 
 export const meetingEvents = defineShortcut({
   service: "vc",
@@ -132,7 +132,7 @@ export const meetingEvents = defineShortcut({
         meeting_id: token("meeting-id", ctx.flags["meeting-id"]),
         ...optionalRange(ctx.flags.start, ctx.flags.end, ctx.timeZone),
       },
-      response: PageInfo.extend({ items: z.array(Event).nullish() }),
+      response: z.extend(PageInfo, { items: z.nullish(z.array(Event)) }),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);
@@ -184,7 +184,7 @@ export const meetingMessageSend = defineShortcut({
       method: "POST",
       path: vcPath("/bots/message"),
       body,
-      response: z.looseObject({ message_id: z.string().optional() }),
+      response: z.looseObject({ message_id: z.optional(z.string()) }),
       planned: { message_id: "<message_id>" },
     });
     await ctx.out({ meeting_id: body.meeting_id, msg_type: type, message_id: sent.message_id ?? null });

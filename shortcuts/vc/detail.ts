@@ -2,14 +2,14 @@
  * `vc +detail`: meetings by ID — topic, times, host, the note behind it — each with its recording (and the
  * minute token the recording's URL names) when there is one.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LarkitError } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { minuteTokenOf, tokenList, vcPath } from "./common.ts";
 
-const Meeting = z.object({ meeting: z.looseObject({ id: z.string().optional() }) });
+const Meeting = z.object({ meeting: z.looseObject({ id: z.optional(z.string()) }) });
 const Recording = z.object({
-  recording: z.looseObject({ url: z.string().optional(), duration: z.string().optional() }).optional(),
+  recording: z.optional(z.looseObject({ url: z.optional(z.string()), duration: z.optional(z.string()) })),
 });
 
 /** The recording of a meeting, or null when the suite says it has none (not an error for a listing). */

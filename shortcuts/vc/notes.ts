@@ -2,12 +2,12 @@
  * `vc +notes`: the meeting notes of meetings (by meeting ID or calendar event ID): each meeting's `note_id`,
  * then the note's documents. A meeting without a note is listed with `note: null`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut } from "../declare.ts";
 import { vcPath } from "./common.ts";
 import { meetingFlags, meetingsOf } from "./recording.ts";
 
-const Meeting = z.object({ meeting: z.looseObject({ note_id: z.string().nullish() }) });
+const Meeting = z.object({ meeting: z.looseObject({ note_id: z.nullish(z.string()) }) });
 const Note = z.object({ note: z.looseObject({}) });
 
 export const notes = defineShortcut({

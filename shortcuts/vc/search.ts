@@ -1,13 +1,13 @@
 /** `vc +search`: meeting records found by keyword, time, organizer, participant or room (user identity only). */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { openIds, optionalRange, vcPath } from "./common.ts";
 
-const Meeting = z.looseObject({ meeting_id: z.string(), topic: z.string().optional() });
-const Page = PageInfo.extend({ items: z.array(Meeting).nullish() });
+const Meeting = z.looseObject({ meeting_id: z.string(), topic: z.optional(z.string()) });
+const Page = z.extend(PageInfo, { items: z.nullish(z.array(Meeting)) });
 
 export function meetingsText(data: unknown, columns?: number): string {
   const rows = data as Record<string, unknown>[];

@@ -4,14 +4,14 @@
  * losing the ones it cannot recreate, so nothing already on the board is removed. Not keyed: the emulator
  * cannot yet show the suite's client_token de-duplication, so a lost answer is reported, never retried.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { tokenOf } from "../drive/common.ts";
 
 const base = (id: string) =>
   `/open-apis/board/v1/whiteboards/${encodeURIComponent(tokenOf(id, "whiteboard-token"))}`;
-const Node = z.looseObject({ id: z.string(), type: z.string().optional(), text: z.unknown().optional() });
+const Node = z.looseObject({ id: z.string(), type: z.optional(z.string()), text: z.optional(z.unknown()) });
 const tokenFlag = {
   "whiteboard-token": flag.requiredString("whiteboard token (a docx whiteboard block's token)"),
 };
@@ -40,7 +40,7 @@ export const query = defineShortcut({
     const { nodes } = await ctx.api({
       method: "GET",
       path: `${base(ctx.flags["whiteboard-token"])}/nodes`,
-      response: z.object({ nodes: z.array(Node).default([]) }),
+      response: z.object({ nodes: z._default(z.array(Node), []) }),
       planned: { nodes: [] },
     });
     await ctx.outFormat(
@@ -116,7 +116,7 @@ export const update = defineShortcut({
         method: "POST",
         path: `${path}/nodes`,
         body: { nodes },
-        response: z.object({ ids: z.array(z.string()).default([]) }),
+        response: z.object({ ids: z._default(z.array(z.string()), []) }),
         planned: { ids: [] },
       });
       return await ctx.out({ added: ids.length, ids });

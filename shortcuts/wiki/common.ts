@@ -2,7 +2,7 @@
  * Wiki shapes and steps the wiki shortcuts share: a node and a space as the suite answers them, `my_library`
  * resolved to the user's personal library id, and waiting for a wiki task (moves, deletions) to end.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import type { FlagSpecs, ShortcutContext } from "../declare.ts";
 import { pollTask, type TaskState } from "../drive/common.ts";
@@ -11,21 +11,21 @@ export const WIKI = "/open-apis/wiki/v2";
 
 export const Node = z.looseObject({
   node_token: z.string(),
-  space_id: z.string().optional(),
-  obj_token: z.string().optional(),
-  obj_type: z.string().optional(),
-  title: z.string().optional(),
-  node_type: z.string().optional(),
-  parent_node_token: z.string().optional(),
-  has_child: z.boolean().optional(),
+  space_id: z.optional(z.string()),
+  obj_token: z.optional(z.string()),
+  obj_type: z.optional(z.string()),
+  title: z.optional(z.string()),
+  node_type: z.optional(z.string()),
+  parent_node_token: z.optional(z.string()),
+  has_child: z.optional(z.boolean()),
 });
 export type Node = z.infer<typeof Node>;
 
 export const Space = z.looseObject({
   space_id: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  visibility: z.string().optional(),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
+  visibility: z.optional(z.string()),
 });
 
 export const PLANNED_NODE: Node = {
@@ -79,15 +79,15 @@ export async function getNode<F extends FlagSpecs>(
 }
 
 const Result = z.looseObject({
-  status: z.union([z.number(), z.string()]).optional(),
-  status_msg: z.string().optional(),
+  status: z.optional(z.union([z.number(), z.string()])),
+  status_msg: z.optional(z.string()),
 });
 const Task = z.object({
   task: z.looseObject({
-    task_id: z.string().optional(),
-    move_result: z.array(Result).optional(),
-    delete_result: z.array(Result).optional(),
-    status: z.union([z.number(), z.string()]).optional(),
+    task_id: z.optional(z.string()),
+    move_result: z.optional(z.array(Result)),
+    delete_result: z.optional(z.array(Result)),
+    status: z.optional(z.union([z.number(), z.string()])),
   }),
 });
 

@@ -1,5 +1,5 @@
 /** `wiki +member-list`, `+member-add`, `+member-remove`: who can see or edit a space. */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
@@ -9,8 +9,8 @@ const MEMBER_TYPES = ["openid", "userid", "unionid", "openchat", "opendepartment
 const ROLES = ["member", "admin"] as const;
 const Member = z.looseObject({
   member_id: z.string(),
-  member_type: z.string().optional(),
-  member_role: z.string().optional(),
+  member_type: z.optional(z.string()),
+  member_role: z.optional(z.string()),
 });
 
 function membersText(data: unknown): string {
@@ -45,7 +45,7 @@ export const memberList = defineShortcut({
     const { pages, meta } = await listPages(ctx, ctx.flags, {
       method: "GET",
       path: `${WIKI}/spaces/${encodeURIComponent(space)}/members`,
-      response: PageInfo.extend({ members: z.array(Member).default([]) }),
+      response: z.extend(PageInfo, { members: z._default(z.array(Member), []) }),
       planned: { members: [], has_more: false },
     });
     const members = pages.flatMap((p) => p.members);

@@ -2,7 +2,7 @@
  * `wiki +move`: a page to another place (or space), or a Drive document into the wiki; `wiki +move-to-drive`:
  * a page out of the wiki into a Drive folder. Cross-space moves and imports run as suite tasks, waited for.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { pollFlags } from "../drive/common.ts";
@@ -59,9 +59,9 @@ export const move = defineShortcut({
           apply: f.apply || undefined,
         },
         response: z.looseObject({
-          wiki_token: z.string().optional(),
-          task_id: z.string().optional(),
-          applied: z.boolean().optional(),
+          wiki_token: z.optional(z.string()),
+          task_id: z.optional(z.string()),
+          applied: z.optional(z.boolean()),
         }),
         planned: { task_id: "<task_id>" },
       });
@@ -110,7 +110,7 @@ export const moveToDrive = defineShortcut({
       method: "POST",
       path: `${WIKI}/nodes/${encodeURIComponent(token)}/move_wiki_to_docs`,
       body: { folder_token: folder && idOf(folder, "folder-token") },
-      response: z.looseObject({ task_id: z.string().optional(), obj_token: z.string().optional() }),
+      response: z.looseObject({ task_id: z.optional(z.string()), obj_token: z.optional(z.string()) }),
       planned: { task_id: "<task_id>" },
     });
     if (answer.task_id) await waitWikiTask(ctx, answer.task_id, "move", ctx.flags);

@@ -1,5 +1,5 @@
 /** `wiki +node-list`, `+node-get`, `+node-create`, `+node-copy`, `+node-delete`: pages in a space. */
-import { z } from "zod";
+import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { grantRequester, pollFlags, tokenOf } from "../drive/common.ts";
@@ -42,7 +42,7 @@ export const nodeList = defineShortcut({
       method: "GET",
       path: `${WIKI}/spaces/${encodeURIComponent(space)}/nodes`,
       params: { parent_node_token: parent === undefined ? undefined : idOf(parent, "parent-node-token") },
-      response: PageInfo.extend({ items: z.array(Node).default([]) }),
+      response: z.extend(PageInfo, { items: z._default(z.array(Node), []) }),
       planned: { items: [], has_more: false },
     });
     const nodes = pages.flatMap((p) => p.items);
@@ -204,7 +204,7 @@ export const nodeDelete = defineShortcut({
       method: "DELETE",
       path: `${WIKI}/spaces/${encodeURIComponent(space)}/nodes/${encodeURIComponent(token)}`,
       params: { include_children: ctx.flags["include-children"] || undefined },
-      response: z.looseObject({ task_id: z.string().optional() }),
+      response: z.looseObject({ task_id: z.optional(z.string()) }),
       planned: { task_id: "<task_id>" },
     });
     if (answer.task_id) await waitWikiTask(ctx, answer.task_id, "node deletion", ctx.flags);

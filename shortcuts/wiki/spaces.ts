@@ -1,5 +1,5 @@
 /** `wiki +space-list`, `+space-create`, `+delete-space`: the knowledge spaces themselves. */
-import { z } from "zod";
+import * as z from "zod";
 import { defineShortcut, flag } from "../declare.ts";
 import { pollFlags } from "../drive/common.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
@@ -28,7 +28,7 @@ export const spaceList = defineShortcut({
     const { pages, meta } = await listPages(ctx, ctx.flags, {
       method: "GET",
       path: `${WIKI}/spaces`,
-      response: PageInfo.extend({ items: z.array(Space).default([]) }),
+      response: z.extend(PageInfo, { items: z._default(z.array(Space), []) }),
       planned: { items: [], has_more: false },
     });
     const spaces = pages.flatMap((p) => p.items);
@@ -79,7 +79,7 @@ export const deleteSpace = defineShortcut({
     const answer = await ctx.api({
       method: "DELETE",
       path: `${WIKI}/spaces/${encodeURIComponent(spaceId)}`,
-      response: z.looseObject({ task_id: z.string().optional() }),
+      response: z.looseObject({ task_id: z.optional(z.string()) }),
       planned: { task_id: "<task_id>" },
     });
     // Small spaces are deleted at once; large ones answer a task to wait for.
