@@ -53,6 +53,9 @@ CREATE TABLE IF NOT EXISTS rpc_turns (
   completed_at_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS rpc_turns_thread ON rpc_turns(thread_id, seq);
+-- Only the turns still running: a server's start looks for them (interruptOrphanedTurns) without reading every
+-- turn ever stored, and the index stays as small as the number of turns in flight.
+CREATE INDEX IF NOT EXISTS rpc_turns_in_progress ON rpc_turns(status) WHERE status = 'inProgress';
 CREATE TABLE IF NOT EXISTS rpc_items (
   id TEXT PRIMARY KEY,
   thread_id TEXT NOT NULL,
