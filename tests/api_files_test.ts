@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { MAIN, REPO } from "./helpers/run_main.ts";
+import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 const { DRIVE, CHATS } = fixtures;
@@ -175,11 +175,13 @@ Deno.test("--page-all --format ndjson writes the first items before the last pag
       ],
       cwd: REPO,
       env: {
+        ...inherited(),
         ...emulatorEnv(emu),
         NO_COLOR: "1",
         LARKIT_CONFIG_DIR: join(dir, "config"),
         LARKIT_REMOTE_META: "off",
       },
+      clearEnv: true,
       stdout: "piped",
       stderr: "null",
     }).spawn();

@@ -8,13 +8,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { MAIN, REPO } from "./helpers/run_main.ts";
+import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
 
 async function runUmask022(args: string[], env: Record<string, string>, stdin?: string) {
   const child = new Deno.Command("/bin/sh", {
     args: ["-c", 'umask 022; exec "$@"', "sh", Deno.execPath(), "run", "-A", "--quiet", MAIN, ...args],
     cwd: REPO,
-    env: { NO_COLOR: "1", LARKIT_REMOTE_META: "off", ...env },
+    env: { ...inherited(), NO_COLOR: "1", LARKIT_REMOTE_META: "off", ...env },
+    clearEnv: true,
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { INPUT_LIMITS } from "../cli/local_paths.ts";
 import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { MAIN, REPO } from "./helpers/run_main.ts";
+import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
 
 const OVER = INPUT_LIMITS.value + 1;
 
@@ -83,7 +83,14 @@ Deno.test("a process stops reading stdin past the limit: a validation error, not
       "--dry-run",
     ],
     cwd: REPO,
-    env: { NO_COLOR: "1", LARKIT_REMOTE_META: "off", LARKIT_APP_ID: "cli_x", LARKIT_APP_SECRET: "s" },
+    env: {
+      ...inherited(),
+      NO_COLOR: "1",
+      LARKIT_REMOTE_META: "off",
+      LARKIT_APP_ID: "cli_x",
+      LARKIT_APP_SECRET: "s",
+    },
+    clearEnv: true,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

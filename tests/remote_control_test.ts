@@ -13,7 +13,7 @@ import { probeSocket } from "../rpc/transports/unix.ts";
 import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { errorOf, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
-import { MAIN, REPO, runMain } from "./helpers/run_main.ts";
+import { inherited, MAIN, REPO, runMain } from "./helpers/run_main.ts";
 import { until, within } from "./helpers/until.ts";
 
 const DAY = "--start 2026-11-23 --end 2026-11-23";
@@ -229,9 +229,7 @@ Deno.test("app-only credentials give the account-authentication error, in front,
       args: ["run", "-A", "--quiet", MAIN, "app-server", "--listen", `unix:${h.socket}`, "--remote-control"],
       cwd: REPO,
       env: {
-        HOME: Deno.env.get("HOME") ?? "/tmp",
-        PATH: Deno.env.get("PATH") ?? "",
-        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR") as string } : {}),
+        ...inherited(),
         LARKIT_CONFIG_DIR: h.dir,
         LARKIT_REMOTE_META: "off",
         LARKIT_RELAY_URL: h.relay.baseUrl,
@@ -268,9 +266,7 @@ Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, the
       args: ["run", "-A", "--quiet", MAIN, "remote-control", "--no-daemon"],
       cwd: REPO,
       env: {
-        HOME: Deno.env.get("HOME") ?? "/tmp",
-        PATH: Deno.env.get("PATH") ?? "",
-        ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR") as string } : {}),
+        ...inherited(),
         NO_COLOR: "1",
         TZ: "UTC",
         LARKIT_CONFIG_DIR: h.dir,
@@ -375,7 +371,8 @@ function appServerProcess(dir: string, env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, "app-server"],
     cwd: REPO,
-    env: { ...env, LARKIT_CONFIG_DIR: dir, LARKIT_REMOTE_META: "off", NO_COLOR: "1" },
+    env: { ...inherited(), ...env, LARKIT_CONFIG_DIR: dir, LARKIT_REMOTE_META: "off", NO_COLOR: "1" },
+    clearEnv: true,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -52,6 +52,7 @@ async function terminal(width: number, shell: string[]) {
     const out = await new Deno.Command("tmux", {
       args: ["-L", socket, ...args],
       env,
+      clearEnv: true,
       stderr: "piped",
       stdout: "piped",
     })
