@@ -278,6 +278,7 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
     out: () => Promise.resolve(),
     outFormat: () => Promise.resolve(),
     delegate: (argv) => {
+      refuseRenderedFormat(r);
       facts.runs = ["larkit", ...argv].join(" ");
       return Promise.resolve();
     },
@@ -290,6 +291,18 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
     idempotencyKey: keyed ? r.key : undefined,
     facts,
   });
+}
+
+/**
+ * A delegated run streams the other command's NDJSON (`event +subscribe` → `event consume`): a format that
+ * renders one finished result (pretty, table, csv) has nothing to render, so it is refused rather than ignored.
+ */
+function refuseRenderedFormat<F extends FlagSpecs>(r: Resolved<F>): void {
+  if (r.format === "json" || r.format === "ndjson") return;
+  throw errors.validation(
+    `${r.shortcut.service} ${r.shortcut.command} streams NDJSON; --format ${r.format} is not supported`,
+    { hint: "leave --format out (or --format ndjson) and pick fields with --jq" },
+  );
 }
 
 /** Step 7: the shortcut run for real, through the one HTTP client, its result through `cli/output`. */
@@ -451,6 +464,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     outFormat: (data, meta, pretty) => emit(data, meta, r.format, pretty),
     delegate: async (argv) => {
       if (++results > 1) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote two results`);
+      refuseRenderedFormat(r);
       // The delegate writes its own output and error envelope; only its exit status is carried over.
       const profile = run.globals.profile ? ["--profile", run.globals.profile] : [];
       const jq = r.jq !== undefined ? ["--jq", r.jq] : [];

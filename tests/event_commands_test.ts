@@ -85,6 +85,20 @@ Deno.test("event +subscribe --dry-run names the consume command it runs", async 
   assert.match(r.stdout, /"runs": "larkit event consume im.message.receive_v1 task.task.updated_v1"/);
 });
 
+Deno.test("event +subscribe streams NDJSON: a format that renders one finished result is refused, not ignored", async () => {
+  for (const format of ["table", "csv", "pretty"]) {
+    for (const dry of [["--dry-run"], []]) {
+      const r = await runCli(["event", "+subscribe", "--format", format, ...dry], { env: APP });
+      assert.equal(r.code, 2, `${format} ${dry}: ${r.stderr}`);
+      assert.equal(r.errorJson().error.type, "validation");
+      assert.match(r.errorJson().error.message, new RegExp(`--format ${format} is not supported`));
+      assert.equal(r.stdout, "");
+    }
+  }
+  const ndjson = await runCli(["event", "+subscribe", "--format", "ndjson", "--dry-run"], { env: APP });
+  assert.equal(ndjson.code, 0, ndjson.stderr);
+});
+
 Deno.test("in a turn with no hub running, consume refuses and starts nothing; status and stop say none runs", async () => {
   const r = await runCli(["event", "consume", "im.message.receive_v1"], {
     env: APP,
