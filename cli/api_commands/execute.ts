@@ -187,7 +187,7 @@ async function pageAll(
   const settings = { identity: req.identity, format, jq: f.jq, wrote, listField: call.listField, fields };
   const pagination = paginate(ctx.http(), req, { pageSize: f.pageSize, pageLimit: f.pageLimit });
   const streaming = !f.jq && (format === "ndjson" || format === "table" || format === "csv");
-  const writer = streaming ? emitItems(ctx, format as ItemFormat, fields) : undefined;
+  const writer = streaming ? await emitItems(ctx, format as ItemFormat, fields) : undefined;
   const kept: unknown[] = [];
   let pages = 0;
   let items = 0;
