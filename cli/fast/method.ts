@@ -61,7 +61,7 @@ function declared(spec: string, fallback?: string): DeclaredFlag | undefined {
 }
 
 /** Every flag, or undefined when one of them is not understood (the whole command is then ineligible). */
-function allDeclared(specs: { spec: string; default?: string }[]): DeclaredFlag[] | undefined {
+export function allDeclared(specs: { spec: string; default?: string }[]): DeclaredFlag[] | undefined {
   const flags = specs.map((s) => declared(s.spec, s.default));
   return flags.every((f) => f !== undefined) ? flags as DeclaredFlag[] : undefined;
 }
