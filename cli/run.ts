@@ -72,10 +72,11 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
       const code = await (await later<typeof FastHelp>("./fast/help.ts")).runHelp(argv, ctx);
       if (code !== undefined) return code;
     }
-    // A generated method, a shortcut, `api`, `schema` and `commands` are resolved without commander when their command line is plain
-    // enough; a host's gate sees the same resolved command either way (tests/turns_gate_test.ts).
+    // A generated method, a shortcut, `api`, `schema`, `commands` and `app-server` are resolved without
+    // commander when their command line is plain enough; a host's gate sees the same resolved command either
+    // way (tests/turns_gate_test.ts).
     const lean = argv.length >= 3 || argv[0] === "schema" || argv[0] === "commands" ||
-      argv[1]?.startsWith("+");
+      argv[0] === "app-server" || argv[1]?.startsWith("+");
     if (lean && !argv[0].startsWith("-")) {
       const code = await (await later<typeof FastMethod>("./fast/method.ts")).runLean(argv, ctx, opts.gate);
       if (code !== undefined) return code;

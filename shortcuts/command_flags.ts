@@ -4,7 +4,7 @@
  * declared once for the commander tree (`source.ts`) and the lean resolver (`cli/fast/`), and how the parsed
  * options become the pipeline's invocation. Free of commander, so the lean resolver can load it.
  */
-import { OUTPUT_FORMATS } from "../cli/output/formats/render.ts";
+import { OUTPUT_FORMATS } from "../cli/output/formats/names.ts";
 import { columnName } from "../cli/output/formats/rows.ts";
 import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
 import type { RawFlagValue } from "./inputs.ts";

@@ -20,6 +20,7 @@ import type { Account, Identity } from "../cli/auth/types.ts";
 import type { RunContext } from "../cli/context.ts";
 import type { ApiRequest, FileUpload } from "../cli/http/client.ts";
 import { callMcpTool, plannedToolCall } from "../cli/http/mcp.ts";
+import { apiUrl } from "../cli/http/url.ts";
 import { nextPageToken, type Truncation, truncationWarning } from "../cli/http/pagination.ts";
 import { resolveLocalFile, resolveOutputPath } from "../cli/local_paths.ts";
 import { type DryRunDocument, dryRunDocument, type PlannedRequest } from "../cli/output/dry_run.ts";
@@ -212,7 +213,8 @@ function keyGuard<F extends FlagSpecs>(shortcut: Shortcut<F>, key: string) {
 
 /** Step 6: the shortcut run with nothing sent, its calls collected into the dry-run document. */
 async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument> {
-  const http = r.run.http();
+  // The URLs without the HTTP client, which nothing here sends through (start-up).
+  const openBase = async () => (await r.run.credentials().account()).endpoints.open;
   const requests: PlannedRequest[] = [];
   const facts: Record<string, unknown> = {};
   let keyed = false;
@@ -227,7 +229,7 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
     const { params, body } = withKey(extra.dedup, r.key, req.params, req.body);
     requests.push({
       method: req.method,
-      url: showPlaceholders(await http.url(req.path)),
+      url: showPlaceholders(await apiUrl(req.path, openBase)),
       params,
       body,
       description: extra.description,

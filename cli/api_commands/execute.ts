@@ -9,6 +9,7 @@ import * as z from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import type { ApiRequest } from "../http/client.ts";
+import { apiUrl } from "../http/url.ts";
 import { mergePages, nextPageToken, paginate, truncationWarning } from "../http/pagination.ts";
 import { dryRunDocument } from "../output/dry_run.ts";
 import { emitDryRun, emitItems, emitResult } from "../output/emit.ts";
@@ -137,7 +138,8 @@ function formOf(body: unknown, file: FileInput): FormData {
 
 /** The dry-run document of this call: what `--dry-run` prints and what an approver is shown. */
 async function planOf(ctx: RunContext, prep: Prepared, identity: Identity | undefined) {
-  const url = await ctx.http().url(prep.req.path);
+  // The URL without the HTTP client, which a dry run would load only for this (start-up).
+  const url = await apiUrl(prep.req.path, async () => (await ctx.credentials().account()).endpoints.open);
   const appId = (await ctx.credentials().account()).appId;
   const body = prep.file
     ? { file: { field: prep.file.field, path: prep.file.path }, form_fields: prep.req.body ?? {} }
@@ -194,7 +196,7 @@ async function pageAll(
   const settings = { identity: req.identity, format, jq: f.jq, wrote, listField: call.listField, fields };
   const pagination = paginate(ctx.http(), req, { pageSize: f.pageSize, pageLimit: f.pageLimit });
   const streaming = !f.jq && (format === "ndjson" || format === "table" || format === "csv");
-  const writer = streaming ? emitItems(ctx, format as ItemFormat, fields) : undefined;
+  const writer = streaming ? await emitItems(ctx, format as ItemFormat, fields) : undefined;
   const kept: unknown[] = [];
   let pages = 0;
   let items = 0;

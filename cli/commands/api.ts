@@ -8,7 +8,8 @@ import { addApiFlags, type ApiFlagSet } from "../api_commands/flags.ts";
 import { runApiCall } from "../api_commands/execute.ts";
 import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { checkApiPath, type Query } from "../http/client.ts";
+import type { Query } from "../http/client.ts";
+import { checkApiPath } from "../http/url.ts";
 import { errors } from "../output/errors.ts";
 import type { Risk } from "../provider.ts";
 

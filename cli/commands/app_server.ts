@@ -160,7 +160,7 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
   }
 }
 
-interface AppServerFlags {
+export interface AppServerFlags {
   listen: string;
   remoteReadOnly?: boolean;
   remoteForbidService?: string;
@@ -173,50 +173,70 @@ interface AppServerFlags {
 
 const WS_NO_TOKEN = "--ws-insecure-no-token";
 
+/**
+ * The command's flags as commander declares them; `cli/fast/method.ts` reads the same list to start the
+ * server without commander and the tree (start-up: spawn → `initialize` answer, issue 17).
+ */
+export const APP_SERVER_FLAGS: { spec: string; description: string; default?: string }[] = [
+  {
+    spec: "--listen <transport>",
+    description: "stdio, unix:PATH, ws://127.0.0.1:PORT (experimental) or off",
+    default: "stdio",
+  },
+  { spec: "--remote-read-only", description: "refuse every write from remote-control connections" },
+  {
+    spec: "--remote-forbid-service <services>",
+    description: "comma-separated services remote-control connections may not use",
+  },
+  {
+    spec: "--remote-control",
+    description:
+      "also serve remoteControl/* and daemon/shutdown with a relay session (the `larkit remote-control` daemon)",
+  },
+  {
+    spec: "--relay-url <url>",
+    description: "relay base URL for --remote-control (see `larkit remote-control --help`)",
+  },
+  { spec: "--log-file <path>", description: "also append every server event, timestamped, to this file" },
+  {
+    spec: "--ws-allow-origin <origins>",
+    description:
+      "comma-separated browser origins (scheme://host[:port]) the WebSocket listener accepts; others get 403",
+  },
+  {
+    spec: WS_NO_TOKEN,
+    description: "do not require the WebSocket listener's per-start token (any local process may connect)",
+  },
+];
+
+/** `larkit app-server [flags]`, with the options object commander hands the command. */
+export async function startAppServer(ctx: RunContext, opts: AppServerFlags): Promise<void> {
+  const policy: RemotePolicy = {
+    ...DEFAULT_POLICY,
+    forbidWrites: opts.remoteReadOnly === true,
+    forbiddenServices: (opts.remoteForbidService ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+  };
+  const listen = parseListen(opts.listen, ctx.p.cwd);
+  const logFile = opts.logFile === undefined ? undefined : resolve(ctx.p.cwd, opts.logFile);
+  // Every app server serves remoteControl/*; --remote-control is the daemon: enabled at start.
+  const shutdown = new AbortController();
+  const build = await remoteControlServer(ctx, {
+    relayUrl: opts.relayUrl,
+    daemon: opts.remoteControl === true,
+    policy,
+    shutdown: () => shutdown.abort(),
+  });
+  const ws = {
+    allowedOrigins: (opts.wsAllowOrigin ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    requireToken: opts.wsInsecureNoToken !== true,
+  };
+  await runAppServer(ctx, { listen, policy, build, until: shutdown.signal, logFile, ws });
+}
+
 export function registerAppServer(program: Command, ctx: RunContext): void {
   const cmd = program.command("app-server")
-    .description("run the local agent server (JSON-RPC 2.0): threads and turns that run larkit commands")
-    .option("--listen <transport>", "stdio, unix:PATH, ws://127.0.0.1:PORT (experimental) or off", "stdio")
-    .option("--remote-read-only", "refuse every write from remote-control connections")
-    .option(
-      "--remote-forbid-service <services>",
-      "comma-separated services remote-control connections may not use",
-    )
-    .option(
-      "--remote-control",
-      "also serve remoteControl/* and daemon/shutdown with a relay session (the `larkit remote-control` daemon)",
-    )
-    .option("--relay-url <url>", "relay base URL for --remote-control (see `larkit remote-control --help`)")
-    .option("--log-file <path>", "also append every server event, timestamped, to this file")
-    .option(
-      "--ws-allow-origin <origins>",
-      "comma-separated browser origins (scheme://host[:port]) the WebSocket listener accepts; others get 403",
-    )
-    .option(
-      WS_NO_TOKEN,
-      "do not require the WebSocket listener's per-start token (any local process may connect)",
-    )
-    .action(async (opts: AppServerFlags) => {
-      const policy: RemotePolicy = {
-        ...DEFAULT_POLICY,
-        forbidWrites: opts.remoteReadOnly === true,
-        forbiddenServices: (opts.remoteForbidService ?? "").split(",").map((s) => s.trim()).filter(Boolean),
-      };
-      const listen = parseListen(opts.listen, ctx.p.cwd);
-      const logFile = opts.logFile === undefined ? undefined : resolve(ctx.p.cwd, opts.logFile);
-      // Every app server serves remoteControl/*; --remote-control is the daemon: enabled at start.
-      const shutdown = new AbortController();
-      const build = await remoteControlServer(ctx, {
-        relayUrl: opts.relayUrl,
-        daemon: opts.remoteControl === true,
-        policy,
-        shutdown: () => shutdown.abort(),
-      });
-      const ws = {
-        allowedOrigins: (opts.wsAllowOrigin ?? "").split(",").map((s) => s.trim()).filter(Boolean),
-        requireToken: opts.wsInsecureNoToken !== true,
-      };
-      await runAppServer(ctx, { listen, policy, build, until: shutdown.signal, logFile, ws });
-    });
+    .description("run the local agent server (JSON-RPC 2.0): threads and turns that run larkit commands");
+  for (const f of APP_SERVER_FLAGS) cmd.option(f.spec, f.description, f.default);
+  cmd.action((opts: AppServerFlags) => startAppServer(ctx, opts));
   setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts a server and listeners on this machine") });
 }

@@ -4,7 +4,7 @@
  * socket (relay/daemon.ts); `--no-daemon` serves in this process until Ctrl-C instead. The account is
  * larkit's user login; app credentials are refused.
  */
-import { Argument, type Command } from "commander";
+import type { Command } from "commander";
 import * as z from "zod";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
@@ -215,9 +215,13 @@ async function runThroughDaemon(
 }
 
 export function registerRemoteControl(program: Command, ctx: RunContext): void {
-  const cmd = envelopeOutput(program.command("remote-control"))
+  const remote = program.command("remote-control");
+  // Made by the command, not imported: `app-server` loads this module for `remoteControlServer` without
+  // commander (start-up), and a value import of commander would load it all the same.
+  const action = remote.createArgument("[action]", "what to do").choices(["start", "stop", "status"]);
+  const cmd = envelopeOutput(remote)
     .description("let your remote devices drive this machine's agent server through the relay")
-    .addArgument(new Argument("[action]", "what to do").choices(["start", "stop", "status"]).default("start"))
+    .addArgument(action.default("start"))
     .option("--no-daemon", "start: serve in this process (foreground, until Ctrl-C) instead of the daemon")
     .option("--relay-url <url>", `relay base URL (default: $${RELAY_URL_ENV}, else the account's origin)`)
     .option("--wait-ms <ms>", "start: how long to wait for the relay connection", "15000")

@@ -22,16 +22,20 @@ const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.fl
 
 /** The lean description of a command as completion sees it. */
 function viewOfModel(cmd: ModelCommand, parent?: CompletionCommand): CompletionCommand {
+  // Read when the walk reaches the command: one Tab looks at the options of one command and its parents.
+  let options: CompletionCommand["options"] | undefined;
   const view: CompletionCommand = {
     name: cmd.name,
     aliases: cmd.aliases,
     hidden: cmd.hidden === true,
     about: cmd.summary || cmd.description,
-    options: cmd.options.map((o) => ({
-      ...flagsOf(o),
-      hidden: o.hidden === true,
-      description: o.description,
-    })),
+    get options() {
+      return options ??= cmd.options.map((o) => ({
+        ...flagsOf(o),
+        hidden: o.hidden === true,
+        description: o.description,
+      }));
+    },
     commands: [],
     parent,
     values: (flag) => cmd.values?.(flag) ?? [],

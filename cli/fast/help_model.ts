@@ -52,18 +52,29 @@ function methodOptions(m: ApiMethod): ModelOption[] {
   return options;
 }
 
+/**
+ * A method as help and completion see it. Its options and help text are worked out when first read: a Tab
+ * or a help page shows one method's at most, and working them out for every method of the service was most
+ * of such a run's own time (issue 17).
+ */
 function methodModel(m: ApiMethod, parent: ModelCommand): ModelCommand {
+  let options: ModelOption[] | undefined;
+  let after: string | undefined;
   return {
     name: m.name,
     aliases: [],
     summary: m.summary,
     description: `${m.description}\n\nView parameter definitions before calling:\n  larkit schema ${m.id}`,
-    options: methodOptions(m),
+    get options() {
+      return options ??= methodOptions(m);
+    },
     commands: [],
     parent,
     leaf: true,
     identities: m.identities,
-    after: methodHelp(m),
+    get after() {
+      return after ??= methodHelp(m);
+    },
     values: (flag) => flag === "params" ? enumParamValues(m) : [],
   };
 }

@@ -15,6 +15,7 @@ import type * as Execute from "../api_commands/execute.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
 import type * as RawApi from "../commands/api.ts";
+import type * as AppServer from "../commands/app_server.ts";
 import type * as LeanCatalogue from "./catalogue.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
@@ -60,7 +61,7 @@ function declared(spec: string, fallback?: string): DeclaredFlag | undefined {
 }
 
 /** Every flag, or undefined when one of them is not understood (the whole command is then ineligible). */
-function allDeclared(specs: { spec: string; default?: string }[]): DeclaredFlag[] | undefined {
+export function allDeclared(specs: { spec: string; default?: string }[]): DeclaredFlag[] | undefined {
   const flags = specs.map((s) => declared(s.spec, s.default));
   return flags.every((f) => f !== undefined) ? flags as DeclaredFlag[] : undefined;
 }
@@ -322,6 +323,20 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
 }
 
 /**
+ * `app-server [flags]`, through the function its command runs: an agent host spawns it and waits for the
+ * `initialize` answer, which then no longer waits for commander and the whole tree to load and build.
+ */
+export async function runAppServerLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
+  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
+  const appServer = await later<typeof AppServer>("../commands/app_server.ts");
+  const flags = allDeclared(appServer.APP_SERVER_FLAGS);
+  const parsed = flags && parseFlags(flags, argv.slice(1));
+  if (!parsed) return undefined;
+  await appServer.startAppServer(ctx, parsed.opts as unknown as AppServer.AppServerFlags);
+  return ctx.state.exitCode ?? 0;
+}
+
+/**
  * The lean answer to argv, or undefined when the tree must answer. With a host's gate (a turn) only the suite
  * commands are resolved here, each put to the gate as the tree would put it; `--record`/`--replay` (refused in
  * turns) leave the verdict to the tree.
@@ -342,6 +357,7 @@ export async function runLean(
   }
   if (argv[0] === "api") return runRaw(argv, ctx);
   if (argv[0] === "schema") return runSchema(argv, ctx);
+  if (argv[0] === "app-server") return runAppServerLine(argv, ctx);
   if (argv[1]?.startsWith("+")) return runShortcutLine(argv, ctx);
   return runMethod(argv, ctx);
 }

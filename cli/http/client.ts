@@ -5,13 +5,16 @@
  */
 import type { CredentialChain, Identity } from "../auth/types.ts";
 import { type Diagnostics, redact, transferText } from "../output/diagnostics.ts";
-import { type Query, queryPairs } from "../output/dry_run.ts";
+import type { Query } from "../output/dry_run.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { decideRetry, DEFAULT_RETRY, isIdempotentMethod, type RetryPolicy, wasSent } from "./retry.ts";
 import { isRejectedToken, suiteError } from "./suite_errors.ts";
+import { apiUrl } from "./url.ts";
 
 export type { Query, QueryValue } from "../output/dry_run.ts";
+// The path rule is the client's as much as the URL's: it stays importable from here.
+export { checkApiPath } from "./url.ts";
 
 /**
  * The de-duplication key of a write: the field the suite de-duplicates on, where it goes, and its value. The
@@ -121,43 +124,6 @@ export function shellWord(word: string): string {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-
-export function appendQuery(url: URL, query: Query = {}): URL {
-  for (const [k, v] of queryPairs(query)) url.searchParams.append(k, v);
-  return url;
-}
-
-/**
- * An OpenAPI path that stays under `/open-apis/` once the suite decodes it: no `.`/`..` segment (plain or
- * percent-encoded), no encoded `/` or `\`, no `?` or `#` (plain or encoded: the query goes in `query`), no
- * double encoding. Checked for every layer before anything is sent, so no path can carry the bearer token
- * to another endpoint of the host.
- */
-export function checkApiPath(path: string): string {
-  const refuse = (why: string) =>
-    errors.validation(`invalid API path ${JSON.stringify(path)}: ${why}`, {
-      hint: "paths look like /open-apis/calendar/v4/calendars; query parameters go in --params",
-    });
-  if (!path.startsWith("/open-apis/")) {
-    throw errors.validation(`API paths start with /open-apis/: ${path}`, {
-      hint: "e.g. /open-apis/calendar/v4/calendars",
-    });
-  }
-  if (/[?#]/.test(path)) throw refuse("a query string or fragment belongs in the parameters, not the path");
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    throw refuse("malformed percent-encoding");
-  }
-  if (/%(2f|5c)/i.test(path) || decoded.includes("\\")) throw refuse("an encoded slash or a backslash");
-  if (/[?#]/.test(decoded)) throw refuse("an encoded ? or #");
-  if (/%[0-9a-f]{2}/i.test(decoded)) throw refuse("double percent-encoding");
-  if (decoded.split("/").some((s) => s === "." || s === "..")) throw refuse(". or .. segments");
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(decoded)) throw refuse("control characters");
-  return path;
-}
 
 export function logIdOf(res: Response, body?: unknown): string | undefined {
   const fromHeader = res.headers.get("x-tt-logid") ?? undefined;
@@ -360,10 +326,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const policy = deps.retry ?? DEFAULT_RETRY;
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  async function url(path: string, query?: Query): Promise<string> {
-    checkApiPath(path);
-    const account = await credentials.account();
-    return appendQuery(new URL(path, account.endpoints.open), query).toString();
+  function url(path: string, query?: Query): Promise<string> {
+    return apiUrl(path, async () => (await credentials.account()).endpoints.open, query);
   }
 
   function outcomeUnknown(where: string, path: string, method: string, why: string, opts: SendOptions) {

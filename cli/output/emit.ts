@@ -4,19 +4,23 @@
  * bytes (format, `--jq`, the dry-run document).
  */
 import type { RunContext } from "../context.ts";
-import { type DryRunDocument, dryRunText } from "./dry_run.ts";
+import type { DryRunDocument } from "./dry_run.ts";
+import type * as DryRun from "./dry_run.ts";
 import { errorEnvelope, type Identity, type Meta, successEnvelope, toJsonDocument } from "./envelope.ts";
 import { LarkitError } from "./errors.ts";
-import { applyJq, applyJqItems } from "./formats/jq.ts";
+import type * as Jq from "./formats/jq.ts";
 import type { Column } from "./formats/rows.ts";
-import {
-  createItemWriter,
-  type ItemFormat,
-  type ItemWriter,
-  type OutputFormat,
-  prepareFormat,
-  renderDocument,
-} from "./formats/render.ts";
+import type * as Render from "./formats/render.ts";
+import type { ItemFormat, ItemWriter, OutputFormat } from "./formats/render.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`. Every run loads this module, and most write only text or an
+ * error envelope: the formats (render, table, csv, rows, cells) and jq load for a result document only — seven
+ * modules, about 2.5 ms of each other run's start-up (issue 17).
+ */
+const later = <T>(path: string): Promise<T> => import(path);
 
 type Ctx = Pick<RunContext, "p" | "state" | "diag">;
 
@@ -77,6 +81,7 @@ export async function emitResult(
   pretty?: (data: unknown, columns?: number) => string,
 ): Promise<void> {
   const envelope = successEnvelope({ identity: settings.identity, data, meta });
+  const { prepareFormat, renderDocument } = await later<typeof Render>("./formats/render.ts");
   await prepareFormat(settings.format);
   if (settings.jq === undefined) {
     await ctx.p.stdout.write(
@@ -92,6 +97,7 @@ export async function emitResult(
   if (settings.format === "table" || settings.format === "csv" || settings.format === "ndjson") {
     // Filter first, then render: the filter's results are the rows (callers pass only --columns here, since
     // a command's declared columns describe its unfiltered items).
+    const { applyJqItems } = await later<typeof Jq>("./formats/jq.ts");
     const items = await applyJqItems(envelope, settings.jq);
     await ctx.p.stdout.write(
       renderDocument(successEnvelope({ data: items }), settings.format, {
@@ -101,6 +107,7 @@ export async function emitResult(
     );
     return;
   }
+  const { applyJq } = await later<typeof Jq>("./formats/jq.ts");
   let text: string;
   try {
     text = await applyJq(envelope, settings.jq);
@@ -122,10 +129,16 @@ export async function emitDryRun(
 ): Promise<void> {
   await ctx.diag.info("=== Dry Run === (nothing was sent)");
   const format = settings.format === "pretty" ? "pretty" : "json";
+  const { dryRunText } = await later<typeof DryRun>("./dry_run.ts");
   await emitResult(ctx, { format, jq: settings.jq }, doc, { dry_run: true }, () => dryRunText(doc));
 }
 
 /** Items streamed to stdout page by page (`--page-all` with ndjson, table or csv). */
-export function emitItems(ctx: Pick<RunContext, "p">, format: ItemFormat, fields?: Column[]): ItemWriter {
+export async function emitItems(
+  ctx: Pick<RunContext, "p">,
+  format: ItemFormat,
+  fields?: Column[],
+): Promise<ItemWriter> {
+  const { createItemWriter } = await later<typeof Render>("./formats/render.ts");
   return createItemWriter(format, (t) => ctx.p.stdout.write(t), { columns: ctx.p.stdout.columns, fields });
 }

@@ -6,9 +6,16 @@
 import { errors } from "../../cli/output/errors.ts";
 import type { Env } from "../../cli/provider.ts";
 
-/** The user's IANA zone: `TZ` when set, else the system's. */
+/**
+ * The user's IANA zone: `TZ` when set, else the system's. Read through `Temporal` where it knows the zone:
+ * the first `Intl.DateTimeFormat` of a process starts ICU's formatting (15–80 ms, issue 17), and `Temporal`
+ * answers the same in under a millisecond. A zone only `Intl` takes (`Factory`, `+0545`), or a `TZ` that
+ * `Temporal` reads as another name (an ISO string with a `[zone]` annotation, which `Intl` refuses), is
+ * checked by `Intl` as before.
+ */
 export function timeZoneOf(env: Env): string {
-  const zone = env.get("TZ") || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = env.get("TZ") || Temporal.Now.timeZoneId();
+  if (temporalZone(zone)?.toLowerCase() === zone.toLowerCase()) return zone;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
   } catch {
@@ -17,6 +24,15 @@ export function timeZoneOf(env: Env): string {
     });
   }
   return zone;
+}
+
+/** The zone as `Temporal` names it, or undefined when it does not take it. */
+function temporalZone(zone: string): string | undefined {
+  try {
+    return Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(zone).timeZoneId;
+  } catch {
+    return undefined;
+  }
 }
 
 interface WallClock {
@@ -28,7 +44,22 @@ interface WallClock {
   second: number;
 }
 
+/**
+ * The zone's wall clock at an instant, through `Temporal` (no ICU start-up; the same answers as `Intl` for
+ * every zone both know, 1900–2060, every DST change included). What `Temporal` refuses — a zone only `Intl`
+ * knows, an instant out of range — is left to `Intl`, which answers or throws as it always did.
+ */
 function wallClockAt(ms: number, zone: string): WallClock {
+  let at: Temporal.ZonedDateTime;
+  try {
+    at = Temporal.Instant.fromEpochMilliseconds(Math.trunc(ms)).toZonedDateTimeISO(zone);
+  } catch {
+    return intlWallClockAt(ms, zone);
+  }
+  return { year: at.year, month: at.month, day: at.day, hour: at.hour, minute: at.minute, second: at.second };
+}
+
+function intlWallClockAt(ms: number, zone: string): WallClock {
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone: zone,
     hourCycle: "h23",

@@ -10,7 +10,7 @@
  * table/csv/ndjson render `data` only (the items), not the envelope around them.
  */
 import { type SuccessEnvelope, toJsonDocument } from "../envelope.ts";
-import { errors } from "../errors.ts";
+import type { ItemFormat, OutputFormat } from "./names.ts";
 import { loadCellWidths } from "./cells.ts";
 import { csvLine, csvRows, renderCsv, renderRecordCsv } from "./csv.ts";
 import { type Column, columnName, columnsOf, extractItems, flattenRow, pickRow } from "./rows.ts";
@@ -23,21 +23,7 @@ import {
   tableRows,
 } from "./table.ts";
 
-export const OUTPUT_FORMATS = ["json", "pretty", "table", "csv", "ndjson"] as const;
-export type OutputFormat = typeof OUTPUT_FORMATS[number];
-export type ItemFormat = Extract<OutputFormat, "table" | "csv" | "ndjson">;
-
-/** The `--format` value, case-insensitive; absent means json. */
-export function parseFormat(raw: string | undefined): OutputFormat {
-  const value = (raw ?? "json").toLowerCase();
-  const found = OUTPUT_FORMATS.find((f) => f === value);
-  if (!found) {
-    throw errors.validation(`invalid value "${raw}" for --format`, {
-      hint: `use one of: ${OUTPUT_FORMATS.join(", ")}`,
-    });
-  }
-  return found;
-}
+export { type ItemFormat, OUTPUT_FORMATS, type OutputFormat, parseFormat } from "./names.ts";
 
 export interface RenderOptions {
   /** Terminal width (`p.stdout.columns`), for the table format. */
