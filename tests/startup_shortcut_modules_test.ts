@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SHORTCUT_MODULES_FILE, type ShortcutModules } from "../cli/fast/method.ts";
+import { SHORTCUT_MODULES_FILE, type ShortcutModules } from "../cli/fast/shortcut_line.ts";
 import { SHORTCUT_SERVICES } from "../shortcuts/index.ts";
 
 const SHORTCUTS_DIR = fileURLToPath(new URL("../shortcuts/", import.meta.url));

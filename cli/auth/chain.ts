@@ -8,11 +8,12 @@
  * comes first because it is set for one run, which is a more specific wish than anything persisted.
  */
 import type * as ConfigFile from "../config/config_file.ts";
-import { secretStore } from "../config/secret_store.ts";
+import type * as SecretStoreModule from "../config/secret_store.ts";
+import type { SecretStore } from "../config/secret_store.ts";
 import type { Diagnostics } from "../output/diagnostics.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
-import { configProvider } from "./config_provider.ts";
+import type * as ConfigProvider from "./config_provider.ts";
 import { envProvider } from "./env_provider.ts";
 import type * as ExtensionProvider from "./extension_provider.ts";
 import { loginCommandFor } from "./login_command.ts";
@@ -47,10 +48,25 @@ export interface ChainOptions {
   freshBotToken?: boolean;
 }
 
+/**
+ * The secret store, loaded with its first use: a run whose credentials come from the environment and that
+ * asks for no token (a dry run) never opens it (start-up).
+ */
+function deferredStore(p: Provider): SecretStore {
+  let store: Promise<SecretStore> | undefined;
+  const open = () =>
+    store ??= later<typeof SecretStoreModule>("../config/secret_store.ts").then((m) => m.secretStore(p));
+  return {
+    get: async (key) => await (await open()).get(key),
+    set: async (key, value) => await (await open()).set(key, value),
+    remove: async (key) => await (await open()).remove(key),
+  };
+}
+
 export function createCredentialChain(p: Provider, opts: ChainOptions): CredentialChain {
   const deps: ProviderDeps = {
     p,
-    store: secretStore(p),
+    store: deferredStore(p),
     send: opts.send,
     loginCommand: loginCommandFor(opts.profile),
     freshBotToken: opts.freshBotToken,
@@ -71,6 +87,7 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
       const { extensionProvider } = await later<typeof ExtensionProvider>("./extension_provider.ts");
       for (const path of extensions) yield extensionProvider(p, path);
     }
+    const { configProvider } = await later<typeof ConfigProvider>("./config_provider.ts");
     yield configProvider({ ...deps, config, profile: opts.profile });
   }
 

@@ -17,6 +17,7 @@ import { registryOf } from "../api_commands/registry_of.ts";
 import type * as RawApi from "../commands/api.ts";
 import type * as AppServer from "../commands/app_server.ts";
 import type * as LeanCatalogue from "./catalogue.ts";
+import type * as ShortcutLine from "./shortcut_line.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
@@ -24,10 +25,6 @@ import { admit, apiPathService, type CommandGate, suiteCommand } from "../comman
 import { GLOBAL_FLAGS } from "../globals.ts";
 import { optionSuggestion, usageError } from "./usage.ts";
 import type { LarkitError } from "../output/errors.ts";
-import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
-import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
-import type { FlagSpecs, Shortcut } from "../../shortcuts/declare.ts";
-import type * as Pipeline from "../../shortcuts/pipeline.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
@@ -138,7 +135,7 @@ const PARENT_FLAGS = ["--help", ...GLOBAL_FLAGS.map((f) => f.flag), "--version"]
  * parses), as the usage error the tree gives for it; undefined when the tree must say what is wrong
  * (a global flag misspelt with a value, a short flag, an operand, a missing value, …).
  */
-function unknownOption(
+export function unknownOption(
   flags: DeclaredFlag[],
   shown: DeclaredFlag[],
   args: string[],
@@ -178,7 +175,7 @@ export async function strictModeOff(ctx: RunContext): Promise<boolean> {
  * unknown option's envelope then loads no credential chain, config or token store (start-up). Under
  * `--debug` it is read all the same: the tree's read prints where the credentials came from.
  */
-async function leafKept(ctx: RunContext, identities: readonly string[]): Promise<boolean> {
+export async function leafKept(ctx: RunContext, identities: readonly string[]): Promise<boolean> {
   const both = identities.includes("user") && identities.includes("bot");
   return (both && !ctx.globals.debug) || await strictModeOff(ctx) || both;
 }
@@ -219,71 +216,7 @@ export async function runMethod(
   return ctx.state.exitCode ?? 0;
 }
 
-/**
- * Which module declares each shortcut, per service and name (aliases included), as paths under `shortcuts/`.
- * Written from the service lists by `deno run -A tests/startup_shortcut_modules_test.ts`, which checks it;
- * read rather than imported, and each module it names is one its service's `index.ts` imports, so a compiled
- * binary embeds it.
- */
-export const SHORTCUT_MODULES_FILE = new URL("../../shortcuts/modules.json", import.meta.url);
-
-export type ShortcutModules = Record<string, Record<string, string>>;
-
-const answersTo = (s: Shortcut<FlagSpecs>, name: string) =>
-  s.command === name || (s.aliases ?? []).includes(name as `+${string}`);
-
-/**
- * The shortcut `<service> +name` names: loaded alone from the module that declares it (a shortcut's run then
- * loads neither its service's other shortcuts nor what they import), else — a name the map does not know —
- * from the service's whole list, which is what decides.
- */
-async function shortcutNamed(ctx: RunContext, service: string, name: string) {
-  const path = decodeURIComponent(SHORTCUT_MODULES_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
-  const modules = JSON.parse(await ctx.p.files.readTextFile(path)) as ShortcutModules;
-  const module = Object.hasOwn(modules, service) && Object.hasOwn(modules[service], name)
-    ? modules[service][name]
-    : undefined;
-  if (typeof module === "string") {
-    const exports = await later<Record<string, unknown>>(`../../shortcuts/${module}`);
-    const found = Object.values(exports).find((v) =>
-      typeof v === "object" && v !== null && "run" in v && answersTo(v as Shortcut<FlagSpecs>, name)
-    );
-    if (found) return found as Shortcut<FlagSpecs>;
-  }
-  return (await loadShortcuts(service)).find((s) => answersTo(s, name));
-}
-
-/** `<service> +name [flags]`, through the same invocation and pipeline as the shortcut's command. */
-export async function runShortcutLine(
-  argv: string[],
-  ctx: RunContext,
-  gate?: CommandGate,
-): Promise<number | undefined> {
-  const [service, name] = argv;
-  if (!Object.hasOwn(SHORTCUT_SERVICES, service) || FIXED_NAMES.has(service) || !name?.startsWith("+")) {
-    return undefined;
-  }
-  if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const shortcut = await shortcutNamed(ctx, service, name);
-  if (!shortcut) return undefined;
-  const commandFlags = shortcutFlags(shortcut);
-  const flags = allDeclared(commandFlags);
-  const parsed = flags && parseFlags(flags, argv.slice(2));
-  const shown = flags?.filter((_, i) => !commandFlags[i].hidden);
-  const usage = flags && shown && !parsed
-    ? unknownOption(flags, shown, argv.slice(2), [service, shortcut.command])
-    : undefined;
-  if (!flags || (!parsed && !usage) || !await leafKept(ctx, shortcut.authTypes)) return undefined;
-  if (!parsed) throw usage;
-  admit(gate, suiteCommand([service, shortcut.command], "shortcut", service));
-  const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));
-  const attribute = (f: CommandFlag) => attributes.get(f.spec) as string;
-  const { runShortcut } = await later<typeof Pipeline>("../../shortcuts/pipeline.ts");
-  await runShortcut(ctx, shortcut, invocationOf(shortcut, parsed.opts, attribute));
-  return ctx.state.exitCode ?? 0;
-}
-
-const asksHelpOrVersion = (argv: string[]) =>
+export const asksHelpOrVersion = (argv: string[]) =>
   argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V");
 
 /** `api <METHOD> <path> [flags]`, through the function the `api` command runs; undefined when not understood. */
@@ -341,6 +274,11 @@ export async function runAppServerLine(argv: string[], ctx: RunContext): Promise
  * commands are resolved here, each put to the gate as the tree would put it; `--record`/`--replay` (refused in
  * turns) leave the verdict to the tree.
  */
+/** `<service> +name [flags]`: its module loads only for a shortcut's line (a method's run needs none of it). */
+async function runShortcutLine(argv: string[], ctx: RunContext, gate?: CommandGate) {
+  return (await later<typeof ShortcutLine>("./shortcut_line.ts")).runShortcutLine(argv, ctx, gate);
+}
+
 export async function runLean(
   argv: string[],
   ctx: RunContext,

@@ -81,6 +81,11 @@ export async function emitResult(
   pretty?: (data: unknown, columns?: number) => string,
 ): Promise<void> {
   const envelope = successEnvelope({ identity: settings.identity, data, meta });
+  // The JSON document needs none of the renderers (start-up: most runs, every dry run, print this).
+  if (settings.format === "json" && settings.jq === undefined) {
+    await ctx.p.stdout.write(toJsonDocument(envelope));
+    return;
+  }
   const { prepareFormat, renderDocument } = await later<typeof Render>("./formats/render.ts");
   await prepareFormat(settings.format);
   if (settings.jq === undefined) {
@@ -129,8 +134,8 @@ export async function emitDryRun(
 ): Promise<void> {
   await ctx.diag.info("=== Dry Run === (nothing was sent)");
   const format = settings.format === "pretty" ? "pretty" : "json";
-  const { dryRunText } = await later<typeof DryRun>("./dry_run.ts");
-  await emitResult(ctx, { format, jq: settings.jq }, doc, { dry_run: true }, () => dryRunText(doc));
+  const pretty = format === "pretty" ? (await later<typeof DryRun>("./dry_run.ts")).dryRunText : undefined;
+  await emitResult(ctx, { format, jq: settings.jq }, doc, { dry_run: true }, pretty && (() => pretty(doc)));
 }
 
 /** Items streamed to stdout page by page (`--page-all` with ndjson, table or csv). */
