@@ -277,8 +277,16 @@ export interface ShortcutContext<F extends FlagSpecs> {
   status(message?: string): Promise<void>;
   /** The result as the success envelope (JSON; `--jq` applies). */
   out(data: unknown, meta?: Meta): Promise<void>;
-  /** The result in the chosen `--format`; `pretty` renders `data` with the given summary. */
-  outFormat(data: unknown, meta?: Meta, pretty?: (data: unknown, columns?: number) => string): Promise<void>;
+  /**
+   * The result in the chosen `--format`; `pretty` renders `data` with the given summary, `rows` gives table, csv
+   * and ndjson their rows when `data`'s items are not records.
+   */
+  outFormat(
+    data: unknown,
+    meta?: Meta,
+    pretty?: (data: unknown, columns?: number) => string,
+    rows?: (data: unknown) => unknown[],
+  ): Promise<void>;
   /**
    * Hands the run to another larkit command line whose output is the result, for a shortcut that is the short
    * form of a streaming command (`event +subscribe` → `event consume`); the plan shows the command line instead.

@@ -352,6 +352,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     meta: Meta | undefined,
     format: OutputFormat,
     pretty?: Parameters<ShortcutContext<F>["outFormat"]>[2],
+    rows?: Parameters<ShortcutContext<F>["outFormat"]>[3],
   ) {
     if (++results > 1) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote two results`);
     let withKeyMeta = keySent ? { ...meta, idempotency_key: r.key } : meta;
@@ -373,7 +374,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     }
     await emitResult(
       run,
-      { identity, format, jq: r.jq, wrote: shortcut.risk !== "read", fields: r.fields },
+      { identity, format, jq: r.jq, wrote: shortcut.risk !== "read", fields: r.fields, rows },
       data,
       withKeyMeta,
       pretty,
@@ -475,7 +476,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     progress: (message) => run.diag.progress(message),
     status: (message) => run.diag.status(message),
     out: (data, meta) => emit(data, meta, "json"),
-    outFormat: (data, meta, pretty) => emit(data, meta, r.format, pretty),
+    outFormat: (data, meta, pretty, rows) => emit(data, meta, r.format, pretty, rows),
     delegate: async (argv) => {
       if (++results > 1) throw errors.internal(`${shortcut.service} ${shortcut.command} wrote two results`);
       refuseRenderedFormat(r);

@@ -15,6 +15,25 @@ interface Read {
   meta: { count: number };
 }
 
+Deno.test("sheets +cells-get --format table|csv|ndjson: the grid's cells under the sheet's column letters", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const range = ["--range", `${SHEET}!B1:C2`];
+    const table = await larkit(["sheets", "+cells-get", ...SS, ...range, "--format", "table"]);
+    assert.equal(table.code, 0, table.stderr);
+    const lines = table.stdout.trimEnd().split("\n");
+    assert.match(lines[0], /^#\s+B\s+C$/);
+    assert.doesNotMatch(table.stdout, /\[/, "no row is shown as a JSON array");
+    const csv = await larkit(["sheets", "+cells-get", ...SS, ...range, "--format", "csv"]);
+    const csvLines = csv.stdout.trimEnd().split(/\r?\n/);
+    assert.equal(csvLines[0], "#,B,C");
+    assert.equal(csvLines.length, 3);
+    const ndjson = await larkit(["sheets", "+cells-get", ...SS, ...range, "--format", "ndjson"]);
+    const rows = ndjson.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(rows.map((r) => Object.keys(r)), [["#", "B", "C"], ["#", "B", "C"]]);
+    assert.deepEqual(rows.map((r) => r["#"]), [1, 2]);
+  });
+});
+
 Deno.test("sheets +read: a range, a URL naming the sheet, and the first sheet looked up when none is named", async () => {
   await withSuite(async (emu, larkit) => {
     const r = await larkit(["sheets", "+read", ...SS, "--range", `${SHEET}!A1:B2`]);

@@ -68,6 +68,8 @@ export interface ResultSettings {
   wrote?: boolean;
   /** The response field holding the items (a generated list method's, from its response shape). */
   listField?: string;
+  /** The rows for table, csv and ndjson when the items are not records (see `RenderOptions.rows`). */
+  rows?: (data: unknown) => unknown[];
   /** The table/csv columns (`--columns`, else the command's declared defaults). */
   fields?: Column[];
 }
@@ -94,6 +96,7 @@ export async function emitResult(
         columns: ctx.p.stdout.columns,
         pretty,
         listField: settings.listField,
+        rows: settings.rows,
         fields: settings.fields,
       }),
     );

@@ -24,22 +24,29 @@ export function columnLetters(index: number): string {
 }
 
 /**
- * `--format pretty`: the cells as a grid headed by the sheet's column letters, counted from the range's first
- * column ("0b12cd!C2:E4" → C, D, E) and prefixed by the row number. A grid of varying width has no fixed
- * columns to declare, so it is drawn here rather than by `--format table`.
+ * The cells as rows headed by the sheet's column letters, counted from the range's first column
+ * ("0b12cd!C2:E4" → C, D, E), each with its row number as `#`: what `--format table`, `csv` and `ndjson` show
+ * (rows of bare cells would each show as one JSON cell), and the grid `--format pretty` draws.
  */
-export function gridText(data: unknown, columns?: number): string {
+export function gridRows(data: unknown): { letters: string[]; rows: Record<string, unknown>[] } {
   const { range, values } = data as { range: string; values: unknown[][] };
-  if (values.length === 0) return `${range}: no values\n`;
   const start = /!([A-Za-z]+)(\d+)?/.exec(range);
   const first = start ? colIndex(start[1]) : 0;
   const firstRow = start?.[2] ? Number(start[2]) : 1;
-  const width = Math.max(...values.map((r) => r.length));
+  const width = Math.max(0, ...values.map((r) => r.length));
   const letters = Array.from({ length: width }, (_, i) => columnLetters(first + i));
   const rows = values.map((row, r) => ({
     "#": firstRow + r,
     ...Object.fromEntries(letters.map((l, i) => [l, row[i] ?? ""])),
   }));
+  return { letters, rows };
+}
+
+/** `--format pretty`: the grid, under its range. */
+export function gridText(data: unknown, columns?: number): string {
+  const { range, values } = data as { range: string; values: unknown[][] };
+  if (values.length === 0) return `${range}: no values\n`;
+  const { letters, rows } = gridRows(data);
   return `${range}\n` + renderTable(rows, columns, ["#", ...letters]);
 }
 
@@ -74,8 +81,13 @@ export const read = defineShortcut({
       response: ValueRange,
       planned: { valueRange: { range: "<range>", values: [] } },
     });
-    await ctx.outFormat({ range: valueRange.range, values: valueRange.values }, {
-      count: valueRange.values.length,
-    }, gridText);
+    await ctx.outFormat(
+      { range: valueRange.range, values: valueRange.values },
+      {
+        count: valueRange.values.length,
+      },
+      gridText,
+      (data) => gridRows(data).rows,
+    );
   },
 });

@@ -32,6 +32,11 @@ export interface RenderOptions {
   pretty?: (data: unknown, columns?: number) => string;
   /** Where `data` keeps its items, when the command knows (table, csv and ndjson show those). */
   listField?: string;
+  /**
+   * The rows table, csv and ndjson show, when `data`'s items are not records (a sheet's grid: rows of cells,
+   * which would otherwise show as one JSON cell per row).
+   */
+  rows?: (data: unknown) => unknown[];
   /** The table/csv columns: `--columns`, else the command's declared defaults; else every flattened key. */
   fields?: Column[];
 }
@@ -68,14 +73,21 @@ export function renderDocument(
       const declared = opts.listField
         ? (envelope.data as Record<string, unknown> | null)?.[opts.listField]
         : undefined;
-      const items = Array.isArray(declared) ? declared : extractItems(envelope.data);
+      const items = opts.rows
+        ? opts.rows(envelope.data)
+        : Array.isArray(declared)
+        ? declared
+        : extractItems(envelope.data);
       if (format === "ndjson") return ndjsonOf(items ?? [envelope.data ?? null]);
+      // A command's own rows are in its column order (a grid's A…Z, AA…), not sorted by name.
+      const first = opts.rows ? items?.[0] : undefined;
+      const fields = opts.fields ?? (first && typeof first === "object" ? Object.keys(first) : undefined);
       if (format === "table") {
         return items
-          ? renderTable(items, opts.columns, opts.fields)
+          ? renderTable(items, opts.columns, fields)
           : renderRecordTable(envelope.data, opts.columns);
       }
-      return items ? renderCsv(items, opts.fields) : renderRecordCsv(envelope.data);
+      return items ? renderCsv(items, fields) : renderRecordCsv(envelope.data);
     }
   }
 }
