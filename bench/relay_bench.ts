@@ -22,7 +22,11 @@
  *                as the relay client), a client sending small frames one at a time, then all at once, through
  *                `npm:ws` (as `RemoteClient`) and through the native `WebSocket`. The rtt and pipelined figures
  *                can be no better than this on the machine at hand.
+ *
+ *  `deno run -A bench/relay_bench.ts --cpu-prof=DIR --only head-of-line` also writes every process's CPU profile
+ *  to DIR (open in Chrome DevTools); `--v8-flags=--trace-gc` passes V8 flags to every process.
  */
+import { Session } from "node:inspector";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { abortableSleep } from "../cli/provider.ts";
@@ -284,9 +288,16 @@ interface Child {
   stop(): Promise<void>;
 }
 
-function spawn(...args: string[]): Child {
+/** Starts one role in its own process; `scenario` names its CPU profile when profiling. */
+function spawn(scenario: string, ...args: string[]): Child {
+  const passed = [
+    ...(options.v8Flags ? [`--v8-flags=${options.v8Flags}`] : []),
+    "--quiet",
+    SELF,
+    ...(options.cpuProf ? [`--cpu-prof=${options.cpuProf}/${scenario}-${args[0]}.cpuprofile`] : []),
+  ];
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", SELF, ...args],
+    args: ["run", "-A", ...passed, ...args],
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
@@ -336,11 +347,11 @@ interface Measured {
 }
 
 async function throughRelay(scenario: string): Promise<Measured> {
-  const relay = spawn("relay");
+  const relay = spawn(scenario, "relay");
   const { baseUrl } = await relay.line() as { baseUrl: string };
-  const server = spawn("server", baseUrl);
+  const server = spawn(scenario, "server", baseUrl);
   await server.line();
-  const client = spawn("client", baseUrl, scenario);
+  const client = spawn(scenario, "client", baseUrl, scenario);
   await client.line();
   const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
   const result = await client.line();
@@ -358,13 +369,13 @@ async function throughRelay(scenario: string): Promise<Measured> {
 
 /** Head-of-line: B (its own process) runs before, during and after A's 100 MiB request. */
 async function headOfLine(): Promise<Measured> {
-  const relay = spawn("relay");
+  const relay = spawn("head-of-line", "relay");
   const { baseUrl } = await relay.line() as { baseUrl: string };
-  const server = spawn("server", baseUrl);
+  const server = spawn("head-of-line", "server", baseUrl);
   await server.line();
-  const b = spawn("client-b", baseUrl);
+  const b = spawn("head-of-line", "client-b", baseUrl);
   await b.line();
-  const a = spawn("client", baseUrl, "head-of-line");
+  const a = spawn("head-of-line", "client", baseUrl, "head-of-line");
   await a.line();
   const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: a.cpuMs() + b.cpuMs() };
   const { startAt, endAt } = await a.line() as { startAt: number; endAt: number };
@@ -385,6 +396,7 @@ async function headOfLine(): Promise<Measured> {
     result: {
       medianQuietMs: quiet[quiet.length >> 1],
       worstMs: worst[1],
+      worstAt: worst[0],
       worstAtMs: worst[0] - startAt,
       transferMs: endAt - startAt,
       samples: during.length,
@@ -395,9 +407,9 @@ async function headOfLine(): Promise<Measured> {
 }
 
 async function raw(): Promise<Measured> {
-  const receiver = spawn("raw-receiver");
+  const receiver = spawn("raw", "raw-receiver");
   const { port } = await receiver.line() as { port: number };
-  const sender = spawn("raw-sender", String(port));
+  const sender = spawn("raw", "raw-sender", String(port));
   const result = await sender.line();
   const peaks = { relay: 0, server: receiver.peakMiB(), client: sender.peakMiB() };
   const cpu = { relay: 0, server: receiver.cpuMs(), client: sender.cpuMs() };
@@ -408,11 +420,11 @@ async function raw(): Promise<Measured> {
 
 /** The floor with one client kind: round trips and pipelined answers per second, CPU per round trip. */
 async function floor(kind: string): Promise<{ rtt: number; pipelined: number; cpuPerRtt: Measured["cpu"] }> {
-  const relay = spawn("floor-relay");
+  const relay = spawn(`floor-${kind}`, "floor-relay");
   const { port } = await relay.line() as { port: number };
-  const server = spawn("floor-server", String(port));
+  const server = spawn(`floor-${kind}`, "floor-server", String(port));
   await server.line();
-  const client = spawn("floor-client", String(port), kind);
+  const client = spawn(`floor-${kind}`, "floor-client", String(port), kind);
   await client.line();
   const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
   const { rtt } = await client.line() as { rtt: number };
@@ -496,10 +508,28 @@ async function conduct(only?: string[]): Promise<void> {
         `starting ${f(hol.result.worstAtMs, 0)} ms into A's ${f(hol.result.transferMs, 0)} ms; ` +
         cpuOf(hol),
     );
+    if (options.cpuProf) {
+      console.log(`              (the worst round trip started at ${hol.result.worstAt} ms since the epoch)`);
+    }
   }
 }
 
-const [role, ...rest] = Deno.args;
+/**
+ * Options before the role, passed on to every child: `--cpu-prof=DIR` makes each process write its CPU profile
+ * (Chrome DevTools format) to `DIR/<scenario>-<role>.cpuprofile` when it ends; `--v8-flags=…` (for example
+ * `--trace-gc`) is given to each child's V8.
+ */
+const options: { cpuProf?: string; v8Flags?: string; profileFile?: string } = {};
+const args = [...Deno.args];
+for (let opt = args[0]; opt?.startsWith("--cpu-prof=") || opt?.startsWith("--v8-flags="); opt = args[0]) {
+  args.shift();
+  const value = opt.slice(opt.indexOf("=") + 1);
+  if (opt.startsWith("--v8-flags=")) options.v8Flags = value;
+  else if (value.endsWith(".cpuprofile")) options.profileFile = value;
+  else options.cpuProf = value;
+}
+const [role, ...rest] = args;
+const stopProfile = options.profileFile ? await startProfile() : undefined;
 switch (role) {
   case undefined:
     await conduct();
@@ -536,4 +566,23 @@ switch (role) {
     break;
   default:
     throw new Error(`unknown bench role ${role}`);
+}
+await stopProfile?.(options.profileFile as string);
+
+/** Starts V8's sampling profiler in this process; the returned function writes the profile to a file. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, {}, (e: unknown, result: unknown) => e ? reject(e) : resolve(result))
+    );
+  await post("Profiler.enable");
+  await post("Profiler.start");
+  // The profile's clock is V8's own: the wall time of its start lets profiles be lined up with the bench's times.
+  const wallStartMs = Date.now();
+  return async (file) => {
+    const { profile } = await post("Profiler.stop") as { profile: object };
+    await Deno.writeTextFile(file, JSON.stringify({ ...profile, wallStartMs }));
+  };
 }

@@ -4,6 +4,7 @@
  * reassembles strictly in order and validates every limit; a violation drops the chunk and discards the
  * partial assembly, never the socket or other streams.
  */
+import { Buffer, isAscii } from "node:buffer";
 import { errors, type LarkitError } from "../cli/output/errors.ts";
 import type { ChunkFields } from "./envelopes.ts";
 
@@ -170,6 +171,14 @@ export function frameMessage(
   return frames;
 }
 
+/**
+ * ASCII bytes as a string: their UTF-8 decoding is their Latin-1 one, which copies without decoding (a 100 KiB
+ * segment: 0.03 ms instead of 0.1 ms for `TextDecoder`, 700 times per 100 MiB).
+ */
+export function asciiText(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
+}
+
 /** Where each inbound segment's base64 is decoded; a frame within the limit always fits. */
 const decodeScratch = new Uint8Array(SEGMENT_MAX_BYTES);
 
@@ -194,6 +203,8 @@ interface Assembly {
   received: number;
   /** Each segment is decoded as it arrives (UTF-8, streaming): no copy of the whole message's bytes is made. */
   decoder: TextDecoder;
+  /** Every segment so far was ASCII (the decoder holds no partial sequence): the next may skip it. */
+  ascii: boolean;
   /** The text so far in runs of at least `RUN_CHARS` (each one string) … */
   pieces: string[];
   /** … and the segments decoded since the last run. */
@@ -282,6 +293,7 @@ export class Reassembler {
         segments: 0,
         received: 0,
         decoder: new TextDecoder("utf-8", { fatal: true }),
+        ascii: true,
         pieces: [],
         recent: [],
         recentChars: 0,
@@ -304,7 +316,9 @@ export class Reassembler {
       return { kind: "rejected", reason: "segments exceed message_size_bytes" };
     }
     try {
-      const text = current.decoder.decode(part, { stream: true });
+      const text = current.ascii && isAscii(part)
+        ? asciiText(part)
+        : (current.ascii = false, current.decoder.decode(part, { stream: true }));
       current.recent.push(text);
       current.recentChars += text.length;
       if (current.recentChars >= RUN_CHARS) {

@@ -182,3 +182,28 @@ Deno.test("a segment's bytes are exactly its text's UTF-8, for ASCII and non-ASC
     }
   }
 });
+
+Deno.test("ASCII segments skip the decoder until the first non-ASCII one, which decodes from there on", () => {
+  const r = new Reassembler();
+  const parts = [[0x22, 0x61], [0x62, 0xc3], [0xa9, 0x63], [0x64, 0x22]];
+  const chunk = (segment_id: number) => ({
+    stream_id: "s1",
+    seq_id: 5,
+    segment_id,
+    segment_count: parts.length,
+    message_size_bytes: 8,
+    message_chunk_base64: new Uint8Array(parts[segment_id]).toBase64(),
+  });
+  const seen = parts.map((_, i) => r.observe("c1", chunk(i), 100));
+  assert.deepEqual(seen.at(-1), { kind: "complete", seqId: 5, text: '"abécd"' });
+  // A segment ending inside a sequence is not mistaken for a finished ASCII run.
+  const cut = new Reassembler();
+  const truncated = (segment_id: number, bytes: number[]) => ({
+    ...chunk(segment_id),
+    segment_count: 2,
+    message_size_bytes: 4,
+    message_chunk_base64: new Uint8Array(bytes).toBase64(),
+  });
+  assert.equal(cut.observe("c1", truncated(0, [0x22, 0x61, 0xc3]), 100).kind, "pending");
+  assert.equal(cut.observe("c1", truncated(1, [0x22]), 100).kind, "rejected");
+});

@@ -6,7 +6,7 @@
  * means the relay forgot this server). ws turns Nagle's algorithm off on its socket (`setNoDelay`), so an ack
  * followed by a request does not wait for the peer's delayed ACK.
  */
-import { Buffer } from "node:buffer";
+import { Buffer, isAscii } from "node:buffer";
 // Before ws: it picks its masking function when it loads.
 import "./ws_mask.ts";
 // @ts-types="@types/ws"
@@ -53,6 +53,20 @@ export type OpenSocket = (
   opts: OpenOptions,
 ) => Promise<RelaySocket>;
 
+/**
+ * A text frame's string. ws has already checked that it is UTF-8; an ASCII frame (every envelope but those
+ * carrying non-ASCII JSON) is copied as Latin-1 instead of decoded: 0.03 ms instead of 0.15 ms for a 136 KiB
+ * segment frame, about 700 per 100 MiB message.
+ */
+export function frameText(data: WebSocket.RawData): string {
+  const bytes = Array.isArray(data)
+    ? Buffer.concat(data)
+    : data instanceof ArrayBuffer
+    ? Buffer.from(data)
+    : data;
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+}
+
 /** How much of a refused handshake's body is kept for the 404 rule and the error text. */
 const BODY_PREVIEW_BYTES = 4096;
 
@@ -72,8 +86,7 @@ class WsRelaySocket implements RelaySocket {
     ws.on("message", (data, isBinary) => {
       this.#dispatch({ kind: "activity" });
       if (isBinary) return this.#dispatch({ kind: "binary" });
-      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8");
-      this.#dispatch({ kind: "text", text });
+      this.#dispatch({ kind: "text", text: frameText(data) });
     });
     ws.on("pong", () => this.#dispatch({ kind: "activity" }));
     ws.on("ping", () => this.#dispatch({ kind: "activity" }));

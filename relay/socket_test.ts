@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { openWsSocket } from "./socket.ts";
+import { Buffer } from "node:buffer";
+import { frameText, openWsSocket } from "./socket.ts";
 import { until } from "../tests/helpers/until.ts";
 
 /** RFC 6455's handshake constant. */
@@ -60,4 +61,12 @@ Deno.test("frames that arrive before the session listens are kept for it, not dr
   socket.terminate();
   await relay.done;
   await until("the close", () => closed, 5_000);
+});
+
+Deno.test("frameText gives a text frame's string for ASCII, non-ASCII and fragmented data", () => {
+  const bytes = (s: string) => Buffer.from(new TextEncoder().encode(s));
+  assert.equal(frameText(bytes('{"a":"plain"}')), '{"a":"plain"}');
+  assert.equal(frameText(bytes('{"a":"é 😀"}')), '{"a":"é 😀"}');
+  assert.equal(frameText([bytes('{"a":"'), bytes('é"}')]), '{"a":"é"}');
+  assert.equal(frameText(new TextEncoder().encode("ab").buffer as ArrayBuffer), "ab");
 });
