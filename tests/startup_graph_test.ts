@@ -64,43 +64,31 @@ Deno.test("a dry run's executor and pipeline load no HTTP client", async () => {
   }
 });
 
-Deno.test("a dry run of an API call loads no renderer, jq, pagination or risk prompt", async () => {
-  const graph = await staticGraph("cli/api_commands/execute.ts");
-  assert.deepEqual(
-    outside(graph, [
-      "cli/output/formats/render.ts",
-      "cli/output/formats/jq.ts",
-      "cli/http/pagination.ts",
-      "cli/risk.ts",
-    ]),
-    [],
-  );
-});
+/** What only some runs need (`--jq`, `--page-all`, MCP, a write's prompt), kept out of a dry run's path. */
+const ON_DEMAND = [
+  "cli/output/formats/render.ts",
+  "cli/output/formats/jq.ts",
+  "cli/http/pagination.ts",
+  "cli/risk.ts",
+];
 
-Deno.test("a shortcut's pipeline loads no renderer, jq, MCP client, pagination or risk prompt", async () => {
-  const graph = await staticGraph("shortcuts/pipeline.ts");
-  assert.deepEqual(
-    outside(graph, [
-      "cli/output/formats/render.ts",
-      "cli/output/formats/jq.ts",
-      "cli/http/mcp.ts",
-      "cli/http/pagination.ts",
-      "cli/risk.ts",
-    ]),
-    [],
-  );
-});
-
-Deno.test("a generated method's lean resolver loads no shortcut registry and no --jq engine for schema", async () => {
-  const graph = await staticGraph("cli/fast/method.ts");
-  assert.deepEqual(outside(graph, ["shortcuts/index.ts", "shortcuts/command_flags.ts"]), []);
-  assert.deepEqual(outside(await staticGraph("cli/commands/schema.ts"), ["cli/output/formats/jq.ts"]), []);
-});
-
-Deno.test("credentials from the environment load neither the config provider nor the secret store", async () => {
-  const graph = await staticGraph("cli/auth/chain.ts");
-  assert.deepEqual(outside(graph, ["cli/auth/config_provider.ts", "cli/config/secret_store.ts"]), []);
-});
+for (
+  const [entry, kept, why] of [
+    ["cli/api_commands/execute.ts", ON_DEMAND, "an API call's dry run"],
+    ["shortcuts/pipeline.ts", [...ON_DEMAND, "cli/http/mcp.ts"], "a shortcut's dry run"],
+    ["cli/fast/method.ts", ["shortcuts/index.ts", "shortcuts/command_flags.ts"], "a generated method's line"],
+    ["cli/commands/schema.ts", ["cli/output/formats/jq.ts"], "schema without --jq"],
+    [
+      "cli/auth/chain.ts",
+      ["cli/auth/config_provider.ts", "cli/config/secret_store.ts"],
+      "environment credentials",
+    ],
+  ] as const
+) {
+  Deno.test(`${why} loads none of ${kept.join(", ")}`, async () => {
+    assert.deepEqual(outside(await staticGraph(entry), [...kept]), []);
+  });
+}
 
 Deno.test("app-server starts without commander", async () => {
   assert.deepEqual(outside(await staticGraph("cli/commands/app_server.ts"), ["npm:commander"]), []);

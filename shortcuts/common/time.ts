@@ -59,7 +59,8 @@ function wallClockAt(ms: number, zone: string): WallClock {
   return { year: at.year, month: at.month, day: at.day, hour: at.hour, minute: at.minute, second: at.second };
 }
 
-function intlWallClockAt(ms: number, zone: string): WallClock {
+/** The wall clock at `ms` as `Intl.DateTimeFormat` shows it in `zone` (for zones only Intl knows). */
+export function intlWallClockAt(ms: number, zone: string): WallClock {
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone: zone,
     hourCycle: "h23",

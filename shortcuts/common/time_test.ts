@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { LarkitError } from "../../cli/output/errors.ts";
-import { endOfDay, formatRfc3339, parseTime, startOfDay, timeRange, timeZoneOf } from "./time.ts";
+import {
+  endOfDay,
+  formatRfc3339,
+  intlWallClockAt,
+  parseTime,
+  startOfDay,
+  timeRange,
+  timeZoneOf,
+} from "./time.ts";
 
 const SH = "Asia/Shanghai";
 const NY = "America/New_York";
@@ -58,24 +66,21 @@ Deno.test("the day DST ends: a 25-hour day, and the repeated hour told apart by 
   });
 });
 
-/** The wall clock as Intl.DateTimeFormat shows it: what the zone's times were read with before Temporal. */
+/**
+ * The time as Intl.DateTimeFormat shows it (what the zone's times were read with before Temporal): its wall
+ * clock, and the offset that wall clock is from the instant.
+ */
 function intlRfc3339(ms: number, zone: string): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    timeZoneName: "longOffset",
-  }).formatToParts(ms);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value;
-  const offset = get("timeZoneName")?.replace(/^GMT$/, "GMT+00:00").slice(3);
-  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${
-    get("second")
-  }${offset}`;
+  const w = intlWallClockAt(ms, zone);
+  const offsetMin = Math.round(
+    (Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - ms) / 60_000,
+  );
+  const two = (n: number) => String(n).padStart(2, "0");
+  const sign = offsetMin < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMin);
+  return `${String(w.year).padStart(4, "0")}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}:${
+    two(w.second)
+  }${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
 }
 
 Deno.test("times read through Temporal are the ones Intl shows, at every DST change of 2020–2030", () => {
