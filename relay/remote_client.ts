@@ -13,7 +13,7 @@ import * as z from "zod";
 import { LarkitError } from "../cli/output/errors.ts";
 import { parseServerEnvelope } from "./envelopes.ts";
 import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
-import { frameText } from "./socket.ts";
+import { frameText } from "./ws_socket.ts";
 
 const WRITE_AHEAD_CHARS = 1024 * 1024;
 /** An ack goes out once this many envelopes or segments wait for one (a quarter of the server's window)… */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { frameText, openWsSocket } from "./socket.ts";
+import { openWsSocket } from "./socket.ts";
+import { frameText } from "./ws_socket.ts";
 import { until } from "../tests/helpers/until.ts";
 
 /** RFC 6455's handshake constant. */

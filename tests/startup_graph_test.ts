@@ -90,6 +90,6 @@ for (
   });
 }
 
-Deno.test("app-server starts without commander", async () => {
-  assert.deepEqual(outside(await staticGraph("cli/commands/app_server.ts"), ["npm:commander"]), []);
+Deno.test("app-server starts without commander, and without ws until remote control connects", async () => {
+  assert.deepEqual(outside(await staticGraph("cli/commands/app_server.ts"), ["npm:commander", "npm:ws"]), []);
 });
