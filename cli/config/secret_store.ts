@@ -47,10 +47,16 @@ export function secretStore(p: Provider): SecretStore {
     // Whatever an older larkit or the umask left, the directories and the key become this user's only.
     await p.files.makePrivate(p.paths.configDir, "dir");
     await p.files.makePrivate(secretsDir(p), "dir");
-    // createNew so two first runs racing cannot each encrypt under a key the other then overwrites.
-    await p.files.createNew(path, p.random.bytes(32).toBase64(), { mode: 0o600 });
+    // Read first: the key exists on every run but the first, and a refused exclusive create costs a run ~3 ms
+    // (start-up). When it is missing, createNew, so two first runs racing cannot each encrypt under a key the
+    // other then overwrites; then read what won.
+    let sealedKey = await readIfExists(p, path);
+    if (!sealedKey) {
+      await p.files.createNew(path, p.random.bytes(32).toBase64(), { mode: 0o600 });
+      sealedKey = await p.files.readFile(path);
+    }
     await p.files.makePrivate(path, "file");
-    const raw = Uint8Array.fromBase64((await p.files.readTextFile(path)).trim());
+    const raw = Uint8Array.fromBase64(new TextDecoder().decode(sealedKey).trim());
     if (raw.length !== 32) {
       throw errors.config(`the secret store's master key is damaged: ${path}`, {
         hint: "remove the secrets directory and configure again: larkit config init",
