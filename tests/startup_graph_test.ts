@@ -78,6 +78,7 @@ for (
     ["shortcuts/pipeline.ts", [...ON_DEMAND, "cli/http/mcp.ts"], "a shortcut's dry run"],
     ["cli/fast/method.ts", ["shortcuts/index.ts", "shortcuts/command_flags.ts"], "a generated method's line"],
     ["cli/commands/schema.ts", ["cli/output/formats/jq.ts"], "schema without --jq"],
+    ["cli/commands/envelope_output.ts", ["cli/output/formats/render.ts"], "a fixed command's --format check"],
     [
       "cli/auth/chain.ts",
       ["cli/auth/config_provider.ts", "cli/config/secret_store.ts"],

@@ -17,7 +17,7 @@ import {
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
 import { checkJq } from "../output/formats/jq.ts";
-import { parseFormat } from "../output/formats/render.ts";
+import { parseFormat } from "../output/formats/names.ts";
 import { emitResult } from "../output/emit.ts";
 
 export interface CatalogueFlag {

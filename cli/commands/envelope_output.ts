@@ -12,7 +12,7 @@ import type { Meta } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
 import { checkJq } from "../output/formats/jq.ts";
 import type { Column } from "../output/formats/rows.ts";
-import { type OutputFormat, parseFormat } from "../output/formats/render.ts";
+import { type OutputFormat, parseFormat } from "../output/formats/names.ts";
 
 interface Settings {
   format: OutputFormat;

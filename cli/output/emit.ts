@@ -11,7 +11,8 @@ import { LarkitError } from "./errors.ts";
 import type * as Jq from "./formats/jq.ts";
 import type { Column } from "./formats/rows.ts";
 import type * as Render from "./formats/render.ts";
-import type { ItemFormat, ItemWriter, OutputFormat } from "./formats/render.ts";
+import type { ItemFormat, OutputFormat } from "./formats/names.ts";
+import type { ItemWriter } from "./formats/render.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's

@@ -23,8 +23,6 @@ import {
   tableRows,
 } from "./table.ts";
 
-export { type ItemFormat, OUTPUT_FORMATS, type OutputFormat, parseFormat } from "./names.ts";
-
 export interface RenderOptions {
   /** Terminal width (`p.stdout.columns`), for the table format. */
   columns?: number;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { LarkitError } from "../errors.ts";
 import { displayWidth, loadCellWidths, sanitizeCell, truncateCell } from "./cells.ts";
-import { createItemWriter, parseFormat, renderDocument } from "./render.ts";
+import { parseFormat } from "./names.ts";
+import { createItemWriter, renderDocument } from "./render.ts";
 import { extractItems, flattenRow } from "./rows.ts";
 
 // Rendering is synchronous; the writers load the width measure first, as these tests do here.
