@@ -221,8 +221,8 @@ function keyGuard<F extends FlagSpecs>(shortcut: Shortcut<F>, key: string) {
 
 /** Step 6: the shortcut run with nothing sent, its calls collected into the dry-run document. */
 async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument> {
-  // The URLs without the HTTP client, which nothing here sends through (start-up).
-  const openBase = async () => (await r.run.credentials().account()).endpoints.open;
+  // The URLs without the HTTP client, which nothing here sends through (start-up), on the account step 2 read.
+  const openBase = () => Promise.resolve(r.account.endpoints.open);
   const requests: PlannedRequest[] = [];
   const facts: Record<string, unknown> = {};
   let keyed = false;

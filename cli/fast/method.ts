@@ -195,7 +195,7 @@ export async function runMethod(
   }
   // A fixed command of that name wins over a service; `event` mixes registry and its own commands.
   if (FIXED_NAMES.has(service) || service === "event" || argv.includes("--")) return undefined;
-  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) return undefined;
+  if (asksHelpOrVersion(argv)) return undefined;
   const registry = await registryOf(ctx);
   // The one method, not the service's every method converted (start-up); undefined for an unknown service too.
   const m = await registry.findMethod(service, resource, name);
@@ -269,16 +269,16 @@ export async function runAppServerLine(argv: string[], ctx: RunContext): Promise
   return ctx.state.exitCode ?? 0;
 }
 
-/**
- * The lean answer to argv, or undefined when the tree must answer. With a host's gate (a turn) only the suite
- * commands are resolved here, each put to the gate as the tree would put it; `--record`/`--replay` (refused in
- * turns) leave the verdict to the tree.
- */
 /** `<service> +name [flags]`: its module loads only for a shortcut's line (a method's run needs none of it). */
 async function runShortcutLine(argv: string[], ctx: RunContext, gate?: CommandGate) {
   return (await later<typeof ShortcutLine>("./shortcut_line.ts")).runShortcutLine(argv, ctx, gate);
 }
 
+/**
+ * The lean answer to argv, or undefined when the tree must answer. With a host's gate (a turn) only the suite
+ * commands are resolved here, each put to the gate as the tree would put it; `--record`/`--replay` (refused in
+ * turns) leave the verdict to the tree.
+ */
 export async function runLean(
   argv: string[],
   ctx: RunContext,
