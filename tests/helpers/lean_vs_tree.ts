@@ -43,6 +43,17 @@ export async function viaRun(argv: string[], configDir: string, opts: RunOptions
   return { code, stdout: p.out.text(), stderr: p.err.text() };
 }
 
+/** The lean `answer` leaves `argv` to the tree, and a run as a terminal runs it answers as the tree does. */
+export async function assertLeftToTree(
+  answer: (argv: string[], ctx: RunContext) => Promise<number | undefined>,
+  argv: string[],
+  configDir: string,
+  label: string,
+): Promise<void> {
+  assert.equal(await answerLean(answer, argv, configDir), undefined, label);
+  assert.deepEqual(await viaRun(argv, configDir), await viaTree(argv, configDir), label);
+}
+
 /** A config dir with an app configured (`config init`, profile `name`), which `config strict-mode` needs. */
 export async function initConfig(configDir: string, name = "w"): Promise<void> {
   const init = cliProvider({ configDir, stdin: "s\n" });
