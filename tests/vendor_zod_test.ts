@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import * as z from "zod";
 import { buildZodBundle, BUNDLE_PATH } from "../cli/vendor/zod/build.ts";
+import { compiledEagerly } from "../cli/vendor/zod/eager.ts";
 
 Deno.test("cli/vendor/zod/zod.js is the bundle of the locked zod, byte for byte", async () => {
   const committed = await Deno.readTextFile(BUNDLE_PATH);
@@ -25,4 +26,26 @@ Deno.test("the bundled zod is the locked version and speaks English", async () =
   const result = z.object({ n: z.number() }).safeParse({ n: "1" });
   assert.equal(result.success, false);
   assert.equal(result.error?.issues[0].message, "Invalid input: expected number, received string");
+});
+
+Deno.test("the eager rewrite parenthesizes every function and keeps what the module does", async () => {
+  const source = [
+    "export const early = later(2);",
+    "function later(n) { return n * 2; }",
+    "const o = { m() { return 1; }, get g() { return 2; }, set s(v) {}, f: function () { return 3; }, a: (x) => x + 1 };",
+    "class C { m() { return 4; } static s() { return 5; } get g() { return 6; } }",
+    "async function* gen() { yield 7; }",
+    "export const all = [o.m(), o.g, o.f(), o.a(3), new C().m(), C.s(), new C().g, typeof gen, early];",
+  ].join("\n");
+  const rewritten = compiledEagerly(source);
+  const mod = await import(`data:text/javascript,${encodeURIComponent(rewritten)}`);
+  assert.deepEqual(mod.all, [1, 2, 3, 4, 4, 5, 6, "function", 4]);
+  // Declarations are assigned before the code that calls them; methods and accessors keep their syntax.
+  assert.ok(rewritten.startsWith("var later = (function later(n) {"), rewritten);
+  assert.ok(rewritten.includes("var gen = (async function* gen() {"), rewritten);
+  for (
+    const kept of ["f: (function () {", "a: ((x) => x + 1)", "m() { return 1; }", "get g() { return 2; }"]
+  ) {
+    assert.ok(rewritten.includes(kept), `${kept} in:\n${rewritten}`);
+  }
 });
