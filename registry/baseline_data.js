@@ -6,7 +6,21 @@ import index from "./baseline/index.json" with { type: "json" };
 
 export const baselineIndex = index;
 
+// Running a method reads no description text, so the module that puts it back loads with the first full read.
+const later = (path) => import(path);
+
+const read = async (dir, name) =>
+  (await import(["./baseline/", dir, "/", name, ".json"].join(""), { with: { type: "json" } })).default;
+
 export async function loadBaselineService(name) {
-  const mod = await import(["./baseline/services/", name, ".json"].join(""), { with: { type: "json" } });
-  return mod.default;
+  const [structure, text, { withDescriptions }] = await Promise.all([
+    read("services", name),
+    read("descriptions", name),
+    later("./descriptions.ts"),
+  ]);
+  return withDescriptions(structure, text);
+}
+
+export function loadBaselineStructure(name) {
+  return read("services", name);
 }

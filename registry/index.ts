@@ -3,12 +3,12 @@
  * baseline services by name). `listServices` is cheap (summaries only, for help and completion);
  * `loadService` reads one service; `findMethod` one method.
  */
-import { baselineIndex, loadBaselineService } from "./baseline_data.js";
-import { type ApiMethod, methodsOf, toApiMethod } from "./method.ts";
+import { baselineIndex, loadBaselineService, loadBaselineStructure } from "./baseline_data.js";
+import { type ApiMethod, methodsOf, type RunnableMethod, toApiMethod, toRunnableMethod } from "./method.ts";
 import { type OverlayDeps, type OverlayIndex, readOverlayIndex, readOverlayService } from "./overlay.ts";
-import type { ServiceSpec, ServiceSummary } from "./schema.ts";
+import type { ServiceSpec, ServiceStructure, ServiceSummary } from "./schema.ts";
 
-export type { ApiMethod } from "./method.ts";
+export type { ApiMethod, RunnableMethod } from "./method.ts";
 export type { ServiceSpec, ServiceSummary } from "./schema.ts";
 
 export interface Registry {
@@ -17,6 +17,8 @@ export interface Registry {
   listServices(): ServiceSummary[];
   loadService(name: string): Promise<ServiceSpec | undefined>;
   findMethod(service: string, resource: string, method: string): Promise<ApiMethod | undefined>;
+  /** One method without its description text: what running it needs, read without the service's text. */
+  findRunnable(service: string, resource: string, method: string): Promise<RunnableMethod | undefined>;
   /** Every method of a service, in name order. */
   methods(service: string): Promise<ApiMethod[]>;
 }
@@ -48,6 +50,16 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
     return p;
   }
 
+  const structures = new Map<string, Promise<ServiceStructure>>();
+
+  /** A baseline service not read whole yet comes without its text; anything else as `loadService` has it. */
+  function loadStructure(name: string): Promise<ServiceStructure | undefined> {
+    if (cache.has(name) || overlaid.has(name) || !baselineNames.has(name)) return loadService(name);
+    let p = structures.get(name);
+    if (!p) structures.set(name, p = loadBaselineStructure(name));
+    return p;
+  }
+
   return {
     version: remote ? `${baselineIndex.version}+overlay:${remote.version}` : baselineIndex.version,
     listServices: () =>
@@ -55,15 +67,28 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
     loadService,
     async findMethod(service, resource, method) {
       const spec = await loadService(service);
-      const m = spec && Object.hasOwn(spec.resources, resource) &&
-          Object.hasOwn(spec.resources[resource].methods, method)
-        ? spec.resources[resource].methods[method]
-        : undefined;
+      const m = methodIn(spec, resource, method);
       return spec && m ? toApiMethod(spec, resource, method, m) : undefined;
+    },
+    async findRunnable(service, resource, method) {
+      const spec = await loadStructure(service);
+      const m = methodIn(spec, resource, method);
+      return spec && m ? toRunnableMethod(spec, resource, method, m) : undefined;
     },
     async methods(service) {
       const spec = await loadService(service);
       return spec ? methodsOf(spec) : [];
     },
   };
+}
+
+function methodIn<M>(
+  spec: { resources: Record<string, { methods: Record<string, M> }> } | undefined,
+  resource: string,
+  method: string,
+): M | undefined {
+  return spec && Object.hasOwn(spec.resources, resource) &&
+      Object.hasOwn(spec.resources[resource].methods, method)
+    ? spec.resources[resource].methods[method]
+    : undefined;
 }

@@ -3,7 +3,16 @@
  * risk, scopes, file fields. Risk comes from the HTTP method unless the metadata (or overrides) says otherwise:
  * GET reads, POST/PUT/PATCH write, DELETE is a high-risk write. Pure.
  */
-import type { FieldSpec, HttpMethod, MethodSpec, ParameterSpec, Risk, ServiceSpec } from "./schema.ts";
+import type {
+  FieldSpec,
+  HttpMethod,
+  MethodSpec,
+  MethodStructure,
+  ParameterSpec,
+  Risk,
+  ServiceSpec,
+  ServiceStructure,
+} from "./schema.ts";
 
 export type Identity = "user" | "bot";
 
@@ -55,18 +64,23 @@ export function identitiesOf(m: Pick<MethodSpec, "accessTokens">): Identity[] {
   return ids;
 }
 
-export function toApiMethod(service: ServiceSpec, resource: string, name: string, m: MethodSpec): ApiMethod {
+/** A method as running it needs it: everything but its text (which `toApiMethod` adds). */
+export type RunnableMethod = Omit<ApiMethod, "summary" | "description" | "descriptionZh">;
+
+export function toRunnableMethod(
+  service: ServiceStructure,
+  resource: string,
+  name: string,
+  m: MethodStructure,
+): RunnableMethod {
   const path = `${service.servicePath.replace(/\/+$/, "")}/${m.path.replace(/^\/+/, "")}`;
-  const method: ApiMethod = {
+  const method: RunnableMethod = {
     service: service.name,
     resource,
     name,
     id: `${service.name}.${resource}.${name}`,
     httpMethod: m.httpMethod,
     path,
-    summary: m.summary ?? m.description.split(/[.。\n]/)[0],
-    description: m.description,
-    descriptionZh: m.descriptionZh,
     parameters: m.parameters,
     requestBody: m.requestBody,
     responseBody: m.responseBody,
@@ -81,6 +95,15 @@ export function toApiMethod(service: ServiceSpec, resource: string, name: string
   };
   if (m.listField) method.listField = m.listField;
   return method;
+}
+
+export function toApiMethod(service: ServiceSpec, resource: string, name: string, m: MethodSpec): ApiMethod {
+  return {
+    ...toRunnableMethod(service, resource, name, m),
+    summary: m.summary ?? m.description.split(/[.。\n]/)[0],
+    description: m.description,
+    descriptionZh: m.descriptionZh,
+  };
 }
 
 /** Every method of a service, in name order. */

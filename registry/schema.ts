@@ -131,6 +131,31 @@ export const ServiceSpecSchema = z.looseObject({
 });
 export type ServiceSpec = z.infer<typeof ServiceSpecSchema>;
 
+/**
+ * What running a method reads of it: no description text, which `baseline/services/<name>.json` leaves to
+ * `baseline/descriptions/` (`descriptions.ts`). Picked, since the specs' loose objects leave nothing to omit.
+ */
+export type MethodStructure = Pick<
+  MethodSpec,
+  | "path"
+  | "httpMethod"
+  | "parameters"
+  | "requestBody"
+  | "responseBody"
+  | "accessTokens"
+  | "scopes"
+  | "requiredScopes"
+  | "danger"
+  | "risk"
+  | "idempotency"
+  | "docUrl"
+  | "tips"
+  | "listField"
+>;
+export interface ServiceStructure extends Pick<ServiceSpec, "name" | "servicePath"> {
+  resources: Record<string, { methods: Record<string, MethodStructure> }>;
+}
+
 export const MetadataSchema = z.looseObject({
   version: z.string(),
   services: z.array(ServiceSpecSchema),

@@ -14,7 +14,7 @@ async function* sources(dir: string): AsyncGenerator<string> {
     const path = join(dir, e.name);
     if (e.isDirectory && !["tests", "bench", "dist", "node_modules", ".git"].includes(e.name)) {
       yield* sources(path);
-    } else if (e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) yield path;
+    } else if (e.isFile && /\.[jt]s$/.test(e.name) && !/_test\.ts$|\/vendor\//.test(path)) yield path;
   }
 }
 
@@ -31,4 +31,13 @@ Deno.test("every module loaded through later(…) is --include'd by deno task co
   }
   assert.ok(loaded.length > 0, "no later(…) import found: the pattern changed, update this test");
   assert.deepEqual(loaded.filter((path) => !included.has(path)), []);
+});
+
+Deno.test("every baseline directory a run reads by a computed path is --include'd by deno task compile", async () => {
+  const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
+  const included = new Set([...config.tasks.compile.matchAll(/--include (\S+)/g)].map((m: string[]) => m[1]));
+  const dirs = await Array.fromAsync(Deno.readDir(join(REPO, "registry/baseline")));
+  const wanted = dirs.filter((d) => d.isDirectory).map((d) => `registry/baseline/${d.name}/`);
+  assert.deepEqual(wanted.sort(), ["registry/baseline/descriptions/", "registry/baseline/services/"]);
+  assert.deepEqual(wanted.filter((d) => !included.has(d)), []);
 });

@@ -5,7 +5,7 @@
  */
 import type { FlagValue } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import type { ApiMethod } from "../../registry/index.ts";
+import type { RunnableMethod } from "../../registry/index.ts";
 import { enumOf } from "../../registry/fields.ts";
 import { listFieldOf } from "../../registry/method.ts";
 import type { ApiCall } from "./execute.ts";
@@ -17,11 +17,11 @@ import { buildRequest } from "./request.ts";
  * was given all of its path parameters, else its `list`, carrying the path parameters over.
  */
 export function verifyCommand(
-  m: ApiMethod,
-  siblings: ApiMethod[],
+  m: RunnableMethod,
+  siblings: RunnableMethod[],
   params: Record<string, unknown>,
 ): string | undefined {
-  const pathParams = (s: ApiMethod) =>
+  const pathParams = (s: RunnableMethod) =>
     Object.entries(s.parameters).filter(([, spec]) => spec.location === "path").map(([k]) => k);
   const read = ["get", "list"]
     .map((n) => siblings.find((s) => s.resource === m.resource && s.name === n))
@@ -32,7 +32,7 @@ export function verifyCommand(
   return `larkit ${read.service} ${read.resource} ${read.name}${args}`;
 }
 
-export function apiCallOf(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): ApiCall {
+export function apiCallOf(ctx: RunContext, m: RunnableMethod, siblings: RunnableMethod[] = []): ApiCall {
   return {
     command: [m.service, m.resource, m.name],
     service: m.service,
@@ -49,7 +49,7 @@ export function apiCallOf(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] =
 }
 
 /** The flags a generated command takes (`addApiFlags`), from its method. */
-export function apiFlagSetOf(m: ApiMethod): ApiFlagSet {
+export function apiFlagSetOf(m: RunnableMethod): ApiFlagSet {
   return {
     body: m.httpMethod !== "GET",
     file: m.fileFields.length > 0,
@@ -63,7 +63,7 @@ export function apiFlagSetOf(m: ApiMethod): ApiFlagSet {
  * `--params` values for completion: one JSON object per value of each enum parameter the registry declares
  * (`{"user_id_type":"open_id"}`), described by the parameter's own description.
  */
-export function enumParamValues(m: Pick<ApiMethod, "parameters">): FlagValue[] {
+export function enumParamValues(m: Pick<RunnableMethod, "parameters">): FlagValue[] {
   return Object.entries(m.parameters).flatMap(([name, spec]) =>
     (enumOf(spec) ?? []).map((v) => ({
       value: JSON.stringify({ [name]: v }),

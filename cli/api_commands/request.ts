@@ -6,7 +6,7 @@
  */
 import type { Query, QueryValue } from "../http/client.ts";
 import { errors } from "../output/errors.ts";
-import type { ApiMethod } from "../../registry/index.ts";
+import type { RunnableMethod } from "../../registry/index.ts";
 
 export interface BuiltRequest {
   method: string;
@@ -19,12 +19,12 @@ export interface BuiltRequest {
 
 const PAGINATION_PARAMS = new Set(["page_token", "page_size"]);
 
-function schemaHint(m: ApiMethod): string {
+function schemaHint(m: RunnableMethod): string {
   return `see the parameters: larkit schema ${m.id}`;
 }
 
 /** A path parameter value that cannot escape its segment. */
-export function checkPathValue(name: string, value: string, m: ApiMethod): string {
+export function checkPathValue(name: string, value: string, m: RunnableMethod): string {
   // Control and bidi-override characters are exactly what must never reach a URL path.
   // deno-lint-ignore no-control-regex
   const invisible = /[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -36,7 +36,7 @@ export function checkPathValue(name: string, value: string, m: ApiMethod): strin
   return encodeURIComponent(value);
 }
 
-function queryValue(name: string, value: unknown, m: ApiMethod): QueryValue {
+function queryValue(name: string, value: unknown, m: RunnableMethod): QueryValue {
   const ok = (v: unknown) => ["string", "number", "boolean"].includes(typeof v);
   if (ok(value)) return value as string | number | boolean;
   if (Array.isArray(value) && value.every(ok)) return value as (string | number | boolean)[];
@@ -55,7 +55,7 @@ export interface BuildOptions {
 }
 
 export function buildRequest(
-  m: ApiMethod,
+  m: RunnableMethod,
   params: Record<string, unknown>,
   data: unknown,
   opts: BuildOptions,
@@ -141,7 +141,7 @@ export function buildRequest(
   return built;
 }
 
-function checkBody(m: ApiMethod, data: unknown): void {
+function checkBody(m: RunnableMethod, data: unknown): void {
   if (m.httpMethod === "GET") {
     if (data !== undefined) {
       throw errors.validation(`${m.id} is a GET request and takes no --data`, { hint: schemaHint(m) });

@@ -198,7 +198,7 @@ export async function runMethod(
   if (asksHelpOrVersion(argv)) return undefined;
   const registry = await registryOf(ctx);
   // The one method, not the service's every method converted (start-up); undefined for an unknown service too.
-  const m = await registry.findMethod(service, resource, name);
+  const m = await registry.findRunnable(service, resource, name);
   if (!m) return undefined;
   const flags = declaredFlags(apiFlagSetOf(m));
   const parsed = flags && parseFlags(flags, argv.slice(3));
@@ -209,8 +209,9 @@ export async function runMethod(
   if (!parsed) throw usage;
   admit(gate, suiteCommand([service, resource, name], "api", service));
   // The siblings a lost write's verify hint looks at: the same resource's get and list (`verifyCommand`).
-  const siblings = (await Promise.all(["get", "list"].map((n) => registry.findMethod(service, resource, n))))
-    .filter((s) => s !== undefined);
+  const siblings =
+    (await Promise.all(["get", "list"].map((n) => registry.findRunnable(service, resource, n))))
+      .filter((s) => s !== undefined);
   const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
   await runApiCall(ctx, apiCallOf(ctx, m, siblings), parsed.opts);
   return ctx.state.exitCode ?? 0;
