@@ -3,7 +3,7 @@
  * parameters from the registry (`--params`), a shortcut flag's choices.
  */
 import assert from "node:assert/strict";
-import { enumParamValues } from "../cli/api_commands/source.ts";
+import { enumParamValues } from "../cli/api_commands/param_values.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 function values(stdout: string): string[] {

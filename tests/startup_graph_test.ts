@@ -74,9 +74,14 @@ const ON_DEMAND = [
 
 for (
   const [entry, kept, why] of [
-    ["cli/api_commands/execute.ts", ON_DEMAND, "an API call's dry run"],
+    ["cli/api_commands/execute.ts", [...ON_DEMAND, "cli/output/formats/rows.ts"], "an API call's dry run"],
     ["shortcuts/pipeline.ts", [...ON_DEMAND, "cli/http/mcp.ts"], "a shortcut's dry run"],
-    ["cli/fast/method.ts", ["shortcuts/index.ts", "shortcuts/command_flags.ts"], "a generated method's line"],
+    [
+      "cli/fast/method.ts",
+      ["shortcuts/index.ts", "shortcuts/command_flags.ts", "registry/fields.ts", "cli/fast/usage.ts"],
+      "a generated method's line",
+    ],
+    ["registry/index.ts", ["registry/descriptions.ts"], "a method's registry read"],
     ["cli/commands/schema.ts", ["cli/output/formats/jq.ts"], "schema without --jq"],
     ["cli/commands/envelope_output.ts", ["cli/output/formats/render.ts"], "a fixed command's --format check"],
     [

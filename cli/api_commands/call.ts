@@ -3,10 +3,8 @@
  * to the executor and the flag set its command takes. Both the commander tree (`source.ts`) and the lean
  * resolver (`cli/fast/method.ts`) build from here, so they cannot drift apart.
  */
-import type { FlagValue } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import type { RunnableMethod } from "../../registry/index.ts";
-import { enumOf } from "../../registry/fields.ts";
 import { listFieldOf } from "../../registry/method.ts";
 import type { ApiCall } from "./execute.ts";
 import type { ApiFlagSet } from "./flags.ts";
@@ -57,17 +55,4 @@ export function apiFlagSetOf(m: RunnableMethod): ApiFlagSet {
     idempotency: m.idempotency !== undefined,
     pages: m.listField !== undefined || "page_token" in m.parameters,
   };
-}
-
-/**
- * `--params` values for completion: one JSON object per value of each enum parameter the registry declares
- * (`{"user_id_type":"open_id"}`), described by the parameter's own description.
- */
-export function enumParamValues(m: Pick<RunnableMethod, "parameters">): FlagValue[] {
-  return Object.entries(m.parameters).flatMap(([name, spec]) =>
-    (enumOf(spec) ?? []).map((v) => ({
-      value: JSON.stringify({ [name]: v }),
-      description: `${name}: ${(spec.description ?? "").split("\n")[0].trim()}`.replace(/: $/, ""),
-    }))
-  );
 }

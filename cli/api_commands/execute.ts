@@ -4,7 +4,6 @@
  * confirmation → send (JSON, multipart upload, download to `--output`, or `--page-all`) → output. A dry run
  * takes every step a real run takes up to the request, so it fails wherever the real run would.
  */
-import { extractItems, parseColumns } from "../output/formats/rows.ts";
 import * as z from "zod";
 import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
@@ -15,17 +14,20 @@ import { dryRunDocument } from "../output/dry_run.ts";
 import { emitDryRun, emitItems, emitResult } from "../output/emit.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import type * as Jq from "../output/formats/jq.ts";
+import type * as Rows from "../output/formats/rows.ts";
 import { type ItemFormat, parseFormat } from "../output/formats/names.ts";
-import { resolveOutputPath } from "../local_paths.ts";
+import type * as LocalPaths from "../local_paths.ts";
 import type { Risk } from "../provider.ts";
 import type * as RiskGate from "../risk.ts";
+import type * as Scopes from "../auth/scopes.ts";
 import { type FileInput, type InputSource, jsonInput, jsonObjectInput, readFileInput } from "./inputs.ts";
 import type { BuiltRequest } from "./request.ts";
 
 /**
  * Imports through a specifier Deno cannot resolve ahead of time, so what only some runs need (`--jq`,
- * `--page-all`, the risk prompt of a real write) stays out of a dry run's start-up graph; the type
- * imports keep them checked and `deno task compile` lists them for `--include`.
+ * `--page-all`, `--output`, a declared scope's check, a response's items, the risk prompt of a real write) stays
+ * out of a dry run's start-up graph; the type imports keep them checked and `deno task compile` lists them for
+ * `--include`.
  */
 const later = <T>(path: string): Promise<T> => import(path);
 
@@ -79,12 +81,14 @@ export interface ApiCall {
 }
 
 /** The items of one response: the declared list field when it holds an array, else the heuristic's pick. */
-function itemsOf(call: Pick<ApiCall, "listField">, data: unknown): unknown[] | undefined {
+function itemsOf(rows: typeof Rows, call: Pick<ApiCall, "listField">, data: unknown): unknown[] | undefined {
   const declared = call.listField && data && typeof data === "object"
     ? (data as Record<string, unknown>)[call.listField]
     : undefined;
-  return Array.isArray(declared) ? declared : extractItems(data);
+  return Array.isArray(declared) ? declared : rows.extractItems(data);
 }
+
+const rowsModule = () => later<typeof Rows>("../output/formats/rows.ts");
 
 export function parseApiFlags(raw: unknown): ApiFlags {
   const parsed = ApiFlagsSchema.safeParse(raw);
@@ -159,7 +163,9 @@ async function planOf(ctx: RunContext, prep: Prepared, identity: Identity | unde
 }
 
 async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Identity): Promise<void> {
-  const { checkScopes, missingScopeHint, scopeFacts } = await import("../auth/scopes.ts");
+  // Nothing declared, nothing to check (a generated method's usual case): the module stays unloaded.
+  if (call.requiredScopes.length === 0 && call.scopes.length === 0) return;
+  const { checkScopes, missingScopeHint, scopeFacts } = await later<typeof Scopes>("../auth/scopes.ts");
   await checkScopes(ctx, identity, call.requiredScopes);
   if (call.scopes.length === 0 || call.requiredScopes.length) return;
   const granted = await ctx.credentials().grantedScopes(identity);
@@ -198,7 +204,8 @@ async function pageAll(
   wrote: boolean,
 ): Promise<void> {
   const format = parseFormat(f.format);
-  const fields = parseColumns(f.columns);
+  const rows = await rowsModule();
+  const fields = rows.parseColumns(f.columns);
   const { mergePages, nextPageToken, paginate, truncationWarning } = await later<typeof Pagination>(
     "../http/pagination.ts",
   );
@@ -214,7 +221,7 @@ async function pageAll(
   try {
     for await (const page of pagination.pages) {
       pages = page.number;
-      const list = itemsOf(call, page.data);
+      const list = itemsOf(rows, call, page.data);
       if (list === undefined && page.number === 1) {
         await ctx.diag.warn("--page-all: the response holds no list to page through; it is printed as it is");
         return await emitResult(ctx, settings, page.data);
@@ -263,7 +270,13 @@ async function pageAll(
 export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unknown): Promise<void> {
   const f = parseApiFlags(rawFlags);
   const prep = await prepare(ctx, call, f);
-  const outputPath = f.output === undefined ? undefined : await resolveOutputPath(ctx.p, "output", f.output);
+  const outputPath = f.output === undefined
+    ? undefined
+    : await (await later<typeof LocalPaths>("../local_paths.ts")).resolveOutputPath(
+      ctx.p,
+      "output",
+      f.output,
+    );
   // Checked before anything is sent, as `drive +download` does: an existing file is replaced only on request.
   if (outputPath && !f.overwrite && await ctx.p.files.stat(outputPath)) {
     throw errors.validation(`--output: ${f.output} already exists`, {
@@ -314,7 +327,8 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   if (outputPath) return await download(ctx, req, outputPath);
   if (f.pageAll) return await pageAll(ctx, call, f, req, wrote);
   const { data } = await ctx.http().call(req);
-  const items = itemsOf(call, data);
+  const rows = await rowsModule();
+  const items = itemsOf(rows, call, data);
   const meta = { count: items?.length, idempotency_key: key?.value };
   await emitResult(
     ctx,
@@ -324,7 +338,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
       jq: f.jq,
       wrote,
       listField: call.listField,
-      fields: parseColumns(f.columns),
+      fields: rows.parseColumns(f.columns),
     },
     data,
     meta,

@@ -8,7 +8,8 @@ import { setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
-import { apiCallOf, apiFlagSetOf, enumParamValues } from "./call.ts";
+import { apiCallOf, apiFlagSetOf } from "./call.ts";
+import { enumParamValues } from "./param_values.ts";
 import type * as Execute from "./execute.ts";
 import { addApiFlags } from "./flags.ts";
 import { registryOf } from "./registry_of.ts";
@@ -21,7 +22,6 @@ import { registryOf } from "./registry_of.ts";
 const later = <T>(path: string): Promise<T> => import(path);
 
 // Declared beside the call (the lean completion reads it without commander); kept importable from here.
-export { enumParamValues };
 
 export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): Command {
   const cmd = new Command(m.name)

@@ -7,7 +7,8 @@
  * fixed commands are not described here: those runs go to the tree.
  */
 import type { Command } from "commander";
-import { apiFlagSetOf, enumParamValues } from "../api_commands/call.ts";
+import { apiFlagSetOf } from "../api_commands/call.ts";
+import { enumParamValues } from "../api_commands/param_values.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { methodHelp } from "../api_commands/method_help.ts";
 import { registryOf } from "../api_commands/registry_of.ts";

@@ -18,12 +18,12 @@ import type * as RawApi from "../commands/api.ts";
 import type * as AppServer from "../commands/app_server.ts";
 import type * as LeanCatalogue from "./catalogue.ts";
 import type * as ShortcutLine from "./shortcut_line.ts";
+import type * as Usage from "./usage.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
 import { admit, apiPathService, type CommandGate, suiteCommand } from "../command_meta.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
-import { optionSuggestion, usageError } from "./usage.ts";
 import type { LarkitError } from "../output/errors.ts";
 
 /**
@@ -133,14 +133,15 @@ const PARENT_FLAGS = ["--help", ...GLOBAL_FLAGS.map((f) => f.flag), "--version"]
 /**
  * The first unknown `--` option of a command line that is otherwise plain (what comes before and after it
  * parses), as the usage error the tree gives for it; undefined when the tree must say what is wrong
- * (a global flag misspelt with a value, a short flag, an operand, a missing value, …).
+ * (a global flag misspelt with a value, a short flag, an operand, a missing value, …). The did-you-mean
+ * module loads only for such an error.
  */
-export function unknownOption(
+export async function unknownOption(
   flags: DeclaredFlag[],
   shown: DeclaredFlag[],
   args: string[],
   path: string[],
-): LarkitError | undefined {
+): Promise<LarkitError | undefined> {
   for (let k = 0; k < args.length; k++) {
     const arg = args[k];
     if (!arg.startsWith("--") || arg === "--") continue;
@@ -152,6 +153,7 @@ export function unknownOption(
     if (flag && (eq === -1 || flag.takesValue)) continue;
     if (!parseFlags(flags, args.slice(0, k)) || !parseFlags(flags, args.slice(k + 1))) return undefined;
     const longs = [...shown.map((f) => `--${f.long}`), ...PARENT_FLAGS];
+    const { optionSuggestion, usageError } = await later<typeof Usage>("./usage.ts");
     return usageError(`unknown option '${arg}'${optionSuggestion(arg, longs)}`, "unknownOption", {
       path,
       suggestions: [],
@@ -203,7 +205,7 @@ export async function runMethod(
   const flags = declaredFlags(apiFlagSetOf(m));
   const parsed = flags && parseFlags(flags, argv.slice(3));
   const usage = flags && !parsed
-    ? unknownOption(flags, flags, argv.slice(3), [service, resource, name])
+    ? await unknownOption(flags, flags, argv.slice(3), [service, resource, name])
     : undefined;
   if ((!parsed && !usage) || !await leafKept(ctx, m.identities)) return undefined;
   if (!parsed) throw usage;

@@ -70,7 +70,7 @@ export async function runShortcutLine(
   const parsed = flags && parseFlags(flags, argv.slice(2));
   const shown = flags?.filter((_, i) => !commandFlags[i].hidden);
   const usage = flags && shown && !parsed
-    ? unknownOption(flags, shown, argv.slice(2), [service, shortcut.command])
+    ? await unknownOption(flags, shown, argv.slice(2), [service, shortcut.command])
     : undefined;
   if (!flags || (!parsed && !usage) || !await leafKept(ctx, shortcut.authTypes)) return undefined;
   if (!parsed) throw usage;
