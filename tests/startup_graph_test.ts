@@ -81,7 +81,6 @@ for (
       ["shortcuts/index.ts", "shortcuts/command_flags.ts", "registry/fields.ts", "cli/fast/usage.ts"],
       "a generated method's line",
     ],
-    ["registry/index.ts", ["registry/descriptions.ts"], "a method's registry read"],
     ["cli/commands/schema.ts", ["cli/output/formats/jq.ts"], "schema without --jq"],
     ["cli/commands/envelope_output.ts", ["cli/output/formats/render.ts"], "a fixed command's --format check"],
     [
