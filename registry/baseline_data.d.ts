@@ -7,5 +7,5 @@ import type { RegistryIndex, ServiceSpec, ServiceStructure } from "./schema.ts";
 export declare const baselineIndex: RegistryIndex;
 /** Only call with a name listed in `baselineIndex.services`. */
 export declare function loadBaselineService(name: string): Promise<ServiceSpec>;
-/** The service without its description text (`descriptions.ts`): what running one of its methods reads. */
-export declare function loadBaselineStructure(name: string): Promise<ServiceStructure>;
+/** The service without its description text (`runnable.ts`): what running one of its methods reads. */
+export declare function loadBaselineRunnable(name: string): Promise<ServiceStructure>;

@@ -3,18 +3,16 @@
 // are imported lazily, one per run, through a specifier Deno cannot resolve ahead of time: a fixed one would put
 // all 7 MB in every run's module graph (start-up). `deno task compile` embeds them with `--include`.
 import index from "./baseline/index.json" with { type: "json" };
-import { withDescriptions } from "./descriptions.ts";
 
 export const baselineIndex = index;
 
 const read = async (dir, name) =>
   (await import(["./baseline/", dir, "/", name, ".json"].join(""), { with: { type: "json" } })).default;
 
-export async function loadBaselineService(name) {
-  const [structure, text] = await Promise.all([read("services", name), read("descriptions", name)]);
-  return withDescriptions(structure, text);
+export function loadBaselineService(name) {
+  return read("services", name);
 }
 
-export function loadBaselineStructure(name) {
-  return read("services", name);
+export function loadBaselineRunnable(name) {
+  return read("runnable", name);
 }

@@ -5,8 +5,8 @@
  * `registry/supplementary/*.json`, plus each method's response body shape read from the typed SDK
  * `@larksuiteoapi/node-sdk` (see `gen/sdk_shapes.ts`).
  * Output: `registry/baseline/index.json` (service summaries), `registry/baseline/services/<name>.json` (one
- * service in the lark-cli metadata shape, its description text in `baseline/descriptions/<name>.json`: see
- * `descriptions.ts`) and `registry/shapes/<name>.json` (`{"resource.method": JSON Schema}`,
+ * service in the lark-cli metadata shape; `baseline/runnable/<name>.json` the same without its description text,
+ * see `runnable.ts`) and `registry/shapes/<name>.json` (`{"resource.method": JSON Schema}`,
  * read only by `schema`, the emulator and tests, never on a command's path). Keys are sorted and nothing
  * depends on time or order of discovery, so CI re-runs it and fails on drift.
  */
@@ -21,7 +21,7 @@ import type { RegistryIndex, ServiceSpec, ServiceSummary } from "./schema.ts";
 import { declaredShape, fieldsFromJsonSchema, type JsonSchema } from "./fields.ts";
 import { methodNameOf, resolveCollisions, resourceNameOf, splitPath } from "./naming.ts";
 import { identitiesOf, riskOf } from "./method.ts";
-import { splitDescriptions } from "./descriptions.ts";
+import { runnableSpec } from "./runnable.ts";
 import { type SdkShapes, sdkShapes } from "./gen/sdk_shapes.ts";
 import { SupplementarySchema } from "./supplementary.ts";
 
@@ -245,9 +245,8 @@ export async function generateBaseline(
     spec.description = `${spec.title} (${spec.versions!.join(", ")})`;
     spec.descriptionZh = mostCommon(titlesZh) || undefined;
     const methods = Object.values(spec.resources).flatMap((r) => Object.values(r.methods));
-    const { structure, text } = splitDescriptions(spec);
-    files[`baseline/services/${name}.json`] = json(structure);
-    files[`baseline/descriptions/${name}.json`] = json(text);
+    files[`baseline/services/${name}.json`] = json(spec);
+    files[`baseline/runnable/${name}.json`] = json(runnableSpec(spec));
     const shapesOf = shapeFiles.get(name);
     if (shapesOf) files[`shapes/${name}.json`] = shapesJson(shapesOf);
     summaries.push({
@@ -308,7 +307,7 @@ async function main(args: string[]): Promise<number> {
     `response shapes: ${coverage.withShape}/${coverage.methods} methods (${pct}%); without a shape:\n  ` +
       (coverage.missing.join("\n  ") || "(none)"),
   );
-  const generatedDirs = ["baseline/services", "baseline/descriptions", "shapes"];
+  const generatedDirs = ["baseline/services", "baseline/runnable", "shapes"];
   if (args.includes("--check")) {
     const drift: string[] = [];
     for (const [file, text] of Object.entries(files)) {

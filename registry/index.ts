@@ -3,7 +3,7 @@
  * baseline services by name). `listServices` is cheap (summaries only, for help and completion);
  * `loadService` reads one service; `findMethod` one method.
  */
-import { baselineIndex, loadBaselineService, loadBaselineStructure } from "./baseline_data.js";
+import { baselineIndex, loadBaselineRunnable, loadBaselineService } from "./baseline_data.js";
 import { type ApiMethod, methodsOf, type RunnableMethod, toApiMethod, toRunnableMethod } from "./method.ts";
 import { type OverlayDeps, type OverlayIndex, readOverlayIndex, readOverlayService } from "./overlay.ts";
 import type { ServiceSpec, ServiceStructure, ServiceSummary } from "./schema.ts";
@@ -56,7 +56,7 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
   function loadStructure(name: string): Promise<ServiceStructure | undefined> {
     if (cache.has(name) || overlaid.has(name) || !baselineNames.has(name)) return loadService(name);
     let p = structures.get(name);
-    if (!p) structures.set(name, p = loadBaselineStructure(name));
+    if (!p) structures.set(name, p = loadBaselineRunnable(name));
     return p;
   }
 

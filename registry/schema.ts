@@ -132,8 +132,8 @@ export const ServiceSpecSchema = z.looseObject({
 export type ServiceSpec = z.infer<typeof ServiceSpecSchema>;
 
 /**
- * What running a method reads of it: no description text, which `baseline/services/<name>.json` leaves to
- * `baseline/descriptions/` (`descriptions.ts`). Picked, since the specs' loose objects leave nothing to omit.
+ * What running a method reads of it: no description text (`baseline/runnable/<name>.json`, `runnable.ts`).
+ * Picked, since the specs' loose objects leave nothing to omit.
  */
 export type MethodStructure = Pick<
   MethodSpec,

@@ -38,6 +38,6 @@ Deno.test("every baseline directory a run reads by a computed path is --include'
   const included = new Set([...config.tasks.compile.matchAll(/--include (\S+)/g)].map((m: string[]) => m[1]));
   const dirs = await Array.fromAsync(Deno.readDir(join(REPO, "registry/baseline")));
   const wanted = dirs.filter((d) => d.isDirectory).map((d) => `registry/baseline/${d.name}/`);
-  assert.deepEqual(wanted.sort(), ["registry/baseline/descriptions/", "registry/baseline/services/"]);
+  assert.deepEqual(wanted.sort(), ["registry/baseline/runnable/", "registry/baseline/services/"]);
   assert.deepEqual(wanted.filter((d) => !included.has(d)), []);
 });
