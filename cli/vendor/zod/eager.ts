@@ -9,6 +9,9 @@
  * function declaration becomes a parenthesized expression assigned to a `var` of its name at the top of the
  * module. A declaration's binding is initialized before any of the module's code runs, and the bundle imports
  * nothing, so assigning them all first is what hoisting did.
+ *
+ * A build step, not part of larkit: acorn comes from this folder's own config and lock (`gen/deno.json`), so a
+ * run never fetches it. `build.ts` runs this as `deno run --config gen/deno.json eager.ts` (text in, text out).
  */
 import { type Node, parse, type Program, type Property } from "acorn";
 
@@ -60,4 +63,9 @@ function assignDeclarationsFirst(text: string): string {
 
 export function compiledEagerly(text: string): string {
   return assignDeclarationsFirst(parenthesizeExpressions(text));
+}
+
+if (import.meta.main) {
+  const text = await new Response(Deno.stdin.readable).text();
+  await Deno.stdout.write(new TextEncoder().encode(compiledEagerly(text)));
 }
