@@ -2,10 +2,10 @@
  * Types of the generated baseline (registry/baseline/). It is produced by `registry/generate.ts` and checked
  * against the zod schemas by `registry/baseline_test.ts`, so it is trusted here without a runtime parse.
  */
-import type { RegistryIndex, ServiceSpec, ServiceStructure } from "./schema.ts";
+import type { RegistryIndex, RunnableService, ServiceSpec } from "./schema.ts";
 
 export declare const baselineIndex: RegistryIndex;
 /** Only call with a name listed in `baselineIndex.services`. */
 export declare function loadBaselineService(name: string): Promise<ServiceSpec>;
 /** The service without its description text (`runnable.ts`): what running one of its methods reads. */
-export declare function loadBaselineRunnable(name: string): Promise<ServiceStructure>;
+export declare function loadBaselineRunnable(name: string): Promise<RunnableService>;

@@ -1,12 +1,12 @@
 /**
  * The registry loader: the embedded baseline with the cached remote overlay on top (whole services replace
  * baseline services by name). `listServices` is cheap (summaries only, for help and completion);
- * `loadService` reads one service; `findMethod` one method.
+ * `loadService` reads one service; `findMethod` one method; `findRunnable` one method as running it reads it.
  */
 import { baselineIndex, loadBaselineRunnable, loadBaselineService } from "./baseline_data.js";
 import { type ApiMethod, methodsOf, type RunnableMethod, toApiMethod, toRunnableMethod } from "./method.ts";
 import { type OverlayDeps, type OverlayIndex, readOverlayIndex, readOverlayService } from "./overlay.ts";
-import type { ServiceSpec, ServiceStructure, ServiceSummary } from "./schema.ts";
+import type { RunnableService, ServiceSpec, ServiceSummary } from "./schema.ts";
 
 export type { ApiMethod, RunnableMethod } from "./method.ts";
 export type { ServiceSpec, ServiceSummary } from "./schema.ts";
@@ -50,13 +50,13 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
     return p;
   }
 
-  const structures = new Map<string, Promise<ServiceStructure>>();
+  const runnables = new Map<string, Promise<RunnableService>>();
 
   /** A baseline service not read whole yet comes without its text; anything else as `loadService` has it. */
-  function loadStructure(name: string): Promise<ServiceStructure | undefined> {
+  function loadRunnable(name: string): Promise<RunnableService | undefined> {
     if (cache.has(name) || overlaid.has(name) || !baselineNames.has(name)) return loadService(name);
-    let p = structures.get(name);
-    if (!p) structures.set(name, p = loadBaselineRunnable(name));
+    let p = runnables.get(name);
+    if (!p) runnables.set(name, p = loadBaselineRunnable(name));
     return p;
   }
 
@@ -71,7 +71,7 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
       return spec && m ? toApiMethod(spec, resource, method, m) : undefined;
     },
     async findRunnable(service, resource, method) {
-      const spec = await loadStructure(service);
+      const spec = await loadRunnable(service);
       const m = methodIn(spec, resource, method);
       return spec && m ? toRunnableMethod(spec, resource, method, m) : undefined;
     },

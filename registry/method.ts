@@ -7,11 +7,11 @@ import type {
   FieldSpec,
   HttpMethod,
   MethodSpec,
-  MethodStructure,
   ParameterSpec,
   Risk,
+  RunnableMethodSpec,
+  RunnableService,
   ServiceSpec,
-  ServiceStructure,
 } from "./schema.ts";
 
 export type Identity = "user" | "bot";
@@ -68,10 +68,10 @@ export function identitiesOf(m: Pick<MethodSpec, "accessTokens">): Identity[] {
 export type RunnableMethod = Omit<ApiMethod, "summary" | "description" | "descriptionZh">;
 
 export function toRunnableMethod(
-  service: ServiceStructure,
+  service: RunnableService,
   resource: string,
   name: string,
-  m: MethodStructure,
+  m: RunnableMethodSpec,
 ): RunnableMethod {
   const path = `${service.servicePath.replace(/\/+$/, "")}/${m.path.replace(/^\/+/, "")}`;
   const method: RunnableMethod = {

@@ -135,7 +135,7 @@ export type ServiceSpec = z.infer<typeof ServiceSpecSchema>;
  * What running a method reads of it: no description text (`baseline/runnable/<name>.json`, `runnable.ts`).
  * Picked, since the specs' loose objects leave nothing to omit.
  */
-export type MethodStructure = Pick<
+export type RunnableMethodSpec = Pick<
   MethodSpec,
   | "path"
   | "httpMethod"
@@ -152,8 +152,8 @@ export type MethodStructure = Pick<
   | "tips"
   | "listField"
 >;
-export interface ServiceStructure extends Pick<ServiceSpec, "name" | "servicePath"> {
-  resources: Record<string, { methods: Record<string, MethodStructure> }>;
+export interface RunnableService extends Pick<ServiceSpec, "name" | "servicePath"> {
+  resources: Record<string, { methods: Record<string, RunnableMethodSpec> }>;
 }
 
 export const MetadataSchema = z.looseObject({

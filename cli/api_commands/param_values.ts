@@ -5,6 +5,7 @@
 import type { FlagValue } from "../command_meta.ts";
 import type { RunnableMethod } from "../../registry/index.ts";
 import { enumOf } from "../../registry/fields.ts";
+
 /**
  * `--params` values for completion: one JSON object per value of each enum parameter the registry declares
  * (`{"user_id_type":"open_id"}`), described by the parameter's own description.

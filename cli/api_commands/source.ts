@@ -21,8 +21,6 @@ import { registryOf } from "./registry_of.ts";
  */
 const later = <T>(path: string): Promise<T> => import(path);
 
-// Declared beside the call (the lean completion reads it without commander); kept importable from here.
-
 export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): Command {
   const cmd = new Command(m.name)
     .summary(m.summary)
