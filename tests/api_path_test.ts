@@ -3,7 +3,7 @@
  * sent (dry run included), and a full URL's query string is never silently dropped.
  */
 import assert from "node:assert/strict";
-import { checkApiPath } from "../cli/http/client.ts";
+import { checkApiPath } from "../cli/http/url.ts";
 import { LarkitError } from "../cli/output/errors.ts";
 import { emulatorEnv, withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";

@@ -13,8 +13,6 @@ import { isRejectedToken, suiteError } from "./suite_errors.ts";
 import { apiUrl } from "./url.ts";
 
 export type { Query, QueryValue } from "../output/dry_run.ts";
-// The path rule is the client's as much as the URL's: it stays importable from here.
-export { checkApiPath } from "./url.ts";
 
 /**
  * The de-duplication key of a write: the field the suite de-duplicates on, where it goes, and its value. The
