@@ -8,8 +8,11 @@ import { join, relative } from "node:path";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const ROOMS = ["cli", "shortcuts", "registry", "rpc", "relay"];
-/** The registry generator is a developer script (`deno task registry:gen`), not part of larkit's runtime. */
-const NOT_LARKIT = new Set(["registry/generate.ts"]);
+/**
+ * Developer build scripts, not part of larkit's runtime: the registry generator (`deno task registry:gen`) and the
+ * zod bundle's rewrite (`deno task vendor:zod` runs it as a text-in, text-out process).
+ */
+const NOT_LARKIT = new Set(["registry/generate.ts", "cli/vendor/zod/eager.ts"]);
 const WRITE = /\.(stdout|stderr)\.write\(|Deno\.(stdout|stderr)\b|console\.(log|error|warn|info|debug)\(/;
 
 async function* sources(dir: string): AsyncGenerator<string> {
