@@ -19,7 +19,7 @@ import {
 } from "./cli/provider.ts";
 
 /**
- * A closed stdout (`larkit … | head -1`) ends the run quietly with SIGPIPE's status; a closed stderr has no
+ * A closed stdout (`larkit ... | head -1`) ends the run quietly with SIGPIPE's status; a closed stderr has no
  * reader to tell anything, so what would go there is dropped.
  */
 function writerOf(file: typeof Deno.stdout | typeof Deno.stderr): Writer {

@@ -70,7 +70,7 @@ export interface CommandMeta {
   layer: Layer;
   /** Whether it may run in an agent-server turn; suite layers default to allowed (`turnPolicyOf`). */
   turn?: TurnPolicy;
-  /** Identities the command can run as; absent = identity-agnostic (config, schema, …). */
+  /** Identities the command can run as; absent = identity-agnostic (config, schema, ...). */
   identities?: Identity[];
   risk?: Risk;
   scopes?: Partial<Record<Identity, string[]>>;

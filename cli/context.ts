@@ -1,6 +1,6 @@
 /**
  * Per-run context handed to every command: the provider, the global flags, diagnostics, and the lazily built
- * services (credential chain, HTTP client) — built once per run, only when a command needs them.
+ * services (credential chain, HTTP client) -- built once per run, only when a command needs them.
  */
 import type { Command } from "commander";
 import type * as Chain from "./auth/chain.ts";

@@ -29,7 +29,7 @@ export function parentDir(path: string): string {
   const trimmed = path.replace(/(?<=.)\/+$/, "");
   const at = trimmed.lastIndexOf("/");
   if (at === -1) return ".";
-  // As node does: `//a` → `//`, `a//b` → `a/`.
+  // As node does: `//a` -> `//`, `a//b` -> `a/`.
   return at === 1 && trimmed[0] === "/" ? "//" : trimmed.slice(0, at) || "/";
 }
 

@@ -84,7 +84,7 @@ const MiB = 1024 * 1024;
 
 /**
  * What a flag may read whole into memory, checked before reading (the README's input limits): a flag value from
- * `@file` or stdin (`--params`, `--data`, `--markdown`, …), a file upload from stdin (`--file -`; a path streams
+ * `@file` or stdin (`--params`, `--data`, `--markdown`, ...), a file upload from stdin (`--file -`; a path streams
  * from disk) and the app secret from stdin. Anything larger is a `validation` error naming the limit.
  */
 export const INPUT_LIMITS = { value: 20 * MiB, stdinFile: 20 * MiB, secret: 4096 } as const;

@@ -33,7 +33,7 @@ function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> 
 /** One line of a value, cut so a large body cannot flood the prompt. */
 function brief(value: unknown, max = 160): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}\u2026` : text;
 }
 
 /**
@@ -93,6 +93,6 @@ export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<vo
     });
   }
   throw errors.confirmationRequired(`\`larkit ${name}\` is a high-risk write and needs confirmation`, {
-    hint: `add --yes to confirm: larkit ${[...check.command, "--yes"].join(" ")} …`,
+    hint: `add --yes to confirm: larkit ${[...check.command, "--yes"].join(" ")} \u2026`,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Assembles the command tree in the seed's order: fixed commands → generated API commands → shortcuts →
+ * Assembles the command tree in the seed's order: fixed commands -> generated API commands -> shortcuts ->
  * strict-mode pruning. Only the service named on the command line is built in full; every other service is a
  * described stub, so help and completion list all services while start-up cost stays flat as the registry grows.
  * Likewise only the fixed command the first word names is loaded (see `fixedFor`).

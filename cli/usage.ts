@@ -1,7 +1,7 @@
 /**
  * Where a command line lands in the command tree, for usage errors: the deepest command its words name, and
  * the first word that names nothing there, with did-you-mean suggestions. Hints then point at commands that
- * exist (`--as bot calendar nosuch` → `larkit calendar --help`, never `larkit bot calendar …`).
+ * exist (`--as bot calendar nosuch` -> `larkit calendar --help`, never `larkit bot calendar ...`).
  */
 import type { Command } from "commander";
 import type { UsageLanding } from "./fast/usage.ts";
@@ -35,7 +35,7 @@ function child(cmd: Command, word: string): Command | undefined {
 
 /**
  * Whether an option takes a value: as the command at hand declares it, else as the first command in the tree
- * that declares it (`larkit --as bot calendar …` puts a leaf's option before the words that reach the leaf).
+ * that declares it (`larkit --as bot calendar ...` puts a leaf's option before the words that reach the leaf).
  */
 function takesValue(cmd: Command, root: Command, flag: string): boolean {
   const declared = (c: Command) => c.options.find((o) => o.long === flag || o.short === flag);

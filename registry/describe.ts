@@ -114,7 +114,7 @@ export function describeMethod(m: ApiMethod, response?: JsonSchema): Record<stri
 
 export function clip(text: string | undefined, n = 100): string {
   const t = (text ?? "").replace(/\s+/g, " ");
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
+  return t.length > n ? t.slice(0, n - 1) + "\u2026" : t;
 }
 
 const MAX_TREE_LINES = 80;
@@ -164,7 +164,7 @@ function schemaTree(schema: JsonSchema, indent: string, out: string[], depth = 0
 
 function capped(lines: string[], id: string): string[] {
   return lines.length >= MAX_TREE_LINES
-    ? [...lines, `  … (larkit schema ${id} prints the whole schema as JSON)`]
+    ? [...lines, `  \u2026 (larkit schema ${id} prints the whole schema as JSON)`]
     : lines;
 }
 

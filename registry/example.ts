@@ -12,7 +12,7 @@ function enumOf(f: FieldSpec): unknown[] | undefined {
   return values?.length ? values : undefined;
 }
 
-/** An example value for one field; `name` shapes strings (`*_id` → `example_id`). */
+/** An example value for one field; `name` shapes strings (`*_id` -> `example_id`). */
 export function exampleValue(name: string, f: FieldSpec, depth = 0): unknown {
   if (f.example !== undefined && f.example !== "") return f.example;
   const values = enumOf(f);

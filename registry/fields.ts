@@ -37,7 +37,7 @@ function collapse(s: JsonSchema): JsonSchema {
   return { ...merged, description: s.description ?? merged.description };
 }
 
-/** One JSON Schema node → field (en description); `zh` is the same node from the Chinese definitions. */
+/** One JSON Schema node -> field (en description); `zh` is the same node from the Chinese definitions. */
 export function fieldFromJsonSchema(node: JsonSchema, zh?: JsonSchema, required?: boolean): FieldSpec {
   const s = collapse(node);
   const z = zh ? collapse(zh) : undefined;
@@ -61,7 +61,7 @@ export function fieldFromJsonSchema(node: JsonSchema, zh?: JsonSchema, required?
   return field;
 }
 
-/** An object schema's properties → a field map. */
+/** An object schema's properties -> a field map. */
 export function fieldsFromJsonSchema(obj: JsonSchema, zh?: JsonSchema): Record<string, FieldSpec> {
   const required = new Set(obj.required ?? []);
   const out: Record<string, FieldSpec> = {};
@@ -78,7 +78,7 @@ export function enumOf(f: FieldSpec): unknown[] | undefined {
   return fromOptions?.length ? fromOptions : undefined;
 }
 
-/** A field → JSON Schema (draft 2020-12 keywords), for `schema` output and request validation. */
+/** A field -> JSON Schema (draft 2020-12 keywords), for `schema` output and request validation. */
 export function jsonSchemaFromField(f: FieldSpec): JsonSchema {
   const out: JsonSchema = {};
   if (f.type && f.type !== "any") out.type = f.type === "file" ? "string" : f.type;

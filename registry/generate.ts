@@ -56,12 +56,12 @@ function toJson(schema: z.ZodType | undefined): JsonSchema | undefined {
   return schema ? z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as JsonSchema : undefined;
 }
 
-/** `[Feishu/Lark]-Calendar-Calendar access control-Create ACL-Call this interface…` → parts. */
+/** `[Feishu/Lark]-Calendar-Calendar access control-Create ACL-Call this interface...` -> parts. */
 function describe(description: string): { title: string; summary: string; text: string } {
   const text = description.replace(/^\[[^\]]*\]-/, "");
   const parts = text.split("-");
-  // The heading is `Title-Group[-Subgroup]-Summary-Sentence…`; the sentence is the first long segment.
-  const sentence = parts.findIndex((s, i) => i >= 2 && (s.length > 60 || /[,.;，。；]/.test(s)));
+  // The heading is `Title-Group[-Subgroup]-Summary-Sentence...`; the sentence is the first long segment.
+  const sentence = parts.findIndex((s, i) => i >= 2 && (s.length > 60 || /[,.;\uFF0C\u3002\uFF1B]/.test(s)));
   const summary = parts[(sentence === -1 ? parts.length : sentence) - 1] ?? parts[0];
   return { title: parts[0] ?? "", summary: summary.trim(), text };
 }
@@ -180,7 +180,7 @@ export function listFieldOfShape(shape: JsonSchema): string | undefined {
   return arrays.length === 1 ? arrays[0] : undefined;
 }
 
-/** Pure: package tools + overrides + supplementary entries + SDK shapes → the registry files. */
+/** Pure: package tools + overrides + supplementary entries + SDK shapes -> the registry files. */
 export async function generateBaseline(
   en: PackageTool[],
   zh: PackageTool[],

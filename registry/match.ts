@@ -27,7 +27,7 @@ export function compileMethod(method: ApiMethod): CompiledMethod {
   return { method, pattern: new RegExp(`^${source}$`), names, literals };
 }
 
-/** The service a `/open-apis/<service>/…` path belongs to. */
+/** The service a `/open-apis/<service>/...` path belongs to. */
 export function serviceOfPath(path: string): string | undefined {
   return /^\/open-apis\/([a-z0-9_]+)\//.exec(path)?.[1];
 }

@@ -41,7 +41,7 @@ export interface ApiMethod {
   fileFields: string[];
   docUrl?: string;
   tips?: string[];
-  /** The response field holding the items of a list method (`items`, `members`, …). */
+  /** The response field holding the items of a list method (`items`, `members`, ...). */
   listField?: string;
 }
 
@@ -100,7 +100,7 @@ export function toRunnableMethod(
 export function toApiMethod(service: ServiceSpec, resource: string, name: string, m: MethodSpec): ApiMethod {
   return {
     ...toRunnableMethod(service, resource, name, m),
-    summary: m.summary ?? m.description.split(/[.。\n]/)[0],
+    summary: m.summary ?? m.description.split(/[.\u3002\n]/)[0],
     description: m.description,
     descriptionZh: m.descriptionZh,
   };

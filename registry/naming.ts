@@ -4,8 +4,8 @@
  *
  * service  = the first path segment after `/open-apis/`;
  * resource = the path's collection segments after the version, parents singular and dotted (`event.attendees`),
- *            a leading parent named like the service dropped (`calendars/:id/events` → `events`);
- * method   = the SDK method name in snake_case (`instanceView` → `instance_view`).
+ *            a leading parent named like the service dropped (`calendars/:id/events` -> `events`);
+ * method   = the SDK method name in snake_case (`instanceView` -> `instance_view`).
  *
  * Two methods may land on the same name (an API in v1 and v2 of a service); `resolveCollisions` decides who
  * keeps the plain name, deterministically.
@@ -13,7 +13,7 @@
 
 export interface PathParts {
   service: string;
-  /** `v4`, `v1`, … */
+  /** `v4`, `v1`, ... */
   version: string;
   /** Segments after the version; path parameters keep their leading `:`. */
   segments: string[];
@@ -38,7 +38,7 @@ const isParam = (segment: string) => segment.startsWith(":") || segment.startsWi
 
 const ID_SUFFIX = /_(id|ids|guid|token|key|code|name|type)$/;
 
-/** `events` → `event`, `replies` → `reply`, `user_mailboxes` → `user_mailbox`; the param name wins when it agrees. */
+/** `events` -> `event`, `replies` -> `reply`, `user_mailboxes` -> `user_mailbox`; the param name wins when it agrees. */
 export function singular(collection: string, param?: string): string {
   const stem = param?.replace(/^[:{]|}$/g, "").replace(ID_SUFFIX, "");
   if (stem && stem !== collection && collection.startsWith(stem)) return stem;

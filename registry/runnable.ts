@@ -2,7 +2,7 @@
  * A service as running one of its methods reads it: without its description text. The generator writes it
  * beside the whole service (`baseline/runnable/<name>.json` next to `baseline/services/<name>.json`), because
  * text in two languages is ~70% of a service file and a method's run reads none of it: parsing it cost every
- * generated command's run ≈ 1.4 ms (issue 17). Help, `schema` and the catalogue read the whole file, as it was
+ * generated command's run ~ 1.4 ms (issue 17). Help, `schema` and the catalogue read the whole file, as it was
  * (putting the text back at run time cost more than it saved). Pure.
  */
 

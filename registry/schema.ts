@@ -1,7 +1,7 @@
 /**
  * The registry's data shapes, as zod schemas: the embedded baseline, the curated overrides, and remote
  * overlays. The file format is a superset of lark-cli's metadata (`{version, services:[{name, servicePath,
- * resources:{r:{methods:{m:{path, httpMethod, parameters, requestBody, accessTokens, scopes, …}}}}}]}`), so an
+ * resources:{r:{methods:{m:{path, httpMethod, parameters, requestBody, accessTokens, scopes, ...}}}}}]}`), so an
  * overlay fetched from the suite's own `api_definition` endpoint validates here unchanged. Unknown fields are
  * kept (`loose`), because newer metadata may carry fields this version does not read yet.
  */

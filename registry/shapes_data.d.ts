@@ -4,5 +4,5 @@
  */
 import type { JsonSchema } from "./fields.ts";
 
-/** `"resource.method"` → the JSON Schema of that method's response `data`. */
+/** `"resource.method"` -> the JSON Schema of that method's response `data`. */
 export declare function loadShapeFile(service: string): Promise<Record<string, JsonSchema>>;

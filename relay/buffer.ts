@@ -77,7 +77,7 @@ export class OutboundBuffer {
   }
 
   /**
-   * Removes the stream's frames up to the cursor: all segments of seq ≤ N without `segmentId`, or segments up to
+   * Removes the stream's frames up to the cursor: all segments of seq <= N without `segmentId`, or segments up to
    * (N, k) with it. Returns how many frames were released.
    */
   ack(address: StreamAddress, seqId: number, segmentId?: number): number {

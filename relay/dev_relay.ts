@@ -3,10 +3,10 @@
  * driving a turn by hand. It serves
  *  - `POST /backend-api/wham/remote/control/server/enroll` (server and environment ids, plus a server token
  *    `remote_control_token` with `expires_at` unless started with `tokens: false`, the seed's simpler relay),
- *  - `POST …/server/refresh` (`{server_id, installation_id}` → a new token; 404 for a forgotten server),
- *  - the server WebSocket `GET …/server` (one local server at a time), authenticated by the server token
+ *  - `POST .../server/refresh` (`{server_id, installation_id}` -> a new token; 404 for a forgotten server),
+ *  - the server WebSocket `GET .../server` (one local server at a time), authenticated by the server token
  *    only (an account id header is refused), or by the account headers with `tokens: false`,
- *  - a remote-client WebSocket `GET /dev/client?client_id=…` whose frames are client envelopes (the relay
+ *  - a remote-client WebSocket `GET /dev/client?client_id=...` whose frames are client envelopes (the relay
  *    stamps `client_id` and a `cursor`), and which receives the server envelopes addressed to that client;
  *    when it goes away the server gets `client_closed` for every stream it used,
  *  - `POST /dev/faults` to inject faults by hand (the same switches tests call on `faults`).

@@ -1,7 +1,7 @@
 /**
  * The relay wire format: every WebSocket text frame is one JSON object whose snake_case `type` tag sits beside
  * the addressing fields (`client_id`, `stream_id`, `seq_id`, and the relay's `cursor`). Client envelopes flow
- * relay → local server, server envelopes local server → relay. Frames that do not parse are dropped by the
+ * relay -> local server, server envelopes local server -> relay. Frames that do not parse are dropped by the
  * receiver without a reply, so the parsers here return `undefined` instead of throwing.
  */
 import * as z from "zod";

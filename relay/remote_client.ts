@@ -16,12 +16,12 @@ import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
 import { frameText } from "./ws_socket.ts";
 
 const WRITE_AHEAD_CHARS = 1024 * 1024;
-/** An ack goes out once this many envelopes or segments wait for one (a quarter of the server's window)… */
+/** An ack goes out once this many envelopes or segments wait for one (a quarter of the server's window)... */
 const ACK_EVERY = 32;
 /**
- * …or this long after the first of them. At 2 ms a one-at-a-time client (a round trip every ~0.5 ms) still
+ * ...or this long after the first of them. At 2 ms a one-at-a-time client (a round trip every ~0.5 ms) still
  * sent an ack every few round trips, each a frame through all three processes; at 20 ms `ACK_EVERY` decides
- * while traffic flows (bench rtt: 605 → 405 µs of CPU per round trip), and a quiet stream is acked soon.
+ * while traffic flows (bench rtt: 605 -> 405 µs of CPU per round trip), and a quiet stream is acked soon.
  */
 const ACK_DELAY_MS = 20;
 

@@ -205,9 +205,9 @@ interface Assembly {
   decoder: TextDecoder;
   /** Every segment so far was ASCII (the decoder holds no partial sequence): the next may skip it. */
   ascii: boolean;
-  /** The text so far in runs of at least `RUN_CHARS` (each one string) … */
+  /** The text so far in runs of at least `RUN_CHARS` (each one string) ... */
   pieces: string[];
-  /** … and the segments decoded since the last run. */
+  /** ... and the segments decoded since the last run. */
   recent: string[];
   recentChars: number;
 }

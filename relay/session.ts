@@ -2,12 +2,12 @@
  * The remote-control session: one outbound WebSocket to the relay, kept alive across drops, that turns every
  * remote (client_id, stream_id) into an ordinary app-server connection with origin `RemoteControl`.
  *
- * Connect cycle: client name (the first local `initialize`'s, or '' for larkit's own daemon) → account (user
- * login only) → enrollment (memory, then the state DB, then enroll) → server token (refreshed when missing or
- * expiring within 30 s; tokens live in memory only) → handshake with `Authorization: Bearer <server token>`
- * (or the account headers when the relay issues no tokens) → resend every unacked envelope in order → serve
- * frames, pinging every 10 s, until the socket drops or 60 s pass without a pong or any frame → back off
- * (capped exponential with jitter, reset after a stable connection) → again. The loop never gives up: every
+ * Connect cycle: client name (the first local `initialize`'s, or '' for larkit's own daemon) -> account (user
+ * login only) -> enrollment (memory, then the state DB, then enroll) -> server token (refreshed when missing or
+ * expiring within 30 s; tokens live in memory only) -> handshake with `Authorization: Bearer <server token>`
+ * (or the account headers when the relay issues no tokens) -> resend every unacked envelope in order -> serve
+ * frames, pinging every 10 s, until the socket drops or 60 s pass without a pong or any frame -> back off
+ * (capped exponential with jitter, reset after a stable connection) -> again. The loop never gives up: every
  * failure leaves the status `connecting` with the last error, until `disable`.
  *
  * Handshake answers: 401/403 forget the server token (the next attempt refreshes it) or, without tokens,

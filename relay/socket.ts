@@ -1,7 +1,7 @@
 /**
  * The relay socket as the session sees it: a small interface, so the session never sees the WebSocket library.
  * The implementation (`ws_socket.ts`, on `npm:ws`) loads with the first connection: an app server whose remote
- * control is off never loads ws and the Node modules it pulls in (spawn → `initialize`, issue 17).
+ * control is off never loads ws and the Node modules it pulls in (spawn -> `initialize`, issue 17).
  */
 import type * as WsSocket from "./ws_socket.ts";
 

@@ -16,7 +16,7 @@ export const RPC_CODES = {
   threadBusy: -32001,
   /** The connection has too many requests in flight; retry after some responses arrive. */
   overloaded: -32002,
-  /** A server→client request got no response in time. */
+  /** A server->client request got no response in time. */
   requestTimeout: -32003,
   /** The server is shutting down or the connection closed before the answer. */
   closed: -32004,

@@ -2,7 +2,7 @@
  * `event/subscribe` and `event/unsubscribe`: a connection subscribes one of its threads to the suite's events
  * and receives `event/received` notifications, so a remote client sees what the bot receives. The events come
  * from the app's event hub (the background process `larkit event consume` starts in a terminal); the server
- * only joins a running hub — subscribing is a read, and no turn or remote client starts a process here.
+ * only joins a running hub -- subscribing is a read, and no turn or remote client starts a process here.
  *
  * The hub acknowledges an event to the suite once a consumer took it; here that is when the notification was
  * handed to the connection. A connection that went away ends its subscriptions at its next event.

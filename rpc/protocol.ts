@@ -1,6 +1,6 @@
 /**
  * The agent server's whole JSON-RPC surface in one place: every method (name, params schema, result schema),
- * every notification, every server→client request. Handlers are registered against it (`Handlers`, `defineMethod`),
+ * every notification, every server->client request. Handlers are registered against it (`Handlers`, `defineMethod`),
  * so a handler for method M returns M's result type and sending notification N takes N's params type;
  * `docs/rpc.md` is checked against it by `tests/rpc_doc_test.ts`. Remote control's methods live here too:
  * `relay/` implements them but does not define their shape.
@@ -194,7 +194,7 @@ export function isMethodName(name: string): name is MethodName {
   return Object.hasOwn(METHODS, name);
 }
 
-// ---- notifications (server → client) ----------------------------------------------------------------------
+// ---- notifications (server -> client) ----------------------------------------------------------------------
 
 const ThreadEvent = { threadId: z.string() };
 const TurnEvent = { threadId: z.string(), turnId: z.string() };
@@ -232,7 +232,7 @@ export type Notify = <N extends NotificationName>(method: N, params: Notificatio
 /** Notifications a client sends; the server acts on none but `initialized`. */
 export const CLIENT_NOTIFICATIONS = ["initialized"] as const;
 
-// ---- server → client requests ------------------------------------------------------------------------------
+// ---- server -> client requests ------------------------------------------------------------------------------
 
 export const Decision = z.enum(["accept", "decline", "cancel"]);
 

@@ -1,5 +1,5 @@
 /**
- * The agent server: owns the connections, the method table, the thread hub and the server→client requests.
+ * The agent server: owns the connections, the method table, the thread hub and the server->client requests.
  * Transports call `connect(origin, outbound)` and feed frames to the returned connection; nothing here knows
  * about bytes, sockets or the relay. Extra methods (the relay's `remoteControl/*`) are handed in as options.
  */

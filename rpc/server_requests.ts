@@ -1,5 +1,5 @@
 /**
- * Server→client requests (approvals) and their correlation. A pending approval belongs to whoever was asked:
+ * Server->client requests (approvals) and their correlation. A pending approval belongs to whoever was asked:
  * each request carries the rule for who may answer it (the thread's subscribers, or for `command/exec` the asking
  * connection), and an answer from anyone else is ignored and reported to the caller for the log. Ids are random
  * (128 bits) so a connection cannot answer a request it was never sent by guessing; a thread's pending request

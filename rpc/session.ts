@@ -145,7 +145,7 @@ export class Session implements Connection, ConnectionInfo {
     return this.#send(notificationObject(method, params));
   }
 
-  /** Sends a server→client request; the host correlates the response by id. */
+  /** Sends a server->client request; the host correlates the response by id. */
   request(id: RequestId, method: string, params?: unknown): Promise<boolean> {
     return this.#send(requestObject(id, method, params));
   }

@@ -1,6 +1,6 @@
 /**
  * Turns the text of a turn into an argv without a shell: quotes and backslash escapes group words, and
- * nothing else is interpreted — no globbing, no variables, no pipes. Anything a shell would treat as a second
+ * nothing else is interpreted -- no globbing, no variables, no pipes. Anything a shell would treat as a second
  * program or an expansion is refused instead of passed on literally, so a client can never believe it ran a
  * pipeline. A leading `larkit` word is dropped: the text always runs larkit itself.
  */

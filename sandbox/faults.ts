@@ -1,6 +1,6 @@
 /**
  * Per-test fault switches. Each switch fires a fixed number of times on matching paths, in the order they were
- * set, so a test states exactly which requests fail — no randomness, nothing global between emulators.
+ * set, so a test states exactly which requests fail -- no randomness, nothing global between emulators.
  */
 
 export interface PathMatch {

@@ -5,14 +5,14 @@
  * `genericHandle` serves a method that has no hand-written route, statefully, over resource collections
  * derived from the path:
  *
- * - `POST …/things` where `…/things/{thing_id}` exists → create: a new object with a suite-format id, the
+ * - `POST .../things` where `.../things/{thing_id}` exists -> create: a new object with a suite-format id, the
  *   request body merged in;
- * - `GET|PATCH|PUT|DELETE …/things/{thing_id}` → get/update/delete what was created. An id never created
+ * - `GET|PATCH|PUT|DELETE .../things/{thing_id}` -> get/update/delete what was created. An id never created
  *   stands for an object the tenant already had: it is materialized (deterministically) and then behaves the
  *   same; a deleted id answers 404;
- * - a list (a response with a list field, GET or POST search/query) → the collection's live objects,
+ * - a list (a response with a list field, GET or POST search/query) -> the collection's live objects,
  *   paginated with `page_size`/`page_token`/`has_more`;
- * - anything else (actions, singletons) → a plausible response.
+ * - anything else (actions, singletons) -> a plausible response.
  *
  * Every response is fitted to the method's response shape (`conform`), so it validates against it.
  */
@@ -30,7 +30,7 @@ import { conform, type SampleCtx, suiteId } from "./sample.ts";
 
 interface ServiceIndex {
   methods: CompiledMethod[];
-  /** Path templates (`/open-apis/…/{x}`) that exist, for "is this a collection with items?". */
+  /** Path templates (`/open-apis/.../{x}`) that exist, for "is this a collection with items?". */
   templates: Set<string>;
 }
 
@@ -183,20 +183,20 @@ function jsonBodyOf(ctx: RequestCtx): Record<string, unknown> {
 }
 
 /**
- * Where the object sits in a response: under the single object-typed property (`{space: {…}}`), or the
- * response itself when it is flat (`{chat_id, name, …}`).
+ * Where the object sits in a response: under the single object-typed property (`{space: {...}}`), or the
+ * response itself when it is flat (`{chat_id, name, ...}`).
  */
 function objectSlot(shape: JsonSchema, idField: string): string | undefined {
   const props = Object.entries(shape.properties ?? {});
   if (props.some(([k]) => k === idField)) return undefined;
   const objects = props.filter(([, p]) => p.type === "object");
-  // `meeting_id` → `{meeting: {…}, related_artifacts: {…}}`: the property named like the id wins.
+  // `meeting_id` -> `{meeting: {...}, related_artifacts: {...}}`: the property named like the id wins.
   const named = idField.replace(/_(id|guid|token|key|code)$/, "");
   if (objects.some(([k]) => k === named)) return named;
   return objects.length === 1 && props.length <= 2 ? objects[0][0] : undefined;
 }
 
-/** The id field name inside the object: the path parameter itself, or its tail (`task_guid` → `guid`). */
+/** The id field name inside the object: the path parameter itself, or its tail (`task_guid` -> `guid`). */
 function idFieldsOf(schema: JsonSchema | undefined, param: string): string[] {
   const props = Object.keys(schema?.properties ?? {});
   const out = [param];
@@ -223,7 +223,7 @@ function merge(base: Record<string, unknown>, patch: Record<string, unknown>): R
   return out;
 }
 
-/** The object part of a request body: `{task: {…}, update_fields}` → the `task` object; else the body. */
+/** The object part of a request body: `{task: {...}, update_fields}` -> the `task` object; else the body. */
 function bodyObject(body: Record<string, unknown>, slot: string | undefined): Record<string, unknown> {
   const inner = slot ? body[slot] : undefined;
   return inner && typeof inner === "object" && !Array.isArray(inner)
@@ -315,7 +315,7 @@ export async function genericHandle(ctx: RequestCtx, found: FoundMethod): Promis
   let collectionTemplate = method.path;
   let itemRoute = itemRouteOf(collectionTemplate);
   if (!itemRoute && method.listField) {
-    // `…/things/search` lists the `…/things` collection.
+    // `.../things/search` lists the `.../things` collection.
     const parent = segments.slice(0, -1).join("/");
     itemRoute = itemRouteOf(parent);
     if (itemRoute) collectionTemplate = parent;

@@ -12,7 +12,7 @@ export interface Rule {
   count?: number;
   /** Last allowed start, ms. */
   until?: number;
-  /** 0 = Sunday … 6 = Saturday. */
+  /** 0 = Sunday ... 6 = Saturday. */
   byDay?: number[];
 }
 

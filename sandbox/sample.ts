@@ -84,7 +84,7 @@ export function suiteId(name: string, seed: string): string {
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20)}`;
   }
   if (/(^|_)(token|key)$/.test(n)) return token(s, 27);
-  // Most other suite ids are 19-digit decimal strings (approval instances, wiki spaces, meetings, …).
+  // Most other suite ids are 19-digit decimal strings (approval instances, wiki spaces, meetings, ...).
   return `7${digits(s, 18)}`;
 }
 

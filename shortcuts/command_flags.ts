@@ -1,6 +1,6 @@
 /**
- * The command-line flags of one shortcut command — its own and the automatic ones (`--as`, `--dry-run`,
- * `--jq`/`-q`, `--format`/`--columns` when it has formats, `--idempotency-key`, `--yes` when high-risk) —
+ * The command-line flags of one shortcut command -- its own and the automatic ones (`--as`, `--dry-run`,
+ * `--jq`/`-q`, `--format`/`--columns` when it has formats, `--idempotency-key`, `--yes` when high-risk) --
  * declared once for the commander tree (`source.ts`) and the lean resolver (`cli/fast/`), and how the parsed
  * options become the pipeline's invocation. Free of commander, so the lean resolver can load it.
  */
@@ -97,7 +97,7 @@ export function shortcutHelpText(shortcut: Shortcut<FlagSpecs>): string {
 
 /**
  * The pipeline's invocation from commander's options object; `attribute` names the key commander keeps a
- * flag under (`--page-size` → `pageSize`).
+ * flag under (`--page-size` -> `pageSize`).
  */
 export function invocationOf(
   shortcut: Shortcut<FlagSpecs>,

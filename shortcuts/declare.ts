@@ -4,7 +4,7 @@
  * is declared as data (`Call`) and handed to `ctx.api` / `ctx.upload` / `ctx.download` / `ctx.mcp`. The
  * pipeline runs `run` twice: first as the plan (nothing is sent; each call answers with its declared
  * `planned` stand-in, and the requests become the dry-run document and the summary a confirmation shows),
- * then — unless `--dry-run` — for real. So dry-run and execute cannot disagree, every flag error surfaces
+ * then -- unless `--dry-run` -- for real. So dry-run and execute cannot disagree, every flag error surfaces
  * before the first request, and a shortcut cannot reach the network, the disk or stdout any other way.
  */
 import type { Column } from "../cli/output/formats/rows.ts";
@@ -135,7 +135,7 @@ export interface Dedup {
 /** One OpenAPI request, declared as data. `T` is the checked `data` of its response. */
 export interface Call<T> {
   method: Method;
-  /** `/open-apis/…`, with ids already encoded (`encodeURIComponent`). */
+  /** `/open-apis/...`, with ids already encoded (`encodeURIComponent`). */
   path: string;
   params?: Query;
   body?: unknown;
@@ -289,7 +289,7 @@ export interface ShortcutContext<F extends FlagSpecs> {
   ): Promise<void>;
   /**
    * Hands the run to another larkit command line whose output is the result, for a shortcut that is the short
-   * form of a streaming command (`event +subscribe` → `event consume`); the plan shows the command line instead.
+   * form of a streaming command (`event +subscribe` -> `event consume`); the plan shows the command line instead.
    * Counts as the one result (`--jq` is passed on to it); its exit status becomes the run's.
    */
   delegate(argv: string[]): Promise<void>;
@@ -321,7 +321,7 @@ export interface Shortcut<F extends FlagSpecs = FlagSpecs> {
   flags: F;
   /**
    * The whole shortcut: checks across flags (throw `errors.validation`), the calls in order (later ones may
-   * use earlier answers — the plan sees the `planned` stand-ins), and the result (`ctx.out`/`ctx.outFormat`).
+   * use earlier answers -- the plan sees the `planned` stand-ins), and the result (`ctx.out`/`ctx.outFormat`).
    */
   run(ctx: ShortcutContext<F>): Promise<void>;
 }

@@ -130,7 +130,7 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
     load: async () => (await later<typeof WhiteboardShortcuts>("./whiteboard/index.ts")).SHORTCUTS,
   },
   slides: {
-    description: "Slides: presentations as XML — create, read, edit slides, versions, images",
+    description: "Slides: presentations as XML \u2014 create, read, edit slides, versions, images",
     identities: ["user", "bot"],
     load: async () => (await later<typeof SlidesShortcuts>("./slides/index.ts")).SHORTCUTS,
   },

@@ -61,7 +61,7 @@ function parseJson(name: string, text: string): unknown {
   }
 }
 
-/** Step 5: raw command-line values → typed flag values, or a `validation` error naming the flag. */
+/** Step 5: raw command-line values -> typed flag values, or a `validation` error naming the flag. */
 export async function resolveFlags<F extends FlagSpecs>(
   p: Provider,
   specs: F,

@@ -80,7 +80,7 @@ async function outputSettings(shortcut: Shortcut<FlagSpecs>, inv: Invocation): P
   return format;
 }
 
-/** Everything resolved by steps 1–5: what both passes of the shortcut share. */
+/** Everything resolved by steps 1-5: what both passes of the shortcut share. */
 interface Resolved<F extends FlagSpecs> {
   run: RunContext;
   shortcut: Shortcut<F>;
@@ -196,7 +196,7 @@ async function boundedBody(res: Response, maxBytes: number, what: string): Promi
 const MAX_UUID = 50;
 
 /**
- * Refuses what a shortcut must not declare — a keyed write without `--idempotency-key`, one key twice — and
+ * Refuses what a shortcut must not declare -- a keyed write without `--idempotency-key`, one key twice -- and
  * a key the suite would refuse.
  */
 function keyGuard<F extends FlagSpecs>(shortcut: Shortcut<F>, key: string) {
@@ -305,7 +305,7 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
 }
 
 /**
- * A delegated run streams the other command's NDJSON (`event +subscribe` → `event consume`): a format that
+ * A delegated run streams the other command's NDJSON (`event +subscribe` -> `event consume`): a format that
  * renders one finished result (pretty, table, csv) has nothing to render, so it is refused rather than ignored.
  */
 function refuseRenderedFormat<F extends FlagSpecs>(r: Resolved<F>): void {

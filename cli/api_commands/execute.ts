@@ -1,7 +1,7 @@
 /**
- * Runs one API request for a generated command or raw `api`, in a fixed order: flags → inputs (`@file`, `-`)
- * → request built and validated → `--jq` compiled → identity → scope pre-check → dry-run (stop) → risk
- * confirmation → send (JSON, multipart upload, download to `--output`, or `--page-all`) → output. A dry run
+ * Runs one API request for a generated command or raw `api`, in a fixed order: flags -> inputs (`@file`, `-`)
+ * -> request built and validated -> `--jq` compiled -> identity -> scope pre-check -> dry-run (stop) -> risk
+ * confirmation -> send (JSON, multipart upload, download to `--output`, or `--page-all`) -> output. A dry run
  * takes every step a real run takes up to the request, so it fails wherever the real run would.
  */
 import * as z from "zod";

@@ -2,7 +2,7 @@
  * From a registry method and the user's `--params`/`--data` to the request to send, validated against the
  * metadata: path parameters filled (and checked: no `/`, `..`, `?`, `#`, `%`, control characters), required
  * and enum query parameters checked, unknown parameters refused. Every error names the parameter and the
- * `larkit schema …` command that lists them. Pure.
+ * `larkit schema ...` command that lists them. Pure.
  */
 import type { Query, QueryValue } from "../http/client.ts";
 import { errors } from "../output/errors.ts";
@@ -75,7 +75,7 @@ export function buildRequest(
     if (spec.location === "path") {
       if (value === undefined || value === null || value === "") {
         throw errors.validation(`missing required path parameter: ${name}`, {
-          hint: `pass it in --params '{"${name}":"…"}'; ${schemaHint(m)}`,
+          hint: `pass it in --params '{"${name}":"\u2026"}'; ${schemaHint(m)}`,
         });
       }
       if (typeof value !== "string" && typeof value !== "number") {
@@ -87,7 +87,7 @@ export function buildRequest(
     if (value === undefined || value === null) {
       if (spec.required && !(opts.pageAll && PAGINATION_PARAMS.has(name))) {
         throw errors.validation(`missing required query parameter: ${name}`, {
-          hint: `pass it in --params '{"${name}":"…"}'; ${schemaHint(m)}`,
+          hint: `pass it in --params '{"${name}":"\u2026"}'; ${schemaHint(m)}`,
         });
       }
       continue;

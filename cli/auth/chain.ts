@@ -1,5 +1,5 @@
 /**
- * The credential chain (seed §5.4–5.5): providers are asked in order for an account; the first that answers
+ * The credential chain (seed §5.4-5.5): providers are asked in order for an account; the first that answers
  * is the token source for the rest of the run (accounts are never mixed), a provider's error stops the chain
  * at once, and when none answers the run is "not configured".
  *

@@ -2,9 +2,9 @@
  * The OAuth device flow (RFC 8628) as the suite runs it: ask the accounts service for a device code and a
  * verification link, then poll the token endpoint until the person approves, refuses, or the code expires.
  *
- * Polling rules: sleep `interval` before each poll; `authorization_pending` → poll again; `slow_down` →
- * interval + 5 s (at most 60 s); a lost or unreadable answer → interval + 1 s; `access_denied` → stop;
- * `expired_token`/`invalid_grant` → stop; stop at the code's expiry or after 200 polls.
+ * Polling rules: sleep `interval` before each poll; `authorization_pending` -> poll again; `slow_down` ->
+ * interval + 5 s (at most 60 s); a lost or unreadable answer -> interval + 1 s; `access_denied` -> stop;
+ * `expired_token`/`invalid_grant` -> stop; stop at the code's expiry or after 200 polls.
  */
 import * as z from "zod";
 import type { Endpoints } from "../config/endpoints.ts";

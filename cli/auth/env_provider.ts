@@ -14,7 +14,7 @@
  * | LARKIT_BOT_SCOPES | the app's granted scopes, for the bot-side scope pre-check |
  *
  * Each is also read as `LARKSUITE_CLI_<NAME>` when the `LARKIT_` one is unset, so lark-cli setups keep
- * working. None of them set → the provider passes; an incomplete set is a `config` error, not a silent skip,
+ * working. None of them set -> the provider passes; an incomplete set is a `config` error, not a silent skip,
  * because falling through to another account would act with credentials the caller did not mean.
  */
 import { endpointsFor } from "../config/endpoints.ts";

@@ -1,5 +1,5 @@
 /**
- * Runs an extension credential provider — an executable listed in the config's `credentialProviders` — and
+ * Runs an extension credential provider -- an executable listed in the config's `credentialProviders` -- and
  * adapts its answers to the chain. Each question (`account`, `token`, `invalidate`) is one run of the
  * program: a JSON request on stdin, a JSON answer on stdout, bounded in time and size (`extension_api.ts`).
  * The program is run only when the chain reaches it, so a run the environment provider answers never starts it.

@@ -1,6 +1,6 @@
 /**
  * Deletes everything a profile left in the secret store: its app secret, its users' tokens and its cached
- * bot token — so a removed or replaced profile leaves no usable credential behind.
+ * bot token -- so a removed or replaced profile leaves no usable credential behind.
  */
 import type { Profile } from "../config/config_file.ts";
 import { endpointsFor } from "../config/endpoints.ts";

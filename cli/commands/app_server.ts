@@ -175,7 +175,7 @@ const WS_NO_TOKEN = "--ws-insecure-no-token";
 
 /**
  * The command's flags as commander declares them; `cli/fast/method.ts` reads the same list to start the
- * server without commander and the tree (start-up: spawn → `initialize` answer, issue 17).
+ * server without commander and the tree (start-up: spawn -> `initialize` answer, issue 17).
  */
 export const APP_SERVER_FLAGS: { spec: string; description: string; default?: string }[] = [
   {

@@ -65,7 +65,8 @@ async function loginSession(ctx: RunContext): Promise<LoginSession> {
     appSecret: await requireAppSecret(store, profile),
     loginCommand: loginCommandFor(ctx.globals.profile),
     signal: ctx.p.signal,
-    waiting: (left) => ctx.diag.status(`waiting for approval in the browser… ${left} s left on the code`),
+    waiting: (left) =>
+      ctx.diag.status(`waiting for approval in the browser\u2026 ${left} s left on the code`),
   };
 }
 

@@ -13,7 +13,7 @@ import { errors } from "../output/errors.ts";
 import { OUTPUT_FORMATS } from "../output/formats/names.ts";
 
 // Every word is passed quoted, the empty word under the cursor included: unquoted, zsh dropped it and
-// completed the previous word again (`larkit im <TAB>` → `im im`). bash inserts a candidate as typed text,
+// completed the previous word again (`larkit im <TAB>` -> `im im`). bash inserts a candidate as typed text,
 // so each one is shell-quoted (`%q`) there: a `--params` candidate is JSON, whose quotes bash would strip.
 // zsh's `_describe` and fish quote what they insert themselves.
 const SCRIPTS: Record<string, string> = {

@@ -34,7 +34,7 @@ export function registerDoctor(program: Command, ctx: RunContext): void {
         ? await applyJq(report, opts.jq)
         : opts.format === "pretty"
         ? report.checks.map((c) =>
-          `${MARK[c.status]}  ${c.name}: ${c.message}${c.hint ? `\n      → ${c.hint}` : ""}`
+          `${MARK[c.status]}  ${c.name}: ${c.message}${c.hint ? `\n      \u2192 ${c.hint}` : ""}`
         )
           .join("\n") + "\n"
         : toJsonDocument(report);

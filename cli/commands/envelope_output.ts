@@ -1,6 +1,6 @@
 /**
  * `--jq` (and, where a command's result reads as rows, `--format`) on fixed commands that print an envelope:
- * `config show`, `profile list`, `auth status`, `schema`, `event status`, `remote-control status` … take the
+ * `config show`, `profile list`, `auth status`, `schema`, `event status`, `remote-control status` ... take the
  * same output flags as the suite commands, and their result leaves through `emitResult`, so `--jq '.data.x'`
  * works on them as it does on a shortcut. Both flags are checked before the command acts (a typo in the
  * filter never costs a done action its result).

@@ -1,5 +1,5 @@
 /**
- * `larkit event list | schema <key> | consume <key…> | status | stop`: the suite's events, received over the
+ * `larkit event list | schema <key> | consume <key...> | status | stop`: the suite's events, received over the
  * app's long connection. One background hub per app holds the connection (`larkit event hub`, started by the
  * first `consume` in a terminal) and fans events out to every `consume` over a Unix socket.
  */

@@ -1,7 +1,7 @@
 /**
  * `larkit sandbox`: the suite emulator as a command. `serve` keeps one listening on loopback and prints where;
  * `run -- <larkit argv>` starts a private one, points a single larkit run at it as the seeded app (custom
- * brand, a throw-away config dir) and stops it — the no-account, no-network path the README's main job uses.
+ * brand, a throw-away config dir) and stops it -- the no-account, no-network path the README's main job uses.
  */
 import { join } from "node:path";
 import { type Command, Option } from "commander";
@@ -118,7 +118,7 @@ async function envFor(p: Provider, emu: Emulator, user: boolean): Promise<Record
   return { ...sandboxEnv(emu), LARKIT_USER_ACCESS_TOKEN: token, LARKIT_DEFAULT_AS: "user" };
 }
 
-/** `export K='v'` lines for `eval "$(larkit sandbox serve --print-env …)"`, single-quoted for any shell. */
+/** `export K='v'` lines for `eval "$(larkit sandbox serve --print-env ...)"`, single-quoted for any shell. */
 function exportLines(env: Record<string, string>): string {
   return Object.entries(env).map(([k, v]) => `export ${k}='${v.replaceAll("'", `'\\''`)}'`).join("\n");
 }

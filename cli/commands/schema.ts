@@ -1,8 +1,8 @@
 /**
- * `larkit schema [service[.resource[.method]]] [--format json|pretty]`: what the registry knows. No path →
- * services; a service → its resources and methods; a resource → its methods; a method → parameters
+ * `larkit schema [service[.resource[.method]]] [--format json|pretty]`: what the registry knows. No path ->
+ * services; a service -> its resources and methods; a resource -> its methods; a method -> parameters
  * (location, type, required, enum, description), body and response as JSON Schema, identities, risk, scopes,
- * pagination and examples; `service.+shortcut` → a shortcut's flags, identities, scopes and risk. Resource
+ * pagination and examples; `service.+shortcut` -> a shortcut's flags, identities, scopes and risk. Resource
  * names contain dots, so the longest matching resource wins.
  */
 import type { Command } from "commander";
@@ -73,7 +73,7 @@ export async function resolveSchemaPath(registry: Registry, path: string | undef
 
 function clip(text: string | undefined, n = 100): string {
   const t = (text ?? "").replace(/\s+/g, " ");
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
+  return t.length > n ? t.slice(0, n - 1) + "\u2026" : t;
 }
 
 function methodList(service: ServiceSpec, resource: string) {

@@ -4,7 +4,7 @@
  * lark-cli's Linux keychain layout: it keeps secrets out of the plain config file, out of backups of it and
  * out of `grep`, though not from someone who can read the whole directory as this user.
  *
- * Entry file = 12-byte nonce ‖ ciphertext+tag; the entry's key is the additional authenticated data, so a
+ * Entry file = 12-byte nonce || ciphertext+tag; the entry's key is the additional authenticated data, so a
  * file copied under another key's name fails to decrypt instead of handing out the wrong secret.
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).

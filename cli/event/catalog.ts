@@ -46,15 +46,15 @@ const userId = (what: string) =>
   obj(what, { open_id: s("open_id"), union_id: s("union_id"), user_id: s("user_id (tenant-internal id)") });
 
 const MESSAGE = obj("the message", {
-  message_id: s("message id (om_…)"),
+  message_id: s("message id (om_\u2026)"),
   root_id: s("root message of the thread, when a reply"),
   parent_id: s("message replied to, when a reply"),
   create_time: s("milliseconds since the epoch"),
   update_time: s("milliseconds since the epoch"),
-  chat_id: s("chat id (oc_…)"),
+  chat_id: s("chat id (oc_\u2026)"),
   thread_id: s("thread id, when in a thread"),
   chat_type: s("p2p or group"),
-  message_type: s("text, post, image, file, interactive, …"),
+  message_type: s("text, post, image, file, interactive, \u2026"),
   content: s('the content as a JSON string, e.g. {"text":"hi"}'),
   mentions: { type: "array", description: "users and bots mentioned" },
 });
@@ -73,7 +73,7 @@ const CHAT_MEMBERS = {
   name: s("chat name"),
   users: {
     type: "array",
-    description: "the users added or removed: {name, user_id:{open_id,…}}",
+    description: "the users added or removed: {name, user_id:{open_id,\u2026}}",
   } as FieldShape,
 };
 
@@ -164,7 +164,7 @@ export const EVENT_KEYS: EventKey[] = [
     scope: "task:task:read",
     payload: {
       task_id: s("task guid"),
-      obj_type: s("what changed: 1 task, 2 collaborators, 3 followers, …"),
+      obj_type: s("what changed: 1 task, 2 collaborators, 3 followers, \u2026"),
     },
   },
   {
@@ -181,7 +181,7 @@ export const EVENT_KEYS: EventKey[] = [
   },
   {
     key: "approval.instance.status_changed",
-    description: "an approval instance changed status (approved, rejected, canceled, …)",
+    description: "an approval instance changed status (approved, rejected, canceled, \u2026)",
     scope: "approval:approval:readonly",
     payload: APPROVAL_STATUS,
   },

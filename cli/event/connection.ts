@@ -4,7 +4,7 @@
  * reconnect count, interval and jitter); frames on the socket are protobuf (`frame.ts`). Control frames carry
  * ping/pong (a pong may update the client config); data frames carry an event, possibly split into `sum`
  * fragments of one `message_id` that are reassembled here. Each event is acknowledged by sending its frame
- * back with a `{"code":200}` payload — but only when the owner calls `ack`, so the hub can hold the
+ * back with a `{"code":200}` payload -- but only when the owner calls `ack`, so the hub can hold the
  * acknowledgement until a consumer has the event.
  *
  * When the socket drops, the client waits a random part of ReconnectNonce (so many clients do not reconnect

@@ -1,8 +1,8 @@
 /**
  * `--help` of the root, a service, a resource, a generated method or a shortcut without commander (issue 17: loading
  * commander and building the tree was most of a help run): the subtree from `help_model.ts`, laid out by
- * `help_format.ts` exactly as the tree's help. It takes only the plain forms — `<service> [<resource>
- * [<method>]] --help` or `-h` (a shortcut in place of the resource), and `[…] help <command>` — with global
+ * `help_format.ts` exactly as the tree's help. It takes only the plain forms -- `<service> [<resource>
+ * [<method>]] --help` or `-h` (a shortcut in place of the resource), and `[...] help <command>` -- with global
  * flags around them, strict mode pruning as the tree prunes; anything else (fixed commands, `event`, the root or a
  * forbidden leaf in strict mode, an
  * unknown word, other flags) answers `undefined` and the tree prints it, messages and exit codes included.

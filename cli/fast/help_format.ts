@@ -36,7 +36,7 @@ export interface ModelCommand {
   forbidden?: boolean;
   /** Has an action of its own (a leaf): commander adds no implicit `help` subcommand then. */
   leaf: boolean;
-  /** Text `addHelpText("after", …)` puts after the help. */
+  /** Text `addHelpText("after", ...)` puts after the help. */
   after?: string;
   /** The values completion offers for a flag (`--params` enum objects, a shortcut flag's choices). */
   values?: (flag: string) => Candidate[];
@@ -53,7 +53,7 @@ const HELP_COMMAND: ModelCommand = {
   leaf: true,
 };
 
-/** commander's split of a flags string: `-o, --output <path>` → `-o`, `--output`, takes a value. */
+/** commander's split of a flags string: `-o, --output <path>` -> `-o`, `--output`, takes a value. */
 export function flagsOf(o: ModelOption): { short?: string; long?: string; takesValue: boolean } {
   const words = o.flags.split(/[ |,]+/).filter((w) => w.startsWith("-"));
   return {

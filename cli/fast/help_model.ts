@@ -1,8 +1,8 @@
 /**
  * One service's subtree as the tree builds it (`cli/tree.ts` with strict mode off: the registry's resources
- * and methods, then the shortcuts), described without commander from the same declarations — the registry
+ * and methods, then the shortcuts), described without commander from the same declarations -- the registry
  * method, `addApiFlags`, `methodHelp`, `cli/globals.ts`, and the shortcut declarations through
- * `help_static.ndjson` (written from `shortcuts/command_flags.ts`) — for the lean `--help`
+ * `help_static.ndjson` (written from `shortcuts/command_flags.ts`) -- for the lean `--help`
  * (`help.ts`) and completion (`complete.ts`). Services the tree builds from other sources (`event`) and the
  * fixed commands are not described here: those runs go to the tree.
  */
@@ -118,8 +118,8 @@ export function staticShortcut(shortcut: Shortcut<FlagSpecs>): StaticShortcut {
 
 /**
  * What lean help and completion cannot read off the registry, read rather than imported: the root's list
- * (`{"root":…}`, the first line, see `StaticRoot`), then the shortcuts, one line per service with shortcuts
- * (`{"service":…,"shortcuts":[…]}`). Loading a service's shortcut modules to describe them cost a help run
+ * (`{"root":...}`, the first line, see `StaticRoot`), then the shortcuts, one line per service with shortcuts
+ * (`{"service":...,"shortcuts":[...]}`). Loading a service's shortcut modules to describe them cost a help run
  * about 55 ms, the fixed commands' modules and commander far more (issue 17). The file is written from the
  * tree and the declarations by `deno run -A tests/startup_help_test.ts`, which also checks it byte for byte.
  */

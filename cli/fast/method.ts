@@ -5,7 +5,7 @@
  * command itself, issue 17), from the same declarations the tree is built from: the registry's method, the
  * flag set `addApiFlags` declares, the global flags of `cli/globals.ts`, and the same executor with the same
  * options object commander would hand it. It takes only command lines it understands completely; for anything
- * else — help, an unknown or malformed flag, `--`, strict mode, a word that is not a method — it answers
+ * else -- help, an unknown or malformed flag, `--`, strict mode, a word that is not a method -- it answers
  * `undefined` and the run goes through the tree, so every message and exit code stays commander's.
  */
 import type { Command } from "commander";
@@ -37,7 +37,7 @@ export interface DeclaredFlag {
   long: string;
   short?: string;
   takesValue: boolean;
-  /** commander's attribute name: `--page-all` → `pageAll`. */
+  /** commander's attribute name: `--page-all` -> `pageAll`. */
   attribute: string;
   default?: string;
 }
@@ -133,7 +133,7 @@ const PARENT_FLAGS = ["--help", ...GLOBAL_FLAGS.map((f) => f.flag), "--version"]
 /**
  * The first unknown `--` option of a command line that is otherwise plain (what comes before and after it
  * parses), as the usage error the tree gives for it; undefined when the tree must say what is wrong
- * (a global flag misspelt with a value, a short flag, an operand, a missing value, …). The did-you-mean
+ * (a global flag misspelt with a value, a short flag, an operand, a missing value, ...). The did-you-mean
  * module loads only for such an error.
  */
 export async function unknownOption(
@@ -173,7 +173,7 @@ export async function strictModeOff(ctx: RunContext): Promise<boolean> {
 
 /**
  * Whether the tree keeps this leaf as it is: strict mode prunes only a leaf whose identities leave out the
- * one it allows (`cli/tree.ts`), so for a leaf that supports both the account is not even read here — an
+ * one it allows (`cli/tree.ts`), so for a leaf that supports both the account is not even read here -- an
  * unknown option's envelope then loads no credential chain, config or token store (start-up). Under
  * `--debug` it is read all the same: the tree's read prints where the credentials came from.
  */

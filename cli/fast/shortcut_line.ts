@@ -33,7 +33,7 @@ const answersTo = (s: Shortcut<FlagSpecs>, name: string) =>
 
 /**
  * The shortcut `<service> +name` names: loaded alone from the module that declares it (a shortcut's run then
- * loads neither its service's other shortcuts nor what they import), else — a name the map does not know —
+ * loads neither its service's other shortcuts nor what they import), else -- a name the map does not know --
  * from the service's whole list, which is what decides.
  */
 async function shortcutNamed(ctx: RunContext, service: string, name: string) {

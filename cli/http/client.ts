@@ -395,7 +395,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     for (let attempt = 0;; attempt++) {
       const started = p.clock.now();
       if (diag.debugEnabled) {
-        await diag.debug(`→ ${method} ${shown}${attempt ? ` (retry ${attempt})` : ""}`);
+        await diag.debug(`\u2192 ${method} ${shown}${attempt ? ` (retry ${attempt})` : ""}`);
         await diag.debug(`  headers ${JSON.stringify(redactedHeaders(init.headers))}`);
         const body = bodyForLog(init.body);
         if (body) await diag.debug(`  body ${body}`);
@@ -427,7 +427,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         continue;
       }
       const logId = res.headers.get("x-tt-logid") ?? "-";
-      await diag.debug(`← ${res.status} in ${p.clock.now() - started} ms (log_id ${logId})`);
+      await diag.debug(`\u2190 ${res.status} in ${p.clock.now() - started} ms (log_id ${logId})`);
       if (diag.debugEnabled && text !== undefined) {
         await diag.debug(`  response ${bodyForLog(text)}`);
       }

@@ -50,7 +50,7 @@ const AUTH_WORDS = /unauthorized|access token|token invalid|token expired/i;
 /** JSON-RPC's own range: the request or the tool call was malformed, not a suite business failure. */
 const isProtocolCode = (code: number) => code >= -32768 && code <= -32000;
 
-/** A JSON-RPC `error` (or a `{code, msg}` body) → the error type an OpenAPI answer with that code gets. */
+/** A JSON-RPC `error` (or a `{code, msg}` body) -> the error type an OpenAPI answer with that code gets. */
 export function classifyRpcError(
   e: { code: number; message: string; data?: unknown },
   status: number,
@@ -79,7 +79,7 @@ function prefixed(e: LarkitError): LarkitError {
 }
 
 /**
- * A tool result → the value it carries: nested `result`s unwrapped; a single text item holding JSON becomes
+ * A tool result -> the value it carries: nested `result`s unwrapped; a single text item holding JSON becomes
  * that JSON, other texts are joined by newlines; a string becomes `{message}`. A tool-reported failure
  * (`isError`, or an object with a non-empty `error` string) is an `mcp_error`.
  */
@@ -110,7 +110,7 @@ function parseJsonOr(text: string): unknown {
   }
 }
 
-/** The HTTP answer of a tool call → its value, or the error value it stands for. */
+/** The HTTP answer of a tool call -> its value, or the error value it stands for. */
 export function readToolAnswer(
   res: { status: number; statusText: string },
   text: string,

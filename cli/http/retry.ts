@@ -44,7 +44,7 @@ export function requestedWaitMs(headers: Headers, now: number): number | undefin
   return undefined;
 }
 
-/** Exponential backoff with jitter: attempt 0 → 250–500 ms, 1 → 500–1000 ms, … (`random01` in [0, 1)). */
+/** Exponential backoff with jitter: attempt 0 -> 250-500 ms, 1 -> 500-1000 ms, ... (`random01` in [0, 1)). */
 export function backoffMs(attempt: number, policy: RetryPolicy, random01: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (ceiling / 2) * random01);

@@ -1,5 +1,5 @@
 /**
- * Suite business codes → larkit error types (lark-cli's classification, so agents that know it feel at home).
+ * Suite business codes -> larkit error types (lark-cli's classification, so agents that know it feel at home).
  * Pure: takes what the suite said, returns the error value.
  */
 import { type ErrorSubtype, type LarkitError, larkitError, scopeConsoleUrl } from "../output/errors.ts";

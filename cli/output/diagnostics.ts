@@ -1,6 +1,6 @@
 /**
  * Everything that is not the result: progress, warnings, hints, debug logs. They go to stderr, always as
- * prefixed plain-text lines (`warning: …`, `[debug] …`) so that no diagnostic can be mistaken for the JSON
+ * prefixed plain-text lines (`warning: ...`, `[debug] ...`) so that no diagnostic can be mistaken for the JSON
  * error envelope, which is the only JSON document larkit ever writes to stderr.
  */
 import type { Writer } from "../provider.ts";

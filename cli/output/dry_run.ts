@@ -3,9 +3,9 @@
  * `--dry-run`, built here and only here so the keys cannot drift between layers. It is the `data` of a success
  * envelope whose `meta` is `{ "dry_run": true }`:
  *
- *   { "as": "user" | "bot" | "none", "appId"?: "cli_…",
- *     "api": [{ "method", "url", "params"?, "body"?, "description"? }, …],
- *     "idempotency_key"?: "…", …facts }
+ *   { "as": "user" | "bot" | "none", "appId"?: "cli_...",
+ *     "api": [{ "method", "url", "params"?, "body"?, "description"? }, ...],
+ *     "idempotency_key"?: "...", ...facts }
  *
  * `url` is absolute and carries no query; the query is always `params`. Facts are layer-specific extras
  * (e.g. `mcp_tool`, `upload_method`) and may never shadow the fixed keys.

@@ -18,7 +18,7 @@ import type { ItemWriter } from "./formats/render.ts";
  * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
  * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
  * `deno task compile` lists it for `--include`. Every run loads this module, and most write only text or an
- * error envelope: the formats (render, table, csv, rows, cells) and jq load for a result document only — seven
+ * error envelope: the formats (render, table, csv, rows, cells) and jq load for a result document only -- seven
  * modules, about 2.5 ms of each other run's start-up (issue 17).
  */
 const later = <T>(path: string): Promise<T> => import(path);
@@ -123,7 +123,7 @@ export async function emitResult(
   } catch (e) {
     if (!settings.wrote || !(e instanceof LarkitError)) throw e;
     await ctx.diag.warn(
-      `the write succeeded, but --jq failed on its result (${e.body.message}); the unfiltered result follows — do not re-run the command`,
+      `the write succeeded, but --jq failed on its result (${e.body.message}); the unfiltered result follows \u2014 do not re-run the command`,
     );
     text = toJsonDocument(envelope);
   }

@@ -4,8 +4,8 @@
  * larkit's finer class, `retryable` says whether re-running the same command is safe and may succeed, and
  * `code`, `hint`, `log_id`, `missing_scopes`, `console_url` appear where known.
  *
- * larkit's own outcomes — a write whose outcome is unknown, a replay that met an unrecorded request, an
- * interrupted run — are types of their own, with exit codes that collide with none of the reference's, so a
+ * larkit's own outcomes -- a write whose outcome is unknown, a replay that met an unrecorded request, an
+ * interrupted run -- are types of their own, with exit codes that collide with none of the reference's, so a
  * script never mistakes "it may have happened" for a policy refusal. The README's table is generated from
  * `ERROR_TYPES`/`ERROR_SUBTYPES` by a test.
  */

@@ -9,7 +9,7 @@
 import ts from "typescript";
 import type { JsonSchema } from "../fields.ts";
 
-/** `service.vN.resource.method` (the SDK's own name, as lark-mcp spells it) → response body schema. */
+/** `service.vN.resource.method` (the SDK's own name, as lark-mcp spells it) -> response body schema. */
 export type SdkShapes = Map<string, JsonSchema>;
 
 const BINARY: JsonSchema = { type: "string", format: "binary" };
@@ -63,7 +63,7 @@ function membersSchema(members: ts.NodeArray<ts.TypeElement>, d: Declarations, d
   return out;
 }
 
-/** One TS type node → JSON Schema. Unknown constructs become `{}` (any), never an error. */
+/** One TS type node -> JSON Schema. Unknown constructs become `{}` (any), never an error. */
 export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema {
   if (depth > 40) return {};
   switch (t.kind) {
@@ -130,7 +130,7 @@ function responseOf(fn: ts.FunctionTypeNode, d: Declarations): JsonSchema | unde
   return schemaOf(data.type, d);
 }
 
-/** Walks one service member: `{ v4: { calendarEvent: { instanceView: (…) => Promise<…> } } }`. */
+/** Walks one service member: `{ v4: { calendarEvent: { instanceView: (...) => Promise<...> } } }`. */
 function collect(
   prefix: string[],
   node: ts.TypeNode,

@@ -16,7 +16,7 @@ export interface ServerMessage {
 export interface InProcessOptions {
   origin?: Origin;
   label?: string;
-  /** Answers server→client requests (approvals); without it they stay pending. */
+  /** Answers server->client requests (approvals); without it they stay pending. */
   onServerRequest?: (method: string, params: unknown, id: number | string) => unknown | Promise<unknown>;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The experimental local WebSocket listener: one JSON-RPC message per text frame. Off unless asked for, and
- * only on a loopback address — remote clients come through the relay, never through an open port.
+ * only on a loopback address -- remote clients come through the relay, never through an open port.
  * Loopback alone does not keep a web page out (any page the user visits can open `ws://127.0.0.1:PORT`, and DNS
  * rebinding makes a foreign name resolve to loopback), so a handshake is refused with 403 when its `Host` is not
  * a loopback name or address, or its `Origin` is present and not explicitly allowed; and, unless turned off, it

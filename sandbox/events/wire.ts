@@ -1,5 +1,5 @@
 /**
- * The emulator's own codec for the long connection's protobuf frame (fields 1–4 varints, 5 headers, 8 payload;
+ * The emulator's own codec for the long connection's protobuf frame (fields 1-4 varints, 5 headers, 8 payload;
  * the rest are skipped). Written apart from larkit's client codec on purpose: the emulator speaks only the
  * suite's wire format, and two independent codecs talking to each other is what the tests exercise.
  */

@@ -1,6 +1,6 @@
 /**
- * Drive v1 files: one-shot upload (`upload_all`, ≤ 20 MB), chunked upload (`upload_prepare` → `upload_part` ×
- * block_num → `upload_finish`), download as a binary body with Content-Disposition, and folder listing. The
+ * Drive v1 files: one-shot upload (`upload_all`, <= 20 MB), chunked upload (`upload_prepare` -> `upload_part` ×
+ * block_num -> `upload_finish`), download as a binary body with Content-Disposition, and folder listing. The
  * bytes are kept on disk (`file_store.ts`) and downloads stream from there, so a file may exceed any memory.
  * Sizes and the optional Adler-32 `checksum` are checked with the suite's codes.
  */

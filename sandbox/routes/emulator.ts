@@ -35,7 +35,7 @@ function escapeHtml(s: string): string {
 
 function page(title: string, body: string, status = 200): Reply {
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-    `<body style="font-family:sans-serif;max-width:32em;margin:3em auto"><p><b>larkit sandbox</b> — emulator only, ` +
+    `<body style="font-family:sans-serif;max-width:32em;margin:3em auto"><p><b>larkit sandbox</b> \u2014 emulator only, ` +
     `not the real suite</p>${body}</body></html>`;
   return { kind: "raw", status, body: html, headers: { "content-type": "text/html; charset=utf-8" } };
 }

@@ -2,7 +2,7 @@
  * Mail drafts and batch moves for user mailboxes (the endpoints `mail +send`, `+reply`, `+forward`,
  * `+draft-*`, `+message-modify` and `+message-trash` call). A draft is a row of the mails table in the DRAFT
  * folder; sending it moves it to SENT under a new message ID and delivers a copy to the INBOX of every
- * recipient that is a mailbox in this tenant — the same outcome as `messages/send`. A `send_time` in the
+ * recipient that is a mailbox in this tenant -- the same outcome as `messages/send`. A `send_time` in the
  * future keeps it in SCHEDULED instead. `profile` names the caller's own address (reply-all leaves it out).
  */
 import * as z from "zod";

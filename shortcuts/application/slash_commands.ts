@@ -56,7 +56,7 @@ export function commandName(value: string): string {
   return name;
 }
 
-/** `--description-i18n en_us=Deploy,ja_jp=…` → `{ en_us: "Deploy", … }`. */
+/** `--description-i18n en_us=Deploy,ja_jp=...` -> `{ en_us: "Deploy", ... }`. */
 export function i18nOf(value: string | undefined): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   const out: Record<string, string> = {};
@@ -78,7 +78,7 @@ const fieldFlags = {
   "description-i18n": flag.string(
     `localized descriptions: locale=text pairs, comma-separated (${LOCALES.join(", ")})`,
   ),
-  "icon-key": flag.string("icon image key (img_…)"),
+  "icon-key": flag.string("icon image key (img_\u2026)"),
 };
 
 function patchBody(f: { description?: string; "description-i18n"?: string; "icon-key"?: string }) {
@@ -149,7 +149,7 @@ export const slashCommandCreate = defineShortcut({
     "Register a slash command on the configured app (--force updates an existing one of that name)",
   examples: [
     'larkit application +slash-command-create --command deploy --description "Deploy a branch"',
-    'larkit application +slash-command-create --command deploy --description "Deploy" --description-i18n zh_cn=部署 --force',
+    'larkit application +slash-command-create --command deploy --description "Deploy" --description-i18n zh_cn=\u90E8\u7F72 --force',
   ],
   risk: "write",
   authTypes: ["bot", "user"],

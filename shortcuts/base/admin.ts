@@ -6,10 +6,13 @@ import { appPath, baseFlag, idOf, objectOf, simple, tableFlags, tablePath } from
 const enc = encodeURIComponent;
 const B = "bascnAbc123";
 const T = "tblXyz";
-const roleFlags = { ...baseFlag, "role-id": flag.requiredString("role ID (rol…)") };
+const roleFlags = { ...baseFlag, "role-id": flag.requiredString("role ID (rol\u2026)") };
 const rolePath = (f: { "base-token": string; "role-id": string }) =>
   `${appPath(f)}/roles/${enc(idOf("role-id", f["role-id"]))}`;
-const formFlags = { ...tableFlags, "form-id": flag.requiredString("form ID (the form view's ID, vew…)") };
+const formFlags = {
+  ...tableFlags,
+  "form-id": flag.requiredString("form ID (the form view's ID, vew\u2026)"),
+};
 const formPath = (f: { "base-token": string; "table-id": string; "form-id": string }) =>
   `${tablePath(f)}/forms/${enc(idOf("form-id", f["form-id"]))}`;
 const roleJson = flag.json('the role as JSON: {"role_name": "Editors", "table_roles": [...]}', {
@@ -224,7 +227,7 @@ export const dashboardCopy = simple({
   scopes: ["base:dashboard:create"],
   flags: {
     ...baseFlag,
-    "dashboard-id": flag.requiredString("dashboard ID (blk…)"),
+    "dashboard-id": flag.requiredString("dashboard ID (blk\u2026)"),
     name: flag.requiredString("name of the copy"),
   },
   method: "POST",

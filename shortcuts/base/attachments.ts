@@ -30,8 +30,8 @@ const Rec = z.looseObject({
 
 const recordFlags = {
   ...tableFlags,
-  "record-id": flag.requiredString("record ID (rec…)"),
-  "field-id": flag.requiredString("the attachment field's ID (fld…)"),
+  "record-id": flag.requiredString("record ID (rec\u2026)"),
+  "field-id": flag.requiredString("the attachment field's ID (fld\u2026)"),
 };
 type RecordFlags = { "base-token": string; "table-id": string; "record-id": string; "field-id": string };
 

@@ -162,7 +162,10 @@ export const formCreate = simple({
   body: (f) => ({ view_name: f.name, view_type: "form" }),
 });
 
-const formFlags = { ...tableFlags, "form-id": flag.requiredString("form ID (the form view's ID, vew…)") };
+const formFlags = {
+  ...tableFlags,
+  "form-id": flag.requiredString("form ID (the form view's ID, vew\u2026)"),
+};
 const formPath = (f: { "base-token": string; "table-id": string; "form-id": string }) =>
   `${tablePath(f)}/forms/${enc(idOf("form-id", f["form-id"]))}`;
 
@@ -320,8 +323,8 @@ export const recordRemoveAttachment = defineShortcut({
   hasFormat: false,
   flags: {
     ...tableFlags,
-    "record-id": flag.requiredString("record ID (rec…)"),
-    "field-id": flag.requiredString("the attachment field's ID (fld…)"),
+    "record-id": flag.requiredString("record ID (rec\u2026)"),
+    "field-id": flag.requiredString("the attachment field's ID (fld\u2026)"),
     "file-token": flag.requiredString("the file to remove (its file_token in the record)"),
   },
   async run(ctx) {

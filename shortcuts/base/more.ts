@@ -49,15 +49,15 @@ export const advpermDisable = simple({
   echo: () => ({ is_advanced: false }),
 });
 
-const roleFlags = { ...baseFlag, "role-id": flag.requiredString("role ID (rol…)") };
+const roleFlags = { ...baseFlag, "role-id": flag.requiredString("role ID (rol\u2026)") };
 const membersPath = (f: { "base-token": string; "role-id": string }) =>
   `${appPath(f)}/roles/${enc(idOf("role-id", f["role-id"]))}/members`;
 
-/** `ou_a,ou_b` → the member list the role endpoints take (open_ids only, at most 100). */
+/** `ou_a,ou_b` -> the member list the role endpoints take (open_ids only, at most 100). */
 function memberList(text: string) {
   const ids = text.split(",").map((s) => s.trim()).filter(Boolean);
   const bad = ids.find((id) => !id.startsWith("ou_"));
-  if (bad !== undefined) throw errors.validation(`--user-id: "${bad}" is not an open_id (ou_…)`);
+  if (bad !== undefined) throw errors.validation(`--user-id: "${bad}" is not an open_id (ou_\u2026)`);
   if (!ids.length || ids.length > 100) throw errors.validation("--user-id needs 1 to 100 open_ids");
   return { member_list: ids.map((id) => ({ type: "open_id", id })) };
 }
@@ -161,7 +161,7 @@ function viewProperty(command: "+view-get-filter" | "+view-get-visible-fields") 
     authTypes: ["user", "bot"],
     scopes: { user: ["base:view:read"], bot: ["base:view:read"] },
     hasFormat: true,
-    flags: { ...tableFlags, "view-id": flag.requiredString("view ID (vew…)") },
+    flags: { ...tableFlags, "view-id": flag.requiredString("view ID (vew\u2026)") },
     async run(ctx) {
       const id = idOf("view-id", ctx.flags["view-id"]);
       const { view } = await ctx.api({
@@ -206,7 +206,7 @@ export const fieldSearchOptions = defineShortcut({
   columns: ["name", "id", "color"],
   flags: {
     ...tableFlags,
-    "field-id": flag.requiredString("field ID (fld…)"),
+    "field-id": flag.requiredString("field ID (fld\u2026)"),
     keyword: flag.string("only options whose name contains this (case-insensitive); all when absent"),
   },
   async run(ctx) {

@@ -10,7 +10,7 @@ import { recordsPath, tableFlags } from "./table.ts";
 
 const flags = {
   ...tableFlags,
-  "record-id": flag.string("record ID (rec…) to update; omit to create a record"),
+  "record-id": flag.string("record ID (rec\u2026) to update; omit to create a record"),
   json: {
     ...flag.json('the record\'s fields as a JSON object, e.g. \'{"Title":"Fix login","Done":false}\'', {
       input: ["file", "stdin"],
@@ -22,7 +22,7 @@ const flags = {
 
 const Fields = z.record(z.string(), z.unknown());
 
-/** The fields to write: the object itself, or the `fields` of a `{"fields": {…}}` record. */
+/** The fields to write: the object itself, or the `fields` of a `{"fields": {...}}` record. */
 export function fieldsOf(raw: unknown): Record<string, unknown> {
   const wrapped = z.strictObject({ fields: Fields }).safeParse(raw);
   if (wrapped.success) return wrapped.data.fields;

@@ -16,7 +16,7 @@ const T = "tblXyz";
 const Rec = z.looseObject({ record_id: z.string(), fields: z.optional(z.record(z.string(), z.unknown())) });
 const Records = z.looseObject({ records: z.nullish(z.array(Rec)) });
 
-/** `a,b,c` → record IDs, each checked. */
+/** `a,b,c` -> record IDs, each checked. */
 function recordIds(text: string): string[] {
   const ids = text.split(",").map((s) => s.trim()).filter(Boolean).map((id) => idOf("record-id", id));
   if (ids.length === 0) throw errors.validation("--record-id names no record");
@@ -124,8 +124,8 @@ function rowsOf(json: unknown, withId: boolean) {
     const i = r.error.issues[0];
     throw errors.validation(`--json: ${i.path.join(".") || "the list"}: ${i.message}`, {
       hint: withId
-        ? 'rows look like [{"record_id": "rec…", "fields": {…}}]'
-        : 'rows look like [{"fields": {…}}]',
+        ? 'rows look like [{"record_id": "rec\u2026", "fields": {\u2026}}]'
+        : 'rows look like [{"fields": {\u2026}}]',
     });
   }
   return r.data;
@@ -188,7 +188,7 @@ export const recordBatchCreate = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["base:record:create"], bot: ["base:record:create"] },
   hasFormat: false,
-  flags: { ...tableFlags, json: rowsFlag('rows as JSON: [{"fields": {"Title": "A"}}, …]') },
+  flags: { ...tableFlags, json: rowsFlag('rows as JSON: [{"fields": {"Title": "A"}}, \u2026]') },
   async run(ctx) {
     const rows = rowsOf(ctx.flags.json, false);
     const written = await batchWrite(ctx, `${tablePath(ctx.flags)}/records/batch_create`, rows);
@@ -207,7 +207,10 @@ export const recordBatchUpdate = defineShortcut({
   authTypes: ["user", "bot"],
   scopes: { user: ["base:record:update"], bot: ["base:record:update"] },
   hasFormat: false,
-  flags: { ...tableFlags, json: rowsFlag('rows as JSON: [{"record_id": "rec…", "fields": {…}}, …]') },
+  flags: {
+    ...tableFlags,
+    json: rowsFlag('rows as JSON: [{"record_id": "rec\u2026", "fields": {\u2026}}, \u2026]'),
+  },
   async run(ctx) {
     const rows = rowsOf(ctx.flags.json, true);
     const written = await batchWrite(ctx, `${tablePath(ctx.flags)}/records/batch_update`, rows);

@@ -1,6 +1,6 @@
 /**
- * The base shortcuts that are one bitable v1 call each (read a base, list tables, create a field, …), built
- * from a small declaration: the flags, the request (method, path, query, body — pure functions of the flags)
+ * The base shortcuts that are one bitable v1 call each (read a base, list tables, create a field, ...), built
+ * from a small declaration: the flags, the request (method, path, query, body -- pure functions of the flags)
  * and, for lists, the list field. Lists page with the common paging flags and `--page-all`; every read has
  * `--format`. Scopes are the reference's granular `base:*` names.
  */

@@ -9,8 +9,8 @@ import { appPath, APPS, baseFlag, idOf, objectOf, simple, tableFlags, tablePath 
 const enc = encodeURIComponent;
 const B = "bascnAbc123";
 const T = "tblXyz";
-const fieldFlags = { ...tableFlags, "field-id": flag.requiredString("field ID (fld…)") };
-const viewFlags = { ...tableFlags, "view-id": flag.requiredString("view ID (vew…)") };
+const fieldFlags = { ...tableFlags, "field-id": flag.requiredString("field ID (fld\u2026)") };
+const viewFlags = { ...tableFlags, "view-id": flag.requiredString("view ID (vew\u2026)") };
 const fieldPath = (f: { "base-token": string; "table-id": string; "field-id": string }) =>
   `${tablePath(f)}/fields/${enc(idOf("field-id", f["field-id"]))}`;
 const viewPath = (f: { "base-token": string; "table-id": string; "view-id": string }) =>
@@ -98,7 +98,7 @@ export const tableCreate = simple({
   flags: {
     ...baseFlag,
     name: flag.requiredString("table name"),
-    fields: flag.json('fields as JSON: [{"field_name": "Title", "type": 1}, …]', {
+    fields: flag.json('fields as JSON: [{"field_name": "Title", "type": 1}, \u2026]', {
       input: ["file", "stdin"],
     }),
   },
@@ -150,7 +150,7 @@ export const fieldList = simple({
   list: "items",
 });
 
-const fieldJson = flag.json('the field as JSON: {"field_name": "Status", "type": 3, "property": {…}}', {
+const fieldJson = flag.json('the field as JSON: {"field_name": "Status", "type": 3, "property": {\u2026}}', {
   input: ["file", "stdin"],
 });
 

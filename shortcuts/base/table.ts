@@ -2,8 +2,8 @@
 import { flag } from "../declare.ts";
 
 export const tableFlags = {
-  "base-token": flag.requiredString("base (bitable app) token, e.g. bascn…"),
-  "table-id": flag.requiredString("table ID (tbl…)"),
+  "base-token": flag.requiredString("base (bitable app) token, e.g. bascn\u2026"),
+  "table-id": flag.requiredString("table ID (tbl\u2026)"),
 };
 
 export function recordsPath(baseToken: string, tableId: string, recordId?: string): string {

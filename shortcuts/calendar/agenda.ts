@@ -20,8 +20,8 @@ export const MIN_SPLIT_MS = 2 * 3_600_000;
 const TOO_MANY_INSTANCES = 193104;
 
 /**
- * The instances of [from, to): one instance_view call, or — when the suite says the range holds too many
- * instances — the two halves, recursively, until a half is shorter than two hours. Overlaps across halves are
+ * The instances of [from, to): one instance_view call, or -- when the suite says the range holds too many
+ * instances -- the two halves, recursively, until a half is shorter than two hours. Overlaps across halves are
  * removed by `shapeAgenda`.
  */
 export async function instancesOf(
@@ -116,7 +116,7 @@ export function agendaText(data: unknown, columns?: number): string {
       start: when(e.start_time),
       end: when(e.end_time),
       summary: [...summary].length > SUMMARY_MAX
-        ? [...summary].slice(0, SUMMARY_MAX - 1).join("") + "…"
+        ? [...summary].slice(0, SUMMARY_MAX - 1).join("") + "\u2026"
         : summary,
       event_id: e.event_id,
       free_busy_status: e.free_busy_status,
@@ -127,7 +127,7 @@ export function agendaText(data: unknown, columns?: number): string {
   return renderTable(rows, columns, order) + `\n${events.length} event(s) total\n`;
 }
 
-/** "2026-03-02 09:30–10:00" (the end's date only when it differs): the table's first column. */
+/** "2026-03-02 09:30-10:00" (the end's date only when it differs): the table's first column. */
 function timeSpan(item: unknown): string {
   const e = item as { start_time?: { datetime?: string; date?: string }; end_time?: typeof e.start_time };
   const short = (t?: { datetime?: string; date?: string }) =>
@@ -135,8 +135,8 @@ function timeSpan(item: unknown): string {
   const [from, to] = [short(e.start_time), short(e.end_time)];
   if (!to || to === from) return from;
   return from.length > 10 && from.slice(0, 10) === to.slice(0, 10)
-    ? `${from}–${to.slice(11)}`
-    : `${from}–${to}`;
+    ? `${from}\u2013${to.slice(11)}`
+    : `${from}\u2013${to}`;
 }
 
 export const agenda = defineShortcut({
@@ -153,7 +153,7 @@ export const agenda = defineShortcut({
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
   hasFormat: true,
   columns: [
-    { name: "start–end", value: timeSpan },
+    { name: "start\u2013end", value: timeSpan },
     "summary",
     {
       name: "organizer",

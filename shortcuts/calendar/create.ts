@@ -13,7 +13,7 @@ export type Attendee =
   | { type: "chat"; chat_id: string }
   | { type: "resource"; room_id: string };
 
-/** `--attendee-ids ou_a,oc_b,omm_c` → the suite's attendee objects, by id prefix. */
+/** `--attendee-ids ou_a,oc_b,omm_c` -> the suite's attendee objects, by id prefix. */
 export function attendeesOf(text: string | undefined): Attendee[] {
   if (!text) return [];
   return text.split(",").map((s) => s.trim()).filter(Boolean).map((id): Attendee => {

@@ -30,7 +30,7 @@ function subject<F extends FlagSpecs>(
   }
   if (ctx.identity === "bot") {
     throw errors.validation("--user-id is required when running as bot", {
-      hint: "pass --user-id ou_…, or run --as user to query your own free/busy",
+      hint: "pass --user-id ou_\u2026, or run --as user to query your own free/busy",
     });
   }
   return ctx.userOpenId;
@@ -64,7 +64,7 @@ export const freebusy = defineShortcut({
   flags: {
     start: flag.string("start time (ISO 8601, date, or Unix seconds; default: start of today)"),
     end: flag.string("end time (ISO 8601, date, or Unix seconds; default: end of the start day)"),
-    "user-id": flag.string("target user open_id (ou_…; default: the logged-in user)"),
+    "user-id": flag.string("target user open_id (ou_\u2026; default: the logged-in user)"),
   },
   async run(ctx) {
     const { from, to } = timeRange(ctx.flags.start, ctx.flags.end, ctx.now(), ctx.timeZone);

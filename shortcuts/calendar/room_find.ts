@@ -9,7 +9,7 @@ import { formatRfc3339, parseTime } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { openIds } from "../vc/common.ts";
 
-/** `a/b,c/d` → the suite's slots, each checked (end after start), at most 10. */
+/** `a/b,c/d` -> the suite's slots, each checked (end after start), at most 10. */
 export function slotsOf(text: string, zone: string): { start_time: string; end_time: string }[] {
   const parts = text.split(",").map((s) => s.trim()).filter(Boolean);
   if (parts.length === 0 || parts.length > 10) throw errors.validation("--slot takes 1 to 10 slots");

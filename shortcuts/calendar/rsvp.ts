@@ -9,7 +9,7 @@ export const rsvp = defineShortcut({
   service: "calendar",
   command: "+rsvp",
   description: "Reply to a calendar event (accept/decline/tentative)",
-  examples: ["larkit calendar +rsvp --event-id 9f1c…_0 --rsvp-status accept"],
+  examples: ["larkit calendar +rsvp --event-id 9f1c\u2026_0 --rsvp-status accept"],
   risk: "write",
   authTypes: ["user", "bot"],
   scopes: { user: ["calendar:calendar.event:reply"], bot: ["calendar:calendar.event:reply"] },

@@ -60,7 +60,7 @@ export const update = defineShortcut({
     const remove = attendeesOf(ctx.flags["remove-attendee-ids"]);
     if (Object.keys(patch).length === 0 && add.length === 0 && remove.length === 0) {
       throw errors.validation("nothing to update", {
-        hint: "give a field (--summary, --start/--end, …) or --add-attendee-ids/--remove-attendee-ids",
+        hint: "give a field (--summary, --start/--end, \u2026) or --add-attendee-ids/--remove-attendee-ids",
       });
     }
     const calendarId = await resolveCalendarId(ctx, ctx.flags["calendar-id"]);

@@ -8,7 +8,7 @@ type Time = { datetime?: string; date?: string; timestamp?: string } | undefined
 
 /**
  * A suite time as one cell: the shaped RFC 3339 `datetime` or all-day `date` when present, else the raw
- * `timestamp` (Unix seconds) shown in UTC — a column has no access to the user's zone.
+ * `timestamp` (Unix seconds) shown in UTC -- a column has no access to the user's zone.
  */
 export function timeCell(t: unknown): string {
   const time = t as Time;

@@ -8,7 +8,7 @@ import type { Env } from "../../cli/provider.ts";
 
 /**
  * The user's IANA zone: `TZ` when set, else the system's. Read through `Temporal` where it knows the zone:
- * the first `Intl.DateTimeFormat` of a process starts ICU's formatting (15–80 ms, issue 17), and `Temporal`
+ * the first `Intl.DateTimeFormat` of a process starts ICU's formatting (15-80 ms, issue 17), and `Temporal`
  * answers the same in under a millisecond. A zone only `Intl` takes (`Factory`, `+0545`), or a `TZ` that
  * `Temporal` reads as another name (an ISO string with a `[zone]` annotation, which `Intl` refuses), is
  * checked by `Intl` as before.
@@ -46,8 +46,8 @@ interface WallClock {
 
 /**
  * The zone's wall clock at an instant, through `Temporal` (no ICU start-up; the same answers as `Intl` for
- * every zone both know, 1900–2060, every DST change included). What `Temporal` refuses — a zone only `Intl`
- * knows, an instant out of range — is left to `Intl`, which answers or throws as it always did.
+ * every zone both know, 1900-2060, every DST change included). What `Temporal` refuses -- a zone only `Intl`
+ * knows, an instant out of range -- is left to `Intl`, which answers or throws as it always did.
  */
 function wallClockAt(ms: number, zone: string): WallClock {
   let at: Temporal.ZonedDateTime;

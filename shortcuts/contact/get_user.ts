@@ -1,5 +1,5 @@
 /**
- * `contact +get-user`: one person's profile — yourself when no `--user-id` is given (user identity), else the
+ * `contact +get-user`: one person's profile -- yourself when no `--user-id` is given (user identity), else the
  * person with that ID (open_id by default).
  */
 import * as z from "zod";
@@ -35,7 +35,7 @@ export const getUser = defineShortcut({
     if (id === undefined) {
       if (ctx.identity !== "user") {
         throw errors.validation("a bot has no profile of its own: give --user-id", {
-          hint: "e.g. larkit contact +get-user --user-id ou_… --as bot",
+          hint: "e.g. larkit contact +get-user --user-id ou_\u2026 --as bot",
         });
       }
       const me = await ctx.api({
@@ -47,7 +47,9 @@ export const getUser = defineShortcut({
       return await ctx.outFormat(me);
     }
     if (ctx.flags["user-id-type"] === "open_id" && !id.startsWith("ou_")) {
-      throw errors.validation(`--user-id must be an open_id (ou_…) with --user-id-type open_id, got "${id}"`);
+      throw errors.validation(
+        `--user-id must be an open_id (ou_\u2026) with --user-id-type open_id, got "${id}"`,
+      );
     }
     const { user } = await ctx.api({
       method: "GET",

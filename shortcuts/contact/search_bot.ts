@@ -30,7 +30,7 @@ export const searchBot = defineShortcut({
   columns: ["name", "app_id"],
   flags: {
     query: flag.string("keyword matched against bot names"),
-    "chat-ids": flag.string("only bots in these chats: chat IDs (oc_…), comma-separated, at most 20"),
+    "chat-ids": flag.string("only bots in these chats: chat IDs (oc_\u2026), comma-separated, at most 20"),
     "has-chatted": flag.boolean("only bots you have chatted with"),
     ...pageFlags({ default: 20, max: 50, noun: "bots" }),
   },

@@ -94,7 +94,7 @@ export async function grantRequester<F extends FlagSpecs>(
   return { granted_to: user };
 }
 
-/** A token as typed or inside a suite URL (`…/docx/<token>`, `…/wiki/<token>?…`). */
+/** A token as typed or inside a suite URL (`.../docx/<token>`, `.../wiki/<token>?...`). */
 export function tokenOf(value: string, flagName: string): string {
   const m = value.match(/^https?:\/\/[^/]+\/(?:[a-z]+\/)*([A-Za-z0-9_-]+)(?:[?#].*)?$/);
   const token = m ? m[1] : value;

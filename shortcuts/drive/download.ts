@@ -35,7 +35,7 @@ export const download = defineShortcut({
   scopes: { user: ["drive:file:download"], bot: ["drive:file:download"] },
   hasFormat: true,
   flags: {
-    "file-token": flag.requiredString("file token (boxcn…)"),
+    "file-token": flag.requiredString("file token (boxcn\u2026)"),
     output: flag.string("local path to save to, relative (default: the file's name)", {
       placeholder: "path",
     }),

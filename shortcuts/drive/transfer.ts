@@ -1,6 +1,6 @@
 /**
- * Conversions through suite tasks: `+import` (a local file becomes a document: media upload → import task →
- * wait), `+export` (a document becomes a file: export task → wait → download), `+export-download` (the file of
+ * Conversions through suite tasks: `+import` (a local file becomes a document: media upload -> import task ->
+ * wait), `+export` (a document becomes a file: export task -> wait -> download), `+export-download` (the file of
  * a finished export), `+task_result` (one check of any such task), and rendered previews (`+preview`,
  * `+cover`). Every wait shows progress and stops at `--timeout`, naming the task to check later.
  */
@@ -14,7 +14,7 @@ import { SINGLE_UPLOAD_MAX } from "./upload.ts";
 
 const DRIVE = "/open-apis/drive/v1";
 
-/** Local extension → the document types an import may produce from it. */
+/** Local extension -> the document types an import may produce from it. */
 const IMPORTS: Record<string, readonly string[]> = {
   docx: ["docx"],
   doc: ["docx"],
@@ -76,7 +76,7 @@ export const importFile = defineShortcut({
   service: "drive",
   command: "+import",
   description:
-    "Import a local file (docx, md, txt, html, xlsx, csv…) as a document, waiting for the conversion; as bot, the logged-in user gets full access",
+    "Import a local file (docx, md, txt, html, xlsx, csv\u2026) as a document, waiting for the conversion; as bot, the logged-in user gets full access",
   examples: [
     "larkit drive +import --file ./notes.md --type docx",
     "larkit drive +import --file ./budget.xlsx --type sheet --folder-token fldcn123 --name Budget --timeout 300",

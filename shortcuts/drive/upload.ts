@@ -1,7 +1,7 @@
 /**
  * `drive +upload`: a local file into a Drive folder. Files up to 20 MB go in one `upload_all` request; larger
- * ones in the suite's chunked protocol — `upload_prepare` (the suite chooses block size and count),
- * one `upload_part` per block, `upload_finish` — because upload_all refuses them.
+ * ones in the suite's chunked protocol -- `upload_prepare` (the suite chooses block size and count),
+ * one `upload_part` per block, `upload_finish` -- because upload_all refuses them.
  */
 import { basename } from "node:path";
 import * as z from "zod";

@@ -1,5 +1,5 @@
 /**
- * `event +subscribe`: the reference CLI's short form of receiving events — comma-separated `--event-types`
+ * `event +subscribe`: the reference CLI's short form of receiving events -- comma-separated `--event-types`
  * (none: every event) streamed as NDJSON. It is `larkit event consume` under the pipeline's identity, config,
  * scope and dry-run steps: the run is handed to that command, which holds no request of its own to plan.
  */

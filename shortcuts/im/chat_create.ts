@@ -30,9 +30,9 @@ export const chatCreate = defineShortcut({
   flags: {
     name: flag.requiredString("chat name (at most 60 characters)"),
     description: flag.string("chat description (at most 100 characters)"),
-    users: flag.string("people to invite: open_ids (ou_…), comma-separated, at most 50"),
-    bots: flag.string("bots to invite: app IDs (cli_…), comma-separated, at most 5"),
-    owner: flag.string("owner's open_id (ou_…); default: the creator (you, or the bot)"),
+    users: flag.string("people to invite: open_ids (ou_\u2026), comma-separated, at most 50"),
+    bots: flag.string("bots to invite: app IDs (cli_\u2026), comma-separated, at most 5"),
+    owner: flag.string("owner's open_id (ou_\u2026); default: the creator (you, or the bot)"),
     type: flag.choice(["private", "public"] as const, "who can find and join the chat", {
       default: "private",
     }),

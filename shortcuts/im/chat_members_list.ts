@@ -36,7 +36,7 @@ export const chatMembersList = defineShortcut({
   hasFormat: true,
   columns: ["name", "member_id"],
   flags: {
-    "chat-id": flag.requiredString("chat ID (oc_…)"),
+    "chat-id": flag.requiredString("chat ID (oc_\u2026)"),
     "member-id-type": flag.choice(["open_id", "union_id", "user_id"] as const, "ID type of the members", {
       default: "open_id",
     }),

@@ -17,7 +17,7 @@ export const chatUpdate = defineShortcut({
   scopes: { user: ["im:chat:update"], bot: ["im:chat:update"] },
   hasFormat: false,
   flags: {
-    "chat-id": flag.requiredString("chat ID (oc_…)"),
+    "chat-id": flag.requiredString("chat ID (oc_\u2026)"),
     name: flag.string("new name (at most 60 characters)"),
     description: flag.string("new description (at most 100 characters)"),
   },

@@ -35,22 +35,22 @@ export const contentFlags = {
   "msg-type": flag.choice(MSG_TYPES, "message type of --content (inferred for the other content flags)", {
     default: "text",
   }),
-  image: flag.string("image: an image_key (img_…) or a local image path, uploaded first", {
+  image: flag.string("image: an image_key (img_\u2026) or a local image path, uploaded first", {
     placeholder: "path",
   }),
-  file: flag.string("file: a file_key (file_…) or a local file path, uploaded first", {
+  file: flag.string("file: a file_key (file_\u2026) or a local file path, uploaded first", {
     placeholder: "path",
   }),
-  audio: flag.string("voice message: a file_key (file_…) or a local .opus path, uploaded first", {
+  audio: flag.string("voice message: a file_key (file_\u2026) or a local .opus path, uploaded first", {
     placeholder: "path",
   }),
   video: flag.string(
-    "video: a file_key (file_…) or a local .mp4 path, uploaded first (needs --video-cover)",
+    "video: a file_key (file_\u2026) or a local .mp4 path, uploaded first (needs --video-cover)",
     {
       placeholder: "path",
     },
   ),
-  "video-cover": flag.string("the video's cover image: an image_key (img_…) or a local image path", {
+  "video-cover": flag.string("the video's cover image: an image_key (img_\u2026) or a local image path", {
     placeholder: "path",
   }),
 };

@@ -19,7 +19,7 @@ const Failed = z.object({
   ),
 });
 
-const chatIdsFlag = flag.requiredString("chat IDs (oc_…), comma-separated, at most 10");
+const chatIdsFlag = flag.requiredString("chat IDs (oc_\u2026), comma-separated, at most 10");
 const chatIds = (value: string) => idList("chat-id", value, { prefix: "oc_", what: "chat IDs", max: 10 });
 
 /** Per-chat failures are the suite's answer, not an error: `ok` is false and they are listed. */
@@ -213,7 +213,7 @@ export const feedGroupQueryItem = defineShortcut({
   columns: ["feed_id", "feed_type"],
   flags: {
     "feed-group-id": flag.requiredString("feed group ID (from +feed-group-list)"),
-    "feed-id": flag.requiredString("feed card IDs (chat IDs oc_…), comma-separated, at most 50"),
+    "feed-id": flag.requiredString("feed card IDs (chat IDs oc_\u2026), comma-separated, at most 50"),
   },
   async run(ctx) {
     const ids = idList("feed-id", ctx.flags["feed-id"], { prefix: "oc_", what: "chat IDs", max: 50 });

@@ -70,7 +70,7 @@ export const flagCreate = defineShortcut({
   scopes: { user: ["im:feed.flag:write", ...LOOKUP_SCOPES] },
   hasFormat: false,
   flags: {
-    "message-id": flag.requiredString("message ID (om_…)"),
+    "message-id": flag.requiredString("message ID (om_\u2026)"),
     "flag-type": flag.choice(["message", "feed"] as const, "bookmark the message, or its chat in the feed", {
       default: "message",
     }),
@@ -103,7 +103,7 @@ export const flagCancel = defineShortcut({
   scopes: { user: ["im:feed.flag:write", ...LOOKUP_SCOPES] },
   hasFormat: false,
   flags: {
-    "message-id": flag.requiredString("message ID (om_…)"),
+    "message-id": flag.requiredString("message ID (om_\u2026)"),
     "flag-type": flag.string("only this layer: message or feed (default: both)"),
   },
   async run(ctx) {

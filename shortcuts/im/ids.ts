@@ -6,12 +6,12 @@ import { errors } from "../../cli/output/errors.ts";
 
 export function checkId(flagName: string, value: string, prefix: string, what: string): string {
   if (!value.startsWith(prefix)) {
-    throw errors.validation(`--${flagName} must be ${what} (${prefix}…), got "${value}"`);
+    throw errors.validation(`--${flagName} must be ${what} (${prefix}\u2026), got "${value}"`);
   }
   return value;
 }
 
-/** `a, b,,c` → `["a","b","c"]`, each checked, at most `max`, without repeats. */
+/** `a, b,,c` -> `["a","b","c"]`, each checked, at most `max`, without repeats. */
 export function idList(
   flagName: string,
   value: string | undefined,

@@ -23,7 +23,7 @@ export const messageReadUsers = defineShortcut({
   hasFormat: true,
   columns: ["user_id", "timestamp"],
   flags: {
-    "message-id": flag.requiredString("message ID (om_…)"),
+    "message-id": flag.requiredString("message ID (om_\u2026)"),
     "user-id-type": flag.choice(["open_id", "union_id", "user_id"] as const, "ID type of the readers", {
       default: "open_id",
     }),

@@ -57,7 +57,7 @@ export function resourcesOf(message: Record<string, unknown>): Resource[] {
   if (typeof c.file_key === "string") out.push({ key: c.file_key, type: "file" });
   if (typeof c.image_key === "string") out.push({ key: c.image_key, type: "image" });
   if (message.msg_type === "post") {
-    // A post is {locale: {content: [[{tag, image_key?}, …], …]}} or the same without the locale level.
+    // A post is {locale: {content: [[{tag, image_key?}, ...], ...]}} or the same without the locale level.
     const walk = (v: unknown): void => {
       if (Array.isArray(v)) return v.forEach(walk);
       if (!v || typeof v !== "object") return;

@@ -17,8 +17,8 @@ import { downloadResources, downloadResourcesFlag } from "./resources.ts";
 export const MESSAGES = "/open-apis/im/v1/messages";
 
 const flags = {
-  "chat-id": flag.string("chat ID (oc_…)"),
-  "user-id": flag.string("or the person (open_id ou_…) whose direct chat with you to read"),
+  "chat-id": flag.string("chat ID (oc_\u2026)"),
+  "user-id": flag.string("or the person (open_id ou_\u2026) whose direct chat with you to read"),
   start: flag.string("only messages at or after this time (ISO 8601, date, or Unix seconds)"),
   end: flag.string("only messages at or before this time"),
   order: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "desc" }),
@@ -70,7 +70,7 @@ async function directChat<F extends FlagSpecs>(ctx: ShortcutContext<F>, userId: 
   const chat = found.p2p_chats[0]?.chat_id;
   if (!chat) {
     throw errors.validation(`there is no direct chat with ${userId} yet`, {
-      hint: `start one: larkit im +messages-send --user-id ${userId} --text "…"`,
+      hint: `start one: larkit im +messages-send --user-id ${userId} --text "\u2026"`,
     });
   }
   return chat;

@@ -23,7 +23,7 @@ export const messagesMget = defineShortcut({
   hasFormat: true,
   columns: MESSAGE_COLUMNS,
   flags: {
-    "message-ids": flag.requiredString("message IDs (om_…), comma-separated, at most 50"),
+    "message-ids": flag.requiredString("message IDs (om_\u2026), comma-separated, at most 50"),
     "download-resources": downloadResourcesFlag,
   },
   async run(ctx) {

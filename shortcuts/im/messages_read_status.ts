@@ -19,7 +19,7 @@ export const messagesReadStatus = defineShortcut({
   hasFormat: true,
   columns: ["message_id", "is_read"],
   flags: {
-    "message-ids": flag.requiredString("message IDs (om_…), comma-separated, at most 50"),
+    "message-ids": flag.requiredString("message IDs (om_\u2026), comma-separated, at most 50"),
   },
   async run(ctx) {
     const ids = idList("message-ids", ctx.flags["message-ids"], {

@@ -22,7 +22,7 @@ export const messagesReply = defineShortcut({
   scopes: { bot: ["im:message:send_as_bot"], user: ["im:message.send_as_user", "im:message"] },
   hasFormat: false,
   flags: {
-    "message-id": flag.requiredString("ID of the message to reply to (om_…)"),
+    "message-id": flag.requiredString("ID of the message to reply to (om_\u2026)"),
     ...contentFlags,
     "reply-in-thread": flag.boolean("reply in the message's thread instead of the chat"),
   },

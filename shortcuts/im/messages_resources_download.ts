@@ -19,8 +19,10 @@ export const messagesResourcesDownload = defineShortcut({
   scopes: { user: ["im:message:readonly"], bot: ["im:message:readonly"] },
   hasFormat: false,
   flags: {
-    "message-id": flag.requiredString("message ID (om_…)"),
-    "file-key": flag.requiredString("the resource's key from the message content (img_… or file_…)"),
+    "message-id": flag.requiredString("message ID (om_\u2026)"),
+    "file-key": flag.requiredString(
+      "the resource's key from the message content (img_\u2026 or file_\u2026)",
+    ),
     type: flag.requiredChoice(["image", "file"] as const, "resource kind (image, or file/audio/video)"),
     output: flag.string("where to save it, inside the working directory (default: the name the suite gives)"),
     overwrite: flag.boolean("replace an existing file"),

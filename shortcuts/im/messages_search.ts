@@ -33,8 +33,8 @@ export const messagesSearch = defineShortcut({
   columns: MESSAGE_COLUMNS,
   flags: {
     query: flag.string("keyword"),
-    "chat-id": flag.string("only in these chats: chat IDs (oc_…), comma-separated"),
-    sender: flag.string("only from these people: open_ids (ou_…), comma-separated"),
+    "chat-id": flag.string("only in these chats: chat IDs (oc_\u2026), comma-separated"),
+    sender: flag.string("only from these people: open_ids (ou_\u2026), comma-separated"),
     "chat-type": flag.string("only in this kind of chat: group or p2p"),
     "sender-type": flag.string("only from this kind of sender: user or bot"),
     start: flag.string("only messages at or after this time (ISO 8601, date, or Unix seconds)"),

@@ -1,5 +1,5 @@
 /**
- * `im +messages-send`: sends a message to a chat (`--chat-id oc_…`), a person (`--user-id ou_…`) or an email
+ * `im +messages-send`: sends a message to a chat (`--chat-id oc_...`), a person (`--user-id ou_...`) or an email
  * address (`--email`). Every send carries an idempotency `uuid` (`--idempotency-key`, else one generated per
  * invocation), so a retried request cannot post twice; the key is shown in the dry-run and in
  * `meta.idempotency_key`; the key is the shortcut's `--idempotency-key` (the suite keeps it for an hour).
@@ -12,13 +12,13 @@ import { shapeMessage, SuiteMessage } from "./messages.ts";
 const MESSAGES = "/open-apis/im/v1/messages";
 
 const flags = {
-  "chat-id": flag.string("chat ID (oc_…)"),
-  "user-id": flag.string("user open_id (ou_…), for a direct message"),
+  "chat-id": flag.string("chat ID (oc_\u2026)"),
+  "user-id": flag.string("user open_id (ou_\u2026), for a direct message"),
   email: flag.string("email address of the person, for a direct message"),
   ...contentFlags,
 };
 
-/** The receiver flag given → the suite's receive_id_type and receive_id. */
+/** The receiver flag given -> the suite's receive_id_type and receive_id. */
 export function receiverOf(
   f: FlagValues<typeof flags>,
 ): { type: "chat_id" | "open_id" | "email"; id: string } {
@@ -38,7 +38,7 @@ export function receiverOf(
   }
   if (user !== undefined) {
     if (!user.startsWith("ou_")) {
-      throw errors.validation(`--user-id must be an open_id (ou_…), got "${user}"`);
+      throw errors.validation(`--user-id must be an open_id (ou_\u2026), got "${user}"`);
     }
     return { type: "open_id", id: user };
   }

@@ -46,7 +46,7 @@ export interface Pages<T> {
 }
 
 /**
- * The call with `page_size`/`page_token` set from the flags, sent once or — with `--page-all` — while the suite
+ * The call with `page_size`/`page_token` set from the flags, sent once or -- with `--page-all` -- while the suite
  * says `has_more`. `meta(count)` reports whether more remain after the last page fetched.
  */
 export async function listPages<F extends FlagSpecs, T extends z.infer<typeof PageInfo>>(

@@ -1,6 +1,6 @@
 /**
- * `im +threads-messages-list`: the messages of a thread — its root and the replies under it, oldest first by
- * default. `--thread` takes the thread ID (omt_…) or any message ID in the thread (om_…), which is looked up
+ * `im +threads-messages-list`: the messages of a thread -- its root and the replies under it, oldest first by
+ * default. `--thread` takes the thread ID (omt_...) or any message ID in the thread (om_...), which is looked up
  * first to find its thread.
  */
 import { MESSAGE_COLUMNS } from "../common/columns.ts";
@@ -19,7 +19,7 @@ const Found = z.object({
 export const threadsMessagesList = defineShortcut({
   service: "im",
   command: "+threads-messages-list",
-  description: "List the messages of a thread (by thread ID omt_… or a message ID om_… in it)",
+  description: "List the messages of a thread (by thread ID omt_\u2026 or a message ID om_\u2026 in it)",
   examples: [
     "larkit im +threads-messages-list --thread omt_123",
     "larkit im +threads-messages-list --thread om_456 --order desc --format table",
@@ -30,7 +30,7 @@ export const threadsMessagesList = defineShortcut({
   hasFormat: true,
   columns: MESSAGE_COLUMNS,
   flags: {
-    thread: flag.requiredString("thread ID (omt_…) or the ID of a message in the thread (om_…)"),
+    thread: flag.requiredString("thread ID (omt_\u2026) or the ID of a message in the thread (om_\u2026)"),
     order: flag.choice(["asc", "desc"] as const, "order by creation time", { default: "asc" }),
     "download-resources": downloadResourcesFlag,
     ...pageFlags({ default: 20, max: 50, noun: "messages" }),
@@ -38,7 +38,9 @@ export const threadsMessagesList = defineShortcut({
   async run(ctx) {
     const given = ctx.flags.thread;
     if (!given.startsWith("omt_") && !given.startsWith("om_")) {
-      throw errors.validation(`--thread must be a thread ID (omt_…) or a message ID (om_…), got "${given}"`);
+      throw errors.validation(
+        `--thread must be a thread ID (omt_\u2026) or a message ID (om_\u2026), got "${given}"`,
+      );
     }
     let thread = given;
     if (given.startsWith("om_")) {
@@ -52,7 +54,7 @@ export const threadsMessagesList = defineShortcut({
       const id = found.items[0]?.thread_id;
       if (!id) {
         throw errors.validation(`message ${given} is not in a thread`, {
-          hint: "list the chat instead: larkit im +chat-messages-list --chat-id <oc_…>",
+          hint: "list the chat instead: larkit im +chat-messages-list --chat-id <oc_\u2026>",
         });
       }
       thread = id;

@@ -1,6 +1,6 @@
 /**
  * What the composing mail shortcuts share (+send, +draft-create, +reply, +reply-all, +forward): the message
- * flags, the draft body, and the safety rule — a composed message is SAVED AS A DRAFT unless `--confirm-send`
+ * flags, the draft body, and the safety rule -- a composed message is SAVED AS A DRAFT unless `--confirm-send`
  * is given (then the draft is sent, now or at `--send-time`). `--yes` never sends on its own.
  */
 import { basename } from "node:path";
@@ -133,7 +133,7 @@ export function extrasOf(f: { "request-receipt": boolean; priority: string }) {
 }
 
 /**
- * Saves the draft, then — only with `--confirm-send` — sends it. The result says which happened and, for a
+ * Saves the draft, then -- only with `--confirm-send` -- sends it. The result says which happened and, for a
  * draft, how to send it.
  */
 export async function saveOrSend<F extends FlagSpecs>(

@@ -1,7 +1,7 @@
 /**
- * `mail +lint-html`: checks an HTML mail body locally (no request) for what mail clients drop or flag —
+ * `mail +lint-html`: checks an HTML mail body locally (no request) for what mail clients drop or flag --
  * scripts, event handlers, `javascript:` links, forms and embedded frames, external stylesheets, local image
- * paths — and returns the findings with a cleaned copy (the dangerous parts removed).
+ * paths -- and returns the findings with a cleaned copy (the dangerous parts removed).
  */
 import { defineShortcut, flag } from "../declare.ts";
 

@@ -7,7 +7,7 @@ export function messagesPath(mailbox: string | undefined, rest = ""): string {
   return `/open-apis/mail/v1/user_mailboxes/${encodeURIComponent(mailbox ?? "me")}/messages${rest}`;
 }
 
-/** Comma-separated addresses → the suite's address objects. */
+/** Comma-separated addresses -> the suite's address objects. */
 export function addressesOf(list: string | undefined): { mail_address: string }[] {
   return (list ?? "").split(",").map((s) => s.trim()).filter(Boolean).map((mail_address) => ({
     mail_address,

@@ -1,5 +1,5 @@
 /**
- * `mail +messages`: messages of a mailbox folder (INBOX by default), newest first, one page — or the messages
+ * `mail +messages`: messages of a mailbox folder (INBOX by default), newest first, one page -- or the messages
  * named by `--message-ids`. The suite lists ids only, so each message is then fetched; bodies arrive
  * base64url-encoded and are decoded here, so agents read text, not base64.
  */
@@ -12,7 +12,7 @@ import { mailboxFlag, messagesPath } from "./mailbox.ts";
 
 const flags = {
   mailbox: mailboxFlag,
-  "folder-id": flag.string("folder: INBOX, SENT, … (default: INBOX)"),
+  "folder-id": flag.string("folder: INBOX, SENT, \u2026 (default: INBOX)"),
   "message-ids": flag.string("comma-separated message IDs to read instead of listing a folder"),
   "page-size": flag.integer("messages per page (1-20)", { default: 20, min: 1, max: 20 }),
   "page-token": flag.string("page token from the previous page's meta.page_token"),
@@ -46,7 +46,7 @@ const IdPage = z.object({
   page_token: z.optional(z.string()),
 });
 
-/** base64url body text → text; a body that is not base64url is kept as sent. */
+/** base64url body text -> text; a body that is not base64url is kept as sent. */
 export function decodeBody(encoded: string): string {
   if (!encoded) return "";
   try {

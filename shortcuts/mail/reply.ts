@@ -1,6 +1,6 @@
 /**
- * `mail +reply`, `+reply-all` and `+forward`: a message built on an existing one — `Re:`/`Fwd:` subject, the
- * original quoted below the new text, `in_reply_to` set for replies — SAVED AS A DRAFT unless `--confirm-send`.
+ * `mail +reply`, `+reply-all` and `+forward`: a message built on an existing one -- `Re:`/`Fwd:` subject, the
+ * original quoted below the new text, `in_reply_to` set for replies -- SAVED AS A DRAFT unless `--confirm-send`.
  * Reply-all answers the sender and every To/CC recipient except the mailbox itself (and `--remove`).
  */
 import * as z from "zod";

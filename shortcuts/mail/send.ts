@@ -1,6 +1,6 @@
 /**
- * `mail +send`: composes an email — plain text or HTML (detected from the body, or forced with
- * `--plain-text`), to/cc/bcc, local files as attachments — and SAVES IT AS A DRAFT. Only `--confirm-send`
+ * `mail +send`: composes an email -- plain text or HTML (detected from the body, or forced with
+ * `--plain-text`), to/cc/bcc, local files as attachments -- and SAVES IT AS A DRAFT. Only `--confirm-send`
  * (given after the user confirmed) sends it, now or at `--send-time`; sent mail cannot be recalled.
  */
 import { defineShortcut, flag } from "../declare.ts";

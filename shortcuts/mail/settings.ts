@@ -52,7 +52,7 @@ export const shareToChat = defineShortcut({
   flags: {
     "message-id": flag.string("the message shared"),
     "thread-id": flag.string("the thread shared (instead of --message-id)"),
-    "receive-id": flag.requiredString("chat ID (oc_…) or the person's ID"),
+    "receive-id": flag.requiredString("chat ID (oc_\u2026) or the person's ID"),
     "receive-id-type": flag.choice(
       ["chat_id", "open_id", "user_id", "union_id", "email"] as const,
       "kind of --receive-id",
@@ -69,7 +69,7 @@ export const shareToChat = defineShortcut({
     }
     if (f["receive-id-type"] === "chat_id" && !f["receive-id"].startsWith("oc_")) {
       throw errors.validation(
-        `--receive-id must be a chat ID (oc_…) with --receive-id-type chat_id, got "${f["receive-id"]}"`,
+        `--receive-id must be a chat ID (oc_\u2026) with --receive-id-type chat_id, got "${f["receive-id"]}"`,
       );
     }
     const what = f["message-id"]

@@ -1,5 +1,5 @@
 /**
- * `mail +triage`: a folder at a glance — date, sender, subject, message ID — newest first, without bodies, so
+ * `mail +triage`: a folder at a glance -- date, sender, subject, message ID -- newest first, without bodies, so
  * an agent can pick what to read with `+message`/`+messages`.
  */
 import * as z from "zod";
@@ -31,7 +31,7 @@ export const triage = defineShortcut({
   hasFormat: true,
   columns: ["date", "from", "subject", "message_id"],
   flags: {
-    "folder-id": flag.string("folder: INBOX, SENT, DRAFT, TRASH, … (default: INBOX)"),
+    "folder-id": flag.string("folder: INBOX, SENT, DRAFT, TRASH, \u2026 (default: INBOX)"),
     mailbox: mailboxFlag,
     ...pageFlags({ default: 20, max: 20, noun: "messages" }),
   },

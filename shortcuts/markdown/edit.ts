@@ -50,7 +50,9 @@ async function guardBase(text: string, base: string | undefined): Promise<void> 
   const now = await sha256(text);
   if (now !== base) {
     throw errors.validation(
-      `the file changed since ${base.slice(0, 12)}… (now ${now.slice(0, 12)}…); nothing was written`,
+      `the file changed since ${base.slice(0, 12)}\u2026 (now ${
+        now.slice(0, 12)
+      }\u2026); nothing was written`,
       {
         hint: "run markdown +diff to see the current text, then retry with its remote_sha256",
       },
@@ -81,7 +83,7 @@ async function uploadVersion(ctx: Ctx, token: string, name: string, text: string
 export const diff = defineShortcut({
   service: "markdown",
   command: "+diff",
-  description: "Compare a markdown file in Drive with a local file, as a unified diff (stored → local)",
+  description: "Compare a markdown file in Drive with a local file, as a unified diff (stored \u2192 local)",
   examples: [
     "larkit markdown +diff --file-token boxcnAbc123 --file notes.md",
     "larkit markdown +diff --file-token boxcnAbc123 --file notes.md --context-lines 1 --format pretty",
@@ -187,7 +189,7 @@ export const patch = defineShortcut({
   flags: {
     "file-token": flag.requiredString("the markdown file's token"),
     pattern: flag.requiredString("the text to find (every occurrence), or a regex with --regex"),
-    content: flag.requiredString("the replacement (with --regex, $1 … refer to groups)", {
+    content: flag.requiredString("the replacement (with --regex, $1 \u2026 refer to groups)", {
       input: ["file", "stdin"],
     }),
     regex: flag.boolean("--pattern is a JavaScript regular expression"),

@@ -63,7 +63,7 @@ export interface TextDiff {
   removed: number;
 }
 
-/** `from` → `to` as a unified diff with `context` unchanged lines around each change. */
+/** `from` -> `to` as a unified diff with `context` unchanged lines around each change. */
 export function unifiedDiff(from: string, to: string, names: [string, string], context: number): TextDiff {
   const ops = operations(splitLines(from), splitLines(to));
   const changed = ops.flatMap((op, k) => op.kind === " " ? [] : [k]);
@@ -107,7 +107,7 @@ export function compilePattern(find: string, regex: boolean): RegExp {
 }
 
 /**
- * Every occurrence of `pattern` replaced by `replace` (with a regex, `$1` … are its groups; literal otherwise).
+ * Every occurrence of `pattern` replaced by `replace` (with a regex, `$1` ... are its groups; literal otherwise).
  * Zero matches is an error: a patch that changes nothing is a mistake the caller should hear about.
  */
 export function replaceAll(

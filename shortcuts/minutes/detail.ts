@@ -1,5 +1,5 @@
 /**
- * `minutes +detail`: minutes by token — title, owner, duration — and, on request, the AI artifacts (summary,
+ * `minutes +detail`: minutes by token -- title, owner, duration -- and, on request, the AI artifacts (summary,
  * todos, chapters, transcript, keywords), fetched once per minute only when one of those flags is given.
  */
 import * as z from "zod";

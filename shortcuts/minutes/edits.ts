@@ -209,11 +209,13 @@ export const speakerReplace = defineShortcut({
   flags: {
     "minute-token": minuteTokenFlag,
     "from-speaker-id": flag.requiredString("the speaker as the transcript names them"),
-    "to-user-id": flag.requiredString("the user (open_id ou_…) who spoke"),
+    "to-user-id": flag.requiredString("the user (open_id ou_\u2026) who spoke"),
   },
   async run(ctx) {
     const to = ctx.flags["to-user-id"];
-    if (!to.startsWith("ou_")) throw errors.validation(`--to-user-id must be an open_id (ou_…), got "${to}"`);
+    if (!to.startsWith("ou_")) {
+      throw errors.validation(`--to-user-id must be an open_id (ou_\u2026), got "${to}"`);
+    }
     const body = { from_speaker_id: ctx.flags["from-speaker-id"], to_user_id: to };
     await ctx.api({
       method: "PUT",
@@ -254,7 +256,9 @@ export const wordReplace = defineShortcut({
   hasFormat: false,
   flags: {
     "minute-token": minuteTokenFlag,
-    "replace-words": flag.json('words: {"from":"to",…} or [{"from":…,"to":…}]', { input: ["file", "stdin"] }),
+    "replace-words": flag.json('words: {"from":"to",\u2026} or [{"from":\u2026,"to":\u2026}]', {
+      input: ["file", "stdin"],
+    }),
   },
   async run(ctx) {
     const parsed = Words.safeParse(ctx.flags["replace-words"]);

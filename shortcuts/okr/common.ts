@@ -1,5 +1,5 @@
 /**
- * What the okr shortcuts share: paths, the two levels (objective, key result), and OKR rich text — plain
+ * What the okr shortcuts share: paths, the two levels (objective, key result), and OKR rich text -- plain
  * text becomes one paragraph per line; `--style richtext` takes the suite's block document as JSON.
  */
 import * as z from "zod";
@@ -59,7 +59,7 @@ export function plainText(content: unknown): string {
   ).join("\n");
 }
 
-/** A 0–1 number flag (scores, weights). */
+/** A 0-1 number flag (scores, weights). */
 export function unitNumber(name: string, text: string): number {
   const n = Number(text);
   if (!/^\d*\.?\d+$/.test(text) || n < 0 || n > 1) {

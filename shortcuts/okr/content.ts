@@ -299,7 +299,7 @@ export const reorder = defineShortcut({
   },
 });
 
-/** `id=0.5,id2=0.5` → weights; they must add up to 1 (within rounding). */
+/** `id=0.5,id2=0.5` -> weights; they must add up to 1 (within rounding). */
 export function weightsOf(text: string): { id: string; weight: number }[] {
   const weights = text.split(",").map((pair) => {
     const [id, w] = pair.split("=").map((s) => s?.trim());

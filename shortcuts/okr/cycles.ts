@@ -25,7 +25,7 @@ export const cycleList = defineShortcut({
   hasFormat: true,
   columns: ["start_time", "end_time", "cycle_status", "id"],
   flags: {
-    "user-id": flag.requiredString("whose cycles (open_id, ou_…)"),
+    "user-id": flag.requiredString("whose cycles (open_id, ou_\u2026)"),
     "time-range": flag.string("only cycles overlapping yyyy-mm--yyyy-mm"),
     ...pageFlags({ default: 100, max: 100, noun: "cycles" }),
   },

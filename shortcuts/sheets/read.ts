@@ -12,7 +12,7 @@ const ValueRange = z.object({
   valueRange: z.looseObject({ range: z.string(), values: z._default(z.array(z.array(z.unknown())), []) }),
 });
 
-/** "A", …, "Z", "AA": the letters of a 0-based column index. */
+/** "A", ..., "Z", "AA": the letters of a 0-based column index. */
 export function columnLetters(index: number): string {
   let n = index + 1;
   let out = "";
@@ -25,7 +25,7 @@ export function columnLetters(index: number): string {
 
 /**
  * The cells as rows headed by the sheet's column letters, counted from the range's first column
- * ("0b12cd!C2:E4" → C, D, E), each with its row number as `#`: what `--format table`, `csv` and `ndjson` show
+ * ("0b12cd!C2:E4" -> C, D, E), each with its row number as `#`: what `--format table`, `csv` and `ndjson` show
  * (rows of bare cells would each show as one JSON cell), and the grid `--format pretty` draws.
  */
 export function gridRows(data: unknown): { letters: string[]; rows: Record<string, unknown>[] } {

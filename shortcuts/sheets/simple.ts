@@ -64,7 +64,9 @@ export function simple<F extends FlagSpecs>(spec: Spec<F>): Shortcut<FlagSpecs> 
       const f = ctx.flags as unknown as FlagValues<F> & FlagValues<typeof sheetFlags>;
       const target = targetOf(f);
       if (spec.named && !target.sheetId) {
-        throw errors.validation("name the sheet: --sheet-id, a URL with ?sheet=, or --range <sheetId>!…");
+        throw errors.validation(
+          "name the sheet: --sheet-id, a URL with ?sheet=, or --range <sheetId>!\u2026",
+        );
       }
       const sheetId = spec.sheet === false ? "" : await resolveSheetId(ctx, target);
       const t: Target = { token: target.token, sheetId, cells: target.cells };

@@ -8,8 +8,8 @@ import { errors } from "../../cli/output/errors.ts";
 import { flag, type FlagSpec, type FlagValues, type Method, type ShortcutContext } from "../declare.ts";
 
 export const sheetFlags = {
-  url: flag.string("spreadsheet URL (…/sheets/<token>?sheet=<sheetId>)"),
-  "spreadsheet-token": flag.string("spreadsheet token (shtcn…)"),
+  url: flag.string("spreadsheet URL (\u2026/sheets/<token>?sheet=<sheetId>)"),
+  "spreadsheet-token": flag.string("spreadsheet token (shtcn\u2026)"),
   range: flag.string("range: <sheetId>!A1:D10, or A1:D10 / C2 with --sheet-id (default: the whole sheet)"),
   "sheet-id": flag.string("sheet ID (default: the sheet in --url, else the first sheet)"),
 };
@@ -61,7 +61,7 @@ export function targetOf(f: SheetFlags): SheetTarget {
       throw errors.validation(`--url is not a URL: ${f.url}`);
     }
     const fromUrl = /\/sheets\/([A-Za-z0-9]+)/.exec(url.pathname)?.[1];
-    if (!fromUrl) throw errors.validation(`--url is not a spreadsheet URL (…/sheets/<token>): ${f.url}`);
+    if (!fromUrl) throw errors.validation(`--url is not a spreadsheet URL (\u2026/sheets/<token>): ${f.url}`);
     if (token !== undefined && token !== fromUrl) {
       throw errors.validation("--url and --spreadsheet-token name different spreadsheets; give one");
     }

@@ -1,7 +1,7 @@
 /**
  * Workbooks and sheets (create, info, add/copy/rename/hide/delete a sheet, freeze), rows and columns (insert,
  * delete, hide, resize, move), merges, styles, find/replace, filters, filter views, dropdowns, conditional
- * formats and floating images — each one sheets v2 or v3 call. Deletions ask for confirmation.
+ * formats and floating images -- each one sheets v2 or v3 call. Deletions ask for confirmation.
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
@@ -32,7 +32,7 @@ function cellsOf(t: Target): string {
 function count(name: string, v: string | undefined, min = 0): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d{1,7}$/.test(v) || Number(v) < min) {
-    throw errors.validation(`--${name} must be a whole number ≥ ${min}, got "${v}"`);
+    throw errors.validation(`--${name} must be a whole number \u2265 ${min}, got "${v}"`);
   }
   return Number(v);
 }

@@ -38,7 +38,7 @@ function slideIdOf(v: string): string {
 function slideXml(v: string, name: string): string {
   const t = v.trim();
   if (!/^<slide[\s>][\s\S]*<\/slide>$/.test(t)) {
-    throw errors.validation(`--${name}: expected one <slide>…</slide> element`);
+    throw errors.validation(`--${name}: expected one <slide>\u2026</slide> element`);
   }
   return t;
 }

@@ -11,7 +11,7 @@ import { shapeTask, SuiteTask, TASKS, tasksText } from "./tasks.ts";
 const flags = {
   summary: flag.requiredString("task title"),
   description: flag.string("task description", { input: ["file", "stdin"] }),
-  assignee: flag.string("assignee open_id (ou_…); default: none for bots, the creator for users"),
+  assignee: flag.string("assignee open_id (ou_\u2026); default: none for bots, the creator for users"),
   due: flag.string("due time: ISO 8601, a date (all-day), or Unix seconds"),
 };
 type Flags = typeof flags;
@@ -24,7 +24,7 @@ export function dueOf(text: string, zone: string): { timestamp: string; is_all_d
 function bodyOf(ctx: ShortcutContext<Flags>) {
   const f = ctx.flags;
   if (f.assignee !== undefined && !f.assignee.startsWith("ou_")) {
-    throw errors.validation(`--assignee must be an open_id (ou_…), got "${f.assignee}"`);
+    throw errors.validation(`--assignee must be an open_id (ou_\u2026), got "${f.assignee}"`);
   }
   return {
     summary: f.summary,

@@ -13,12 +13,12 @@ const WRITE = { user: ["task:task:write"], bot: ["task:task:write"] };
 const taskId = flag.requiredString("task guid");
 const AnyTask = z.looseObject({ task: z.optional(z.catchall(z.partial(SuiteTask), z.unknown())) });
 
-/** `ou_a,ou_b` → the ids; every one must be an open_id, so a name or email fails before anything is sent. */
+/** `ou_a,ou_b` -> the ids; every one must be an open_id, so a name or email fails before anything is sent. */
 export function openIds(flagName: string, text: string | undefined): string[] {
   if (text === undefined) return [];
   const ids = text.split(",").map((s) => s.trim()).filter(Boolean);
   const bad = ids.find((id) => !id.startsWith("ou_"));
-  if (bad !== undefined) throw errors.validation(`--${flagName}: "${bad}" is not an open_id (ou_…)`);
+  if (bad !== undefined) throw errors.validation(`--${flagName}: "${bad}" is not an open_id (ou_\u2026)`);
   return ids;
 }
 

@@ -85,11 +85,11 @@ export const meetingListActive = defineShortcut({
   scopes: { user: ["vc:meeting.meetingevent:read"], bot: JOIN_SCOPE },
   hasFormat: true,
   columns: ["topic", "meeting_no", "meeting_id"],
-  flags: { "user-id": flag.string("the person (open_id ou_…; default: the caller)") },
+  flags: { "user-id": flag.string("the person (open_id ou_\u2026; default: the caller)") },
   async run(ctx) {
     const user = ctx.flags["user-id"];
     if (user && !user.startsWith("ou_")) {
-      throw errors.validation(`--user-id must be an open_id (ou_…), got "${user}"`);
+      throw errors.validation(`--user-id must be an open_id (ou_\u2026), got "${user}"`);
     }
     const { meetings } = await ctx.api({
       method: "GET",

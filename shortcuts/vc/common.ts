@@ -7,7 +7,7 @@ import { parseTime, unixSeconds } from "../common/time.ts";
 
 const ID = /^[A-Za-z0-9_-]+$/;
 
-/** `a, b,,c` → unique IDs, each a plain token (no path characters), at least one, at most `max`. */
+/** `a, b,,c` -> unique IDs, each a plain token (no path characters), at least one, at most `max`. */
 export function tokenList(flagName: string, value: string | undefined, max: number): string[] {
   const ids = [...new Set((value ?? "").split(",").map((s) => s.trim()).filter(Boolean))];
   if (ids.length === 0) throw errors.validation(`--${flagName} needs at least one ID`);
@@ -44,16 +44,16 @@ export function optionalRange(
   };
 }
 
-/** `https://…/minutes/obcn…` → `obcn…`: a recording's minute is named by the last segment of its URL. */
+/** `https://.../minutes/obcn...` -> `obcn...`: a recording's minute is named by the last segment of its URL. */
 export function minuteTokenOf(url: string | undefined): string | undefined {
   return url?.match(/\/minutes\/([A-Za-z0-9_-]+)/)?.[1];
 }
 
-/** Comma-separated open_ids (ou_…), checked; undefined when the flag is absent. */
+/** Comma-separated open_ids (ou_...), checked; undefined when the flag is absent. */
 export function openIds(flagName: string, value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const ids = value.split(",").map((s) => s.trim()).filter(Boolean);
   const bad = ids.find((id) => !id.startsWith("ou_"));
-  if (bad) throw errors.validation(`--${flagName}: "${bad}" is not an open_id (ou_…)`);
+  if (bad) throw errors.validation(`--${flagName}: "${bad}" is not an open_id (ou_\u2026)`);
   return ids;
 }

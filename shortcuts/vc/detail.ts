@@ -1,5 +1,5 @@
 /**
- * `vc +detail`: meetings by ID — topic, times, host, the note behind it — each with its recording (and the
+ * `vc +detail`: meetings by ID -- topic, times, host, the note behind it -- each with its recording (and the
  * minute token the recording's URL names) when there is one.
  */
 import * as z from "zod";

@@ -9,7 +9,7 @@ import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../d
 import { recordingOf } from "./detail.ts";
 import { tokenList } from "./common.ts";
 
-/** `--meeting-ids` or `--calendar-event-ids` (exactly one) → [meeting ID, the event it came from]. */
+/** `--meeting-ids` or `--calendar-event-ids` (exactly one) -> [meeting ID, the event it came from]. */
 export async function meetingsOf<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
   f: { "meeting-ids"?: string; "calendar-event-ids"?: string; "calendar-id"?: string },

@@ -91,7 +91,7 @@ const Task = z.object({
   }),
 });
 
-/** A wiki task's state from its results: 0/"success" done, negative/"fail…" failed, anything else running. */
+/** A wiki task's state from its results: 0/"success" done, negative/"fail..." failed, anything else running. */
 export function wikiTaskState(answer: z.infer<typeof Task>): { state: TaskState; message?: string } {
   const results = [...answer.task.move_result ?? [], ...answer.task.delete_result ?? []];
   const statuses = results.length

@@ -41,7 +41,7 @@ export function displayWidth(text: string): number {
   return measure(text);
 }
 
-/** Cuts text to at most `max` display columns, ending in `…` when something was cut. */
+/** Cuts text to at most `max` display columns, ending in `...` when something was cut. */
 export function truncateCell(text: string, max: number): string {
   if (displayWidth(text) <= max) return text;
   let out = "";
@@ -53,7 +53,7 @@ export function truncateCell(text: string, max: number): string {
     out += segment;
     width += w;
   }
-  return out + "…";
+  return out + "\u2026";
 }
 
 export function padCell(text: string, width: number): string {

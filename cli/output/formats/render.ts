@@ -77,7 +77,7 @@ export function renderDocument(
         ? declared
         : extractItems(envelope.data);
       if (format === "ndjson") return ndjsonOf(items ?? [envelope.data ?? null]);
-      // A command's own rows are in its column order (a grid's A…Z, AA…), not sorted by name.
+      // A command's own rows are in its column order (a grid's A...Z, AA...), not sorted by name.
       const first = opts.rows ? items?.[0] : undefined;
       const fields = opts.fields ?? (first && typeof first === "object" ? Object.keys(first) : undefined);
       if (format === "table") {

@@ -1,7 +1,7 @@
 /**
  * The `table` format: aligned columns for people. Cells are sanitised, measured in display columns, capped at
  * 100 columns and, when the terminal width is known, narrowed until the table fits (widest first, the first
- * column last); cut cells end in `…`.
+ * column last); cut cells end in `...`.
  */
 import { type Column, columnName, columnsOf, flattenRow, pickRow } from "./rows.ts";
 import { displayWidth, padCell, sanitizeCell, truncateCell } from "./cells.ts";
@@ -51,7 +51,7 @@ function line(cells: string[], widths: number[]): string {
 }
 
 export function tableHeader(layout: TableLayout): string {
-  return line(layout.columns, layout.widths) + layout.widths.map((w) => "─".repeat(w)).join(GAP) + "\n";
+  return line(layout.columns, layout.widths) + layout.widths.map((w) => "\u2500".repeat(w)).join(GAP) + "\n";
 }
 
 export function tableRows(layout: TableLayout, rows: Map<string, string>[]): string {

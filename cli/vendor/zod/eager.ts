@@ -1,7 +1,7 @@
 /**
  * Rewrites the zod bundle so V8 compiles its functions with the module instead of on first call. V8 compiles a
  * function lazily unless it is parenthesized (its eager heuristic), and Deno's code cache holds only what was
- * compiled with the module: so every run compiled, from source, each zod function it called — ≈ 2.4 ms of a
+ * compiled with the module: so every run compiled, from source, each zod function it called -- ~ 2.4 ms of a
  * generated command's dry run building and first using its flag schema (issue 17). Parenthesized, they are
  * compiled once and read from the code cache after that.
  *

@@ -1,0 +1,53 @@
+/**
+ * Every module a run can load keeps to Latin-1 (U+0000-U+00FF). V8 holds a module's source as one string, and
+ * one character beyond Latin-1 anywhere in it, a comment's dash included, makes the whole string two bytes per
+ * character. Under `deno run` that string is the emitted code plus its inline source map (about 2.7x the
+ * TypeScript), so a dry run's modules had filled the young generation twice before it exited: two scavenges,
+ * ~1-2 ms of every run (issue 17). Text a user sees keeps its characters through escapes (`"\u2026"`);
+ * comments say it in ASCII (`->`, `--`, `...`).
+ */
+import assert from "node:assert/strict";
+import { REPO } from "./helpers/run_main.ts";
+
+/** What ships: the entry point and every room a run loads from. Tests and build-only data are not loaded. */
+const ROOTS = ["main.ts", "cli", "registry", "shortcuts", "rpc", "relay", "sandbox"];
+/** The registry's data directories: JSON read as data, generated from the suite's own text. */
+const DATA = new Set(["registry/baseline", "registry/shapes"]);
+
+async function* sources(path: string): AsyncGenerator<string> {
+  const info = await Deno.stat(`${REPO}/${path}`);
+  if (info.isFile) {
+    if (/\.(ts|js)$/.test(path) && !path.endsWith("_test.ts")) yield path;
+    return;
+  }
+  if (DATA.has(path)) return;
+  for await (const entry of Deno.readDir(`${REPO}/${path}`)) yield* sources(`${path}/${entry.name}`);
+}
+
+/** `file:line: text` for each line holding a character beyond Latin-1. */
+function wideLines(path: string, text: string): string[] {
+  return text.split("\n").flatMap((line, i) =>
+    /[\u0100-\uFFFF]/.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : []
+  );
+}
+
+Deno.test("shipped modules hold no character beyond Latin-1 (one byte per character in V8's heap)", async () => {
+  const found: string[] = [];
+  let count = 0;
+  for (const root of ROOTS) {
+    for await (const path of sources(root)) {
+      count++;
+      found.push(...wideLines(path, await Deno.readTextFile(`${REPO}/${path}`)));
+    }
+  }
+  assert.ok(count > 300, `only ${count} modules found: the walk lost its way`);
+  assert.deepEqual(found, [], "escape it in a literal (\\u2026), or say it in ASCII in a comment");
+});
+
+Deno.test("the check sees a wide character in a comment, a string and a template", () => {
+  assert.deepEqual(wideLines("x.ts", "// a \u2192 b\nconst s = 'ok';\nconst t = `\u2026`;\n"), [
+    "x.ts:1: // a \u2192 b",
+    "x.ts:3: const t = `\u2026`;",
+  ]);
+  assert.deepEqual(wideLines("x.ts", "const s = '\u00D7 \u00A7';\n"), []);
+});
