@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import * as z from "zod";
-import { buildZodBundle, BUNDLE_PATH, compiledEagerly } from "../cli/vendor/zod/build.ts";
+import { buildZodBundle, BUNDLE_PATH, compiledEagerly, lockedZodVersion } from "../cli/vendor/zod/build.ts";
 
 Deno.test("cli/vendor/zod/zod.js is the bundle of the locked zod, byte for byte", async () => {
   const committed = await Deno.readTextFile(BUNDLE_PATH);
@@ -16,12 +16,9 @@ Deno.test("cli/vendor/zod/zod.js is the bundle of the locked zod, byte for byte"
 });
 
 Deno.test("the bundled zod is the locked version and speaks English", async () => {
-  const read = async (name: string) =>
-    JSON.parse(await Deno.readTextFile(new URL(`../${name}`, import.meta.url)));
-  const [config, lock] = await Promise.all([read("deno.json"), read("deno.lock")]);
-  // esbuild names each bundled module by its package path, version included (`// zod/4.6.7/v4/mini/…`).
-  const bundled = new Set((await Deno.readTextFile(BUNDLE_PATH)).match(/^\/\/ zod\/[^/]+/gm));
-  assert.deepEqual([...bundled], [`// zod/${lock.specifiers[config.imports["zod-npm"]]}`]);
+  const version = await lockedZodVersion();
+  assert.match(version, /^\d+\.\d+\.\d+$/);
+  assert.deepEqual((await Deno.readTextFile(BUNDLE_PATH)).match(/^\/\/ zod \S+$/gm), [`// zod ${version}`]);
   const result = z.object({ n: z.number() }).safeParse({ n: "1" });
   assert.equal(result.success, false);
   assert.equal(result.error?.issues[0].message, "Invalid input: expected number, received string");
