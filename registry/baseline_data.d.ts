@@ -7,5 +7,8 @@ import type { RegistryIndex, RunnableService, ServiceSpec } from "./schema.ts";
 export declare const baselineIndex: RegistryIndex;
 /** Only call with a name listed in `baselineIndex.services`. */
 export declare function loadBaselineService(name: string): Promise<ServiceSpec>;
-/** The service without its description text (`runnable.ts`): what running one of its methods reads. */
-export declare function loadBaselineRunnable(name: string): Promise<RunnableService>;
+/**
+ * One resource of the service without description text (`runnable.ts`): what running one of its methods reads.
+ * Rejects when the service has no such resource (the file is missing); only call with a listed service.
+ */
+export declare function loadBaselineRunnable(service: string, resource: string): Promise<RunnableService>;

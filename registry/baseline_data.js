@@ -13,6 +13,6 @@ export function loadBaselineService(name) {
   return read("services", name);
 }
 
-export function loadBaselineRunnable(name) {
-  return read("runnable", name);
+export function loadBaselineRunnable(service, resource) {
+  return read("runnable", `${service}/${resource}`);
 }

@@ -67,3 +67,53 @@ Deno.test("names follow lark-cli: calendar events instance_view, calendar calend
   assert.deepEqual(create?.idempotency, { field: "uuid", location: "body" });
   assert.ok(create?.scopes.includes("im:message:send_as_bot"));
 });
+
+Deno.test("each method reads the same from its resource's runnable file as from the whole service", async () => {
+  // Two registries: one that has read a service whole answers `findRunnable` from that.
+  const registry = await openRegistry();
+  const runnables = await openRegistry();
+  let methods = 0;
+  for (const s of baselineIndex.services) {
+    const raw = await loadBaselineService(s.name);
+    for (const [resource, r] of Object.entries(raw.resources)) {
+      for (const name of Object.keys(r.methods)) {
+        const whole = await registry.findMethod(s.name, resource, name);
+        const runnable = await runnables.findRunnable(s.name, resource, name);
+        assert.ok(whole && runnable, `${s.name}.${resource}.${name}`);
+        // Only description text is left out, at every depth of the request's and response's fields.
+        const fields = ({ parameters, requestBody, responseBody }: typeof runnable) =>
+          [parameters, requestBody, responseBody].map((f) => Object.keys(f ?? {}));
+        const rest = ({ parameters: _p, requestBody: _q, responseBody: _r, ...others }: typeof runnable) =>
+          others;
+        const { summary: _s, description: _d, descriptionZh: _z, ...wholeRunnable } = whole;
+        assert.deepEqual(rest(runnable), rest(wholeRunnable), whole.id);
+        assert.deepEqual(fields(runnable), fields(wholeRunnable), whole.id);
+        methods++;
+      }
+    }
+  }
+  assert.ok(methods >= 1270, `expected the whole suite, got ${methods}`);
+});
+
+Deno.test("a resource that is not there, or cannot be one, is no runnable method", async () => {
+  const registry = await openRegistry();
+  for (
+    const resource of [
+      "nope",
+      "../services/calendar",
+      "calendars/../acls",
+      "constructor",
+      "__proto__",
+      "",
+      "a..b",
+    ]
+  ) {
+    assert.equal(await registry.findRunnable("calendar", resource, "list"), undefined, resource);
+  }
+  assert.equal(await registry.findRunnable("calendar", "calendars", "nope"), undefined);
+  assert.equal(await registry.findRunnable("nope", "calendars", "list"), undefined);
+  assert.equal(
+    (await registry.findRunnable("calendar", "event.attendees", "list"))?.id,
+    "calendar.event.attendees.list",
+  );
+});

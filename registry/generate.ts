@@ -5,8 +5,8 @@
  * `registry/supplementary/*.json`, plus each method's response body shape read from the typed SDK
  * `@larksuiteoapi/node-sdk` (see `gen/sdk_shapes.ts`).
  * Output: `registry/baseline/index.json` (service summaries), `registry/baseline/services/<name>.json` (one
- * service in the lark-cli metadata shape; `baseline/runnable/<name>.json` the same without its description text,
- * see `runnable.ts`) and `registry/shapes/<name>.json` (`{"resource.method": JSON Schema}`,
+ * service in the lark-cli metadata shape; `baseline/runnable/<name>/<resource>.json` each of its resources
+ * without description text, see `runnable.ts`) and `registry/shapes/<name>.json` (`{"resource.method": JSON Schema}`,
  * read only by `schema`, the emulator and tests, never on a command's path). Keys are sorted and nothing
  * depends on time or order of discovery, so CI re-runs it and fails on drift.
  */
@@ -21,7 +21,7 @@ import type { RegistryIndex, ServiceSpec, ServiceSummary } from "./schema.ts";
 import { declaredShape, fieldsFromJsonSchema, type JsonSchema } from "./fields.ts";
 import { methodNameOf, resolveCollisions, resourceNameOf, splitPath } from "./naming.ts";
 import { identitiesOf, riskOf } from "./method.ts";
-import { runnableSpec } from "./runnable.ts";
+import { runnableResources } from "./runnable.ts";
 import { type SdkShapes, sdkShapes } from "./gen/sdk_shapes.ts";
 import { SupplementarySchema } from "./supplementary.ts";
 
@@ -146,6 +146,17 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** The files under `dir` (in its subdirectories too), as paths relative to it; none when it is missing. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
+  const nested = await Promise.all(
+    entries.map(async (e) =>
+      e.isDirectory ? (await filesUnder(join(dir, e.name))).map((f) => `${e.name}/${f}`) : [e.name]
+    ),
+  );
+  return nested.flat();
+}
+
 const json = (v: unknown) => JSON.stringify(sortKeys(v), null, 1) + "\n";
 
 /** One method per line: compact enough to load fast, still a readable diff when a shape changes. */
@@ -246,7 +257,9 @@ export async function generateBaseline(
     spec.descriptionZh = mostCommon(titlesZh) || undefined;
     const methods = Object.values(spec.resources).flatMap((r) => Object.values(r.methods));
     files[`baseline/services/${name}.json`] = json(spec);
-    files[`baseline/runnable/${name}.json`] = json(runnableSpec(spec));
+    for (const [resource, runnable] of Object.entries(runnableResources(spec))) {
+      files[`baseline/runnable/${name}/${resource}.json`] = json(runnable);
+    }
     const shapesOf = shapeFiles.get(name);
     if (shapesOf) files[`shapes/${name}.json`] = shapesJson(shapesOf);
     summaries.push({
@@ -315,8 +328,9 @@ async function main(args: string[]): Promise<number> {
       if (current !== text) drift.push(file);
     }
     for (const d of generatedDirs) {
-      const present = await Array.fromAsync(Deno.readDir(join(here, d))).catch(() => []);
-      for (const f of present) if (!files[`${d}/${f.name}`]) drift.push(`${d}/${f.name} (stale)`);
+      for (const f of await filesUnder(join(here, d))) {
+        if (!files[`${d}/${f}`]) drift.push(`${d}/${f} (stale)`);
+      }
     }
     if (drift.length) {
       console.error(`registry baseline drift; run deno task registry:gen\n  ${drift.join("\n  ")}`);
@@ -327,7 +341,10 @@ async function main(args: string[]): Promise<number> {
     await Deno.remove(join(here, d), { recursive: true }).catch(() => {});
     await Deno.mkdir(join(here, d), { recursive: true });
   }
-  for (const [file, text] of Object.entries(files)) await Deno.writeTextFile(join(here, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    await Deno.mkdir(dirname(join(here, file)), { recursive: true });
+    await Deno.writeTextFile(join(here, file), text);
+  }
   const services = Object.keys(files).filter((f) => f.startsWith("baseline/services/")).length;
   console.error(
     `wrote ${services} services to ${join(here, "baseline")} and their shapes to ${join(here, "shapes")}`,

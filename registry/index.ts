@@ -50,13 +50,20 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
     return p;
   }
 
-  const runnables = new Map<string, Promise<RunnableService>>();
+  const runnables = new Map<string, Promise<RunnableService | undefined>>();
 
-  /** A baseline service not read whole yet comes without its text; anything else as `loadService` has it. */
-  function loadRunnable(name: string): Promise<RunnableService | undefined> {
+  /**
+   * A baseline service not read whole yet comes as the one resource, without its text; anything else as
+   * `loadService` has it. The baseline lists no resources, so a resource is looked for as its file: a name
+   * that cannot be one, or a missing file, is no such resource (the run then goes to the tree, which reads the
+   * whole service and says what is wrong).
+   */
+  function loadRunnable(name: string, resource: string): Promise<RunnableService | undefined> {
     if (cache.has(name) || overlaid.has(name) || !baselineNames.has(name)) return loadService(name);
-    let p = runnables.get(name);
-    if (!p) runnables.set(name, p = loadBaselineRunnable(name));
+    if (!RESOURCE_NAME.test(resource)) return Promise.resolve(undefined);
+    const key = `${name}/${resource}`;
+    let p = runnables.get(key);
+    if (!p) runnables.set(key, p = loadBaselineRunnable(name, resource).catch(() => undefined));
     return p;
   }
 
@@ -71,7 +78,7 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
       return spec && m ? toApiMethod(spec, resource, method, m) : undefined;
     },
     async findRunnable(service, resource, method) {
-      const spec = await loadRunnable(service);
+      const spec = await loadRunnable(service, resource);
       const m = methodIn(spec, resource, method);
       return spec && m ? toRunnableMethod(spec, resource, method, m) : undefined;
     },
@@ -81,6 +88,9 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
     },
   };
 }
+
+/** A resource's name as the registry spells them (`events`, `event.attendees`, `spreadsheet.dataValidation`). */
+const RESOURCE_NAME = /^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*$/;
 
 function methodIn<M>(
   spec: { resources: Record<string, { methods: Record<string, M> }> } | undefined,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runnableSpec } from "./runnable.ts";
+import { runnableResources, runnableSpec } from "./runnable.ts";
 
 Deno.test("a runnable spec drops description text only, not a field named description", () => {
   const spec = {
@@ -29,6 +29,30 @@ Deno.test("a runnable spec drops description text only, not a field named descri
           },
         },
       },
+    },
+  });
+});
+
+Deno.test("each resource is written as its own runnable service, with the service's fields", () => {
+  const spec = {
+    name: "calendar",
+    servicePath: "/open-apis/calendar/v4",
+    description: "Calendar (v4)",
+    resources: {
+      events: { methods: { get: { description: "Get an event", path: "events/:id" } } },
+      "event.attendees": { methods: { list: { path: "events/:id/attendees" } } },
+    },
+  };
+  assert.deepEqual(runnableResources(spec), {
+    events: {
+      name: "calendar",
+      servicePath: "/open-apis/calendar/v4",
+      resources: { events: { methods: { get: { path: "events/:id" } } } },
+    },
+    "event.attendees": {
+      name: "calendar",
+      servicePath: "/open-apis/calendar/v4",
+      resources: { "event.attendees": { methods: { list: { path: "events/:id/attendees" } } } },
     },
   });
 });
