@@ -5,7 +5,12 @@
  */
 import { baselineIndex, loadBaselineRunnable, loadBaselineService } from "./baseline_data.js";
 import { type ApiMethod, methodsOf, type RunnableMethod, toApiMethod, toRunnableMethod } from "./method.ts";
-import { type OverlayDeps, type OverlayIndex, readOverlayIndex, readOverlayService } from "./overlay.ts";
+import {
+  type OverlayDeps,
+  type OverlayIndex,
+  readOverlayIndex,
+  readOverlayService,
+} from "./overlay_cache.ts";
 import type { RunnableService, ServiceSpec, ServiceSummary } from "./schema.ts";
 
 export type { ApiMethod, RunnableMethod } from "./method.ts";

@@ -11,7 +11,8 @@ import { jsonSchemaFromFields } from "./fields.ts";
 import { openRegistry } from "./index.ts";
 import { toSuiteMeta } from "./meta_format.ts";
 import { methodsOf } from "./method.ts";
-import { type OverlayDeps, refreshOverlay } from "./overlay.ts";
+import { refreshOverlay } from "./overlay.ts";
+import type { OverlayDeps } from "./overlay_cache.ts";
 import { ServiceSpecSchema } from "./schema.ts";
 import { requestSchemasOf, responseShapeOf } from "./shapes.ts";
 

@@ -1,83 +1,26 @@
 /**
  * The remote metadata overlay (seed §9): newer metadata fetched from the suite's `api_definition` endpoint only
  * when asked (`larkit registry refresh`, or `doctor` once per TTL; never by an ordinary command, which must not
- * wait on the network), stored in the cache directory for the runs after it. Whole
+ * wait on the network), stored in the cache directory for the runs after it (`overlay_cache.ts` reads it). Whole
  * services replace baseline services by name. Anything wrong with the overlay (network, size, JSON, shape,
  * hostile names or paths) is a warning on stderr and the baseline stays in force; it never fails a command.
- *
- * Cache layout under `<cacheDir>/registry/`: `check.json` (when we last asked), `overlay.json` (version +
- * service summaries, written last), `services/<name>.json` (one validated service each, read only on demand).
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
 import { joinPath as join } from "../cli/files.ts";
 import { identitiesOf } from "./method.ts";
+import {
+  type OverlayDeps,
+  overlayDir,
+  type OverlayIndex,
+  readOverlayIndex,
+  schemas,
+} from "./overlay_cache.ts";
 import type { ServiceSpec, ServiceSummary } from "./schema.ts";
-import type * as Schemas from "./schema.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-
-/**
- * The metadata schemas are many and costly to build: they load when an overlay file or response is actually
- * read, not on every run that merely looks for one (start-up).
- */
-const schemas = () => later<typeof Schemas>("./schema.ts");
 
 export const DEFAULT_TTL_MS = 24 * 3600 * 1000;
 /** Larger responses are refused before parsing: a hostile endpoint must not exhaust memory. */
 export const MAX_OVERLAY_BYTES = 10 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 5000;
-
-/** The file operations the overlay needs (the provider's `files` fits). */
-export interface OverlayFiles {
-  readTextFile(path: string): Promise<string>;
-  writeFileAtomic(path: string, data: string): Promise<void>;
-  stat(path: string): Promise<unknown | null>;
-}
-
-export interface OverlayDeps {
-  files: OverlayFiles;
-  cacheDir: string;
-  now(): number;
-  warn(message: string): Promise<void>;
-}
-
-export interface OverlayIndex {
-  version: string;
-  services: ServiceSummary[];
-}
-
-const dir = (d: OverlayDeps) => join(d.cacheDir, "registry");
-
-/** The cached overlay's index, or undefined (none yet, or unreadable: then a warning, and the baseline wins). */
-export async function readOverlayIndex(d: OverlayDeps): Promise<OverlayIndex | undefined> {
-  const path = join(dir(d), "overlay.json");
-  if (!await d.files.stat(path)) return undefined;
-  try {
-    const { RegistryIndexSchema } = await schemas();
-    return RegistryIndexSchema.parse(JSON.parse(await d.files.readTextFile(path)));
-  } catch (e) {
-    await d.warn(`registry overlay cache ignored (${path}): ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
-  }
-}
-
-/** One cached overlay service, validated again (the cache is a file anyone may edit). */
-export async function readOverlayService(d: OverlayDeps, name: string): Promise<ServiceSpec | undefined> {
-  const path = join(dir(d), "services", `${name}.json`);
-  try {
-    const { ServiceSpecSchema } = await schemas();
-    const spec = ServiceSpecSchema.parse(JSON.parse(await d.files.readTextFile(path)));
-    return spec.name === name ? spec : undefined;
-  } catch (e) {
-    await d.warn(`registry overlay for "${name}" ignored: ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
-  }
-}
 
 export function summarize(spec: ServiceSpec): ServiceSummary {
   const methods = Object.values(spec.resources).flatMap((r) => Object.values(r.methods));
@@ -96,7 +39,7 @@ export async function refreshDue(d: OverlayDeps, ttlMs: number): Promise<boolean
   try {
     const { OverlayCheckSchema } = await schemas();
     const check = OverlayCheckSchema.parse(
-      JSON.parse(await d.files.readTextFile(join(dir(d), "check.json"))),
+      JSON.parse(await d.files.readTextFile(join(overlayDir(d), "check.json"))),
     );
     return d.now() - check.lastCheckAt >= ttlMs;
   } catch {
@@ -142,7 +85,10 @@ export async function refreshOverlay(
   url: string,
 ): Promise<"updated" | "not-modified" | "failed"> {
   try {
-    await d.files.writeFileAtomic(join(dir(d), "check.json"), JSON.stringify({ lastCheckAt: d.now(), url }));
+    await d.files.writeFileAtomic(
+      join(overlayDir(d), "check.json"),
+      JSON.stringify({ lastCheckAt: d.now(), url }),
+    );
     const current = await readOverlayIndex(d);
     const target = new URL(url);
     if (current) target.searchParams.set("data_version", current.version);
@@ -169,10 +115,10 @@ export async function refreshOverlay(
     }
     const unique = [...new Map(valid.map((s) => [s.name, s])).values()];
     for (const s of unique) {
-      await d.files.writeFileAtomic(join(dir(d), "services", `${s.name}.json`), JSON.stringify(s));
+      await d.files.writeFileAtomic(join(overlayDir(d), "services", `${s.name}.json`), JSON.stringify(s));
     }
     const index: OverlayIndex = { version: envelope.data.version, services: unique.map(summarize) };
-    await d.files.writeFileAtomic(join(dir(d), "overlay.json"), JSON.stringify(index));
+    await d.files.writeFileAtomic(join(overlayDir(d), "overlay.json"), JSON.stringify(index));
     return "updated";
   } catch (e) {
     await d.warn(`registry overlay not updated from ${url}: ${e instanceof Error ? e.message : String(e)}`);

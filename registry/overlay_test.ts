@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { denoFiles } from "../cli/files.ts";
 import { openRegistry } from "./index.ts";
-import { MAX_OVERLAY_BYTES, type OverlayDeps, refreshDue, refreshOverlay } from "./overlay.ts";
+import { MAX_OVERLAY_BYTES, refreshDue, refreshOverlay } from "./overlay.ts";
+import type { OverlayDeps } from "./overlay_cache.ts";
 
 function deps(warnings: string[], now = 1000): OverlayDeps {
   return {

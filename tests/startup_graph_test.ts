@@ -78,7 +78,13 @@ for (
     ["shortcuts/pipeline.ts", [...ON_DEMAND, "cli/http/mcp.ts"], "a shortcut's dry run"],
     [
       "cli/fast/method.ts",
-      ["shortcuts/index.ts", "shortcuts/command_flags.ts", "registry/fields.ts", "cli/fast/usage.ts"],
+      [
+        "shortcuts/index.ts",
+        "shortcuts/command_flags.ts",
+        "registry/fields.ts",
+        "cli/fast/usage.ts",
+        "registry/overlay.ts",
+      ],
       "a generated method's line",
     ],
     ["cli/commands/schema.ts", ["cli/output/formats/jq.ts"], "schema without --jq"],

@@ -12,7 +12,7 @@ import { secretStore } from "../config/secret_store.ts";
 import type { RunContext } from "../context.ts";
 import { toLarkitError } from "../output/errors.ts";
 import { openRegistry } from "../../registry/index.ts";
-import { readOverlayIndex } from "../../registry/overlay.ts";
+import { readOverlayIndex } from "../../registry/overlay_cache.ts";
 import { refreshRegistryOverlay } from "../api_commands/registry_of.ts";
 
 export type CheckStatus = "pass" | "fail" | "warn" | "skip";
