@@ -5,6 +5,7 @@
  * the working directory is the thread's workspace (`thread.cwd`), so the same rule keeps a turn inside it.
  */
 import type * as NodePath from "node:path";
+import { inputTooLarge } from "./input_limits.ts";
 import { errors } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
 
@@ -78,24 +79,6 @@ export async function resolveLocalFile(p: Provider, flagName: string, path: stri
   if (info.isDirectory) throw fail(`${path} is a directory, not a file`);
   if (!info.isFile) throw fail(`${path} is not a regular file`);
   return real;
-}
-
-const MiB = 1024 * 1024;
-
-/**
- * What a flag may read whole into memory, checked before reading (the README's input limits): a flag value from
- * `@file` or stdin (`--params`, `--data`, `--markdown`, ...), a file upload from stdin (`--file -`; a path streams
- * from disk) and the app secret from stdin. Anything larger is a `validation` error naming the limit.
- */
-export const INPUT_LIMITS = { value: 20 * MiB, stdinFile: 20 * MiB, secret: 4096 } as const;
-
-export function inputTooLarge(flag: string, source: string, limit: number) {
-  const size = limit >= MiB ? `${limit / MiB} MiB` : `${limit} bytes`;
-  return errors.validation(`--${flag}: ${source} is larger than the ${size} limit`, {
-    hint:
-      "pass a smaller input (larkit reads flag values whole; files to upload stream from a path with --file)",
-    detail: { limit_bytes: limit },
-  });
 }
 
 /** A local file a flag reads whole, after the path rule and a size check against `limit` before reading. */

@@ -23,7 +23,7 @@ import type * as Mcp from "../cli/http/mcp.ts";
 import { apiUrl } from "../cli/http/url.ts";
 import type * as Pagination from "../cli/http/pagination.ts";
 import type { Truncation } from "../cli/http/pagination.ts";
-import { resolveLocalFile, resolveOutputPath } from "../cli/local_paths.ts";
+import type * as LocalPaths from "../cli/local_paths.ts";
 import { type DryRunDocument, dryRunDocument, type PlannedRequest } from "../cli/output/dry_run.ts";
 import { emitDryRun, emitResult } from "../cli/output/emit.ts";
 import type { Meta } from "../cli/output/envelope.ts";
@@ -44,6 +44,9 @@ import { takesFormat } from "./command_flags.ts";
  * keep them checked and `deno task compile` lists them for `--include`.
  */
 const later = <T>(path: string): Promise<T> => import(path);
+
+/** The path rule loads only for a shortcut that reads or writes a local file. */
+const localPaths = () => later<typeof LocalPaths>("../cli/local_paths.ts");
 
 /** What the command line gave: the automatic flags, and the shortcut's own flags by name. */
 export interface Invocation {
@@ -109,7 +112,7 @@ function withKey(dedup: Dedup | undefined, key: string, params: Call<unknown>["p
 function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
   const { p } = r.run;
   async function localFile(flag: string, path: string, opts: { maxBytes?: number } = {}) {
-    const full = await resolveLocalFile(p, flag, path);
+    const full = await (await localPaths()).resolveLocalFile(p, flag, path);
     const size = (await p.files.stat(full))?.size ?? 0;
     if (opts.maxBytes !== undefined && size > opts.maxBytes) {
       throw errors.validation(
@@ -121,7 +124,7 @@ function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
   /** `--output` given: inside the working directory, and not replacing a file without `overwrite`. */
   async function chosenOutput(output: string | undefined, overwrite: boolean) {
     if (output === undefined) return undefined;
-    const path = await resolveOutputPath(p, "output", output);
+    const path = await (await localPaths()).resolveOutputPath(p, "output", output);
     if (!overwrite && await p.files.stat(path)) {
       throw errors.validation(`--output: ${output} already exists`, {
         hint: "add --overwrite to replace it",
@@ -436,7 +439,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       let path: string;
       try {
         const name = call.nameOf?.(res.headers) ?? call.fallbackName;
-        path = chosen ?? await resolveOutputPath(p, "output", name);
+        path = chosen ?? await (await localPaths()).resolveOutputPath(p, "output", name);
         if (!chosen && !call.overwrite && await p.files.stat(path)) {
           throw errors.validation(`${name} already exists in the current directory`, {
             hint: "add --overwrite to replace it, or choose another --output",

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { INPUT_LIMITS } from "../cli/local_paths.ts";
+import { INPUT_LIMITS } from "../cli/input_limits.ts";
 import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { inherited, MAIN, REPO } from "./helpers/run_main.ts";

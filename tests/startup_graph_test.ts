@@ -64,8 +64,12 @@ Deno.test("a dry run's executor and pipeline load no HTTP client", async () => {
   }
 });
 
-/** What only some runs need (`--jq`, `--page-all`, MCP, a write's prompt), kept out of a dry run's path. */
+/**
+ * What only some runs need (`--jq`, `--page-all`, MCP, a write's prompt, a local file), kept out of a dry
+ * run's path.
+ */
 const ON_DEMAND = [
+  "cli/local_paths.ts",
   "cli/output/formats/render.ts",
   "cli/output/formats/jq.ts",
   "cli/http/pagination.ts",

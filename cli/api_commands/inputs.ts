@@ -3,15 +3,20 @@
  * file relative to the working directory, `@@text` is the literal `@text`. Then `--params` must be a JSON
  * object and `--data` any JSON; the errors name the flag.
  */
-import {
-  INPUT_LIMITS,
-  inputTooLarge,
-  readLocalText,
-  readStdinBounded,
-  resolveLocalFile,
-} from "../local_paths.ts";
+import { INPUT_LIMITS, inputTooLarge } from "../input_limits.ts";
+import type * as LocalPaths from "../local_paths.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+
+/** The path rule loads only for a value read from a file or stdin. */
+const localPaths = () => later<typeof LocalPaths>("../local_paths.ts");
 
 export interface InputSource {
   p: Provider;
@@ -28,6 +33,7 @@ export async function resolveInput(src: InputSource, flag: string, value: string
       });
     }
     src.stdinTakenBy = flag;
+    const { readStdinBounded } = await localPaths();
     const text = new TextDecoder().decode(await readStdinBounded(src.p, flag, INPUT_LIMITS.value)).trim();
     if (!text) {
       throw errors.validation(`--${flag}: stdin is empty (did you forget to pipe input?)`);
@@ -38,7 +44,7 @@ export async function resolveInput(src: InputSource, flag: string, value: string
   if (value.startsWith("@")) {
     const path = value.slice(1);
     if (!path) throw errors.validation(`--${flag}: file path cannot be empty after @`);
-    return await readLocalText(src.p, flag, path, INPUT_LIMITS.value);
+    return await (await localPaths()).readLocalText(src.p, flag, path, INPUT_LIMITS.value);
   }
   if (value.length > INPUT_LIMITS.value) throw inputTooLarge(flag, "the value", INPUT_LIMITS.value);
   return value;
@@ -117,11 +123,11 @@ export async function readFileInput(
       throw errors.validation(`--file and --${src.stdinTakenBy} cannot both read from stdin (-)`);
     }
     src.stdinTakenBy = "file";
-    const bytes = await readStdinBounded(src.p, "file", INPUT_LIMITS.stdinFile);
+    const bytes = await (await localPaths()).readStdinBounded(src.p, "file", INPUT_LIMITS.stdinFile);
     if (bytes.length === 0) throw errors.validation("--file: stdin is empty");
     return { field, path: "<stdin>", name: "stdin", bytes };
   }
-  const full = await resolveLocalFile(src.p, "file", path);
+  const full = await (await localPaths()).resolveLocalFile(src.p, "file", path);
   const info = await src.p.files.stat(full);
   if (!info?.isFile) throw errors.validation(`--file: cannot read ${path}: not a regular file`);
   return { field, path, name: full.split("/").at(-1) ?? "file", full, size: info.size };

@@ -8,7 +8,7 @@ import { BRANDS, LANGS } from "../config/config_file.ts";
 import { UNTRUSTED_FLAG } from "../config/endpoints.ts";
 import type { AppSettings } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
-import { INPUT_LIMITS, inputTooLarge } from "../local_paths.ts";
+import { INPUT_LIMITS, inputTooLarge } from "../input_limits.ts";
 import { emitPrompt } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 
