@@ -157,14 +157,22 @@ async function filesUnder(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-const json = (v: unknown) => JSON.stringify(sortKeys(v), null, 1) + "\n";
+/**
+ * JSON text with every character beyond Latin-1 escaped (`\u65e5`): the same JSON, but V8 holds a run's copy
+ * of the file one byte per character instead of two, a service's Chinese descriptions included (start-up,
+ * issue 17; `tests/source_charset_test.ts` checks the files).
+ */
+const latin1 = (text: string) =>
+  text.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+const json = (v: unknown) => latin1(JSON.stringify(sortKeys(v), null, 1)) + "\n";
 
 /** One method per line: compact enough to load fast, still a readable diff when a shape changes. */
 function shapesJson(shapes: Record<string, JsonSchema>): string {
   const lines = Object.keys(shapes).sort().map((k) =>
     `${JSON.stringify(k)}:${JSON.stringify(sortKeys(shapes[k]))}`
   );
-  return `{\n${lines.join(",\n")}\n}\n`;
+  return latin1(`{\n${lines.join(",\n")}\n}\n`);
 }
 
 async function digest(text: string): Promise<string> {
