@@ -95,7 +95,7 @@ for (
     ["cli/commands/envelope_output.ts", ["cli/output/formats/render.ts"], "a fixed command's --format check"],
     [
       "cli/auth/chain.ts",
-      ["cli/auth/config_provider.ts", "cli/config/secret_store.ts"],
+      ["cli/auth/config_provider.ts", "cli/config/secret_store.ts", "cli/auth/scopes.ts"],
       "environment credentials",
     ],
   ] as const

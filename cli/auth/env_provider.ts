@@ -22,7 +22,7 @@ import { AS_VALUES, BRANDS, STRICT_MODES } from "../config/values.ts";
 import { errors } from "../output/errors.ts";
 import type { Env } from "../provider.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
-import { parseScopes } from "./scopes.ts";
+import type * as Scopes from "./scopes.ts";
 import type * as TenantToken from "./tenant_token.ts";
 import type { CredentialProvider, CredentialSource, Identity } from "./types.ts";
 
@@ -34,6 +34,9 @@ const PREFIXES = ["LARKIT_", "LARKSUITE_CLI_"];
  * `deno task compile` lists it for `--include`.
  */
 const later = <T>(path: string): Promise<T> => import(path);
+
+/** `LARKIT_BOT_SCOPES` is parsed when a scope check asks for it, not with the account (start-up). */
+const scopes = () => later<typeof Scopes>("./scopes.ts");
 
 /** The bot token cache and its zod schemas load with the first token asked for, not with the account. */
 const tenantTokens = () => later<typeof TenantToken>("./tenant_token.ts");
@@ -97,10 +100,10 @@ function fromEnvironment(deps: ProviderDeps): CredentialSource | undefined {
       if (appSecret || botToken) ids.push("bot");
       return Promise.resolve(ids);
     },
-    grantedScopes(identity) {
-      return Promise.resolve(
-        identity === "bot" && botScopes !== undefined ? parseScopes(botScopes) : undefined,
-      );
+    async grantedScopes(identity) {
+      return identity === "bot" && botScopes !== undefined
+        ? (await scopes()).parseScopes(botScopes)
+        : undefined;
     },
     async token(identity, signal) {
       if (identity === "user") {
