@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Command } from "commander";
 import { baselineIndex, loadBaselineService } from "./baseline_data.js";
 import { RegistryIndexSchema, ServiceSpecSchema } from "./schema.ts";
-import { openRegistry } from "./index.ts";
+import { openRegistry, type RunnableMethod } from "./index.ts";
 import { registrySource } from "../cli/api_commands/source.ts";
 import { createRunContext } from "../cli/context.ts";
 import { testProvider } from "../cli/provider.ts";
@@ -69,6 +69,10 @@ Deno.test("names follow lark-cli: calendar events instance_view, calendar calend
 });
 
 Deno.test("each method reads the same from its resource's runnable file as from the whole service", async () => {
+  // Only description text is left out, at every depth of the request's and response's fields.
+  const fields = ({ parameters, requestBody, responseBody }: RunnableMethod) =>
+    [parameters, requestBody, responseBody].map((f) => Object.keys(f ?? {}));
+  const rest = ({ parameters: _p, requestBody: _q, responseBody: _r, ...others }: RunnableMethod) => others;
   // Two registries: one that has read a service whole answers `findRunnable` from that.
   const registry = await openRegistry();
   const runnables = await openRegistry();
@@ -80,11 +84,6 @@ Deno.test("each method reads the same from its resource's runnable file as from 
         const whole = await registry.findMethod(s.name, resource, name);
         const runnable = await runnables.findRunnable(s.name, resource, name);
         assert.ok(whole && runnable, `${s.name}.${resource}.${name}`);
-        // Only description text is left out, at every depth of the request's and response's fields.
-        const fields = ({ parameters, requestBody, responseBody }: typeof runnable) =>
-          [parameters, requestBody, responseBody].map((f) => Object.keys(f ?? {}));
-        const rest = ({ parameters: _p, requestBody: _q, responseBody: _r, ...others }: typeof runnable) =>
-          others;
         const { summary: _s, description: _d, descriptionZh: _z, ...wholeRunnable } = whole;
         assert.deepEqual(rest(runnable), rest(wholeRunnable), whole.id);
         assert.deepEqual(fields(runnable), fields(wholeRunnable), whole.id);

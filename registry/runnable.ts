@@ -28,8 +28,6 @@ export function runnableSpec(spec: Tree): Tree {
 export function runnableResources(spec: Tree & { resources: Tree }): Record<string, Tree> {
   const { resources, ...service } = runnableSpec(spec) as Tree & { resources: Tree };
   return Object.fromEntries(
-    Object.entries(resources).map((
-      [name, resource],
-    ) => [name, { ...service, resources: { [name]: resource } }]),
+    Object.entries(resources).map(([name, r]) => [name, { ...service, resources: { [name]: r } }]),
   );
 }

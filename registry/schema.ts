@@ -132,7 +132,8 @@ export const ServiceSpecSchema = z.looseObject({
 export type ServiceSpec = z.infer<typeof ServiceSpecSchema>;
 
 /**
- * What running a method reads of it: no description text (`baseline/runnable/<name>.json`, `runnable.ts`).
+ * What running a method reads of it: no description text (`baseline/runnable/<name>/<resource>.json`,
+ * `runnable.ts`).
  * Picked, since the specs' loose objects leave nothing to omit.
  */
 export type RunnableMethodSpec = Pick<
