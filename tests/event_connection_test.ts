@@ -110,6 +110,8 @@ Deno.test("long connection: lost acks mean redelivery; delayed acks still land",
       emu.events.loseAcks = true;
       emu.events.publish("task.task.updated_v1", { task_id: "t1" });
       await until("the event", () => got.length === 1);
+      // The client's ack must have reached the emulator and been lost before acks count again.
+      await until("the lost ack", () => emu.events.acks() === 1);
       // Unacknowledged past redeliverAfterMs: the emulator sends it again by itself.
       emu.events.loseAcks = false;
       emu.events.redeliverAfterMs = 30;

@@ -54,6 +54,8 @@ export interface EmulatorEvents {
   connections(): number;
   /** Event frames sent so far (first deliveries and redeliveries, counted once per event, not per fragment). */
   sent(): number;
+  /** Acknowledgements received so far, applied or lost (`loseAcks`). */
+  acks(): number;
 }
 
 interface Pending {
@@ -88,6 +90,7 @@ class EventPush implements EmulatorEvents {
   #seq = 0n;
   #accepted = 0;
   #sent = 0;
+  #acks = 0;
   #redeliveryTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(st: EmulatorState) {
@@ -170,7 +173,9 @@ class EventPush implements EmulatorEvents {
     } catch {
       return;
     }
-    if (!id || code !== 200 || this.loseAcks) return;
+    if (!id || code !== 200) return;
+    this.#acks++;
+    if (this.loseAcks) return;
     if (this.ackDelayMs > 0) setTimeout(() => this.#pending.delete(id), this.ackDelayMs);
     else this.#pending.delete(id);
   }
@@ -272,6 +277,10 @@ class EventPush implements EmulatorEvents {
 
   connections(): number {
     return this.#accepted;
+  }
+
+  acks(): number {
+    return this.#acks;
   }
 
   sent(): number {
