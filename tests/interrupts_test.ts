@@ -66,6 +66,24 @@ Deno.test("a reader that closes stdout early ends the run quietly with 141", asy
   assert.equal(stderr, "", "no envelope, no 'this is a bug'");
 });
 
+Deno.test("SIGINT ends a run whose reader has stopped reading: writes past the first few KiB never block", async () => {
+  const configDir = await Deno.makeTempDir({ prefix: "larkit-full-" });
+  // 3 MB into a pipe nobody reads: the write waits for room. A sync write would wait with the whole process,
+  // the signal handler included, so only an async one lets the interrupt through (main.ts, SYNC_BUDGET).
+  const child = spawnMain(["commands", "--format", "ndjson"], { LARKIT_CONFIG_DIR: configDir });
+  const reader = child.stdout.getReader();
+  assert.ok((await reader.read()).value?.length);
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill("SIGINT");
+  // A process that cannot take the signal would never end: it is killed, and the status says so.
+  const stuck = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
+  clearTimeout(stuck);
+  await reader.cancel();
+  assert.equal(status.code, 130, stderr);
+  assert.equal(JSON.parse(stderr).error.subtype, "sigint");
+});
+
 Deno.test("Ctrl-C at the [y/N] prompt cancels at once", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-prompt-" });
   const init = await runCli(["config", "init", "--app-id", "cli_x", "--app-secret-stdin"], {
