@@ -34,7 +34,7 @@ const later = <T>(path: string): Promise<T> => import(path);
 /**
  * The flags every API command takes, as commander hands them over: each flag's schema, built for a run that
  * gives the flag. A run gives two or three of these; zod's schemas are slow to build cold, and the whole object
- * was ~1.5 ms of every generated command's dry run (issue 17).
+ * cost about 1 ms more of every generated command's dry run (measured in-process, issue 17).
  */
 const API_FLAGS = {
   params: () => z.optional(z.string()),
