@@ -32,7 +32,7 @@ import type { BuiltRequest } from "./request.ts";
 const later = <T>(path: string): Promise<T> => import(path);
 
 /**
- * The flags every API command takes, as commander hands them over: each flag's schema, built for a run that
+ * The flags every API command takes, as commander hands them over: each flag's schema, built when a run first
  * gives the flag. A run gives two or three of these; zod's schemas are slow to build cold, and the whole object
  * cost about 1 ms more of every generated command's dry run (measured in-process, issue 17).
  */
@@ -62,12 +62,21 @@ const API_FLAGS = {
 type ApiFlagShape = { [K in keyof typeof API_FLAGS]: ReturnType<(typeof API_FLAGS)[K]> };
 export type ApiFlags = z.infer<ReturnType<typeof z.object<ApiFlagShape>>>;
 
+/** Each flag's schema once built, kept for the next run in this process (the agent server runs many). */
+const built = new Map<keyof ApiFlagShape, ApiFlagShape[keyof ApiFlagShape]>();
+
+function flagSchema(k: keyof ApiFlagShape) {
+  let schema = built.get(k);
+  if (!schema) built.set(k, schema = API_FLAGS[k]());
+  return schema;
+}
+
 /** The schema of the flags `raw` gives, in the declared order, and of `--page-limit`, whose default applies. */
 function apiFlagsSchema(raw: unknown) {
   const given = (k: string) =>
     k === "pageLimit" || (typeof raw === "object" && raw !== null && Object.hasOwn(raw, k));
   const keys = (Object.keys(API_FLAGS) as (keyof ApiFlagShape)[]).filter(given);
-  return z.object(Object.fromEntries(keys.map((k) => [k, API_FLAGS[k]()])) as ApiFlagShape);
+  return z.object(Object.fromEntries(keys.map((k) => [k, flagSchema(k)])) as ApiFlagShape);
 }
 
 export interface ApiCall {
