@@ -4,17 +4,14 @@
  * deno.json's compile task, or the compiled binary fails when a run first needs it.
  */
 import assert from "node:assert/strict";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { repoFiles } from "./helpers/repo_files.ts";
+import { REPO } from "./helpers/run_main.ts";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-
-async function* sources(dir: string): AsyncGenerator<string> {
-  for await (const e of Deno.readDir(dir)) {
-    const path = join(dir, e.name);
-    if (e.isDirectory && !["tests", "bench", "dist", "node_modules", ".git"].includes(e.name)) {
-      yield* sources(path);
-    } else if (e.isFile && /\.[jt]s$/.test(e.name) && !/_test\.ts$|\/vendor\//.test(path)) yield path;
+/** larkit's modules: what tests, benches, builds and the vendored bundle are not. */
+async function* sources(): AsyncGenerator<string> {
+  for await (const path of repoFiles(".", ["tests", "bench", "dist", "node_modules", ".git"])) {
+    if (/\.[jt]s$/.test(path) && !/_test\.ts$|(^|\/)vendor\//.test(path)) yield path;
   }
 }
 
@@ -23,10 +20,10 @@ Deno.test("every module loaded through later(…) is --include'd by deno task co
   const compile: string = config.tasks.compile;
   const included = new Set([...compile.matchAll(/--include (\S+)/g)].map((m) => m[1]));
   const loaded: string[] = [];
-  for await (const file of sources(REPO)) {
-    const text = await Deno.readTextFile(file);
+  for await (const file of sources()) {
+    const text = await Deno.readTextFile(join(REPO, file));
     for (const m of text.matchAll(/\blater(?:<[^>]*>)?\("([^"]+)"\)/g)) {
-      loaded.push(relative(REPO, join(dirname(file), m[1])));
+      loaded.push(join(dirname(file), m[1]));
     }
   }
   assert.ok(loaded.length > 0, "no later(…) import found: the pattern changed, update this test");

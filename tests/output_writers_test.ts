@@ -4,9 +4,10 @@
  * and fails on a direct write anywhere else.
  */
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { repoFiles } from "./helpers/repo_files.ts";
+import { REPO } from "./helpers/run_main.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const ROOMS = ["cli", "shortcuts", "registry", "rpc", "relay"];
 /**
  * Developer build scripts, not part of larkit's runtime: the registry generator (`deno task registry:gen`) and the
@@ -15,21 +16,13 @@ const ROOMS = ["cli", "shortcuts", "registry", "rpc", "relay"];
 const NOT_LARKIT = new Set(["registry/generate.ts", "cli/vendor/zod/eager.ts"]);
 const WRITE = /\.(stdout|stderr)\.write\(|Deno\.(stdout|stderr)\b|console\.(log|error|warn|info|debug)\(/;
 
-async function* sources(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* sources(path);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) yield path;
-  }
-}
-
 Deno.test("nothing outside cli/output writes to stdout or stderr", async () => {
   const offenders: string[] = [];
   for (const room of ROOMS) {
-    for await (const path of sources(join(ROOT, room))) {
-      const file = relative(ROOT, path);
+    for await (const file of repoFiles(room)) {
+      if (!file.endsWith(".ts") || file.endsWith("_test.ts")) continue;
       if (file.startsWith("cli/output/") || NOT_LARKIT.has(file)) continue;
-      (await Deno.readTextFile(path)).split("\n").forEach((line, i) => {
+      (await Deno.readTextFile(join(REPO, file))).split("\n").forEach((line, i) => {
         if (WRITE.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim()}`);
       });
     }

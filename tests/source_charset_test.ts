@@ -8,6 +8,7 @@
  * too (`registry/generate.ts`).
  */
 import assert from "node:assert/strict";
+import { repoFiles } from "./helpers/repo_files.ts";
 import { REPO } from "./helpers/run_main.ts";
 
 /** What ships: the entry point and every room a run loads from. Tests are not loaded. */
@@ -15,14 +16,12 @@ const ROOTS = ["main.ts", "cli", "registry", "shortcuts", "rpc", "relay", "sandb
 /** The registry's generated data, which runs import as JSON modules. */
 const DATA = ["registry/baseline/", "registry/shapes/"];
 
-async function* sources(path: string): AsyncGenerator<string> {
-  const info = await Deno.stat(`${REPO}/${path}`);
-  if (info.isFile) {
+/** The modules and registry data at or under `root` that a run can load. */
+async function* sources(root: string): AsyncGenerator<string> {
+  for await (const path of repoFiles(root)) {
     const data = DATA.some((d) => path.startsWith(d)) && path.endsWith(".json");
     if (data || (/\.(ts|js)$/.test(path) && !path.endsWith("_test.ts"))) yield path;
-    return;
   }
-  for await (const entry of Deno.readDir(`${REPO}/${path}`)) yield* sources(`${path}/${entry.name}`);
 }
 
 /** `file:line: text` for each line holding a character beyond Latin-1. */
