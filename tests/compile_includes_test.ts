@@ -22,7 +22,7 @@ Deno.test("every module loaded through later(…) is --include'd by deno task co
   const loaded: string[] = [];
   for await (const file of sources()) {
     const text = await Deno.readTextFile(join(REPO, file));
-    for (const m of text.matchAll(/\blater(?:<[^>]*>)?\("([^"]+)"\)/g)) {
+    for (const m of text.matchAll(/\blater(?:<[^>]*>)?\(\s*"([^"]+)"/g)) {
       loaded.push(join(dirname(file), m[1]));
     }
   }
