@@ -133,8 +133,7 @@ export type ServiceSpec = z.infer<typeof ServiceSpecSchema>;
 
 /**
  * What running a method reads of it: no description text (`baseline/runnable/<name>/<resource>.json`,
- * `runnable.ts`).
- * Picked, since the specs' loose objects leave nothing to omit.
+ * `runnable.ts`). Picked, since the specs' loose objects leave nothing to omit.
  */
 export type RunnableMethodSpec = Pick<
   MethodSpec,
