@@ -12,6 +12,11 @@ import { lineSplitter } from "../rpc/framing.ts";
 import { startEmulator } from "../sandbox/server.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+// Deno's arguments for a larkit run are `deno task start`'s (the installed command's too: the same flags), so
+// the bench measures larkit as it is run, V8 flags included.
+const LARKIT = larkitRun(
+  JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url))).tasks.start,
+);
 const RUNS = Math.max(1, Number(Deno.args[0] ?? "10"));
 // `deno run -A bench/startup_bench.ts 10 --version Tab` measures only the rows whose label has one of the words.
 const ONLY = Deno.args.slice(1);
@@ -77,10 +82,21 @@ const hello = await Deno.makeTempFile({ suffix: ".ts" });
 await Deno.writeTextFile(hello, 'console.log("hello");\n');
 const configDir = await Deno.makeTempDir({ prefix: "larkit-bench-" });
 
+const HELLO = ["run", "-A", "--quiet", hello];
+
+function larkitRun(task: string): string[] {
+  const words = task.split(/\s+/);
+  if (words[0] !== "deno" || words[1] !== "run" || words.at(-1) !== "main.ts") {
+    throw new Error(`deno.json's start task is not \`deno run … main.ts\`: ${task}`);
+  }
+  return [...words.slice(1, -1), MAIN];
+}
+
+/** One process: `args` are Deno's. */
 async function timed(args: string[], env: Record<string, string>, code = 0): Promise<number> {
   const started = performance.now();
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...args],
+    args,
     env: { NO_COLOR: "1", LARKIT_REMOTE_META: "off", LARKIT_CONFIG_DIR: configDir, ...env },
     stdout: "null",
     stderr: "piped",
@@ -111,14 +127,14 @@ async function paired(
   before?: () => void,
   after?: (label: string) => void,
 ): Promise<Row[]> {
-  for (const c of cases) await timed([MAIN, ...c.args], env, c.code);
-  await timed([hello], {});
+  for (const c of cases) await timed([...LARKIT, ...c.args], env, c.code);
+  await timed(HELLO, {});
   const rows = cases.map((c) => ({ label: c.label, ms: [] as number[], ratios: [] as number[] }));
   for (let i = 0; i < RUNS; i++) {
     for (const [k, c] of cases.entries()) {
-      const base = await timed([hello], {});
+      const base = await timed(HELLO, {});
       before?.();
-      const ms = await timed([MAIN, ...c.args], env, c.code);
+      const ms = await timed([...LARKIT, ...c.args], env, c.code);
       after?.(c.label);
       rows[k].ms.push(ms);
       rows[k].ratios.push(ms / base);
@@ -149,7 +165,7 @@ const env = { ...sandboxEnv(emu), LARKIT_BASE_URL: `http://127.0.0.1:${proxy.add
 
 try {
   const helloMs: number[] = [];
-  for (let i = 0; i < RUNS; i++) helloMs.push(await timed([hello], {}));
+  for (let i = 0; i < RUNS; i++) helloMs.push(await timed(HELLO, {}));
   console.log(
     `startup bench: ${RUNS} paired runs per command; hello-world median ${fmt(median(helloMs), 0)} ms`,
   );
@@ -213,7 +229,7 @@ async function agentServer(env: Record<string, string>): Promise<void> {
   for (let i = 0; i < Math.min(RUNS, 5); i++) {
     const started = performance.now();
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, "app-server", "--listen", "stdio"],
+      args: [...LARKIT, "app-server", "--listen", "stdio"],
       env: { NO_COLOR: "1", LARKIT_REMOTE_META: "off", LARKIT_CONFIG_DIR: configDir, ...env },
       stdin: "piped",
       stdout: "piped",
