@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { resolveOutputPath } from "./local_paths.ts";
-import { testProvider } from "./provider.ts";
+import { testProvider } from "./test_provider.ts";
 
 Deno.test("output paths stay inside the working directory, also through symlinks", async () => {
   const cwd = await Deno.realPath(await Deno.makeTempDir());

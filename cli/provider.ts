@@ -1,15 +1,15 @@
 /**
  * The shared dependency provider. `main.ts` builds the real one once from the process; tests build one with
- * fakes (`testProvider`). Nothing below `main.ts` touches `Deno.env`, `Deno.args`, global `fetch` or
+ * fakes (`testProvider`, in `cli/test_provider.ts`). Nothing below `main.ts` touches `Deno.env`, `Deno.args`, global `fetch` or
  * `Date.now`: it asks the provider, so a test can swap any edge and a remote turn can run with its own
  * stdout/stderr/abort signal (`withIO`).
  *
  * Higher-level services (config store, HTTP client, credential chain) are built lazily from these edges
  * by `cli/services.ts`, once per provider.
  */
-import { denoFiles, type Files, joinPath as join } from "./files.ts";
+import { type Files, joinPath as join } from "./files.ts";
 import { lineReader } from "./line_reader.ts";
-import { denoProcesses, type Processes } from "./processes.ts";
+import type { Processes } from "./processes.ts";
 
 export interface Writer {
   write(chunk: string | Uint8Array): Promise<void>;
@@ -210,55 +210,6 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     };
     signal?.addEventListener("abort", onAbort, { once: true });
   });
-}
-
-export interface TestProviderOptions {
-  env?: Record<string, string | undefined>;
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  stdin?: string | Uint8Array;
-  stdinIsTTY?: boolean;
-  stdoutIsTTY?: boolean;
-  fetch?: FetchFn;
-  cwd?: string;
-  /** Root for config/cache/state; a fresh temp dir by default. */
-  home?: string;
-  uuids?: () => string;
-  files?: Files;
-  processes?: Processes;
-  signal?: AbortSignal;
-}
-
-/** The test variant: every edge is a fake unless a test passes its own. */
-export function testProvider(
-  opts: TestProviderOptions = {},
-): Provider & { out: BufferWriter; err: BufferWriter } {
-  const home = opts.home ?? Deno.makeTempDirSync({ prefix: "larkit-test-" });
-  const env = mapEnv({ LARKIT_CONFIG_DIR: join(home, "config"), ...opts.env });
-  const out = new BufferWriter({ isTTY: opts.stdoutIsTTY });
-  const err = new BufferWriter();
-  let counter = 0;
-  const base: Omit<Provider, "withIO"> = {
-    version: VERSION,
-    env,
-    clock: { now: opts.now ?? (() => Date.now()), sleep: opts.sleep ?? ((ms, s) => abortableSleep(ms, s)) },
-    stdout: out,
-    stderr: err,
-    stdin: bytesReader(opts.stdin ?? "", opts.stdinIsTTY ?? false),
-    fetch: opts.fetch ?? (() => Promise.reject(new TypeError("network disabled in tests"))),
-    random: {
-      uuid: opts.uuids ?? (() => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`),
-      bytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
-    },
-    files: opts.files ?? denoFiles(),
-    processes: opts.processes ?? denoProcesses(),
-    paths: resolvePaths(env, home),
-    system: { hostname: "test-host", os: "linux", arch: "x86_64", selfCommand: [] },
-    // `node:os`'s tmpdir on POSIX, without loading it.
-    cwd: opts.cwd ?? (Deno.env.get("TMPDIR")?.replace(/(?<=.)\/+$/, "") || "/tmp"),
-    signal: opts.signal ?? new AbortController().signal,
-  };
-  return { ...withIOFrom(base), out, err };
 }
 
 export function withIOFrom(base: Omit<Provider, "withIO">): Provider {

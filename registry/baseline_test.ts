@@ -5,7 +5,7 @@ import { RegistryIndexSchema, ServiceSpecSchema } from "./schema.ts";
 import { openRegistry, type RunnableMethod } from "./index.ts";
 import { registrySource } from "../cli/api_commands/source.ts";
 import { createRunContext } from "../cli/context.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { resolveSchemaPath } from "../cli/commands/schema.ts";
 import { describeMethod } from "./describe.ts";
 

@@ -3,7 +3,7 @@
  * turn/start → turn/completed, and reads remote-control status, all through the dev relay on loopback.
  */
 import assert from "node:assert/strict";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { DevRelay } from "./dev_relay.ts";
 import { createRemoteControlHost } from "./host.ts";
 import { RemoteClient } from "./remote_client.ts";

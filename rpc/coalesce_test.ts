@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { bytesReader, testProvider } from "../cli/provider.ts";
+import { bytesReader } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { createAppServer } from "./server.ts";
 import { coalescingSink } from "./transports/coalesce.ts";
 import { serveNdjson } from "./transports/ndjson.ts";

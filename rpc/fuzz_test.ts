@@ -3,7 +3,7 @@
  * JSON-RPC message, and a client that never reads is cut off instead of making the server buffer without bound.
  */
 import assert from "node:assert/strict";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { lineSplitter } from "./framing.ts";
 import { createAppServer } from "./server.ts";
 import { Session } from "./session.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { errors } from "../cli/output/errors.ts";
-import { type Provider, testProvider } from "../cli/provider.ts";
+import type { Provider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import type { Runner } from "./command_run.ts";
 import { RPC_CODES, RpcError } from "./errors.ts";
 import { DEFAULT_POLICY } from "./policy.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LarkitError } from "../cli/output/errors.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { flag } from "./declare.ts";
 import { resolveFlags } from "./inputs.ts";
 

@@ -8,7 +8,8 @@ import { endpointsFor } from "../cli/config/endpoints.ts";
 import { createRunContext, type RunContext } from "../cli/context.ts";
 import { createHttpClient, type HttpClient } from "../cli/http/client.ts";
 import { errors } from "../cli/output/errors.ts";
-import { type Approver, testProvider } from "../cli/provider.ts";
+import type { Approver } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 
 export const TEST_ORIGIN = "http://127.0.0.1:1";
 

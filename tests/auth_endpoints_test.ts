@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
-import { type FetchFn, testProvider } from "../cli/provider.ts";
+import type { FetchFn } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { withEmulator } from "./helpers/emulator.ts";
 import { errorOf, loopbackFetch, runCli, type RunOptions } from "./helpers/run_cli.ts";
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { type Emulator, startEmulator, tenantToken } from "./helpers/emulator.ts";
 import { runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
 

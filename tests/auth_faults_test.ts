@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { hostname } from "node:os";
 import { readUserToken, refreshLockPath } from "../cli/auth/user_token.ts";
 import { secretStore } from "../cli/config/secret_store.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { type Emulator, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { runCli, type RunOptions } from "./helpers/run_cli.ts";

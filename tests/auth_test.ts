@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { secretStore } from "../cli/config/secret_store.ts";
 import { readUserToken } from "../cli/auth/user_token.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { type Emulator, manualClock, startEmulator, tenantToken } from "./helpers/emulator.ts";
 import { seedLogin as seedEmulatorLogin, type SeedLoginOptions } from "./helpers/login.ts";
 import { errorOf, fakeTime, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";

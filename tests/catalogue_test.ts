@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { Command } from "commander";
 import * as z from "zod";
 import { createRunContext } from "../cli/context.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { commandPath, turnPolicyOf } from "../cli/command_meta.ts";
 import { buildTree } from "../cli/tree.ts";
 import { runCli } from "./helpers/run_cli.ts";

@@ -8,7 +8,7 @@ import { loadConfig, saveConfig } from "../cli/config/config_file.ts";
 import { updateProfile } from "../cli/config/profiles.ts";
 import { secretStore } from "../cli/config/secret_store.ts";
 import type { DoctorReport } from "../cli/doctor/checks.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { emulatorEnv, withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 

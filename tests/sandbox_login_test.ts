@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { loginUser } from "../cli/commands/sandbox.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { SHORTCUT_SERVICES } from "../shortcuts/index.ts";
 import { startEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Command } from "commander";
 import { createRunContext } from "../cli/context.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { buildTree } from "../cli/tree.ts";
 import { allSkills } from "../skills/catalog.ts";
 import { runCli } from "./helpers/run_cli.ts";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { columnName } from "../cli/output/formats/rows.ts";
-import { testProvider } from "../cli/provider.ts";
+import { testProvider } from "../cli/test_provider.ts";
 import { timeCell } from "../shortcuts/common/columns.ts";
 import { columnLetters } from "../shortcuts/sheets/read.ts";
 import type { FlagSpecs, Shortcut, ShortcutContext } from "../shortcuts/declare.ts";

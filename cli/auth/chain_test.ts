@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LarkitError } from "../output/errors.ts";
 import { diagnostics } from "../output/diagnostics.ts";
-import { testProvider } from "../provider.ts";
+import { testProvider } from "../test_provider.ts";
 import { createCredentialChain } from "./chain.ts";
 
 /** A chain over a config directory whose config.json is not JSON. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LarkitError } from "../output/errors.ts";
-import { testProvider } from "../provider.ts";
+import { testProvider } from "../test_provider.ts";
 import { withFileLock } from "./file_lock.ts";
 
 function fakeTime() {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRunContext } from "../context.ts";
 import { LarkitError } from "../output/errors.ts";
-import { testProvider } from "../provider.ts";
+import { testProvider } from "../test_provider.ts";
 import { resolveIdentity } from "./identity.ts";
 import type { Account, AsFlag, CredentialChain, Identity, StrictMode } from "./types.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createRunContext } from "../context.ts";
 import { LarkitError } from "../output/errors.ts";
-import { testProvider } from "../provider.ts";
+import { testProvider } from "../test_provider.ts";
 import { checkScopes, missingScopes, parseScopes } from "./scopes.ts";
 
 Deno.test("scopes parse from spaces and commas, without duplicates", () => {

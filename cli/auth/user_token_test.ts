@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { secretStore } from "../config/secret_store.ts";
 import { LarkitError } from "../output/errors.ts";
-import { testProvider } from "../provider.ts";
+import { testProvider } from "../test_provider.ts";
 import type { Send } from "./oauth_token.ts";
 import {
   readUserToken,

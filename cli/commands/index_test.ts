@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Command } from "commander";
 import { createRunContext } from "../context.ts";
-import { testProvider } from "../provider.ts";
+import { testProvider } from "../test_provider.ts";
 import { FIXED_COMMANDS } from "./index.ts";
 
 for (const fixed of FIXED_COMMANDS) {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LarkitError } from "../output/errors.ts";
-import { type FetchFn, testProvider } from "../provider.ts";
+import type { FetchFn } from "../provider.ts";
+import { testProvider } from "../test_provider.ts";
 import { RECORDING_FILE } from "./format.ts";
 import { firstDifference, recordingEdges, replayEdges } from "./session.ts";
 

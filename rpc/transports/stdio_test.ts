@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { BufferWriter, bytesReader, testProvider } from "../../cli/provider.ts";
+import { BufferWriter, bytesReader } from "../../cli/provider.ts";
+import { testProvider } from "../../cli/test_provider.ts";
 import { createAppServer } from "../server.ts";
 import { serveStdio } from "./stdio.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { testProvider } from "../../cli/provider.ts";
+import { testProvider } from "../../cli/test_provider.ts";
 import { createAppServer } from "../server.ts";
 import { listenUnix, probeSocket } from "./unix.ts";
 

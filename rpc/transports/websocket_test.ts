@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { testProvider } from "../../cli/provider.ts";
+import { testProvider } from "../../cli/test_provider.ts";
 import { createAppServer } from "../server.ts";
 import { handshakeStatus } from "../../tests/helpers/ws_handshake.ts";
 import { listenWebSocket } from "./websocket.ts";

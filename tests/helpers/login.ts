@@ -8,7 +8,7 @@ import { writeUserToken } from "../../cli/auth/user_token.ts";
 import { loadConfig, saveConfig } from "../../cli/config/config_file.ts";
 import { updateProfile } from "../../cli/config/profiles.ts";
 import { secretStore } from "../../cli/config/secret_store.ts";
-import { testProvider } from "../../cli/provider.ts";
+import { testProvider } from "../../cli/test_provider.ts";
 import { type Emulator, fixtures, userToken } from "./emulator.ts";
 import { runCli } from "./run_cli.ts";
 
