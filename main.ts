@@ -135,10 +135,11 @@ const provider = withIOFrom({
     hostname: Deno.hostname(),
     os: Deno.build.os,
     arch: Deno.build.arch,
-    // A compiled binary re-runs itself; under `deno run` the same entry point is re-run by deno.
+    // A compiled binary re-runs itself; under `deno run` the same entry point is re-run by deno, with the V8
+    // flags of `deno task start`: a run under other flags would throw away the modules' code cache.
     selfCommand: Deno.build.standalone
       ? [Deno.execPath()]
-      : [Deno.execPath(), "run", "-A", new URL(import.meta.url).pathname],
+      : [Deno.execPath(), "run", "-A", "--v8-flags=--no-lazy", new URL(import.meta.url).pathname],
   },
   cwd: Deno.cwd(),
   signal: interrupt.signal,
