@@ -1,8 +1,8 @@
 /**
  * The shared dependency provider. `main.ts` builds the real one once from the process; tests build one with
- * fakes (`testProvider`, in `cli/test_provider.ts`). Nothing below `main.ts` touches `Deno.env`, `Deno.args`, global `fetch` or
- * `Date.now`: it asks the provider, so a test can swap any edge and a remote turn can run with its own
- * stdout/stderr/abort signal (`withIO`).
+ * fakes (`testProvider`, in `cli/test_provider.ts`). Nothing below `main.ts` touches `Deno.env`, `Deno.args`,
+ * global `fetch` or `Date.now`: it asks the provider, so a test can swap any edge and a remote turn can run
+ * with its own stdout/stderr/abort signal (`withIO`).
  *
  * Higher-level services (config store, HTTP client, credential chain) are built lazily from these edges
  * by `cli/services.ts`, once per provider.
