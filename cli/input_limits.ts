@@ -1,8 +1,20 @@
 /**
  * How much a flag may read whole, apart from the path rule (`local_paths.ts`): every value is checked against
- * these, while only a value read from a file or stdin needs the path rule's module (start-up, issue 17).
+ * these, while only a value read from a file or stdin needs the path rule's module, which `localPaths` loads
+ * then (start-up, issue 17).
  */
+import type * as LocalPaths from "./local_paths.ts";
 import { errors } from "./output/errors.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+
+/** The path rule, loaded for the first flag that reads or writes a local file or stdin. */
+export const localPaths = () => later<typeof LocalPaths>("./local_paths.ts");
 
 const MiB = 1024 * 1024;
 

@@ -5,20 +5,11 @@
  * failure is a `validation` error that names the flag, so the fix is obvious.
  */
 import { errors } from "../cli/output/errors.ts";
-import { INPUT_LIMITS } from "../cli/input_limits.ts";
-import type * as LocalPaths from "../cli/local_paths.ts";
+import { INPUT_LIMITS, localPaths } from "../cli/input_limits.ts";
 import type { Provider } from "../cli/provider.ts";
 import type { FlagSpecs, FlagValues } from "./declare.ts";
 
 export type RawFlagValue = string | boolean | undefined;
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`. The path rule loads only for a value read from a file or stdin.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-const localPaths = () => later<typeof LocalPaths>("../cli/local_paths.ts");
 
 async function fromFile(p: Provider, flagName: string, path: string): Promise<string> {
   return await (await localPaths()).readLocalText(p, flagName, path, INPUT_LIMITS.value);

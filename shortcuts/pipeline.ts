@@ -23,7 +23,6 @@ import type * as Mcp from "../cli/http/mcp.ts";
 import { apiUrl } from "../cli/http/url.ts";
 import type * as Pagination from "../cli/http/pagination.ts";
 import type { Truncation } from "../cli/http/pagination.ts";
-import type * as LocalPaths from "../cli/local_paths.ts";
 import { type DryRunDocument, dryRunDocument, type PlannedRequest } from "../cli/output/dry_run.ts";
 import { emitDryRun, emitResult } from "../cli/output/emit.ts";
 import type { Meta } from "../cli/output/envelope.ts";
@@ -35,6 +34,7 @@ import type * as RiskGate from "../cli/risk.ts";
 import { parseResponse } from "./common/response.ts";
 import { timeZoneOf } from "./common/time.ts";
 import type { Call, Dedup, FlagSpecs, FlagValues, Shortcut, ShortcutContext, UploadCall } from "./declare.ts";
+import { localPaths } from "../cli/input_limits.ts";
 import { type RawFlagValue, resolveFlags } from "./inputs.ts";
 import { takesFormat } from "./command_flags.ts";
 
@@ -44,9 +44,6 @@ import { takesFormat } from "./command_flags.ts";
  * keep them checked and `deno task compile` lists them for `--include`.
  */
 const later = <T>(path: string): Promise<T> => import(path);
-
-/** The path rule loads only for a shortcut that reads or writes a local file. */
-const localPaths = () => later<typeof LocalPaths>("../cli/local_paths.ts");
 
 /** What the command line gave: the automatic flags, and the shortcut's own flags by name. */
 export interface Invocation {

@@ -3,20 +3,9 @@
  * file relative to the working directory, `@@text` is the literal `@text`. Then `--params` must be a JSON
  * object and `--data` any JSON; the errors name the flag.
  */
-import { INPUT_LIMITS, inputTooLarge } from "../input_limits.ts";
-import type * as LocalPaths from "../local_paths.ts";
+import { INPUT_LIMITS, inputTooLarge, localPaths } from "../input_limits.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-
-/** The path rule loads only for a value read from a file or stdin. */
-const localPaths = () => later<typeof LocalPaths>("../local_paths.ts");
 
 export interface InputSource {
   p: Provider;
