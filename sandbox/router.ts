@@ -6,6 +6,7 @@ import type { Caller } from "./auth.ts";
 import type { Reply } from "./reply.ts";
 import type { EmulatorState } from "./state.ts";
 import { invalidParam } from "./reply.ts";
+import { parseMultipart } from "./multipart.ts";
 import type * as z from "zod";
 
 export interface RequestCtx {
@@ -104,10 +105,10 @@ export function formBody<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z
   return parsed.data;
 }
 
-export async function multipartBody(ctx: RequestCtx): Promise<FormData> {
+/** Parts with or without a file name: see multipart.ts. */
+export function multipartBody(ctx: RequestCtx): FormData {
   try {
-    return await new Request(ctx.url, { method: "POST", headers: ctx.req.headers, body: ctx.bytes })
-      .formData();
+    return parseMultipart(ctx.req.headers.get("content-type") ?? "", ctx.bytes);
   } catch {
     return invalidParam("request body is not valid multipart/form-data");
   }

@@ -30,7 +30,7 @@ export interface EmulatorState {
 }
 
 export const SANDBOX_APP: SandboxApp = {
-  appId: "cli_sandbox_app",
+  appId: "cli_a0b1c2d3e4f50617",
   appSecret: "sandbox-secret-0001",
   botOpenId: "ou_sandbox_bot_0001",
 };

@@ -179,7 +179,7 @@ Deno.test("event consume: a user's message to the bot's chat is printed as one N
     assert.equal(data.running, true);
     assert.equal(data.hub.connection, "connected");
     assert.equal(data.hub.acked, 1);
-    const socket = await Deno.lstat(join(configDir, "state", "events", "cli_sandbox_app.sock"));
+    const socket = await Deno.lstat(join(configDir, "state", "events", "cli_a0b1c2d3e4f50617.sock"));
     assert.equal(socket.mode! & 0o777, 0o600, "the hub socket is the user's alone");
   });
 });
@@ -301,7 +301,7 @@ Deno.test("event consume --output-dir writes one file per event; event stop ends
     const stop = await larkit(["event", "stop"]);
     assert.equal(stop.code, 0, stop.stderr);
     assert.equal(stop.json<{ data: { stopped: boolean } }>().data.stopped, true);
-    const socket = join(configDir, "state", "events", "cli_sandbox_app.sock");
+    const socket = join(configDir, "state", "events", "cli_a0b1c2d3e4f50617.sock");
     await assert.rejects(Deno.lstat(socket), Deno.errors.NotFound);
     const again = await larkit(["event", "status"]);
     assert.equal(again.json<{ data: { running: boolean } }>().data.running, false);

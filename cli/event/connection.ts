@@ -29,10 +29,16 @@ const ClientConfigSchema = z.object({
   ReconnectNonce: z.number().check(z.nonnegative()),
 });
 
+// A refusal carries its code with an empty `data` object, so `data` is read only once `code` says success.
 const EndpointReplySchema = z.object({
   code: z.number(),
   msg: z.optional(z.string()),
-  data: z.optional(z.object({ URL: z.string().check(z.minLength(1)), ClientConfig: ClientConfigSchema })),
+  data: z.optional(z.unknown()),
+});
+
+const EndpointDataSchema = z.object({
+  URL: z.string().check(z.minLength(1)),
+  ClientConfig: ClientConfigSchema,
 });
 
 const PongSchema = z.partial(ClientConfigSchema);
@@ -203,14 +209,22 @@ export class LongConnection {
         false,
       );
     }
-    const { code, msg, data } = parsed.data;
-    if (code !== 0 || !data) {
+    const { code, msg } = parsed.data;
+    if (code !== 0) {
       throw new EndpointError(
         `endpoint refused the app: code ${code}: ${msg ?? ""}`,
         RETRYABLE_CODES.has(code),
         AUTH_CODES.has(code),
       );
     }
+    const reply = EndpointDataSchema.safeParse(parsed.data.data);
+    if (!reply.success) {
+      throw new EndpointError(
+        `endpoint answered an unexpected shape: ${z.prettifyError(reply.error)}`,
+        false,
+      );
+    }
+    const data = reply.data;
     const c = data.ClientConfig;
     this.#config = {
       pingIntervalMs: c.PingInterval * 1000,

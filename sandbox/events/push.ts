@@ -4,6 +4,10 @@
  * protobuf frames (`wire.ts`): pings are answered with pongs holding the client config, events go out as data
  * frames (split into `sum` fragments when asked), and the client's response frame with `{"code":200}`
  * acknowledges one. Unacknowledged events are sent again on the next connection, as the suite redelivers.
+ * A new socket gets events only once the client has sent its first frame (clients ping as soon as the socket
+ * opens) or after a short grace: a client whose `connect` resolves before it attaches its message handler (the
+ * official SDK) would otherwise miss what was waiting, until a redelivery seconds later.
+ * A refused endpoint request answers HTTP 200 with the suite's code in the body, as the SDK expects.
  *
  * Events come from state changes: `observe` looks at each successful request the emulator served (a message
  * sent, a calendar event written, a task changed) and publishes what the suite would push to the app.
@@ -11,7 +15,7 @@
 import * as z from "zod";
 import { one } from "../db.ts";
 import { TENANT_KEY } from "../fixtures.ts";
-import { fail, ok, type Reply } from "../reply.ts";
+import { json, ok, type Reply } from "../reply.ts";
 import type { RequestCtx, Route } from "../router.ts";
 import type { EmulatorState } from "../state.ts";
 import { decodeWire, encodeWire, wireHeader } from "./wire.ts";
@@ -23,6 +27,11 @@ const SERVICE_ID = 7;
 const DATA = 1;
 const CONTROL = 0;
 const REDELIVERY_TICK_MS = 25;
+/** How long a socket that has sent nothing yet waits before events are pushed to it anyway. */
+const READY_GRACE_MS = 500;
+/** The suite's codes at the event endpoint (the SDK's `ErrorCode`): bad request body, and wrong app or secret. */
+const ENDPOINT_BAD_REQUEST = 1000040346;
+const AUTH_FAILED = 514;
 
 /** The client config in the suite's units (seconds); tests shorten the reconnect waits. */
 export interface ClientConfig {
@@ -66,6 +75,12 @@ interface Pending {
   sentAt?: number;
 }
 
+/** A refusal as the gateway sends it: HTTP 200, the code in the body and an empty `data` (the SDK
+ * destructures `data` before it looks at `code`, so an absent one would read as a network failure and retry). */
+function refused(code: number, msg: string): Reply {
+  return json({ code, msg, data: {} });
+}
+
 const EndpointBody = z.object({ AppID: z.string(), AppSecret: z.string() });
 
 const registry = new WeakMap<EmulatorState, EventPush>();
@@ -84,6 +99,8 @@ class EventPush implements EmulatorEvents {
   readonly #st: EmulatorState;
   readonly #tickets = new Set<string>();
   readonly #sockets = new Set<WebSocket>();
+  /** Open sockets that have sent a frame or outlived the grace: only these are pushed events. */
+  readonly #ready = new WeakSet<WebSocket>();
   /** Unacknowledged events in publish order (Map keeps insertion order). */
   readonly #pending = new Map<string, Pending>();
   #counter = 0;
@@ -102,10 +119,10 @@ class EventPush implements EmulatorEvents {
     try {
       body = EndpointBody.parse(JSON.parse(new TextDecoder().decode(ctx.bytes)));
     } catch {
-      return fail(400, 1000040346, "invalid request: AppID and AppSecret are required");
+      return refused(ENDPOINT_BAD_REQUEST, "invalid request: AppID and AppSecret are required");
     }
     if (body.AppID !== this.#st.app.appId || body.AppSecret !== this.#st.app.appSecret) {
-      return fail(403, 514, "auth failed: unknown app or wrong secret");
+      return refused(AUTH_FAILED, "auth failed: unknown app or wrong secret");
     }
     const ticket = crypto.randomUUID();
     this.#tickets.add(ticket);
@@ -128,24 +145,35 @@ class EventPush implements EmulatorEvents {
     }
     const { socket, response } = Deno.upgradeWebSocket(req);
     socket.binaryType = "arraybuffer";
+    let grace: ReturnType<typeof setTimeout> | undefined;
     socket.onopen = () => {
       this.#sockets.add(socket);
       this.#accepted++;
       this.#redeliveryTimer ??= setInterval(() => this.#redeliverStale(), REDELIVERY_TICK_MS);
-      // What the last connection left unacknowledged goes out first, in the original order.
-      for (const p of this.#pending.values()) {
-        if (!p.socket || !this.#sockets.has(p.socket)) this.#send(p, socket);
-      }
+      grace = setTimeout(() => this.#markReady(socket), READY_GRACE_MS);
     };
     socket.onclose = () => {
+      clearTimeout(grace);
       this.#sockets.delete(socket);
       this.#stopTimerWhenIdle();
     };
     socket.onerror = () => {};
     socket.onmessage = (m) => {
+      clearTimeout(grace);
+      this.#markReady(socket);
       if (m.data instanceof ArrayBuffer) this.#onFrame(socket, new Uint8Array(m.data));
     };
     return response;
+  }
+
+  /** The socket is listening: what is waiting (left unacknowledged by an earlier connection, or published
+   * since this one opened) goes out now, in the original order. */
+  #markReady(socket: WebSocket): void {
+    if (this.#ready.has(socket) || !this.#sockets.has(socket)) return;
+    this.#ready.add(socket);
+    for (const p of this.#pending.values()) {
+      if (!p.socket || !this.#sockets.has(p.socket) || !this.#ready.has(p.socket)) this.#send(p, socket);
+    }
   }
 
   #onFrame(socket: WebSocket, bytes: Uint8Array): void {
@@ -209,10 +237,10 @@ class EventPush implements EmulatorEvents {
     }
   }
 
-  /** The newest open socket: the suite hands each event to one connection of the app. */
+  /** The newest open, listening socket: the suite hands each event to one connection of the app. */
   #target(): WebSocket | undefined {
     let last: WebSocket | undefined;
-    for (const s of this.#sockets) if (s.readyState === WebSocket.OPEN) last = s;
+    for (const s of this.#sockets) if (s.readyState === WebSocket.OPEN && this.#ready.has(s)) last = s;
     return last;
   }
 

@@ -1,10 +1,12 @@
 /**
  * Message reactions (`POST|DELETE /open-apis/im/v1/messages/:message_id/reactions[/:reaction_id]`), written here
  * because their point in the emulator is the event they push: a reaction by someone other than the bot, on a
- * message in a chat the bot is in, reaches the app as `im.message.reaction.created_v1` / `deleted_v1`.
+ * message in a chat the bot is in, reaches the app as `im.message.reaction.created_v1` / `deleted_v1`. The list
+ * (`GET`) answers from the same table, so a reaction added is one listed.
  */
 import * as z from "zod";
-import { newId, one, run } from "../db.ts";
+import { all, newId, one, run } from "../db.ts";
+import { pageOf, paginate } from "../paging.ts";
 import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
 import type { EmulatorState } from "../state.ts";
@@ -86,6 +88,25 @@ function publish(ctx: CallerCtx, chatId: string, r: ReactionRow, type: "created"
 }
 
 export const reactionRoutes: Route[] = [
+  {
+    method: "GET",
+    path: PATH,
+    auth: "token",
+    scopes: SCOPES,
+    handle(ctx) {
+      table(ctx.st);
+      messageChat(ctx);
+      const emoji = ctx.query.get("reaction_type") ?? "";
+      const rows = all<ReactionRow>(
+        ctx.st.db,
+        "SELECT * FROM reactions WHERE message_id = ? AND (? = '' OR emoji_type = ?) ORDER BY action_time, reaction_id",
+        ctx.params.message_id,
+        emoji,
+        emoji,
+      );
+      return ok(paginate(rows.map(reactionJson), pageOf(ctx.query, { size: 20, max: 50 })));
+    },
+  },
   {
     method: "POST",
     path: PATH,

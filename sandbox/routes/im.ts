@@ -11,6 +11,7 @@ import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, multipartBody, queryOf, type Route } from "../router.ts";
 import { IM_RESOURCE, READ_CHATS, READ_MESSAGES, SEND_AS_BOT, SEND_AS_USER } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
+import { imResourceRoutes } from "./im_resources.ts";
 
 /** The suite returns the first message again for a repeated `uuid` within this window. */
 export const UUID_WINDOW_MS = 3_600_000;
@@ -421,4 +422,5 @@ export const imRoutes: Route[] = [
     scopes: IM_RESOURCE,
     handle: (ctx) => upload(ctx, "im_file"),
   },
+  ...imResourceRoutes,
 ];
