@@ -27,8 +27,6 @@ const SERVICE_ID = 7;
 const DATA = 1;
 const CONTROL = 0;
 const REDELIVERY_TICK_MS = 25;
-/** How long a socket that has sent nothing yet waits before events are pushed to it anyway. */
-const READY_GRACE_MS = 500;
 /** The suite's codes at the event endpoint (the SDK's `ErrorCode`): bad request body, and wrong app or secret. */
 const ENDPOINT_BAD_REQUEST = 1000040346;
 const AUTH_FAILED = 514;
@@ -52,6 +50,8 @@ export interface EmulatorEvents {
   splitInto: number;
   /** An event still unacknowledged this long after it was sent is sent again (default 10 s). */
   redeliverAfterMs: number;
+  /** A new socket whose client has sent no frame yet gets events after this long anyway (default 500 ms). */
+  readyGraceMs: number;
   clientConfig: ClientConfig;
   /** Pushes an event of any type to the app; returns its event_id. */
   publish(eventType: string, event: Record<string, unknown>): string;
@@ -90,6 +90,7 @@ class EventPush implements EmulatorEvents {
   ackDelayMs = 0;
   splitInto = 1;
   redeliverAfterMs = 10_000;
+  readyGraceMs = 500;
   clientConfig: ClientConfig = {
     PingInterval: 120,
     ReconnectCount: -1,
@@ -150,7 +151,7 @@ class EventPush implements EmulatorEvents {
       this.#sockets.add(socket);
       this.#accepted++;
       this.#redeliveryTimer ??= setInterval(() => this.#redeliverStale(), REDELIVERY_TICK_MS);
-      grace = setTimeout(() => this.#markReady(socket), READY_GRACE_MS);
+      grace = setTimeout(() => this.#markReady(socket), this.readyGraceMs);
     };
     socket.onclose = () => {
       clearTimeout(grace);
