@@ -82,3 +82,11 @@ Deno.test("event endpoint: a wrong secret or a bad body is refused inside a 2xx 
     assert.equal(emu.events.connections(), 0);
   });
 });
+
+Deno.test("the seeded app id has the suite's shape (the SDK's WSClient will not start otherwise)", async () => {
+  await withEmulator({}, async (emu) => {
+    assert.match(emu.app.appId, /^cli_[0-9a-f]{16}$/);
+    const { body } = await endpoint(emu.url, emu.app.appId, emu.app.appSecret);
+    assert.equal(body.code, 0);
+  });
+});
