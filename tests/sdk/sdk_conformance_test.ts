@@ -690,16 +690,32 @@ Deno.test("the official SDK against the emulator: 60+ methods, 12+ services, eve
         () => client.mail.mailgroupMember.list({ path: { mailgroup_id: groupId } }),
       );
 
-      // approval: a definition, then an instance of it
+      // approval: a definition made here, read back
+      const definition = await c.call("approval.approval.create", () =>
+        client.approval.approval.create({
+          params: { user_id_type: "open_id" },
+          data: {
+            approval_name: "@i18n@name",
+            viewers: [{ viewer_type: "TENANT" }],
+            form: { form_content: JSON.stringify([{ id: "reason", type: "input", name: "@i18n@reason" }]) },
+            node_list: [{ id: "START" }, { id: "END" }],
+            i18n_resources: [{
+              locale: "en-US",
+              is_default: true,
+              texts: [{ key: "@i18n@name", value: "SDK leave" }, { key: "@i18n@reason", value: "Reason" }],
+            }],
+          },
+        }));
       await c.call(
         "approval.approval.get",
-        () =>
-          client.approval.approval.get({
-            path: { approval_code: "sdk-leave" },
-          }),
+        () => client.approval.approval.get({ path: { approval_code: definition.data?.approval_code ?? "" } }),
       );
 
       // okr
+      await c.call(
+        "okr.period.create",
+        () => client.okr.period.create({ data: { period_rule_id: "sdk-rule", start_month: "2026-10" } }),
+      );
       await c.call("okr.period.list", () => client.okr.period.list({}));
 
       // vc: a reservation made here, read back
@@ -720,14 +736,7 @@ Deno.test("the official SDK against the emulator: 60+ methods, 12+ services, eve
       );
 
       // application
-      await c.call(
-        "application.application.get",
-        () =>
-          client.application.application.get({
-            path: { app_id: emu.app.appId },
-            params: { lang: "en_us" },
-          }),
-      );
+      await c.call("application.scope.list", () => client.application.scope.list({}));
 
       // Refusals the SDK surfaces with the suite's code.
       await c.refused(
