@@ -38,6 +38,8 @@ export interface FileInfo {
   isDirectory: boolean;
   size: number;
   mtimeMs?: number;
+  /** Hard links to the file (1 for an ordinary file); absent where the platform does not say. */
+  links?: number;
 }
 
 export interface Files {
@@ -197,7 +199,13 @@ export function denoFiles(): Files {
     async stat(path) {
       try {
         const s = await Deno.stat(path);
-        return { isFile: s.isFile, isDirectory: s.isDirectory, size: s.size, mtimeMs: s.mtime?.getTime() };
+        return {
+          isFile: s.isFile,
+          isDirectory: s.isDirectory,
+          size: s.size,
+          mtimeMs: s.mtime?.getTime(),
+          links: s.nlink ?? undefined,
+        };
       } catch (e) {
         // A path below a file does not exist either (LARKIT_CONFIG_DIR set to a file, say).
         if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
