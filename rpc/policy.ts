@@ -2,13 +2,14 @@
  * What a turn may run and who may approve it. Three layers, checked in this order:
  * 1. The command's own turn policy (`TurnPolicy`, declared with the command and resolved by the CLI after
  *    parsing): only suite commands and read-only ones run in turns; whatever changes this machine is refused.
- * 2. The server's policy for remote origins (`--remote-read-only`, `--remote-forbid-service`).
+ * 2. The server's policy for remote origins (`--remote-read-only`, `--remote-forbid-service`): on the resolved
+ *    command (an `api` operand naming a host is refused), then on every request it makes (`policyFetch`).
  * 3. Approvals before writes, answered only by connections that may answer (`mayAnswer`).
  * A refusal is a `permission` error envelope from the command, so the client sees the same shape as any failure.
  */
-import type { CommandGate } from "../cli/command_meta.ts";
+import { apiOperand, type CommandGate } from "../cli/command_meta.ts";
 import { errors } from "../cli/output/errors.ts";
-import type { Approver } from "../cli/provider.ts";
+import type { Approver, FetchFn } from "../cli/provider.ts";
 import type { Origin } from "./connection.ts";
 import type { ConnectionInfo } from "./session.ts";
 
@@ -19,6 +20,8 @@ export interface RemotePolicy {
   forbidWrites: boolean;
   /** Services a remote origin may not touch at all, read or write (e.g. ["mail", "drive"]). */
   forbiddenServices: string[];
+  /** Remote devices see only the threads they started (`--remote-own-threads`); implied by the two above. */
+  ownThreads?: boolean;
 }
 
 export const DEFAULT_POLICY: RemotePolicy = {
@@ -29,6 +32,62 @@ export const DEFAULT_POLICY: RemotePolicy = {
 
 export function isRemote(origin: Origin, policy: RemotePolicy): boolean {
   return policy.remoteOrigins.includes(origin);
+}
+
+/**
+ * Whether the operator restricted remote origins at all. Then remote devices are kept apart from local clients
+ * and from each other (threads, turns, approvals: `rpc/threads.ts`); without any restriction a remote client
+ * continues this machine's threads as a local one does.
+ */
+export function restrictsRemotes(policy: RemotePolicy): boolean {
+  return policy.forbidWrites || policy.forbiddenServices.length > 0 || policy.ownThreads === true;
+}
+
+/**
+ * The `/open-apis/` segments a service name stands for, where a command group's name is not its API's: an
+ * operator forbidding `docs` means the docx API its commands call, `base` the bitable API, and so on.
+ */
+const API_SEGMENTS: Record<string, string[]> = {
+  docs: ["docx", "doc", "docs_ai"],
+  base: ["bitable"],
+  whiteboard: ["board"],
+  slides: ["slides_ai"],
+};
+
+/** The forbidden service `service` (a command's first word or an API path's segment) falls under, if any. */
+export function forbiddenService(service: string | undefined, policy: RemotePolicy): string | undefined {
+  if (service === undefined) return undefined;
+  const s = service.toLowerCase();
+  return policy.forbiddenServices.find((f) => {
+    const name = f.toLowerCase();
+    return name === s || (API_SEGMENTS[name] ?? []).includes(s);
+  });
+}
+
+function serviceRefusal(service: string, origin: Origin, detail = "") {
+  return errors.permission(
+    `the service "${service}" is not available to ${origin} connections on this server${detail}`,
+    { hint: "the server runs with --remote-forbid-service; run it locally instead" },
+  );
+}
+
+/**
+ * The fetch a remote turn runs with when services are forbidden: every request the command really makes is
+ * checked by the service of its `/open-apis/<service>/` path, so a shortcut of one service that calls another
+ * (a docs command uploading through drive, a `--url` resolved to a wiki node) cannot reach a forbidden one.
+ * A refusal is a larkit error, which the HTTP client passes through untouched (no retry).
+ */
+export function policyFetch(origin: Origin, policy: RemotePolicy, fetch: FetchFn): FetchFn {
+  if (!isRemote(origin, policy) || policy.forbiddenServices.length === 0) return fetch;
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const { service } = apiOperand(url.pathname);
+    const forbidden = forbiddenService(service, policy);
+    if (forbidden !== undefined) {
+      return Promise.reject(serviceRefusal(forbidden, origin, ` (the command called ${url.pathname})`));
+    }
+    return fetch(input, init);
+  };
 }
 
 /** The check a turn's command passes once the CLI resolved it, before anything runs. */
@@ -45,13 +104,16 @@ export function turnGate(origin: Origin, policy: RemotePolicy): CommandGate {
         hint: "run it in a terminal on this machine",
       });
     }
-    if (
-      isRemote(origin, policy) && cmd.service !== undefined && policy.forbiddenServices.includes(cmd.service)
-    ) {
-      return errors.permission(
-        `the service "${cmd.service}" is not available to ${origin} connections on this server`,
-        { hint: "the server's policy forbids it for remote clients; run it locally instead" },
-      );
+    if (isRemote(origin, policy)) {
+      if (cmd.host !== undefined) {
+        return errors.permission(
+          `${name} names the host "${cmd.host}": a ${origin} turn calls this server's configured suite ` +
+            `endpoint by its /open-apis/ path only, so the server's remote policy is checked on what is called`,
+          { hint: "give the path alone, e.g. larkit api GET /open-apis/calendar/v4/calendars" },
+        );
+      }
+      const forbidden = forbiddenService(cmd.service, policy);
+      if (forbidden !== undefined) return serviceRefusal(forbidden, origin);
     }
     return undefined;
   };
@@ -71,13 +133,8 @@ export function policyApprover(origin: Origin, policy: RemotePolicy, ask: Approv
           }),
         );
       }
-      if (req.service !== undefined && policy.forbiddenServices.includes(req.service)) {
-        return Promise.reject(
-          errors.permission(
-            `the service "${req.service}" is not available to ${origin} connections on this server`,
-          ),
-        );
-      }
+      const forbidden = forbiddenService(req.service, policy);
+      if (forbidden !== undefined) return Promise.reject(serviceRefusal(forbidden, origin));
     }
     return ask(req);
   };

@@ -11,7 +11,7 @@ import { errors } from "../cli/output/errors.ts";
 import type { Origin } from "./connection.ts";
 import { type CommandOutcome, refusedOutcome, runCommand, type Runner, statusOf } from "./command_run.ts";
 import { rpcErrors } from "./errors.ts";
-import { mayApprove, policyApprover, type RemotePolicy, turnGate } from "./policy.ts";
+import { mayApprove, policyApprover, policyFetch, type RemotePolicy, turnGate } from "./policy.ts";
 import {
   APPROVAL_METHOD,
   type ApprovalParams,
@@ -338,6 +338,7 @@ export class ThreadHub {
       cwd,
       gate: turnGate(session.origin, policy),
       approver: policyApprover(session.origin, policy, io.ask),
+      fetch: policyFetch(session.origin, policy, provider.fetch),
       onOutput: async (stream: "stdout" | "stderr", delta: string) => {
         await io.onOutput(stream, delta);
       },

@@ -398,3 +398,42 @@ Deno.test("prompt-injected local agent: shell syntax and chained commands are re
     assert.deepEqual([...Deno.readDirSync(w.serverCwd)], []);
   });
 });
+
+Deno.test("B.1 --remote-forbid-service holds for what a remote turn calls: URLs, //host, encodings, other services' commands", async () => {
+  await withWorld({ ...DEFAULT_POLICY, forbiddenServices: ["im", "drive"] }, async (w) => {
+    const remote = await w.client({
+      origin: "RemoteControl",
+      onServerRequest: () => ({ decision: "accept" }),
+    });
+    const { id } = await newThread(remote);
+    const touched = () => w.emu.requests().filter((r) => /^\/open-apis\/(im|drive)\//.test(r.path)).length;
+    const data = JSON.stringify({ receive_id: fixtures.CHATS.engineering, msg_type: "text", content: "{}" });
+    for (
+      const text of [
+        `api POST http://127.0.0.1:1/open-apis/im/v1/messages --params '{"receive_id_type":"chat_id"}' --data '${data}' --as bot`,
+        "api GET https://x/open-apis/drive/v1/files --as bot",
+        "api GET //x/open-apis/drive/v1/files --as bot",
+        "api GET HTTPS://x/open-apis/drive/v1/files --as bot",
+        "api GET /open-apis/%64rive/v1/files --as bot",
+        "api GET /open-apis/DRIVE/v1/files --as bot",
+        // A command of another service whose requests go to a forbidden one.
+        `markdown +fetch --file-token ${fixtures.DRIVE.readme} --output readme.md --as bot`,
+      ]
+    ) {
+      const t = await turn(remote, id, text);
+      assertRefused(t, text);
+      assert.match(t.error?.error.message ?? "", /host|not available to RemoteControl/, text);
+    }
+    assert.equal(touched(), 0, "no request reached im or drive");
+
+    // The URL operand is refused by name, not rebased; a local client's turn is not restricted.
+    const url = await turn(remote, id, "api GET https://x/open-apis/calendar/v4/calendars --as bot");
+    assertRefused(url, "a host in a remote turn");
+    assert.match(url.error?.error.message ?? "", /names the host "x"/);
+    const local = await w.client();
+    const mine = await newThread(local);
+    const read = await turn(local, mine.id, "api GET https://x/open-apis/drive/v1/files --as bot");
+    assert.equal(read.status, "completed", JSON.stringify(read.error));
+    assert.equal(touched(), 1);
+  });
+});
