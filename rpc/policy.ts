@@ -141,12 +141,46 @@ export function policyApprover(origin: Origin, policy: RemotePolicy, ask: Approv
 }
 
 /**
- * Whether `answerer` may approve a write asked for by a command that a connection of origin `asker` started:
- * only initialized connections; never a remote one under `--remote-read-only`; and never a remote one for a
- * local client's command (a phone must not approve what a local agent is doing behind the user's back).
+ * Who a connection is as the owner of the threads and turns it starts: null for a local origin (local clients
+ * share this machine's threads), the device for a remote one (the relay's client id; a remote connection that
+ * names no device owns only what it starts itself).
  */
-export function mayApprove(asker: Origin, answerer: ConnectionInfo, policy: RemotePolicy): boolean {
+export function ownerOf(
+  c: Pick<ConnectionInfo, "id" | "origin" | "device">,
+  policy: RemotePolicy,
+): string | null {
+  if (!isRemote(c.origin, policy)) return null;
+  return c.device !== undefined ? `device:${c.device}` : `connection:${c.id}`;
+}
+
+/**
+ * Whether connection `c` may list, read, continue or interrupt what `owner` started. Local connections reach
+ * everything; so does a remote one while the operator restricts nothing (the continue-on-your-phone use).
+ * Under any remote policy a remote device reaches only its own: never a local client's thread or turn (whose
+ * output may come from a service it may not use), never another device's.
+ */
+export function mayReach(
+  c: Pick<ConnectionInfo, "id" | "origin" | "device">,
+  owner: string | null,
+  policy: RemotePolicy,
+): boolean {
+  if (!isRemote(c.origin, policy) || !restrictsRemotes(policy)) return true;
+  return owner === ownerOf(c, policy);
+}
+
+/**
+ * Whether `answerer` may approve a write asked for by a command that `asker` (its origin and owner) started:
+ * only initialized connections; never a remote one under `--remote-read-only`; never a remote one for a local
+ * client's command (a phone must not approve what a local agent is doing behind the user's back); and under any
+ * remote policy, a remote device only for its own commands.
+ */
+export function mayApprove(
+  asker: { origin: Origin; owner: string | null },
+  answerer: ConnectionInfo,
+  policy: RemotePolicy,
+): boolean {
   if (!answerer.initialized) return false;
   if (!isRemote(answerer.origin, policy)) return true;
-  return !policy.forbidWrites && isRemote(asker, policy);
+  if (policy.forbidWrites || !isRemote(asker.origin, policy)) return false;
+  return mayReach(answerer, asker.owner, policy);
 }

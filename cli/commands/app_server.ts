@@ -163,6 +163,7 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
 export interface AppServerFlags {
   listen: string;
   remoteReadOnly?: boolean;
+  remoteOwnThreads?: boolean;
   remoteForbidService?: string;
   remoteControl?: boolean;
   relayUrl?: string;
@@ -187,6 +188,11 @@ export const APP_SERVER_FLAGS: { spec: string; description: string; default?: st
   {
     spec: "--remote-forbid-service <services>",
     description: "comma-separated services remote-control connections may not use",
+  },
+  {
+    spec: "--remote-own-threads",
+    description:
+      "remote devices see and continue only the threads they started (implied by the two --remote-* above)",
   },
   {
     spec: "--remote-control",
@@ -215,6 +221,7 @@ export async function startAppServer(ctx: RunContext, opts: AppServerFlags): Pro
     ...DEFAULT_POLICY,
     forbidWrites: opts.remoteReadOnly === true,
     forbiddenServices: (opts.remoteForbidService ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    ownThreads: opts.remoteOwnThreads === true,
   };
   const listen = parseListen(opts.listen, ctx.p.cwd);
   const logFile = opts.logFile === undefined ? undefined : resolve(ctx.p.cwd, opts.logFile);
