@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { abortableSleep } from "../cli/provider.ts";
 import { runCli as runCliIn } from "../cli/run.ts";
+import { remotePolicyArgs, remotePolicyOf } from "../cli/commands/app_server.ts";
 import { DevRelay } from "../relay/dev_relay.ts";
 import { RemoteClient } from "../relay/remote_client.ts";
 import { RemoteControlSession } from "../relay/session.ts";
@@ -592,4 +593,30 @@ Deno.test("B.2 through the dev relay: the relay's client id is the device; anoth
       await relay.close();
     }
   });
+});
+
+Deno.test("remote-control start hands its --remote-* flags to the daemon it spawns, as app-server reads them", () => {
+  for (
+    const flags of [
+      {},
+      { remoteReadOnly: true },
+      { remoteForbidService: "im,drive" },
+      { remoteOwnThreads: true },
+      { remoteReadOnly: true, remoteForbidService: "mail", remoteOwnThreads: true },
+    ]
+  ) {
+    const policy = remotePolicyOf(flags);
+    const args = remotePolicyArgs(policy);
+    const back = {
+      remoteReadOnly: args.includes("--remote-read-only"),
+      remoteForbidService: args[args.indexOf("--remote-forbid-service") + 1],
+      remoteOwnThreads: args.includes("--remote-own-threads"),
+    };
+    assert.deepEqual(
+      remotePolicyOf(
+        args.includes("--remote-forbid-service") ? back : { ...back, remoteForbidService: undefined },
+      ),
+      policy,
+    );
+  }
 });
