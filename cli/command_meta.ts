@@ -53,21 +53,23 @@ export function admit(gate: CommandGate | undefined, cmd: ResolvedCommand): void
 
 /**
  * What raw `api`'s path operand addresses: the service is the segment after `/open-apis/` of the path the call
- * will use (`normalizeRawPath` drops a URL's scheme and host), percent-decoded and lower-cased, so neither a
- * URL nor an encoding hides it; `host` is set when the operand names one (a scheme, or `//` in front).
+ * will use (`normalizeRawPath` drops a URL's scheme and host), read the way a lenient gateway might: slashes
+ * merged, percent-decoded, lower-cased, and cut at the first character no service name has (`im;x` is `im`), so
+ * neither a URL nor an encoding hides it. `host` is set when the operand names one (a scheme, or `//` in front).
  */
 export function apiOperand(operand: string): { service?: string; host?: string } {
   const named = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}([^/\\?#]*)/i.exec(operand) ??
     /^([a-z][a-z0-9+.-]*):/i.exec(operand);
-  const path = operand.replace(/^https?:\/\/[^/?#]*/i, "");
+  const path = operand.replace(/^https?:\/\/[^/?#]*/i, "").replace(/\/{2,}/g, "/");
   const segment = /^\/?open-apis\/([^/?#]+)/.exec(path)?.[1];
-  let service: string | undefined;
+  let decoded = segment;
   try {
-    service = segment === undefined ? undefined : decodeURIComponent(segment).toLowerCase();
+    if (segment !== undefined) decoded = decodeURIComponent(segment);
   } catch {
-    service = segment?.toLowerCase();
+    // Malformed percent-encoding: the call refuses it (`checkApiPath`); judge the segment as written.
   }
-  return { service, ...(named ? { host: named[1] } : {}) };
+  const service = decoded === undefined ? undefined : /^[a-z0-9_-]*/.exec(decoded.toLowerCase())?.[0];
+  return { service: service || undefined, ...(named ? { host: named[1] } : {}) };
 }
 
 /**

@@ -82,7 +82,10 @@ export function policyFetch(origin: Origin, policy: RemotePolicy, fetch: FetchFn
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const { service } = apiOperand(url.pathname);
-    const forbidden = forbiddenService(service, policy);
+    // An /open-apis/ path whose service cannot be told is refused rather than guessed.
+    const forbidden = service === undefined && /^\/+open-apis(\/|$)/.test(url.pathname)
+      ? "(unknown)"
+      : forbiddenService(service, policy);
     if (forbidden !== undefined) {
       return Promise.reject(serviceRefusal(forbidden, origin, ` (the command called ${url.pathname})`));
     }

@@ -426,6 +426,8 @@ Deno.test("B.1 --remote-forbid-service holds for what a remote turn calls: URLs,
         "api GET HTTPS://x/open-apis/drive/v1/files --as bot",
         "api GET /open-apis/%64rive/v1/files --as bot",
         "api GET /open-apis/DRIVE/v1/files --as bot",
+        "api GET /open-apis//drive/v1/files --as bot",
+        "api GET '/open-apis/drive;x/v1/files' --as bot",
         // A command of another service whose requests go to a forbidden one.
         `markdown +fetch --file-token ${fixtures.DRIVE.readme} --output readme.md --as bot`,
       ]
