@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makePrivate } from "../cli/files.ts";
+import { listenPrivateUnix, makePrivate } from "../cli/files.ts";
 import { LarkitError } from "../cli/output/errors.ts";
 import { openStateDb } from "../rpc/state_db.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
@@ -85,4 +85,20 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("a socket that cannot be bound privately is no socket: the listener fails closed", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "larkit-sock-" });
+  try {
+    // A directory where the private bind directory cannot be made (a file stands in the parent's place).
+    await Deno.writeTextFile(join(dir, "file"), "");
+    assert.throws(
+      () => listenPrivateUnix(join(dir, "file", "x.sock")),
+      (e) =>
+        e instanceof LarkitError && e.type === "config" && /cannot listen on .* privately/.test(e.message),
+    );
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["file"], "nothing left behind");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
