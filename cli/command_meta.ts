@@ -33,6 +33,11 @@ export interface ResolvedCommand {
   layer: Layer;
   /** The suite service it addresses (first word for services, the path's segment for raw `api`). */
   service?: string;
+  /**
+   * The host a raw `api` operand names (`https://x/open-apis/...`, `//x/...`): the call goes to the configured
+   * endpoint all the same, so a host in the operand is never what it seems; an agent-server turn refuses it.
+   */
+  host?: string;
   /** Undefined when the command has no classification: hosts must treat that as refused. */
   turn?: TurnPolicy;
 }
@@ -46,9 +51,25 @@ export function admit(gate: CommandGate | undefined, cmd: ResolvedCommand): void
   if (refusal) throw refusal;
 }
 
-/** The suite service raw `api` addresses: the segment after `/open-apis/` of its path operand. */
-export function apiPathService(apiPath: string): string | undefined {
-  return /^\/?open-apis\/([^/?]+)/.exec(apiPath)?.[1];
+/**
+ * What raw `api`'s path operand addresses: the service is the segment after `/open-apis/` of the path the call
+ * will use (`normalizeRawPath` drops a URL's scheme and host), read the way a lenient gateway might: slashes
+ * merged, percent-decoded, lower-cased, and cut at the first character no service name has (`im;x` is `im`), so
+ * neither a URL nor an encoding hides it. `host` is set when the operand names one (a scheme, or `//` in front).
+ */
+export function apiOperand(operand: string): { service?: string; host?: string } {
+  const named = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}([^/\\?#]*)/i.exec(operand) ??
+    /^([a-z][a-z0-9+.-]*):/i.exec(operand);
+  const path = operand.replace(/^https?:\/\/[^/?#]*/i, "").replace(/\/{2,}/g, "/");
+  const segment = /^\/?open-apis\/([^/?#]+)/.exec(path)?.[1];
+  let decoded = segment;
+  try {
+    if (segment !== undefined) decoded = decodeURIComponent(segment);
+  } catch {
+    // Malformed percent-encoding: the call refuses it (`checkApiPath`); judge the segment as written.
+  }
+  const service = decoded === undefined ? undefined : /^[a-z0-9_-]*/.exec(decoded.toLowerCase())?.[0];
+  return { service: service || undefined, ...(named ? { host: named[1] } : {}) };
 }
 
 /**
@@ -56,8 +77,13 @@ export function apiPathService(apiPath: string): string | undefined {
  * commander: a generated method, a shortcut or raw `api` (its policy is implied by its layer, `turnPolicyOf`).
  * `tests/turns_gate_test.ts` proves it equal to the tree's for every such command line.
  */
-export function suiteCommand(path: string[], layer: "api" | "shortcut", service?: string): ResolvedCommand {
-  return { path, layer, service, turn: SUITE_TURN };
+export function suiteCommand(
+  path: string[],
+  layer: "api" | "shortcut",
+  service?: string,
+  host?: string,
+): ResolvedCommand {
+  return { path, layer, service, ...(host !== undefined ? { host } : {}), turn: SUITE_TURN };
 }
 
 /** A value shell completion offers for a flag, with what it means. */

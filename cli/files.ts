@@ -38,6 +38,8 @@ export interface FileInfo {
   isDirectory: boolean;
   size: number;
   mtimeMs?: number;
+  /** Hard links to the file (1 for an ordinary file); absent where the platform does not say. */
+  links?: number;
 }
 
 export interface Files {
@@ -58,7 +60,11 @@ export interface Files {
   ): Promise<number>;
   /** Appends to a private file (logs, recordings): created 0600, and tightened to 0600 if it was looser. */
   appendTextFile(path: string, text: string): Promise<void>;
-  /** Creates the file only if it does not exist yet (O_EXCL), for lock files; false when it already exists. */
+  /**
+   * Creates the file only if it does not exist yet, for lock files and keys; false when it already exists. It
+   * appears whole: written to a temporary file first and hard-linked into place (exclusive, like O_EXCL), so no
+   * reader ever sees it empty or half-written -- an unreadable lock is garbage, never one being written.
+   */
   createNew(path: string, data: string, opts?: { mode?: number }): Promise<boolean>;
   /** null when the path does not exist. */
   stat(path: string): Promise<FileInfo | null>;
@@ -102,12 +108,72 @@ export function makePrivate(path: string, kind: "dir" | "file"): void {
         "LARKIT_CONFIG_DIR / LARKIT_STATE_DIR elsewhere",
     });
   }
+  // Another user's file would be this user's state in name only; a hard link is the same bytes under a second
+  // name somewhere else, readable (or planted) there whatever mode this name gets.
+  const uid = Deno.uid();
+  if (info.uid !== null && uid !== null && info.uid !== uid) {
+    throw errors.config(`${path} belongs to another user (uid ${info.uid}); larkit does not use it`, {
+      hint: "larkit keeps this user's configuration and state there: remove it, or point " +
+        "LARKIT_CONFIG_DIR / LARKIT_STATE_DIR elsewhere",
+    });
+  }
+  if (kind === "file" && (info.nlink ?? 1) > 1) {
+    throw errors.config(
+      `${path} has ${info.nlink} hard links; larkit does not use a file that has other names`,
+      {
+        hint:
+          `its bytes are reachable elsewhere: replace it with a copy (cp ${path} ${path}.copy && mv ${path}.copy ${path})`,
+      },
+    );
+  }
   // The umask may have narrowed the mode asked for at creation, and an older one may be looser.
   if (((info.mode ?? 0) & 0o777) !== want) {
     try {
       Deno.chmodSync(path, want);
     } catch (e) {
       throw notPrivate(path, kind, e);
+    }
+  }
+}
+
+/**
+ * Listens on a Unix socket at `path` that only this user can connect to, whatever the umask. The socket is bound
+ * inside a fresh 0700 directory next to `path`, made 0600 and checked there, and only then renamed into place,
+ * so it is never reachable under a looser mode, not even between bind and chmod. Anything that cannot be made
+ * and checked private fails closed: no listener is returned. The caller removes a stale file at `path` first.
+ */
+export function listenPrivateUnix(path: string): Deno.UnixListener {
+  const fail = (why: string) =>
+    errors.config(`cannot listen on ${path} privately: ${why}`, {
+      hint: "the socket must be this user's and 0600: check the directory's owner and permissions",
+    });
+  let dir: string;
+  try {
+    dir = Deno.makeTempDirSync({ dir: parentDir(path), prefix: ".larkit-sock-" });
+    Deno.chmodSync(dir, 0o700);
+  } catch (e) {
+    throw fail(e instanceof Error ? e.message : String(e));
+  }
+  const bound = joinPath(dir, "s");
+  let listener: Deno.UnixListener | undefined;
+  try {
+    listener = Deno.listen({ transport: "unix", path: bound });
+    Deno.chmodSync(bound, 0o600);
+    const info = Deno.lstatSync(bound);
+    const uid = Deno.uid();
+    if (!info.isSocket || ((info.mode ?? 0) & 0o777) !== 0o600 || (uid !== null && info.uid !== uid)) {
+      throw new Error(`the socket is mode ${((info.mode ?? 0) & 0o777).toString(8)}, owner ${info.uid}`);
+    }
+    Deno.renameSync(bound, path);
+    return listener;
+  } catch (e) {
+    listener?.close();
+    throw fail(e instanceof Error ? e.message : String(e));
+  } finally {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // Already empty and gone.
     }
   }
 }
@@ -186,18 +252,28 @@ export function denoFiles(): Files {
     },
     async createNew(path, data, opts = {}) {
       await Deno.mkdir(parentDir(path), { recursive: true, mode: 0o700 });
+      const tmp = `${path}.${crypto.randomUUID()}.tmp`;
       try {
-        await Deno.writeTextFile(path, data, { createNew: true, mode: opts.mode ?? 0o600 });
+        await Deno.writeTextFile(tmp, data, { createNew: true, mode: opts.mode ?? 0o600 });
+        await Deno.link(tmp, path);
         return true;
       } catch (e) {
         if (e instanceof Deno.errors.AlreadyExists) return false;
         throw e;
+      } finally {
+        await Deno.remove(tmp).catch(() => {});
       }
     },
     async stat(path) {
       try {
         const s = await Deno.stat(path);
-        return { isFile: s.isFile, isDirectory: s.isDirectory, size: s.size, mtimeMs: s.mtime?.getTime() };
+        return {
+          isFile: s.isFile,
+          isDirectory: s.isDirectory,
+          size: s.size,
+          mtimeMs: s.mtime?.getTime(),
+          links: s.nlink ?? undefined,
+        };
       } catch (e) {
         // A path below a file does not exist either (LARKIT_CONFIG_DIR set to a file, say).
         if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;

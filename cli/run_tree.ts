@@ -4,7 +4,7 @@
  * answers given without it (a bare `--version`) never load commander and its Node-compat modules.
  */
 import { type Command, CommanderError } from "commander";
-import { apiPathService, type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
+import { apiOperand, type CommandGate, commandPath, metaOf, turnPolicyOf } from "./command_meta.ts";
 import type { RunContext } from "./context.ts";
 import { positionalWords, refuseHostFlags } from "./globals.ts";
 import { asksHelp, land } from "./usage.ts";
@@ -21,10 +21,13 @@ function usageFromCommander(e: CommanderError, argv: string[], program?: Command
   return usageError(message, e.code.replace(/^commander\./, ""), at);
 }
 
-/** The suite service a resolved command addresses: its first word, or for raw `api` the path's segment. */
-function serviceOf(path: string[], cmd: Command): string | undefined {
-  if (path[0] !== "api") return metaOf(cmd)?.layer === "builtin" ? undefined : path[0];
-  return apiPathService(cmd.args[1] ?? "");
+/**
+ * The suite service a resolved command addresses: its first word, or for raw `api` the path's segment (and the
+ * host its operand names, if any).
+ */
+function targetOf(path: string[], cmd: Command): { service?: string; host?: string } {
+  if (path[0] !== "api") return { service: metaOf(cmd)?.layer === "builtin" ? undefined : path[0] };
+  return apiOperand(cmd.args[1] ?? "");
 }
 
 /**
@@ -47,7 +50,7 @@ export async function runTree(argv: string[], ctx: RunContext, gate?: CommandGat
         const refusal = gate({
           path,
           layer: metaOf(leaf)?.layer ?? "builtin",
-          service: serviceOf(path, leaf),
+          ...targetOf(path, leaf),
           turn: turnPolicyOf(leaf),
         });
         if (refusal) throw refusal;

@@ -740,27 +740,32 @@ export class RemoteControlSession {
 
   #openConnection(address: StreamAddress): Connection {
     const label = `${address.clientId}/${address.streamId}`;
-    const connection = this.#o.appServer.connect("RemoteControl", {
-      send: async (message) => {
-        try {
-          await this.#buffer.enqueue(address, (seq) =>
-            frameMessage("server", message, {
-              client_id: address.clientId,
-              stream_id: address.streamId,
-              seq_id: seq,
-            }));
-        } catch (e) {
-          const err = toLarkitError(e);
-          // Too large to send (over 100 MiB or 1024 segments): this message is dropped, the stream goes on.
-          if (err.type !== "validation") throw err;
-          this.#log(`remote control: dropping a server message on ${label}: ${err.message}`);
-        }
+    const connection = this.#o.appServer.connect(
+      "RemoteControl",
+      {
+        send: async (message) => {
+          try {
+            await this.#buffer.enqueue(address, (seq) =>
+              frameMessage("server", message, {
+                client_id: address.clientId,
+                stream_id: address.streamId,
+                seq_id: seq,
+              }));
+          } catch (e) {
+            const err = toLarkitError(e);
+            // Too large to send (over 100 MiB or 1024 segments): this message is dropped, the stream goes on.
+            if (err.type !== "validation") throw err;
+            this.#log(`remote control: dropping a server message on ${label}: ${err.message}`);
+          }
+        },
+        close: () => {
+          const key = streamKey(address);
+          if (this.#streams.get(key)?.connection === connection) this.#closeStream(address, "server closed");
+        },
       },
-      close: () => {
-        const key = streamKey(address);
-        if (this.#streams.get(key)?.connection === connection) this.#closeStream(address, "server closed");
-      },
-    }, label);
+      label,
+      { device: address.clientId },
+    );
     return connection;
   }
 }

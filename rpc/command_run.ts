@@ -12,6 +12,7 @@ import type { CommandGate } from "../cli/command_meta.ts";
 import {
   type Approver,
   bytesReader,
+  type FetchFn,
   type Provider,
   untilAborted,
   withIOFrom,
@@ -29,6 +30,8 @@ export interface CommandRun {
   gate: CommandGate;
   /** The working directory `@file`, `--file` and `--output` resolve in (the thread's workspace). */
   cwd: string;
+  /** The fetch the command's requests go through (the server's remote policy checks each one); else the provider's. */
+  fetch?: FetchFn;
   onOutput(stream: Stream, delta: string): Promise<void>;
 }
 
@@ -131,7 +134,7 @@ export async function runCommand(p: Provider, runner: Runner, run: CommandRun): 
     await run.onOutput(stream, text);
   };
   const { withIO: _, ...base } = p;
-  const io = withIOFrom({ ...base, cwd: run.cwd }).withIO({
+  const io = withIOFrom({ ...base, cwd: run.cwd, fetch: run.fetch ?? base.fetch }).withIO({
     stdout: streamingWriter("stdout", sink),
     stderr: streamingWriter("stderr", sink),
     // A turn has no terminal: a command that reads stdin gets an empty one, never the server's own.

@@ -26,7 +26,16 @@ export interface Connection {
   close(): void;
 }
 
+/** What a transport knows of the peer beyond its origin. */
+export interface Peer {
+  /**
+   * The remote device behind a `RemoteControl` stream (the relay's client id): threads and turns it starts are
+   * its own, and under a remote policy it reaches only those.
+   */
+  device?: string;
+}
+
 export interface AppServer {
-  connect(origin: Origin, out: Outbound, label?: string): Connection;
+  connect(origin: Origin, out: Outbound, label?: string, peer?: Peer): Connection;
   close(): Promise<void>;
 }

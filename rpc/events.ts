@@ -9,7 +9,7 @@
  */
 import { LarkitError } from "../cli/output/errors.ts";
 import { rpcErrors } from "./errors.ts";
-import { DEFAULT_POLICY, isRemote, type RemotePolicy } from "./policy.ts";
+import { DEFAULT_POLICY, forbiddenService, isRemote, type RemotePolicy } from "./policy.ts";
 import { defineMethod, type MethodHandler } from "./server.ts";
 import type { MethodName } from "./protocol.ts";
 
@@ -56,7 +56,7 @@ export function eventMethods(
   return {
     methods: {
       ...defineMethod("event/subscribe", async (params, ctx) => {
-        if (isRemote(ctx.connection.origin, policy) && policy.forbiddenServices.includes("event")) {
+        if (isRemote(ctx.connection.origin, policy) && forbiddenService("event", policy) !== undefined) {
           throw rpcErrors.invalidRequest("events are forbidden for remote connections on this server", {
             type: "authorization",
             hint: "the server runs with --remote-forbid-service event",

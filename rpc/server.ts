@@ -6,7 +6,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import * as z from "zod";
 import type { Provider } from "../cli/provider.ts";
-import type { AppServer, Connection, Origin, Outbound } from "./connection.ts";
+import type { AppServer, Connection, Origin, Outbound, Peer } from "./connection.ts";
 import type { Runner } from "./command_run.ts";
 import { rpcErrors } from "./errors.ts";
 import type { Response } from "./messages.ts";
@@ -16,6 +16,7 @@ import {
   type MethodName,
   METHODS,
   type MethodSpec,
+  type NotificationParams,
   type Notify,
   type ParamsOf,
   type ResultOf,
@@ -94,7 +95,7 @@ export interface LocalConnection extends Connection {
 }
 
 export interface LarkitAppServer extends AppServer {
-  connect(origin: Origin, out: Outbound, label?: string): LocalConnection;
+  connect(origin: Origin, out: Outbound, label?: string, peer?: Peer): LocalConnection;
   broadcast: Notify;
   /** Live connections, for status and tests. */
   readonly connections: readonly ConnectionInfo[];
@@ -138,6 +139,16 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
       [...sessions.values()].filter((s) => s.initialized).map((s) => s.notify(method, params)),
     );
   };
+  /** `thread/started` goes to the connections that may see the thread (the hub decides, by owner). */
+  const announce = async (
+    method: "thread/started",
+    params: NotificationParams<"thread/started">,
+    to: (c: ConnectionInfo) => boolean,
+  ) => {
+    await Promise.all(
+      [...sessions.values()].filter((s) => s.initialized && to(s)).map((s) => s.notify(method, params)),
+    );
+  };
 
   const hub = new ThreadHub({
     provider: p,
@@ -146,7 +157,7 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
     policy: opts.policy ?? DEFAULT_POLICY,
     requests,
     approvalTimeoutMs: opts.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
-    broadcast,
+    announce,
     log,
   });
 
@@ -162,11 +173,11 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
     [M in BuiltinName]: (params: ParamsOf<M>, session: Session) => Reply<M> | Promise<Reply<M>>;
   } = {
     "thread/start": (_params, s) => hub.startThread(s),
-    "thread/list": (params) => hub.list(params),
-    "thread/read": (params) => hub.read(params),
+    "thread/list": (params, s) => hub.list(s, params),
+    "thread/read": (params, s) => hub.read(s, params),
     "thread/resume": (params, s) => hub.resume(s, params),
     "turn/start": (params, s) => hub.startTurn(s, params),
-    "turn/interrupt": (params) => hub.interrupt(params),
+    "turn/interrupt": (params, s) => hub.interrupt(s, params),
     "command/exec": (params, s) => hub.exec(s, params),
   };
   const extra: Partial<Record<MethodName, MethodHandler>> = opts.methods ?? {};
@@ -232,11 +243,12 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
 
   let closed = false;
   return {
-    connect(origin: Origin, out: Outbound, label?: string) {
+    connect(origin: Origin, out: Outbound, label?: string, peer?: Peer) {
       const session = new Session({
         id: p.random.uuid(),
         origin,
         label,
+        device: peer?.device,
         out,
         queueLimits: opts.queueLimits ?? DEFAULT_QUEUE_LIMITS,
         maxInFlight: opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
@@ -246,7 +258,7 @@ export function createAppServer(opts: AppServerOptions): LarkitAppServer {
         return session;
       }
       sessions.set(session.id, session);
-      log("connection_opened", { connection: session.id, origin, label });
+      log("connection_opened", { connection: session.id, origin, label, device: peer?.device });
       return session;
     },
     broadcast,

@@ -31,6 +31,8 @@ export interface ConnectionInfo {
   readonly id: string;
   readonly origin: Origin;
   readonly label?: string;
+  /** The remote device (relay client id) of a `RemoteControl` connection. */
+  readonly device?: string;
   readonly clientInfo?: InitializeParams["clientInfo"];
   readonly experimentalApi: boolean;
   /** The connection completed `initialize`; before that nothing it sends (not even an answer) counts. */
@@ -55,6 +57,7 @@ export interface SessionOptions {
   id: string;
   origin: Origin;
   label?: string;
+  device?: string;
   out: Outbound;
   queueLimits: QueueLimits;
   /** Requests being handled at once; past it new requests get -32002 instead of queueing without bound. */
@@ -65,6 +68,7 @@ export class Session implements Connection, ConnectionInfo {
   readonly id: string;
   readonly origin: Origin;
   readonly label?: string;
+  readonly device?: string;
   readonly queue: OutboundQueue;
   #host: SessionHost;
   #out: Outbound;
@@ -80,6 +84,7 @@ export class Session implements Connection, ConnectionInfo {
     this.id = opts.id;
     this.origin = opts.origin;
     this.label = opts.label;
+    this.device = opts.device;
     this.#host = host;
     this.#out = opts.out;
     this.#maxInFlight = opts.maxInFlight;

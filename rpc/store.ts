@@ -9,12 +9,16 @@ import { openStateDb } from "./state_db.ts";
 
 export type TurnStatus = "inProgress" | "completed" | "failed" | "interrupted";
 
+/** Who started a thread or turn: null for a local client, else the remote device (`ownerOf` in policy.ts). */
+export type Owner = string | null;
+
 export interface ThreadRecord {
   id: string;
   preview: string;
   cwd: string;
   createdAtMs: number;
   updatedAtMs: number;
+  owner: Owner;
 }
 
 export interface TurnRecord {
@@ -27,6 +31,7 @@ export interface TurnRecord {
   error?: unknown;
   startedAtMs: number;
   completedAtMs: number | null;
+  owner: Owner;
 }
 
 /** An item as clients see it (`userMessage`, `commandExecution`); stored whole as JSON. */
@@ -38,7 +43,8 @@ CREATE TABLE IF NOT EXISTS rpc_threads (
   preview TEXT NOT NULL,
   cwd TEXT NOT NULL,
   created_at_ms INTEGER NOT NULL,
-  updated_at_ms INTEGER NOT NULL
+  updated_at_ms INTEGER NOT NULL,
+  owner TEXT
 );
 CREATE TABLE IF NOT EXISTS rpc_turns (
   id TEXT PRIMARY KEY,
@@ -50,7 +56,8 @@ CREATE TABLE IF NOT EXISTS rpc_turns (
   result_json TEXT,
   error_json TEXT,
   started_at_ms INTEGER NOT NULL,
-  completed_at_ms INTEGER
+  completed_at_ms INTEGER,
+  owner TEXT
 );
 CREATE INDEX IF NOT EXISTS rpc_turns_thread ON rpc_turns(thread_id, seq);
 -- Only the turns still running: a server's start looks for them (interruptOrphanedTurns) without reading every
@@ -66,12 +73,21 @@ CREATE TABLE IF NOT EXISTS rpc_items (
 CREATE INDEX IF NOT EXISTS rpc_items_turn ON rpc_items(turn_id, seq);
 `;
 
+/**
+ * Databases written before threads had owners gain the column; their rows stay NULL, which reads as local: a
+ * remote device under a remote policy sees none of them.
+ */
+const OWNER_COLUMNS = ["rpc_threads", "rpc_turns"];
+const OWNER_INDEX =
+  "CREATE INDEX IF NOT EXISTS rpc_threads_owner ON rpc_threads(owner, updated_at_ms DESC, id DESC);";
+
 const ThreadRow = z.object({
   id: z.string(),
   preview: z.string(),
   cwd: z.string(),
   created_at_ms: z.number(),
   updated_at_ms: z.number(),
+  owner: z.nullable(z.string()),
 });
 const TurnRow = z.object({
   id: z.string(),
@@ -83,6 +99,7 @@ const TurnRow = z.object({
   error_json: z.nullable(z.string()),
   started_at_ms: z.number(),
   completed_at_ms: z.nullable(z.number()),
+  owner: z.nullable(z.string()),
 });
 const ItemRow = z.object({ body_json: z.string() });
 // Built once: zod compiles a parser for each schema object on its first parse, so a schema made per call
@@ -97,6 +114,7 @@ function toThread(row: unknown): ThreadRecord {
     cwd: r.cwd,
     createdAtMs: r.created_at_ms,
     updatedAtMs: r.updated_at_ms,
+    owner: r.owner,
   };
 }
 
@@ -110,6 +128,7 @@ function toTurn(row: unknown): TurnRecord {
     exitCode: r.exit_code,
     startedAtMs: r.started_at_ms,
     completedAtMs: r.completed_at_ms,
+    owner: r.owner,
   };
   if (r.result_json !== null) turn.result = JSON.parse(r.result_json);
   if (r.error_json !== null) turn.error = JSON.parse(r.error_json);
@@ -132,6 +151,11 @@ export class ThreadStore {
       this.#owned = true;
     }
     this.#db.exec(SCHEMA);
+    for (const table of OWNER_COLUMNS) {
+      const columns = this.#db.prepare(`PRAGMA table_info(${table})`).all().map((c) => String(c.name));
+      if (!columns.includes("owner")) this.#db.exec(`ALTER TABLE ${table} ADD COLUMN owner TEXT`);
+    }
+    this.#db.exec(OWNER_INDEX);
   }
 
   /**
@@ -147,8 +171,8 @@ export class ThreadStore {
 
   createThread(t: ThreadRecord): void {
     this.#sql(
-      "INSERT INTO rpc_threads (id, preview, cwd, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?)",
-    ).run(t.id, t.preview, t.cwd, t.createdAtMs, t.updatedAtMs);
+      "INSERT INTO rpc_threads (id, preview, cwd, created_at_ms, updated_at_ms, owner) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(t.id, t.preview, t.cwd, t.createdAtMs, t.updatedAtMs, t.owner);
   }
 
   getThread(id: string): ThreadRecord | undefined {
@@ -156,17 +180,34 @@ export class ThreadStore {
     return row ? toThread(row) : undefined;
   }
 
-  /** Newest first; the cursor is the last id of the previous page. */
-  listThreads(limit: number, cursor?: string): { threads: ThreadRecord[]; nextCursor: string | null } {
-    const after = cursor ? this.getThread(cursor) : undefined;
-    const rows = after
-      ? this.#sql(
-        `SELECT * FROM rpc_threads WHERE (updated_at_ms, id) < (?, ?)
+  /**
+   * Newest first; the cursor is the last id of the previous page. With `owner`, only that owner's threads (a
+   * cursor naming another's thread is no cursor: nothing is learnt about it).
+   */
+  listThreads(
+    limit: number,
+    cursor?: string,
+    owner?: string,
+  ): { threads: ThreadRecord[]; nextCursor: string | null } {
+    const found = cursor ? this.getThread(cursor) : undefined;
+    const after = owner === undefined || found?.owner === owner ? found : undefined;
+    const rows = owner === undefined
+      ? (after
+        ? this.#sql(
+          `SELECT * FROM rpc_threads WHERE (updated_at_ms, id) < (?, ?)
          ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
-      ).all(after.updatedAtMs, after.id, limit + 1)
-      : this.#sql("SELECT * FROM rpc_threads ORDER BY updated_at_ms DESC, id DESC LIMIT ?").all(
-        limit + 1,
-      );
+        ).all(after.updatedAtMs, after.id, limit + 1)
+        : this.#sql("SELECT * FROM rpc_threads ORDER BY updated_at_ms DESC, id DESC LIMIT ?").all(
+          limit + 1,
+        ))
+      : (after
+        ? this.#sql(
+          `SELECT * FROM rpc_threads WHERE owner = ? AND (updated_at_ms, id) < (?, ?)
+         ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
+        ).all(owner, after.updatedAtMs, after.id, limit + 1)
+        : this.#sql(
+          "SELECT * FROM rpc_threads WHERE owner = ? ORDER BY updated_at_ms DESC, id DESC LIMIT ?",
+        ).all(owner, limit + 1));
     const threads = rows.slice(0, limit).map(toThread);
     return { threads, nextCursor: rows.length > limit ? threads[threads.length - 1].id : null };
   }
@@ -208,9 +249,9 @@ export class ThreadStore {
   /** The next turn's seq is computed inside the insert (the thread's index answers MAX in one lookup). */
   createTurn(t: TurnRecord): void {
     this.#sql(
-      `INSERT INTO rpc_turns (id, thread_id, seq, status, input, started_at_ms)
-       VALUES (?, ?, (SELECT COALESCE(MAX(seq) + 1, 0) FROM rpc_turns WHERE thread_id = ?), ?, ?, ?)`,
-    ).run(t.id, t.threadId, t.threadId, t.status, t.input, t.startedAtMs);
+      `INSERT INTO rpc_turns (id, thread_id, seq, status, input, started_at_ms, owner)
+       VALUES (?, ?, (SELECT COALESCE(MAX(seq) + 1, 0) FROM rpc_turns WHERE thread_id = ?), ?, ?, ?, ?)`,
+    ).run(t.id, t.threadId, t.threadId, t.status, t.input, t.startedAtMs, t.owner);
   }
 
   finishTurn(t: TurnRecord): void {

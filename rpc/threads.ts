@@ -11,7 +11,15 @@ import { errors } from "../cli/output/errors.ts";
 import type { Origin } from "./connection.ts";
 import { type CommandOutcome, refusedOutcome, runCommand, type Runner, statusOf } from "./command_run.ts";
 import { rpcErrors } from "./errors.ts";
-import { mayApprove, policyApprover, type RemotePolicy, turnGate } from "./policy.ts";
+import {
+  mayApprove,
+  mayReach,
+  ownerOf,
+  policyApprover,
+  policyFetch,
+  type RemotePolicy,
+  turnGate,
+} from "./policy.ts";
 import {
   APPROVAL_METHOD,
   type ApprovalParams,
@@ -25,7 +33,7 @@ import {
 } from "./protocol.ts";
 import type { ServerRequests } from "./server_requests.ts";
 import { type ConnectionInfo, ReplyThen, type Session } from "./session.ts";
-import type { ItemBody, ThreadRecord, ThreadStore, TurnRecord } from "./store.ts";
+import type { ItemBody, Owner, ThreadRecord, ThreadStore, TurnRecord } from "./store.ts";
 import { tokenize } from "./tokenize.ts";
 
 const ApprovalAnswer = z.looseObject({ decision: Decision });
@@ -41,15 +49,20 @@ export interface HubOptions {
   policy: RemotePolicy;
   requests: ServerRequests;
   approvalTimeoutMs: number;
-  /** Sends to every initialized connection (thread/started). */
-  broadcast(method: string, params: unknown): Promise<void>;
+  /** Sends `thread/started` to every initialized connection `to` accepts. */
+  announce(
+    method: "thread/started",
+    params: NotificationParams<"thread/started">,
+    to: (c: ConnectionInfo) => boolean,
+  ): Promise<void>;
   log(event: string, fields: Record<string, unknown>): void;
 }
 
 interface ActiveTurn {
   id: string;
-  /** The origin of the connection that started it: decides who may approve its writes. */
+  /** The origin and owner of the connection that started it: decide who may approve or interrupt it. */
   origin: Origin;
+  owner: Owner;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -89,14 +102,20 @@ export class ThreadHub {
   }
 
   /** A connection may answer a thread's approval while subscribed to it, within the origin rules. */
-  #mayAnswerThread(threadId: string, asker: Origin, c: ConnectionInfo): boolean {
+  #mayAnswerThread(threadId: string, asker: { origin: Origin; owner: Owner }, c: ConnectionInfo): boolean {
     const subscribed = [...this.#live.get(threadId)?.subscribers ?? []].some((s) => s.id === c.id);
     return subscribed && mayApprove(asker, c, this.#o.policy);
   }
 
-  #thread(threadId: string): ThreadRecord {
+  /**
+   * The thread, if `c` may reach it; one it may not (under a remote policy, another's) is not found, exactly
+   * like an unknown id, so ids cannot be probed.
+   */
+  #thread(threadId: string, c: ConnectionInfo): ThreadRecord {
     const t = this.#o.store.getThread(threadId);
-    if (!t) throw rpcErrors.notFound(`thread not found: ${threadId}`);
+    if (!t || !mayReach(c, t.owner, this.#o.policy)) {
+      throw rpcErrors.notFound(`thread not found: ${threadId}`);
+    }
     return t;
   }
 
@@ -107,7 +126,8 @@ export class ThreadHub {
     return { type: "active", activeFlags: waiting ? ["waitingOnApproval"] : [] };
   }
 
-  #threadView(t: ThreadRecord, withTurns: boolean): Thread {
+  /** The thread as `viewer` may see it: only the turns it may reach (under a remote policy, its own). */
+  #threadView(t: ThreadRecord, withTurns: boolean, viewer?: ConnectionInfo): Thread {
     return {
       id: t.id,
       preview: t.preview,
@@ -115,7 +135,11 @@ export class ThreadHub {
       createdAt: seconds(t.createdAtMs),
       updatedAt: seconds(t.updatedAtMs),
       status: this.#status(t.id),
-      turns: withTurns ? this.#o.store.turnsOf(t.id).map((turn) => this.#turnView(turn)) : [],
+      turns: withTurns
+        ? this.#o.store.turnsOf(t.id)
+          .filter((turn) => viewer === undefined || mayReach(viewer, turn.owner, this.#o.policy))
+          .map((turn) => this.#turnView(turn))
+        : [],
     };
   }
 
@@ -136,13 +160,20 @@ export class ThreadHub {
     return view;
   }
 
-  /** Every subscriber gets each event before the next one is sent: one order for all connections. */
+  /**
+   * Every subscriber gets each event before the next one is sent: one order for all connections. A turn's
+   * events go only to the subscribers that may reach the turn (`owner`, its starter): under a remote policy a
+   * device subscribed to its thread does not see a local client's turn in it.
+   */
   async #emit<N extends ThreadNotification>(
     threadId: string,
     method: N,
     params: Omit<NotificationParams<N>, "threadId">,
+    owner: Owner,
   ): Promise<void> {
-    const subs = [...this.#live.get(threadId)?.subscribers ?? []];
+    const subs = [...this.#live.get(threadId)?.subscribers ?? []].filter((s) =>
+      mayReach(s, owner, this.#o.policy)
+    );
     const full = { threadId, ...params } as NotificationParams<N>;
     await Promise.all(subs.map((s) => s.notify(method, full)));
   }
@@ -162,34 +193,43 @@ export class ThreadHub {
   async startThread(session: Session): Promise<ReplyThen<ResultOf<"thread/start">>> {
     const now = this.#o.provider.clock.now();
     const id = this.#o.provider.random.uuid();
+    const owner = ownerOf(session, this.#o.policy);
     const t: ThreadRecord = {
       id,
       preview: "",
       cwd: await this.#ensureWorkspace(id),
       createdAtMs: now,
       updatedAtMs: now,
+      owner,
     };
     this.#o.store.createThread(t);
     this.subscribe(t.id, session);
     const thread = this.#threadView(t, false);
     this.#o.log("thread_started", { thread: t.id, connection: session.id, origin: session.origin });
-    return new ReplyThen({ thread }, () => this.#o.broadcast("thread/started", { thread }));
+    return new ReplyThen(
+      { thread },
+      () => this.#o.announce("thread/started", { thread }, (c) => mayReach(c, owner, this.#o.policy)),
+    );
   }
 
-  list(params: ParamsOf<"thread/list">): ResultOf<"thread/list"> {
-    const page = this.#o.store.listThreads(params.limit ?? 50, params.cursor ?? undefined);
+  list(session: Session, params: ParamsOf<"thread/list">): ResultOf<"thread/list"> {
+    const { policy } = this.#o;
+    // Under a remote policy a remote device lists its own threads only (filtered in the query, so pages fill).
+    const only = mayReach(session, null, policy) ? undefined : ownerOf(session, policy) ?? undefined;
+    const page = this.#o.store.listThreads(params.limit ?? 50, params.cursor ?? undefined, only);
     return { data: page.threads.map((t) => this.#threadView(t, false)), nextCursor: page.nextCursor };
   }
 
-  read(params: ParamsOf<"thread/read">): ResultOf<"thread/read"> {
-    return { thread: this.#threadView(this.#thread(params.threadId), params.includeTurns ?? true) };
+  read(session: Session, params: ParamsOf<"thread/read">): ResultOf<"thread/read"> {
+    const t = this.#thread(params.threadId, session);
+    return { thread: this.#threadView(t, params.includeTurns ?? true, session) };
   }
 
   /** Subscribes the connection and re-sends it the pending approvals it may answer, under their original ids. */
   resume(session: Session, params: ParamsOf<"thread/resume">): ReplyThen<ResultOf<"thread/resume">> {
-    const t = this.#thread(params.threadId);
+    const t = this.#thread(params.threadId, session);
     this.subscribe(t.id, session);
-    const thread = this.#threadView(t, true);
+    const thread = this.#threadView(t, true, session);
     return new ReplyThen({ thread }, async () => {
       for (const pending of this.#o.requests.pendingFor({ threadId: t.id })) {
         if (pending.mayAnswer(session)) await session.request(pending.id, pending.method, pending.params);
@@ -198,7 +238,7 @@ export class ThreadHub {
   }
 
   startTurn(session: Session, params: ParamsOf<"turn/start">): ReplyThen<ResultOf<"turn/start">> {
-    const t = this.#thread(params.threadId);
+    const t = this.#thread(params.threadId, session);
     const text = params.input.map((i) => i.text).join(" ");
     const argv = tokenize(text);
     if (!argv.ok) throw rpcErrors.invalidParams(argv.reason);
@@ -207,6 +247,7 @@ export class ThreadHub {
     live.subscribers.add(session);
 
     const { clock, random } = this.#o.provider;
+    const owner = ownerOf(session, this.#o.policy);
     const turn: TurnRecord = {
       id: random.uuid(),
       threadId: t.id,
@@ -215,6 +256,7 @@ export class ThreadHub {
       exitCode: null,
       startedAtMs: clock.now(),
       completedAtMs: null,
+      owner,
     };
     const userMessage: ItemBody = {
       type: "userMessage",
@@ -245,7 +287,7 @@ export class ThreadHub {
       .finally(() => {
         if (live.active?.id === turn.id) live.active = undefined;
       });
-    live.active = { id: turn.id, origin: session.origin, controller, done };
+    live.active = { id: turn.id, origin: session.origin, owner, controller, done };
     this.#o.log("turn_started", {
       thread: t.id,
       turn: turn.id,
@@ -269,20 +311,23 @@ export class ThreadHub {
     const threadId = turn.threadId;
     const { userMessage, command } = items;
     const cwd = this.#workspace(threadId);
+    const owner = turn.owner;
+    const emit = <N extends ThreadNotification>(method: N, params: Omit<NotificationParams<N>, "threadId">) =>
+      this.#emit(threadId, method, params, owner);
     // The workspace is made while the first events go out; the command waits for it.
     const workspace = this.#ensureWorkspace(threadId);
     workspace.catch(() => {/* awaited below, where the failure ends the turn */});
     const item = async (method: "item/started" | "item/completed", body: ItemBody) => {
       const at = provider.clock.now();
-      await this.#emit(threadId, method, {
+      await emit(method, {
         turnId: turn.id,
         item: body,
         ...(method === "item/started" ? { startedAtMs: at } : { completedAtMs: at }),
       });
     };
 
-    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
-    await this.#emit(threadId, "turn/started", { turn: this.#turnView(turn, []) });
+    await emit("thread/status/changed", { status: this.#status(threadId) });
+    await emit("turn/started", { turn: this.#turnView(turn, []) });
     await item("item/started", userMessage);
     await item("item/completed", userMessage);
 
@@ -292,13 +337,14 @@ export class ThreadHub {
 
     const outcome = await this.#execute(session, argv, signal, cwd, {
       onOutput: (stream, delta) =>
-        this.#emit(threadId, "command/exec/outputDelta", {
+        emit("command/exec/outputDelta", {
           turnId: turn.id,
           itemId: command.id,
           stream,
           delta,
         }),
-      ask: (req) => this.#askThread(session.origin, threadId, turn.id, command.id, turn.input, req),
+      ask: (req) =>
+        this.#askThread({ origin: session.origin, owner }, threadId, turn.id, command.id, turn.input, req),
     });
     const status = statusOf(outcome);
     const completed: ItemBody = {
@@ -318,8 +364,8 @@ export class ThreadHub {
 
     const live = this.#liveOf(threadId);
     live.active = undefined;
-    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
-    await this.#emit(threadId, "turn/completed", { turn: this.#turnView(turn, [userMessage, completed]) });
+    await emit("thread/status/changed", { status: this.#status(threadId) });
+    await emit("turn/completed", { turn: this.#turnView(turn, [userMessage, completed]) });
     this.#o.log("turn_completed", { thread: threadId, turn: turn.id, status, exitCode: outcome.exitCode });
   }
 
@@ -338,6 +384,7 @@ export class ThreadHub {
       cwd,
       gate: turnGate(session.origin, policy),
       approver: policyApprover(session.origin, policy, io.ask),
+      fetch: policyFetch(session.origin, policy, provider.fetch),
       onOutput: async (stream: "stdout" | "stderr", delta: string) => {
         await io.onOutput(stream, delta);
       },
@@ -356,7 +403,7 @@ export class ThreadHub {
 
   /** Asks the thread's clients; the question outlives any one connection (re-sent on thread/resume). */
   async #askThread(
-    asker: Origin,
+    asker: { origin: Origin; owner: Owner },
     threadId: string,
     turnId: string,
     itemId: string,
@@ -381,20 +428,21 @@ export class ThreadHub {
       turnId,
       mayAnswer: (c) => this.#mayAnswerThread(threadId, asker, c),
     });
-    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
+    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) }, asker.owner);
     const subs = [...this.#live.get(threadId)?.subscribers ?? []].filter((s) => request.mayAnswer(s));
     await Promise.all(subs.map((s) => s.request(request.id, request.method, request.params)));
     const decision = decisionOf(await settled);
-    await this.#emit(threadId, "serverRequest/resolved", { requestId: request.id });
-    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) });
+    await this.#emit(threadId, "serverRequest/resolved", { requestId: request.id }, asker.owner);
+    await this.#emit(threadId, "thread/status/changed", { status: this.#status(threadId) }, asker.owner);
     this.#o.log("approval", { thread: threadId, turn: turnId, requestId: request.id, decision });
     return decision;
   }
 
-  interrupt(params: ParamsOf<"turn/interrupt">): ResultOf<"turn/interrupt"> {
-    this.#thread(params.threadId);
+  /** Under a remote policy a remote device interrupts only its own turns, never a local client's. */
+  interrupt(session: Session, params: ParamsOf<"turn/interrupt">): ResultOf<"turn/interrupt"> {
+    this.#thread(params.threadId, session);
     const active = this.#live.get(params.threadId)?.active;
-    if (!active || active.id !== params.turnId) {
+    if (!active || active.id !== params.turnId || !mayReach(session, active.owner, this.#o.policy)) {
       throw rpcErrors.notFound(`no running turn ${params.turnId} in thread ${params.threadId}`);
     }
     active.controller.abort(new DOMException("turn interrupted", "AbortError"));
@@ -444,7 +492,13 @@ export class ThreadHub {
           };
           const { request, settled } = this.#o.requests.open(APPROVAL_METHOD, approval, {
             timeoutMs: this.#o.approvalTimeoutMs,
-            mayAnswer: (c) => c.id === session.id && mayApprove(session.origin, c, this.#o.policy),
+            mayAnswer: (c) =>
+              c.id === session.id &&
+              mayApprove(
+                { origin: session.origin, owner: ownerOf(session, this.#o.policy) },
+                c,
+                this.#o.policy,
+              ),
           });
           await session.request(request.id, request.method, request.params);
           return decisionOf(await settled);

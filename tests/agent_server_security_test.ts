@@ -7,7 +7,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { abortableSleep } from "../cli/provider.ts";
 import { runCli as runCliIn } from "../cli/run.ts";
+import { remotePolicyArgs, remotePolicyOf } from "../cli/commands/app_server.ts";
+import { DevRelay } from "../relay/dev_relay.ts";
+import { RemoteClient } from "../relay/remote_client.ts";
+import { RemoteControlSession } from "../relay/session.ts";
+import { EnrollmentStore } from "../relay/store.ts";
+import { normalizeRelayBaseUrl } from "../relay/url.ts";
+import { until } from "./helpers/until.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../rpc/policy.ts";
 import { createAppServer, type LarkitAppServer } from "../rpc/server.ts";
 import { InProcessClient, type InProcessOptions } from "../rpc/transports/in-process.ts";
@@ -316,7 +325,8 @@ Deno.test("--remote-read-only: a remote can neither cause nor answer a write, an
     const thread = await newThread(local);
     await local.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: SEND }] });
     const ask = await local.waitFor((m) => m.method === "item/commandExecution/requestApproval");
-    await remote.request("thread/resume", { threadId: thread.id });
+    // Under a remote policy the local thread is not the remote's to resume (B.2); its answer is ignored anyway.
+    await assert.rejects(remote.request("thread/resume", { threadId: thread.id }), /thread not found/);
     await remote.send({ id: ask.id, result: { decision: "accept" } });
     assert.equal(remoteAsked, 0, "the remote was never sent an approval");
     assert.equal(suitePosts(w.emu, "/open-apis/im/"), 0);
@@ -397,4 +407,218 @@ Deno.test("prompt-injected local agent: shell syntax and chained commands are re
     assert.deepEqual(w.trapHits, []);
     assert.deepEqual([...Deno.readDirSync(w.serverCwd)], []);
   });
+});
+
+Deno.test("B.1 --remote-forbid-service holds for what a remote turn calls: URLs, //host, encodings, other services' commands", async () => {
+  await withWorld({ ...DEFAULT_POLICY, forbiddenServices: ["im", "drive"] }, async (w) => {
+    const remote = await w.client({
+      origin: "RemoteControl",
+      onServerRequest: () => ({ decision: "accept" }),
+    });
+    const { id } = await newThread(remote);
+    const touched = () => w.emu.requests().filter((r) => /^\/open-apis\/(im|drive)\//.test(r.path)).length;
+    const data = JSON.stringify({ receive_id: fixtures.CHATS.engineering, msg_type: "text", content: "{}" });
+    for (
+      const text of [
+        `api POST http://127.0.0.1:1/open-apis/im/v1/messages --params '{"receive_id_type":"chat_id"}' --data '${data}' --as bot`,
+        "api GET https://x/open-apis/drive/v1/files --as bot",
+        "api GET //x/open-apis/drive/v1/files --as bot",
+        "api GET HTTPS://x/open-apis/drive/v1/files --as bot",
+        "api GET /open-apis/%64rive/v1/files --as bot",
+        "api GET /open-apis/DRIVE/v1/files --as bot",
+        "api GET /open-apis//drive/v1/files --as bot",
+        "api GET '/open-apis/drive;x/v1/files' --as bot",
+        // A command of another service whose requests go to a forbidden one.
+        `markdown +fetch --file-token ${fixtures.DRIVE.readme} --output readme.md --as bot`,
+      ]
+    ) {
+      const t = await turn(remote, id, text);
+      assertRefused(t, text);
+      assert.match(t.error?.error.message ?? "", /host|not available to RemoteControl/, text);
+    }
+    assert.equal(touched(), 0, "no request reached im or drive");
+
+    // The URL operand is refused by name, not rebased; a local client's turn is not restricted.
+    const url = await turn(remote, id, "api GET https://x/open-apis/calendar/v4/calendars --as bot");
+    assertRefused(url, "a host in a remote turn");
+    assert.match(url.error?.error.message ?? "", /names the host "x"/);
+    const local = await w.client();
+    const mine = await newThread(local);
+    const read = await turn(local, mine.id, "api GET https://x/open-apis/drive/v1/files --as bot");
+    assert.equal(read.status, "completed", JSON.stringify(read.error));
+    assert.equal(touched(), 1);
+  });
+});
+
+const notFound = (p: Promise<unknown>) => assert.rejects(p, (e: { code?: number }) => e.code === -32000);
+const listed = async (c: InProcessClient) =>
+  ((await c.request("thread/list")) as { data: { id: string }[] }).data.map((t) => t.id);
+const turnsOf = async (c: InProcessClient, threadId: string) =>
+  ((await c.request("thread/read", { threadId })) as { thread: { turns: { id: string }[] } }).thread.turns
+    .map((
+      t,
+    ) => t.id);
+
+for (
+  const [name, policy] of [
+    ["--remote-read-only", { ...DEFAULT_POLICY, forbidWrites: true }],
+    ["--remote-forbid-service im", { ...DEFAULT_POLICY, forbiddenServices: ["im"] }],
+    ["--remote-own-threads", { ...DEFAULT_POLICY, ownThreads: true }],
+  ] satisfies [string, RemotePolicy][]
+) {
+  Deno.test(`B.2 under ${name} a remote device reaches only the threads and turns it started`, async () => {
+    await withWorld(policy, async (w) => {
+      let phoneAsked = 0;
+      const phone = await w.client({
+        origin: "RemoteControl",
+        device: "phone",
+        onServerRequest: () => {
+          phoneAsked++;
+          return { decision: "accept" };
+        },
+      });
+      const tablet = await w.client({ origin: "RemoteControl", device: "tablet" });
+      const local = await w.client();
+
+      // A local thread with a turn whose output is a forbidden service's (im).
+      const localThread = await newThread(local);
+      const chats = await turn(local, localThread.id, "api GET /open-apis/im/v1/chats --as bot");
+      assert.equal(chats.status, "completed", JSON.stringify(chats.error));
+      assert.ok(
+        !phone.received.some((m) => JSON.stringify(m).includes(localThread.id)),
+        "not even thread/started",
+      );
+      assert.ok(!(await listed(phone)).includes(localThread.id));
+      await notFound(phone.request("thread/read", { threadId: localThread.id }));
+      await notFound(phone.request("thread/resume", { threadId: localThread.id }));
+      await notFound(phone.request("turn/start", {
+        threadId: localThread.id,
+        input: [{ type: "text", text: "calendar +agenda --as user" }],
+      }));
+
+      // The phone's own thread: its own turns only, and never another device's view of it.
+      const phoneThread = await newThread(phone);
+      const mine = await turn(phone, phoneThread.id, "calendar +agenda --as user");
+      assert.equal(mine.status, "completed", JSON.stringify(mine.error));
+      assert.deepEqual(await listed(phone), [phoneThread.id]);
+      assert.deepEqual(await listed(tablet), []);
+      await notFound(tablet.request("thread/read", { threadId: phoneThread.id }));
+      assert.deepEqual(
+        (await listed(local)).sort(),
+        [localThread.id, phoneThread.id].sort(),
+        "local sees all",
+      );
+
+      // A local turn in the phone's thread: the phone sees none of it and can neither interrupt nor answer it.
+      const from = phone.received.length;
+      const { turn: localTurn } = await local.request("turn/start", {
+        threadId: phoneThread.id,
+        input: [{ type: "text", text: SEND }],
+      }) as { turn: { id: string } };
+      const ask = await local.waitFor((m) => m.method === "item/commandExecution/requestApproval");
+      await notFound(phone.request("turn/interrupt", { threadId: phoneThread.id, turnId: localTurn.id }));
+      await phone.send({ id: ask.id, result: { decision: "accept" } });
+      assert.equal(suitePosts(w.emu, "/open-apis/im/"), 0, "the phone's answer was ignored");
+      await local.send({ id: ask.id, result: { decision: "decline" } });
+      await local.waitFor((m) =>
+        m.method === "turn/completed" && (m.params as { turn: { id: string } }).turn.id === localTurn.id
+      );
+      assert.equal(phoneAsked, 0, "the phone was never asked");
+      assert.ok(
+        !phone.received.slice(from).some((m) =>
+          m.method !== undefined && JSON.stringify(m).includes(localTurn.id)
+        ),
+        "no event of the local turn reached the phone",
+      );
+      assert.deepEqual(await turnsOf(phone, phoneThread.id), [mine.id]);
+      assert.equal((await turnsOf(local, phoneThread.id)).length, 2);
+    });
+  });
+}
+
+Deno.test("B.2 without a remote policy a remote device continues this machine's threads as a local client", async () => {
+  await withWorld(DEFAULT_POLICY, async (w) => {
+    const local = await w.client();
+    const phone = await w.client({ origin: "RemoteControl", device: "phone" });
+    const thread = await newThread(local);
+    const t = await turn(local, thread.id, "calendar +agenda --as user");
+    assert.ok((await listed(phone)).includes(thread.id));
+    assert.deepEqual(await turnsOf(phone, thread.id), [t.id]);
+    await phone.request("thread/resume", { threadId: thread.id });
+    assert.equal((await turn(phone, thread.id, "calendar +agenda --as user")).status, "completed");
+  });
+});
+
+Deno.test("B.2 through the dev relay: the relay's client id is the device; another device's streams see nothing", async () => {
+  await withWorld({ ...DEFAULT_POLICY, ownThreads: true }, async (w) => {
+    const relay = DevRelay.start();
+    const session = new RemoteControlSession({
+      urls: normalizeRelayBaseUrl(relay.baseUrl),
+      appServer: w.server,
+      getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok-1", kind: "user" as const }),
+      store: new EnrollmentStore(new DatabaseSync(":memory:")),
+      clock: { now: () => Date.now(), sleep: abortableSleep },
+      random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+      fetch: (input, init) => fetch(input, init),
+      server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
+      clientName: "",
+      log: () => {},
+    });
+    const clients: RemoteClient[] = [];
+    const stream = async (clientId: string, streamId: string) => {
+      const client = await RemoteClient.connect(relay.clientUrl(clientId), clientId);
+      clients.push(client);
+      const s = client.stream(streamId);
+      await s.request("initialize", { clientInfo: { name: clientId, version: "1" } });
+      return s;
+    };
+    const ids = async (s: Awaited<ReturnType<typeof stream>>) =>
+      ((await s.request("thread/list", {})) as { data: { id: string }[] }).data.map((t) => t.id);
+    try {
+      await session.enable();
+      await until("connected", () => session.status.current.status === "connected");
+      const phone = await stream("phone", "s1");
+      const { thread } = await phone.request("thread/start", {}) as { thread: { id: string } };
+      const phoneAgain = await stream("phone", "s2");
+      const tablet = await stream("tablet", "s1");
+      assert.deepEqual(await ids(phoneAgain), [thread.id], "the same device, another stream: its own thread");
+      assert.deepEqual(await ids(tablet), []);
+      await assert.rejects(tablet.request("thread/read", { threadId: thread.id }), /thread not found/);
+      await assert.rejects(tablet.request("thread/resume", { threadId: thread.id }), /thread not found/);
+      const opened = w.logged.filter((l) =>
+        l.event === "connection_opened" && l.fields.origin === "RemoteControl"
+      );
+      assert.deepEqual(opened.map((l) => l.fields.device), ["phone", "phone", "tablet"]);
+    } finally {
+      for (const c of clients) c.close();
+      await session.close();
+      await relay.close();
+    }
+  });
+});
+
+Deno.test("remote-control start hands its --remote-* flags to the daemon it spawns, as app-server reads them", () => {
+  for (
+    const flags of [
+      {},
+      { remoteReadOnly: true },
+      { remoteForbidService: "im,drive" },
+      { remoteOwnThreads: true },
+      { remoteReadOnly: true, remoteForbidService: "mail", remoteOwnThreads: true },
+    ]
+  ) {
+    const policy = remotePolicyOf(flags);
+    const args = remotePolicyArgs(policy);
+    const back = {
+      remoteReadOnly: args.includes("--remote-read-only"),
+      remoteForbidService: args[args.indexOf("--remote-forbid-service") + 1],
+      remoteOwnThreads: args.includes("--remote-own-threads"),
+    };
+    assert.deepEqual(
+      remotePolicyOf(
+        args.includes("--remote-forbid-service") ? back : { ...back, remoteForbidService: undefined },
+      ),
+      policy,
+    );
+  }
 });

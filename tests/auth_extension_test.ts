@@ -191,3 +191,63 @@ Deno.test("the import() attack: a module in the state dir or a workspace is neve
     assert.equal(await exists(marker), false, "the planted module never ran");
   });
 });
+
+Deno.test("a hard link into the state directory is refused as a provider, like a symlink", async () => {
+  await withHarness(async (h) => {
+    await configure(h);
+    const configDir = join(h.dir, "config");
+    const workspace = join(configDir, "state", "workspaces", "thr_1");
+    await Deno.mkdir(workspace, { recursive: true });
+    const marker = join(h.dir, "marker");
+    const planted = await writeProgram(
+      join(workspace, "downloaded"),
+      `touch ${marker}; cat >/dev/null; exit 1`,
+    );
+    const link = join(h.dir, "innocent");
+    await Deno.link(planted, link);
+    const refused = await h.run(["config", "set", "credential-providers", link]);
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.equal(refused.errorJson().error.type, "config");
+    assert.match(refused.errorJson().error.message, /hard links/);
+
+    // Written into the config file behind larkit's back: refused before the run, so it never runs.
+    const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
+    const config = await loadConfig(p);
+    assert.ok(config);
+    await saveConfig(p, { ...config, credentialProviders: [link] });
+    const run = await h.run(["auth", "status"]);
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.errorJson().error.message, /hard links/);
+    assert.equal(await exists(marker), false, "the linked program never ran");
+  });
+});
+
+Deno.test("a provider token with CR/LF, ESC or other control characters is a clear auth error", async () => {
+  await withHarness(async (h) => {
+    await configure(h);
+    for (
+      const [what, token] of [["CR/LF", "t-1\\r\\nX-Injected: 1"], ["ESC", "t-1\\u001b[31m"], [
+        "NUL",
+        "t\\u0000",
+      ]]
+    ) {
+      const program = await writeProgram(
+        join(h.dir, `p${crypto.randomUUID()}`),
+        `req=$(cat)
+case "$req" in
+  *'"account"'*) printf '{"version":1,"account":{"name":"vault","appId":"cli_vault","brand":"custom","baseUrl":"${h.emu.url}","identities":["bot"]}}' ;;
+  *'"token"'*) printf '%s' '{"version":1,"token":"${token}","expiresAt":9999999999999}' ;;
+  *) printf '{"version":1,"invalidated":false}' ;;
+esac`,
+      );
+      assert.equal((await h.run(["config", "set", "credential-providers", program])).code, 0);
+      h.emu.clearRequests();
+      const call = await h.run(["api", "GET", "/open-apis/im/v1/chats", "--as", "bot"]);
+      assert.equal(call.code, 3, `${what}: ${call.stderr}`);
+      const error = call.errorJson().error;
+      assert.deepEqual([error.type, error.subtype], ["authentication", "auth"], `${what}: ${call.stderr}`);
+      assert.match(error.message, /credential provider "vault" returned a bot token with control characters/);
+      assert.equal(h.emu.requests().length, 0, `${what}: no request was sent with it`);
+    }
+  });
+});

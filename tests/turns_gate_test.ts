@@ -184,6 +184,8 @@ Deno.test("turn gate: fixed commands, raw api and attack shapes are gated alike 
       ["api", "POST", "/open-apis/im/v1/messages", "--body", "{}", "--yes"],
       ["api", "GET", "/open-apis/../../auth/v3/x"],
       ["api", "GET", "https://open.feishu.cn/open-apis/im/v1/chats"],
+      ["api", "GET", "//x/open-apis/drive/v1/files"],
+      ["api", "GET", "/open-apis/%64rive/v1/files"],
       ["api", "GET", "/open-apis/calendar/v4/calendars", "--", "x"],
       ["api", "GET", "/open-apis/calendar/v4/calendars", "--replay=/tmp/x"],
       ["api", "--as", "bot", "GET", "/open-apis/calendar/v4/calendars"],

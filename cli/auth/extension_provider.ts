@@ -69,6 +69,14 @@ export async function checkProviderProgram(p: Provider, entry: string): Promise<
       hint: `fix the path, ${REMOVE_HINT}`,
     });
   }
+  // A hard link, unlike a symlink, does not say where its other names are: one may be a file a turn downloaded
+  // into a workspace. Nothing can tell, so a program with more than one name is refused.
+  if ((info.links ?? 1) > 1) {
+    throw errors.config(`credential provider ${program} has ${info.links} hard links; it is never run`, {
+      hint:
+        `a hard-linked file may also live in larkit's state directory: install a copy instead, ${REMOVE_HINT}`,
+    });
+  }
   return program;
 }
 
@@ -168,6 +176,16 @@ async function adapt(p: Provider, entry: string): Promise<CredentialSource | und
         TokenAnswerSchema,
         signal,
       );
+      // The token goes into an Authorization header: a CR/LF would split it (a header injection the fetch API
+      // refuses with a TypeError, once an `internal` error) and an ESC or other control character fails the
+      // request as if the network had (retried in vain). Either way the provider is at fault: say so.
+      if (!/^[\x21-\x7e]+$/.test(t.token)) {
+        throw errors.auth(
+          `credential provider "${name}" returned a ${identity} token with control characters, spaces or ` +
+            `non-ASCII characters; it is not used`,
+          { hint: `a token is printable ASCII without spaces: fix the provider, ${REMOVE_HINT}` },
+        );
+      }
       return { identity, token: t.token, expiresAt: t.expiresAt, scopes: t.scopes };
     },
     async invalidate(identity, token, signal) {

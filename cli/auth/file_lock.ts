@@ -1,7 +1,8 @@
 /**
- * A cross-process lock file: created with O_EXCL (`createNew`), so exactly one larkit process holds it; the
- * others poll until it is gone. The file names its holder (process id and host), so a holder that was killed
- * is recognised at once on the same machine and its lock taken over, instead of being waited out. A holder on
+ * A cross-process lock file: created exclusively and whole (`createNew`), so exactly one larkit process holds it;
+ * the others poll until it is gone. The file names its holder (process id and host), so a holder that was killed
+ * is recognised at once on the same machine and its lock taken over, instead of being waited out; a file that
+ * names no holder (unparseable) is taken over at once too. A holder on
  * another machine (a shared config directory), or a live one that hangs, is taken over once the lock is older
  * than the work under it can take (one token request: the HTTP client's 60 s timeout plus a margin), so a
  * waiter never waits longer than that.
@@ -39,8 +40,11 @@ async function readIfPresent(p: Provider, path: string): Promise<string | undefi
   }
 }
 
-/** Whether the lock holding `text` was left behind: its holder died (same host), or it is older than `staleMs`. */
-async function isStale(p: Provider, path: string, text: string, staleMs: number): Promise<boolean> {
+/**
+ * Whether the lock holding `text` was left behind: it names no holder, its holder died (same host), or it is
+ * older than `staleMs`.
+ */
+function isStale(p: Provider, text: string, staleMs: number): boolean {
   const holder = HolderSchema.safeParse((() => {
     try {
       return JSON.parse(text);
@@ -53,9 +57,9 @@ async function isStale(p: Provider, path: string, text: string, staleMs: number)
     if (pid !== undefined && host === p.system.hostname && !p.processes.alive(pid)) return true;
     return p.clock.now() - at > staleMs;
   }
-  // Just created and not yet written, or left half-written by a crash: judge by the file's age.
-  const info = await p.files.stat(path);
-  return info?.mtimeMs !== undefined && p.clock.now() - info.mtimeMs > staleMs;
+  // A lock appears whole (`createNew`), so one that does not parse was never a live holder's: garbage, or left by
+  // a crash of an older larkit that wrote it in two steps. Nobody can be holding it: take it over at once.
+  return true;
 }
 
 async function removeIfPresent(p: Provider, path: string): Promise<void> {
@@ -93,7 +97,7 @@ export async function withFileLock<T>(
   while (!await p.files.createNew(path, holder())) {
     const text = await readIfPresent(p, path);
     if (text === undefined) continue;
-    if (await isStale(p, path, text, staleMs)) {
+    if (isStale(p, text, staleMs)) {
       // Only the lock judged stale: another waiter may have taken it over and written its own meanwhile.
       if (await readIfPresent(p, path) === text) await removeIfPresent(p, path);
       continue;

@@ -80,3 +80,27 @@ Deno.test("a holder that died on this host is taken over at once; a live one or 
     assert.ok(t.now() - from > 3000, `${host}/${pid}: taken over only once stale`);
   }
 });
+
+Deno.test("an unparseable lock (empty, half-written, garbage) is taken over at once, not after the stale time", async () => {
+  const t = fakeTime();
+  const p = testProvider(t);
+  const path = join(p.paths.configDir, "locks", "x.lock");
+  for (const text of ["", '{"owner":"o","at":', "garbage"]) {
+    await p.files.writeFileAtomic(path, text);
+    const start = t.now();
+    assert.equal(await withFileLock(p, path, () => Promise.resolve("ran"), { retryMs: 500 }), "ran");
+    assert.equal(t.now(), start, `${JSON.stringify(text)}: no waiting`);
+    assert.equal(await p.files.stat(path), null);
+  }
+});
+
+Deno.test("createNew: the file appears whole and exclusively; no temporary file is left", async () => {
+  const p = testProvider();
+  const dir = join(p.paths.configDir, "locks");
+  const path = join(dir, "x.lock");
+  const won = await Promise.all([1, 2, 3, 4].map((n) => p.files.createNew(path, `holder ${n}`)));
+  assert.equal(won.filter(Boolean).length, 1);
+  assert.equal(await p.files.readTextFile(path), `holder ${won.indexOf(true) + 1}`);
+  assert.equal((await p.files.stat(path))?.links, 1);
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["x.lock"]);
+});

@@ -163,6 +163,7 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
 export interface AppServerFlags {
   listen: string;
   remoteReadOnly?: boolean;
+  remoteOwnThreads?: boolean;
   remoteForbidService?: string;
   remoteControl?: boolean;
   relayUrl?: string;
@@ -189,6 +190,11 @@ export const APP_SERVER_FLAGS: { spec: string; description: string; default?: st
     description: "comma-separated services remote-control connections may not use",
   },
   {
+    spec: "--remote-own-threads",
+    description:
+      "remote devices see and continue only the threads they started (implied by the two --remote-* above)",
+  },
+  {
     spec: "--remote-control",
     description:
       "also serve remoteControl/* and daemon/shutdown with a relay session (the `larkit remote-control` daemon)",
@@ -209,13 +215,32 @@ export const APP_SERVER_FLAGS: { spec: string; description: string; default?: st
   },
 ];
 
-/** `larkit app-server [flags]`, with the options object commander hands the command. */
-export async function startAppServer(ctx: RunContext, opts: AppServerFlags): Promise<void> {
-  const policy: RemotePolicy = {
+/** The server's policy for remote origins from the `--remote-*` flags (`app-server`, `remote-control start`). */
+export function remotePolicyOf(
+  opts: Pick<AppServerFlags, "remoteReadOnly" | "remoteForbidService" | "remoteOwnThreads">,
+): RemotePolicy {
+  return {
     ...DEFAULT_POLICY,
     forbidWrites: opts.remoteReadOnly === true,
     forbiddenServices: (opts.remoteForbidService ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    ownThreads: opts.remoteOwnThreads === true,
   };
+}
+
+/** The `app-server` flags that give a server `policy` (for the daemon `remote-control start` spawns). */
+export function remotePolicyArgs(policy: RemotePolicy): string[] {
+  return [
+    ...(policy.forbidWrites ? ["--remote-read-only"] : []),
+    ...(policy.forbiddenServices.length > 0
+      ? ["--remote-forbid-service", policy.forbiddenServices.join(",")]
+      : []),
+    ...(policy.ownThreads ? ["--remote-own-threads"] : []),
+  ];
+}
+
+/** `larkit app-server [flags]`, with the options object commander hands the command. */
+export async function startAppServer(ctx: RunContext, opts: AppServerFlags): Promise<void> {
+  const policy = remotePolicyOf(opts);
   const listen = parseListen(opts.listen, ctx.p.cwd);
   const logFile = opts.logFile === undefined ? undefined : resolve(ctx.p.cwd, opts.logFile);
   // Every app server serves remoteControl/*; --remote-control is the daemon: enabled at start.

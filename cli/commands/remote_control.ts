@@ -14,7 +14,13 @@ import { type GetAccount, requireUserAccount } from "../../relay/enroll.ts";
 import type { RemoteControlStatus } from "../../relay/status.ts";
 import { normalizeRelayBaseUrl } from "../../relay/url.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
-import { type BuiltServer, type ServerLog, turnRunner } from "./app_server.ts";
+import {
+  type BuiltServer,
+  remotePolicyArgs,
+  remotePolicyOf,
+  type ServerLog,
+  turnRunner,
+} from "./app_server.ts";
 import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 import { agentEventMethods } from "./event.ts";
@@ -40,6 +46,9 @@ const OptionsSchema = z.object({
   relayUrl: z.optional(z.string()),
   waitMs: z.coerce.number().check(z.int(), z.minimum(0), z.maximum(600_000)),
   shutdown: z.optional(z.boolean()),
+  remoteReadOnly: z.optional(z.boolean()),
+  remoteForbidService: z.optional(z.string()),
+  remoteOwnThreads: z.optional(z.boolean()),
 });
 
 /** The relay account from the credential chain: a user login when there is one, otherwise the app (refused). */
@@ -118,7 +127,12 @@ function describe(s: RemoteControlStatus): string {
   }
 }
 
-async function runForeground(ctx: RunContext, relayUrl: string, cmd: Command): Promise<void> {
+async function runForeground(
+  ctx: RunContext,
+  relayUrl: string,
+  policy: RemotePolicy,
+  cmd: Command,
+): Promise<void> {
   const { createRemoteControlHost } = await import("../../relay/host.ts");
   const { statusView } = await import("../../relay/control_methods.ts");
   const host = createRemoteControlHost({
@@ -126,6 +140,7 @@ async function runForeground(ctx: RunContext, relayUrl: string, cmd: Command): P
     baseUrl: relayUrl,
     getAccount: accountFromCredentials(ctx),
     runner: turnRunner(ctx),
+    policy,
     clientName: "",
     log: (line) => void ctx.diag.debug(line),
   });
@@ -162,7 +177,10 @@ async function runThroughDaemon(
     const relayUrl = await resolveRelayUrl(ctx, opts.relayUrl);
     // Refused before a daemon is started for nothing; the daemon checks again with its own credentials.
     requireUserAccount(await accountFromCredentials(ctx)());
-    spawn = daemon.daemonArgv(p.system.selfCommand, socket, relayUrl, ctx.globals.profile, logFile);
+    spawn = [
+      ...daemon.daemonArgv(p.system.selfCommand, socket, relayUrl, ctx.globals.profile, logFile),
+      ...remotePolicyArgs(remotePolicyOf(opts)),
+    ];
   }
   const reached = await daemon.reachDaemon({
     socketPath: socket,
@@ -226,6 +244,12 @@ export function registerRemoteControl(program: Command, ctx: RunContext): void {
     .option("--relay-url <url>", `relay base URL (default: $${RELAY_URL_ENV}, else the account's origin)`)
     .option("--wait-ms <ms>", "start: how long to wait for the relay connection", "15000")
     .option("--shutdown", "stop: also end the background daemon")
+    .option("--remote-read-only", "start: refuse every write from remote devices")
+    .option(
+      "--remote-forbid-service <services>",
+      "start: comma-separated services remote devices may not use",
+    )
+    .option("--remote-own-threads", "start: remote devices see and continue only the threads they started")
     .addHelpText("after", HELP)
     .action(async (action: "start" | "stop" | "status", raw: unknown) => {
       const opts = parseOptions(OptionsSchema, raw, "remote-control");
@@ -239,7 +263,9 @@ export function registerRemoteControl(program: Command, ctx: RunContext): void {
           hint: "larkit remote-control stop --shutdown",
         });
       }
-      if (!opts.daemon) return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl), cmd);
+      if (!opts.daemon) {
+        return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl), remotePolicyOf(opts), cmd);
+      }
       await runThroughDaemon(ctx, action, opts, cmd);
     });
   setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts or stops the remote-control daemon") });

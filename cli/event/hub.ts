@@ -36,6 +36,7 @@ import {
   writeAll,
 } from "./protocol.ts";
 import { errors } from "../output/errors.ts";
+import { listenPrivateUnix } from "../files.ts";
 
 export const MAX_PENDING = 1_000;
 export const MAX_SEEN = 10_000;
@@ -166,8 +167,7 @@ export class EventHub {
       return `another event hub listened on ${path} since this one was launched, and stopped since`;
     }
     if (state === "stale") await Deno.remove(path);
-    const listener = Deno.listen({ transport: "unix", path });
-    await Deno.chmod(path, 0o600);
+    const listener = listenPrivateUnix(path);
     await noteListened(path, this.#o.pid, this.#o.clock.now());
     return listener;
   }

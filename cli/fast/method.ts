@@ -22,7 +22,7 @@ import type * as Usage from "./usage.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
-import { admit, apiPathService, type CommandGate, suiteCommand } from "../command_meta.ts";
+import { admit, apiOperand, type CommandGate, suiteCommand } from "../command_meta.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { LarkitError } from "../output/errors.ts";
 
@@ -235,7 +235,8 @@ export async function runRaw(
   const flags = declaredFlags(api.RAW_API_FLAGS);
   const parsed = flags && parseFlags(flags, argv.slice(3));
   if (!parsed) return undefined;
-  admit(gate, suiteCommand(["api"], "api", apiPathService(pathArg)));
+  const target = apiOperand(pathArg);
+  admit(gate, suiteCommand(["api"], "api", target.service, target.host));
   await api.runRawApi(ctx, methodArg, pathArg, parsed.opts);
   return ctx.state.exitCode ?? 0;
 }

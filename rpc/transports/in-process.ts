@@ -16,6 +16,8 @@ export interface ServerMessage {
 export interface InProcessOptions {
   origin?: Origin;
   label?: string;
+  /** The remote device a `RemoteControl` client stands for (the relay's client id). */
+  device?: string;
   /** Answers server->client requests (approvals); without it they stay pending. */
   onServerRequest?: (method: string, params: unknown, id: number | string) => unknown | Promise<unknown>;
 }
@@ -31,15 +33,20 @@ export class InProcessClient {
 
   constructor(server: AppServer, opts: InProcessOptions = {}) {
     this.#opts = opts;
-    this.connection = server.connect(opts.origin ?? "InProcess", {
-      send: (message) => {
-        this.#deliver(message);
-        return Promise.resolve();
+    this.connection = server.connect(
+      opts.origin ?? "InProcess",
+      {
+        send: (message) => {
+          this.#deliver(message);
+          return Promise.resolve();
+        },
+        close: () => {
+          this.#closed = true;
+        },
       },
-      close: () => {
-        this.#closed = true;
-      },
-    }, opts.label ?? "in-process");
+      opts.label ?? "in-process",
+      opts.device === undefined ? undefined : { device: opts.device },
+    );
   }
 
   get closed(): boolean {

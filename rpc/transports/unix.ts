@@ -3,6 +3,7 @@
  * A socket file left by a killed server makes a new listen fail with "address in use"; it is probed with a
  * connect first and removed only if nobody answers, so a live server is never unplugged.
  */
+import { listenPrivateUnix } from "../../cli/files.ts";
 import { errors } from "../../cli/output/errors.ts";
 import type { LarkitAppServer } from "../server.ts";
 import { serveNdjson } from "./ndjson.ts";
@@ -48,7 +49,8 @@ export async function listenUnix(
     await Deno.remove(path);
     opts.log?.("stale_socket_removed", { path });
   }
-  const listener = Deno.listen({ transport: "unix", path });
+  // 0600 whatever the umask or the directory: anyone who can connect runs turns with this user's credentials.
+  const listener = listenPrivateUnix(path);
   const conns = new Set<Deno.UnixConn>();
   const served = new Set<Promise<void>>();
   const done = (async () => {

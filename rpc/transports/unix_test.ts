@@ -22,3 +22,25 @@ Deno.test("a stale socket file is removed and listened on; a live one is refused
   assert.equal(await probeSocket(path), "absent");
   await server.close();
 });
+
+Deno.test("the socket is 0600 under umask 000, and never visible under another mode on the way", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "rpc.sock");
+  const server = createAppServer({ provider: testProvider(), runner: () => Promise.resolve(0) });
+  const old = Deno.umask(0o000);
+  try {
+    const listener = await listenUnix(server, path);
+    assert.equal((await Deno.lstat(path)).mode! & 0o777, 0o600);
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name),
+      ["rpc.sock"],
+      "the bind directory is gone",
+    );
+    assert.equal(await probeSocket(path), "live");
+    await listener.close();
+  } finally {
+    Deno.umask(old);
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

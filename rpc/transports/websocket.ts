@@ -41,11 +41,14 @@ export function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname);
 }
 
-/** The hostname of a `Host` header value (`127.0.0.1:8765`, `[::1]:8765`, `localhost`). */
-function hostnameOf(host: string): string {
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  const colon = host.indexOf(":");
-  return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+/**
+ * The hostname of a well-formed `Host` header value (`127.0.0.1:8765`, `[::1]:8765`, `localhost`), or undefined
+ * for anything else (a port that is not a port, spaces, `%`, a bracket left open): such a request is malformed.
+ */
+function hostnameOf(host: string): string | undefined {
+  const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i.exec(host);
+  if (!m || (m[2] !== undefined && Number(m[2]) > 65535)) return undefined;
+  return m[1].toLowerCase();
 }
 
 /** Compares in time independent of where the strings differ, so the token cannot be guessed byte by byte. */
@@ -61,9 +64,11 @@ function sameSecret(a: string, b: string): boolean {
 export function handshakeRefusal(
   req: Request,
   opts: Pick<WebSocketListenOptions, "allowedOrigins" | "token">,
-): { status: 401 | 403; reason: string } | undefined {
+): { status: 400 | 401 | 403; reason: string } | undefined {
   const host = req.headers.get("host");
-  if (host === null || !isLoopback(hostnameOf(host))) {
+  const hostname = host === null ? undefined : hostnameOf(host);
+  if (host !== null && hostname === undefined) return { status: 400, reason: "malformed Host header" };
+  if (hostname === undefined || !isLoopback(hostname)) {
     return { status: 403, reason: "Host is not a loopback name or address" };
   }
   const origin = req.headers.get("origin");
@@ -72,9 +77,14 @@ export function handshakeRefusal(
   }
   if (opts.token !== undefined) {
     const auth = req.headers.get("authorization");
-    const presented = auth?.startsWith("Bearer ")
-      ? auth.slice("Bearer ".length).trim()
-      : new URL(req.url).searchParams.get("token");
+    let presented: string | null | undefined;
+    try {
+      presented = auth?.startsWith("Bearer ")
+        ? auth.slice("Bearer ".length).trim()
+        : new URL(req.url).searchParams.get("token");
+    } catch {
+      return { status: 400, reason: "malformed request URL" };
+    }
     if (presented === null || presented === undefined || !sameSecret(presented, opts.token)) {
       return { status: 401, reason: "missing or wrong token" };
     }
@@ -95,6 +105,11 @@ export function listenWebSocket(server: LarkitAppServer, opts: WebSocketListenOp
     hostname: opts.hostname.replace(/^\[|\]$/g, ""),
     port: opts.port,
     onListen: (addr) => opts.onListen?.({ hostname: addr.hostname, port: addr.port }),
+    // Whatever a malformed request still breaks is answered as one, without Deno's stack trace on stderr.
+    onError: (e) => {
+      opts.onRefused?.(`malformed request (${e instanceof Error ? e.name : "error"})`);
+      return new Response("larkit app-server: malformed request\n", { status: 400 });
+    },
   }, (req) => {
     const refusal = handshakeRefusal(req, opts);
     if (refusal) {

@@ -101,3 +101,40 @@ Deno.test("WebSocket handshake: foreign Host or Origin get 403, a missing or wro
     await server.close();
   }
 });
+
+Deno.test("WebSocket handshake: odd Host headers get 400 and leave no stack trace on stderr", async () => {
+  const p = testProvider();
+  const server = createAppServer({ provider: p });
+  const refused: string[] = [];
+  const listener = listenWebSocket(server, {
+    hostname: "127.0.0.1",
+    port: 0,
+    clock: p.clock,
+    token: "a".repeat(64),
+    onRefused: (reason) => refused.push(reason),
+  });
+  // Deno.serve's default error handler prints the handler's exception (a stack) with console.error.
+  const printed: unknown[] = [];
+  const realError = console.error;
+  console.error = (...args: unknown[]) => printed.push(args);
+  try {
+    for (
+      const host of [
+        "localhost:abc",
+        "127.0.0.1:99999",
+        "127.0.0.1 foo",
+        "[::1",
+        "localhost%00",
+        "localhost:",
+      ]
+    ) {
+      assert.equal(await handshakeStatus(listener.port, { Host: host }, "/?token=x"), 400, host);
+    }
+    assert.deepEqual(printed, []);
+    assert.ok(refused.every((r) => r === "malformed Host header"), JSON.stringify(refused));
+  } finally {
+    console.error = realError;
+    await listener.close();
+    await server.close();
+  }
+});
