@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fixtures, startEmulator } from "./helpers/emulator.ts";
+import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
 import { initAndLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
@@ -283,6 +283,34 @@ Deno.test("docs +create as bot grants the logged-in user full access to the new 
     assert.equal(
       emu.requests().filter((q) => q.path.startsWith("/open-apis/drive/v1/permissions/")).length,
       0,
+    );
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("a cached bot token the MCP endpoint rejects (401) is minted again once and the call sent again", async () => {
+  const emu = await startEmulator({});
+  const configDir = await Deno.makeTempDir();
+  try {
+    const env = emulatorEnv(emu);
+    const first = await runCli(["docs", "+fetch", "--doc", HANDBOOK, "--as", "bot"], { env, configDir });
+    assert.equal(first.code, 0, first.stderr);
+    emu.expireTokens("tenant");
+    emu.clearRequests();
+    const second = await runCli(["docs", "+fetch", "--doc", HANDBOOK, "--as", "bot"], { env, configDir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual(
+      emu.requests().map((q) =>
+        `${q.method} ${q.path} ${(q.body as { method?: string }).method ?? ""}`.trim()
+      ),
+      [
+        "POST /mcp initialize",
+        "POST /open-apis/auth/v3/tenant_access_token/internal",
+        "POST /mcp initialize",
+        "POST /mcp notifications/initialized",
+        "POST /mcp tools/call",
+      ],
     );
   } finally {
     await emu.stop();

@@ -21,7 +21,7 @@ import type { Diagnostics } from "../output/diagnostics.ts";
 import { errors, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import type { HttpClient } from "./client.ts";
-import { loginCommand, suiteError } from "./suite_errors.ts";
+import { isRejectedToken, loginCommand, suiteError } from "./suite_errors.ts";
 
 /** The revision larkit asks for, and the ones it speaks (a server may answer with any of these). */
 export const PROTOCOL_VERSION = "2025-11-25";
@@ -235,6 +235,13 @@ const sessions = new WeakMap<HttpClient, Map<string, Promise<Session>>>();
 /** The server no longer knows the session (HTTP 404 on a message that carried its id): open another. */
 class SessionGone extends Error {}
 
+/** The server refused the token at the door (HTTP 401, before doing anything): `error` is what it means. */
+class TokenRefused extends Error {
+  constructor(readonly error: LarkitError) {
+    super(error.message);
+  }
+}
+
 interface Channel {
   deps: McpDeps;
   endpoint: string;
@@ -353,6 +360,7 @@ async function post(ch: Channel, session: Session | undefined, message: object, 
       if (why instanceof LarkitError) throw why;
       throw lost(`its answer was cut off (${why instanceof Error ? why.message : String(why)})`);
     }
+    if (res.status === 401) throw new TokenRefused(httpFailure(res, text, ch.identity, sent.idempotent));
     if (!res.ok) throw httpFailure(res, text, ch.identity, sent.idempotent);
     const parsed = parseJsonOr(text);
     const candidates = Array.isArray(parsed) ? parsed : [parsed];
@@ -458,50 +466,71 @@ function sessionFor(ch: Channel, fresh: boolean): Promise<Session> {
   return opened;
 }
 
-/** Calls one MCP tool as the identity and returns the tool's value. */
-export async function callMcpTool(deps: McpDeps, call: McpToolCall): Promise<unknown> {
-  const account = await deps.credentials.account();
-  const signal = call.signal ?? deps.p.signal;
-  const token = await deps.credentials.token(call.identity, signal);
-  const ch: Channel = {
-    deps,
-    endpoint: account.endpoints.mcp,
-    identity: call.identity,
-    token: token.token,
-    tool: call.tool,
-    timeoutMs: (call.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
-    signal,
-  };
+/** The call in the run's session; a session the server forgot (404, nothing done) is opened again, once. */
+async function inSession(ch: Channel, call: McpToolCall): Promise<RpcMessage> {
   const send = async (fresh: boolean) => {
     const session = await sessionFor(ch, fresh);
-    const id = deps.p.random.uuid();
+    const id = ch.deps.p.random.uuid();
     const request = toolCallRequest(id, call.tool, call.arguments);
     // The request's id is its progress token: the server reports progress only for a request that asks.
     const body = { ...request, params: { ...request.params, _meta: { progressToken: id } } };
-    return await post(ch, session, body, {
+    const { message } = await post(ch, session, body, {
       idempotent: call.idempotent,
       verify: call.verify,
       what: `MCP tools/call ${call.tool}`,
       progressToken: id,
     });
+    return message as RpcMessage;
   };
-  let answer;
   try {
-    answer = await send(false);
+    return await send(false);
   } catch (e) {
-    // The server forgot the session before reading the call (it answers 404 without doing anything), so the
-    // call is sent again, once, in a new session.
     if (!(e instanceof SessionGone)) throw e;
+  }
+  try {
+    return await send(true);
+  } catch (e) {
+    if (!(e instanceof SessionGone)) throw e;
+    throw errors.mcp("MCP: the server dropped a session it had just opened (HTTP 404)", {
+      hint: "re-run the command; if it persists, the MCP endpoint is misbehaving",
+    });
+  }
+}
+
+/**
+ * Calls one MCP tool as the identity and returns the tool's value. A token the server refuses before it was
+ * due to expire (revoked, rotated) is renewed once through the credential chain and the call sent again, as
+ * the OpenAPI path does: a 401 comes before any work, so a write cannot happen twice.
+ */
+export async function callMcpTool(deps: McpDeps, call: McpToolCall): Promise<unknown> {
+  const account = await deps.credentials.account();
+  const signal = call.signal ?? deps.p.signal;
+  let token = (await deps.credentials.token(call.identity, signal)).token;
+  for (let renewed = false;; renewed = true) {
+    const ch: Channel = {
+      deps,
+      endpoint: account.endpoints.mcp,
+      identity: call.identity,
+      token,
+      tool: call.tool,
+      timeoutMs: (call.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
+      signal,
+    };
     try {
-      answer = await send(true);
-    } catch (again) {
-      if (again instanceof SessionGone) {
-        throw errors.mcp("MCP: the server dropped a session it had just opened (HTTP 404)", {
-          hint: "re-run the command; if it persists, the MCP endpoint is misbehaving",
-        });
+      return readToolResponse(await inSession(ch, call), call.identity);
+    } catch (e) {
+      if (!(e instanceof TokenRefused)) throw e;
+      const code = e.error.body.code;
+      if (
+        renewed || !isRejectedToken(code) ||
+        !await deps.credentials.invalidate?.(call.identity, token, signal)
+      ) {
+        throw e.error;
       }
-      throw again;
+      await deps.diag?.progress(
+        `the MCP endpoint rejected the ${call.identity} access token [${code}]; retrying once with a new one`,
+      );
+      token = (await deps.credentials.token(call.identity, signal)).token;
     }
   }
-  return readToolResponse(answer.message as RpcMessage, call.identity);
 }
