@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { startEmulator, userToken } from "./helpers/emulator.ts";
+import type { FetchFn } from "../cli/provider.ts";
 import { errorOf, loopbackFetch, runCli } from "./helpers/run_cli.ts";
 import { emulatorEnv } from "./helpers/emulator.ts";
 
@@ -48,9 +49,10 @@ async function sdkServer(flags: string[]): Promise<SdkServer> {
 }
 
 /** larkit as a user whose token the environment gives, with every service at the SDK server's origin. */
-function larkitAt(server: SdkServer) {
+function larkitAt(server: SdkServer, fetch?: FetchFn) {
   return (args: string[], env: Record<string, string> = {}) =>
     runCli([...args, "--as", "user"], {
+      fetch,
       env: {
         LARKIT_BRAND: "custom",
         LARKIT_BASE_URL: server.origin,
@@ -137,6 +139,51 @@ Deno.test("a streamed write that reports progress and then stalls is outcome_unk
     // The document was made: its answer is what was lost, which is why a blind re-run would make a second.
     const fetched = await larkit(["docs", "+fetch", "--doc", "doxcnSdk0001"]);
     assert.equal(fetched.code, 0, fetched.stderr);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("a streamed write whose connection breaks after its progress is outcome_unknown", async () => {
+  const server = await sdkServer(["--sessions", "--stall"]);
+  try {
+    // The tools/call answer's stream carries the server's first event, then the connection breaks.
+    const cutAfterFirstEvent: FetchFn = async (input, init) => {
+      const req = new Request(input, init);
+      const method = (await req.clone().json().catch(() => ({}))).method;
+      const res = await loopbackFetch(req);
+      if (method !== "tools/call") return res;
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (sent) {
+            await reader.cancel();
+            return controller.error(new TypeError("error reading a body from connection: connection reset"));
+          }
+          const { value } = await reader.read();
+          sent = true;
+          controller.enqueue(value as Uint8Array);
+        },
+      });
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    const r = await larkitAt(server, cutAfterFirstEvent)([
+      "docs",
+      "+create",
+      "--title",
+      "Notes",
+      "--markdown",
+      "x",
+    ]);
+    assert.equal(r.code, 8, r.stderr);
+    const e = errorOf(r);
+    assert.equal(e.type, "outcome_unknown");
+    assert.match(
+      e.message,
+      /^MCP tools\/call create-doc: the request was sent but its answer stream broke off/,
+    );
+    assert.match(e.hint ?? "", /check whether it happened first: larkit docs \+search --query Notes$/);
   } finally {
     await server.stop();
   }
