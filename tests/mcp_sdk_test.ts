@@ -14,7 +14,8 @@ import { emulatorEnv } from "./helpers/emulator.ts";
 
 const CONFIG = fromFileUrl(new URL("./mcp_sdk/deno.json", import.meta.url));
 const script = (name: string) => fromFileUrl(new URL(`./mcp_sdk/${name}`, import.meta.url));
-const deno = (args: string[]) => ["run", "-A", "--quiet", "--frozen", "--config", CONFIG, ...args];
+// `--check`: the helpers are type-checked as they run (no other step checks them: they are not in larkit's config).
+const deno = (args: string[]) => ["run", "-A", "--quiet", "--check", "--frozen", "--config", CONFIG, ...args];
 
 interface SdkServer {
   url: string;

@@ -17,7 +17,10 @@ const transport = new StreamableHTTPClientTransport(new URL(url), {
 const client = new Client({ name: "sdk-client", version: "1.0.0" });
 await client.connect(transport);
 const textOf = (r: { content?: unknown }) =>
-  JSON.parse((r.content as { type: string; text: string }[])[0].text) as Record<string, unknown>;
+  JSON.parse((r.content as { type: string; text: string }[])[0].text) as Record<
+    string,
+    unknown
+  >;
 
 const tools = await client.listTools();
 const created = await client.callTool({
@@ -25,8 +28,14 @@ const created = await client.callTool({
   arguments: { markdown: "# From the SDK\n", title: "SDK" },
 });
 const doc = textOf(created);
-const fetched = await client.callTool({ name: "fetch-doc", arguments: { doc: doc.doc_id } });
-const missing = await client.callTool({ name: "fetch-doc", arguments: { doc: "doxcnNoSuchDoc" } });
+const fetched = await client.callTool({
+  name: "fetch-doc",
+  arguments: { doc: doc.doc_id },
+});
+const missing = await client.callTool({
+  name: "fetch-doc",
+  arguments: { doc: "doxcnNoSuchDoc" },
+});
 const pong = await client.ping();
 const session = transport.sessionId;
 const version = transport.protocolVersion;
@@ -35,7 +44,7 @@ await client.close();
 console.log(JSON.stringify({
   session,
   version,
-  tools: tools.tools.map((t) => t.name),
+  tools: tools.tools.map((t: { name: string }) => t.name),
   created: doc,
   fetched: { isError: fetched.isError ?? false, ...textOf(fetched) },
   missing: { isError: missing.isError ?? false, ...textOf(missing) },

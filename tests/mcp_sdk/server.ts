@@ -33,11 +33,21 @@ let base = "";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-const text = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value) }] });
-const failure = (code: number, msg: string) => ({ ...text({ code, msg }), isError: true });
+const text = (value: unknown) => ({
+  content: [{ type: "text" as const, text: JSON.stringify(value) }],
+});
+const failure = (code: number, msg: string) => ({
+  ...text({ code, msg }),
+  isError: true,
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function progress(extra: Extra, progress: number, total: number, message: string) {
+async function progress(
+  extra: Extra,
+  progress: number,
+  total: number,
+  message: string,
+) {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return;
   await extra.sendNotification({
@@ -61,32 +71,62 @@ async function working(extra: Extra, write: boolean) {
 
 const docId = (ref: string) => ref.split("/").pop() ?? ref;
 
+// The tools' argument shapes, as the emulator's `/mcp` declares them (sandbox/mcp.ts).
+const CREATE = {
+  markdown: z.string(),
+  title: z.optional(z.string()),
+  folder_token: z.optional(z.string()),
+  wiki_node: z.optional(z.string()),
+  wiki_space: z.optional(z.string()),
+};
+const FETCH = {
+  doc: z.string().min(1),
+  offset: z.optional(z.number().int().min(0)),
+  limit: z.optional(z.number().int().min(1)),
+};
+const UPDATE = {
+  doc: z.string().min(1),
+  mode: z.enum([
+    "append",
+    "overwrite",
+    "replace_range",
+    "replace_all",
+    "insert_before",
+    "insert_after",
+    "delete_range",
+  ]),
+  markdown: z.optional(z.string()),
+  selection_with_ellipsis: z.optional(z.string()),
+  selection_by_title: z.optional(z.string()),
+  new_title: z.optional(z.string()),
+};
+/** What a callback receives for a shape (the SDK's own inference stops at its generic output parameter). */
+type Args<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
+
 function mcpServer(): McpServer {
   const server = new McpServer({ name: "sdk-docs", version: "1.0.0" });
   server.registerTool("create-doc", {
     description: "Create a cloud document from Lark-flavoured markdown.",
-    inputSchema: {
-      markdown: z.string(),
-      title: z.optional(z.string()),
-      folder_token: z.optional(z.string()),
-      wiki_node: z.optional(z.string()),
-      wiki_space: z.optional(z.string()),
-    },
-  }, async (args, extra) => {
+    inputSchema: CREATE,
+  }, async (args: Args<typeof CREATE>, extra: Extra) => {
     const id = `doxcnSdk${String(++made).padStart(4, "0")}`;
-    docs.set(id, { title: args.title ?? "", markdown: args.markdown, revision: 1 });
+    docs.set(id, {
+      title: args.title ?? "",
+      markdown: args.markdown,
+      revision: 1,
+    });
     // The work is done before the answer: a write that stalls here has happened, its answer is what is lost.
     await working(extra, true);
-    return text({ doc_id: id, doc_url: `${base}/docx/${id}`, message: "document created" });
+    return text({
+      doc_id: id,
+      doc_url: `${base}/docx/${id}`,
+      message: "document created",
+    });
   });
   server.registerTool("fetch-doc", {
     description: "Fetch a document as markdown.",
-    inputSchema: {
-      doc: z.string().min(1),
-      offset: z.optional(z.number().int().min(0)),
-      limit: z.optional(z.number().int().min(1)),
-    },
-  }, async (args, extra) => {
+    inputSchema: FETCH,
+  }, async (args: Args<typeof FETCH>, extra: Extra) => {
     await working(extra, false);
     const id = docId(args.doc);
     const doc = docs.get(id);
@@ -103,34 +143,26 @@ function mcpServer(): McpServer {
   });
   server.registerTool("update-doc", {
     description: "Update a document: append or overwrite (the other modes are the emulator's).",
-    inputSchema: {
-      doc: z.string().min(1),
-      mode: z.enum([
-        "append",
-        "overwrite",
-        "replace_range",
-        "replace_all",
-        "insert_before",
-        "insert_after",
-        "delete_range",
-      ]),
-      markdown: z.optional(z.string()),
-      selection_with_ellipsis: z.optional(z.string()),
-      selection_by_title: z.optional(z.string()),
-      new_title: z.optional(z.string()),
-    },
-  }, async (args, extra) => {
+    inputSchema: UPDATE,
+  }, async (args: Args<typeof UPDATE>, extra: Extra) => {
     const id = docId(args.doc);
     const doc = docs.get(id);
     if (!doc) return failure(1770002, `document not found: ${args.doc}`);
     if (args.mode !== "append" && args.mode !== "overwrite") {
-      return failure(99992402, `field validation failed: mode ${args.mode} is not offered by this server`);
+      return failure(
+        99992402,
+        `field validation failed: mode ${args.mode} is not offered by this server`,
+      );
     }
     doc.markdown = args.mode === "append" ? doc.markdown + (args.markdown ?? "") : args.markdown ?? "";
     if (args.new_title !== undefined) doc.title = args.new_title;
     doc.revision++;
     await working(extra, true);
-    return text({ doc_id: id, revision: doc.revision, message: "document updated" });
+    return text({
+      doc_id: id,
+      revision: doc.revision,
+      message: "document updated",
+    });
   });
   return server;
 }
@@ -138,13 +170,15 @@ function mcpServer(): McpServer {
 /** Stateful: one transport (and server) per session, found by its id; stateless: a new pair per request. */
 const transports = new Map<string, StreamableHTTPServerTransport>();
 
-async function transportFor(req: IncomingMessage): Promise<StreamableHTTPServerTransport | undefined> {
+async function transportFor(
+  req: IncomingMessage,
+): Promise<StreamableHTTPServerTransport | undefined> {
   const id = req.headers["mcp-session-id"];
   if (SESSIONS && typeof id === "string") return transports.get(id);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: SESSIONS ? () => crypto.randomUUID() : undefined,
     enableJsonResponse: JSON_MODE,
-    onsessioninitialized: (sid) => void transports.set(sid, transport),
+    onsessioninitialized: (sid: string) => void transports.set(sid, transport),
   });
   await mcpServer().connect(transport);
   return transport;
@@ -152,9 +186,16 @@ async function transportFor(req: IncomingMessage): Promise<StreamableHTTPServerT
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
   if (!req.headers["x-lark-mcp-uat"] && !req.headers["x-lark-mcp-tat"]) {
-    res.writeHead(401, { "content-type": "application/json", "www-authenticate": 'Bearer realm="mcp"' });
+    res.writeHead(401, {
+      "content-type": "application/json",
+      "www-authenticate": 'Bearer realm="mcp"',
+    });
     res.end(
-      JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: 99991661, message: "missing token" } }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: 99991661, message: "missing token" },
+      }),
     );
     return;
   }
@@ -162,7 +203,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   if (!transport) {
     res.writeHead(404, { "content-type": "application/json" });
     res.end(
-      JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32001, message: "Session not found" },
+      }),
     );
     return;
   }
