@@ -1,7 +1,14 @@
 /**
- * The suite's MCP endpoint (`POST /mcp`): JSON-RPC 2.0 with `initialize`, `tools/list` and `tools/call` for the
- * docs tools `create-doc`, `fetch-doc` and `update-doc`. Credentials come in `X-Lark-MCP-UAT` (user) or
- * `X-Lark-MCP-TAT` (bot), never `Authorization`; a tool result is `content: [{type: "text", text: <JSON>}]`.
+ * The suite's MCP endpoint (`/mcp`) by the Streamable HTTP transport, as strictly as the official SDK's server:
+ * `POST` only with `Accept: application/json, text/event-stream` (406 otherwise) and a JSON body (415); a session
+ * is opened by `initialize` (its `Mcp-Session-Id` is required on every later message: 400 without, 404 when
+ * unknown or ended by `DELETE`); `MCP-Protocol-Version` must be a revision the server speaks (400); notifications
+ * and responses are answered 202 with no body; JSON-RPC batches only in a session that negotiated 2025-03-26;
+ * `ping`, `tools/list`, `tools/call` for the docs tools `create-doc`, `fetch-doc` and `update-doc`. A tool's
+ * failure (bad arguments, a missing document, a missing scope) is a result with `isError: true` whose text holds
+ * the suite's `{code, msg}`; JSON-RPC errors are for protocol errors (unknown method or tool, bad params).
+ * Credentials come in `X-Lark-MCP-UAT` (user) or `X-Lark-MCP-TAT` (bot), never `Authorization`; a missing or bad
+ * one is 401 with `WWW-Authenticate`. A tool result is `content: [{type: "text", text: <JSON>}]`.
  */
 import * as z from "zod";
 // JSON Schema conversion only the emulator needs: taken from zod's core, so larkit's own bundle stays without it
@@ -15,14 +22,66 @@ import type { RequestCtx, Route } from "./router.ts";
 import { CREATE_DOC, READ_DOC, WRITE_DOC } from "./scopes.ts";
 import type { EmulatorState } from "./state.ts";
 
+/** The revisions the endpoint speaks, newest first; an `initialize` asking for another gets the newest. */
+const MCP_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+/** The revision that still allows JSON-RPC batches (2025-06-18 removed them). */
+const BATCH_VERSION = "2025-03-26";
+
+const Id = z.union([z.string(), z.number()]);
+type Id = z.infer<typeof Id> | null;
+
 const RpcRequest = z.object({
   jsonrpc: z.literal("2.0"),
-  id: z.optional(z.union([z.string(), z.number()])),
+  id: Id,
   method: z.string(),
   params: z.optional(z.record(z.string(), z.unknown())),
 });
+const RpcNotification = z.object({
+  jsonrpc: z.literal("2.0"),
+  method: z.string(),
+  params: z.optional(z.record(z.string(), z.unknown())),
+});
+const RpcResponse = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: Id,
+  result: z.optional(z.unknown()),
+  error: z.optional(z.object({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) })),
+});
+type Message =
+  | { kind: "request"; id: Exclude<Id, null>; method: string; params: Record<string, unknown> }
+  | { kind: "notification"; method: string; params: Record<string, unknown> }
+  | { kind: "response" };
 
-type Id = string | number | null;
+function messageOf(raw: unknown): Message | undefined {
+  const req = RpcRequest.safeParse(raw);
+  if (req.success && req.data.id !== null) {
+    return { kind: "request", id: req.data.id, method: req.data.method, params: req.data.params ?? {} };
+  }
+  const note = RpcNotification.safeParse(raw);
+  if (note.success && !Object.hasOwn(raw as object, "id")) {
+    return { kind: "notification", method: note.data.method, params: note.data.params ?? {} };
+  }
+  const res = RpcResponse.safeParse(raw);
+  if (res.success && (res.data.result !== undefined) !== (res.data.error !== undefined)) {
+    return { kind: "response" };
+  }
+  return undefined;
+}
+
+interface Session {
+  version: string;
+  /** The caller that opened it: another token cannot use it. */
+  owner: string;
+}
+
+/** Open sessions per emulator (a restart forgets them, as a server restart does: clients re-initialize). */
+const SESSIONS = new WeakMap<EmulatorState, Map<string, Session>>();
+
+function sessionsOf(st: EmulatorState): Map<string, Session> {
+  let map = SESSIONS.get(st);
+  if (!map) SESSIONS.set(st, map = new Map());
+  return map;
+}
 
 const CreateArgs = z.object({
   markdown: z.string(),
@@ -64,6 +123,8 @@ type ToolOutcome = { ok: true; value: unknown } | { ok: false; code: number; mes
 
 /** Docs error code for a missing document (docx "not found"). */
 const DOC_NOT_FOUND = 1770002;
+/** The suite's "field validation failed": arguments the tool cannot use. */
+const INVALID_PARAM = 99992402;
 
 const TOOLS: Record<string, Tool> = {
   "create-doc": {
@@ -107,7 +168,7 @@ const TOOLS: Record<string, Tool> = {
       const doc = findDoc(st, args.doc);
       if (!doc) return { ok: false, code: DOC_NOT_FOUND, message: `document not found: ${args.doc}` };
       const edited = applyUpdate(doc.markdown, args);
-      if (!edited.ok) return { ok: false, code: -32602, message: edited.error };
+      if (!edited.ok) return { ok: false, code: INVALID_PARAM, message: edited.error };
       const saved = saveDoc(st, doc, edited.markdown, args.new_title);
       return {
         ok: true,
@@ -117,93 +178,222 @@ const TOOLS: Record<string, Tool> = {
   },
 };
 
-function rpcError(id: Id, code: number, message: string, status = 200, data?: unknown): Reply {
+const MCP_HEADERS = { "cache-control": "no-store" };
+
+function rpcError(
+  id: Id,
+  code: number,
+  message: string,
+  status = 200,
+  headers?: Record<string, string>,
+): Reply {
+  return json({ jsonrpc: "2.0", id, error: { code, message } }, status, { ...MCP_HEADERS, ...headers });
+}
+
+/** A transport-level refusal, worded as the official SDK's server words it (JSON-RPC error, id null). */
+function refuse(status: number, code: number, message: string, headers?: Record<string, string>): Reply {
+  return rpcError(null, code, message, status, headers);
+}
+
+const accepted = (): Reply => ({ kind: "raw", status: 202, body: null, headers: MCP_HEADERS });
+
+interface Answer {
+  id: Exclude<Id, null>;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** A tool's own failure: a result the model can read, carrying the suite's `{code, msg}`. */
+function toolFailure(code: number, msg: string, error?: unknown): unknown {
+  const text = JSON.stringify(error === undefined ? { code, msg } : { code, msg, error });
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function callTool(ctx: RequestCtx, caller: Caller, params: Record<string, unknown>): Omit<Answer, "id"> {
+  const name = typeof params.name === "string" ? params.name : "";
+  const tool = TOOLS[name];
+  if (!tool) return { error: { code: -32602, message: `unknown tool: ${name}` } };
+  const allowed = ctx.req.headers.get("x-lark-mcp-allowed-tools");
+  if (allowed && !allowed.split(",").map((s) => s.trim()).includes(name)) {
+    return { error: { code: -32602, message: `tool ${name} is not in X-Lark-MCP-Allowed-Tools` } };
+  }
+  const denied = checkScopes(caller, tool.scopes);
+  if (denied?.kind === "suite") return { result: toolFailure(denied.code, denied.msg, denied.error) };
+  const args = tool.schema.safeParse(params.arguments ?? {});
+  if (!args.success) {
+    const detail = args.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join(
+      "; ",
+    );
+    return { result: toolFailure(INVALID_PARAM, `field validation failed: ${detail}`) };
+  }
+  const out = tool.run(ctx.st, caller, args.data as never);
+  if (!out.ok) return { result: toolFailure(out.code, out.message) };
+  return { result: { content: [{ type: "text", text: JSON.stringify(out.value) }] } };
+}
+
+/** One request inside a session (or `initialize`, which opens one). */
+function answer(
+  ctx: RequestCtx,
+  caller: Caller,
+  req: Extract<Message, { kind: "request" }>,
+): Omit<Answer, "id"> {
+  switch (req.method) {
+    case "ping":
+      return { result: {} };
+    case "tools/list":
+      return {
+        result: {
+          tools: Object.entries(TOOLS).map(([name, t]) => ({
+            name,
+            description: t.description,
+            inputSchema: toJSONSchema(t.schema),
+          })),
+        },
+      };
+    case "tools/call":
+      return callTool(ctx, caller, req.params);
+    default:
+      return { error: { code: -32601, message: `Method not found: ${req.method}` } };
+  }
+}
+
+const InitializeParams = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: z.record(z.string(), z.unknown()),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
+});
+
+function initialize(ctx: RequestCtx, caller: Caller, req: Extract<Message, { kind: "request" }>): Reply {
+  const params = InitializeParams.safeParse(req.params);
+  if (!params.success) {
+    return rpcError(
+      req.id,
+      -32602,
+      "Invalid params: initialize needs protocolVersion, capabilities and clientInfo",
+    );
+  }
+  const asked = params.data.protocolVersion;
+  const version = (MCP_VERSIONS as readonly string[]).includes(asked) ? asked : MCP_VERSIONS[0];
+  const id = crypto.randomUUID();
+  sessionsOf(ctx.st).set(id, { version, owner: ownerOf(caller) });
   return json(
-    { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } },
-    status,
+    {
+      jsonrpc: "2.0",
+      id: req.id,
+      result: {
+        protocolVersion: version,
+        capabilities: { tools: {} },
+        serverInfo: { name: "larkit-sandbox-mcp", version: "0.2.0" },
+      },
+    },
+    200,
+    { ...MCP_HEADERS, "mcp-session-id": id },
   );
 }
 
-function rpcResult(id: Id, result: unknown): Reply {
-  return json({ jsonrpc: "2.0", id, result });
+const ownerOf = (caller: Caller) => `${caller.appId} ${caller.kind} ${caller.openId}`;
+
+function challenge(error?: string): Record<string, string> {
+  return {
+    "www-authenticate": error
+      ? `Bearer realm="mcp", error="${error}", error_description="send a valid X-Lark-MCP-UAT or X-Lark-MCP-TAT"`
+      : `Bearer realm="mcp"`,
+  };
 }
 
 function mcpCaller(ctx: RequestCtx): Caller | Reply {
-  const uat = ctx.req.headers.get("x-lark-mcp-uat");
-  const tat = ctx.req.headers.get("x-lark-mcp-tat");
-  const token = uat ?? tat;
+  const token = ctx.req.headers.get("x-lark-mcp-uat") ?? ctx.req.headers.get("x-lark-mcp-tat");
   if (!token) {
-    return rpcError(null, 99991661, "Missing access token: send X-Lark-MCP-UAT or X-Lark-MCP-TAT.", 401);
+    return refuse(401, 99991661, "Missing access token: send X-Lark-MCP-UAT or X-Lark-MCP-TAT.", challenge());
   }
   const caller = callerFromToken(ctx.st, token);
   if (isReply(caller)) {
     const msg = caller.kind === "suite" ? caller.msg : "invalid access token";
     const code = caller.kind === "suite" ? caller.code : 99991663;
-    return rpcError(null, code, msg, 401);
+    return refuse(401, code, msg, challenge("invalid_token"));
   }
   return caller;
 }
 
-function callTool(ctx: RequestCtx, caller: Caller, id: Id, params: Record<string, unknown>): Reply {
-  const name = typeof params.name === "string" ? params.name : "";
-  const tool = TOOLS[name];
-  if (!tool) return rpcError(id, -32602, `unknown tool: ${name}`);
-  const allowed = ctx.req.headers.get("x-lark-mcp-allowed-tools");
-  if (allowed && !allowed.split(",").map((s) => s.trim()).includes(name)) {
-    return rpcError(id, -32602, `tool ${name} is not in X-Lark-MCP-Allowed-Tools`);
-  }
-  const denied = checkScopes(caller, tool.scopes);
-  if (denied?.kind === "suite") return rpcError(id, denied.code, denied.msg, 200, denied.error);
-  const args = tool.schema.safeParse(params.arguments ?? {});
-  if (!args.success) {
-    return rpcError(
-      id,
-      -32602,
-      `invalid arguments: ${args.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+/**
+ * The session a message names: 400 without `Mcp-Session-Id`, 404 for one not open (or opened by another
+ * caller), 400 for an `MCP-Protocol-Version` other than the one it negotiated.
+ */
+function sessionOf(ctx: RequestCtx, caller: Caller): Session | Reply {
+  const id = ctx.req.headers.get("mcp-session-id");
+  if (!id) return refuse(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+  const session = sessionsOf(ctx.st).get(id);
+  if (!session || session.owner !== ownerOf(caller)) return refuse(404, -32001, "Session not found");
+  const version = ctx.req.headers.get("mcp-protocol-version");
+  if (version !== null && version !== session.version) {
+    return refuse(
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (this session speaks ${session.version})`,
     );
   }
-  const out = tool.run(ctx.st, caller, args.data as never);
-  if (!out.ok) return rpcError(id, out.code, out.message);
-  return rpcResult(id, { content: [{ type: "text", text: JSON.stringify(out.value) }] });
+  return session;
+}
+
+function post(ctx: RequestCtx): Reply {
+  const caller = mcpCaller(ctx);
+  if (isReply(caller)) return caller;
+  const accept = ctx.req.headers.get("accept") ?? "";
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+    return refuse(
+      406,
+      -32000,
+      "Not Acceptable: Client must accept both application/json and text/event-stream",
+    );
+  }
+  if (!(ctx.req.headers.get("content-type") ?? "").includes("application/json")) {
+    return refuse(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(ctx.bytes));
+  } catch {
+    return refuse(400, -32700, "Parse error: Invalid JSON");
+  }
+  const batch = Array.isArray(raw);
+  const messages = (batch ? raw as unknown[] : [raw]).map(messageOf);
+  if (messages.length === 0 || messages.some((m) => m === undefined)) {
+    return refuse(400, -32700, "Parse error: Invalid JSON-RPC message");
+  }
+  const all = messages as Message[];
+  const init = all.find((m) => m.kind === "request" && m.method === "initialize");
+  if (init) {
+    if (batch) return refuse(400, -32600, "Invalid Request: initialize must not be part of a batch");
+    if (ctx.req.headers.get("mcp-session-id")) {
+      return refuse(400, -32600, "Invalid Request: Server already initialized");
+    }
+    return initialize(ctx, caller, init as Extract<Message, { kind: "request" }>);
+  }
+  const session = sessionOf(ctx, caller);
+  if (isReply(session)) return session;
+  if (batch && session.version !== BATCH_VERSION) {
+    return refuse(400, -32600, `Invalid Request: batches are not part of protocol ${session.version}`);
+  }
+  const answers: Answer[] = [];
+  for (const m of all) {
+    if (m.kind === "request") answers.push({ id: m.id, ...answer(ctx, caller, m) });
+  }
+  if (answers.length === 0) return accepted();
+  const bodies = answers.map((a) => ({ jsonrpc: "2.0", ...a }));
+  return json(batch ? bodies : bodies[0], 200, MCP_HEADERS);
+}
+
+/** `DELETE /mcp` ends the session it names; later messages in it get 404. */
+function end(ctx: RequestCtx): Reply {
+  const caller = mcpCaller(ctx);
+  if (isReply(caller)) return caller;
+  const session = sessionOf(ctx, caller);
+  if (isReply(session)) return session;
+  sessionsOf(ctx.st).delete(ctx.req.headers.get("mcp-session-id") as string);
+  return { kind: "raw", status: 200, body: null, headers: MCP_HEADERS };
 }
 
 export const mcpRoutes: Route[] = [
-  {
-    method: "POST",
-    path: "/mcp",
-    auth: "none",
-    handle(ctx) {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(new TextDecoder().decode(ctx.bytes));
-      } catch {
-        return rpcError(null, -32700, "parse error");
-      }
-      const req = RpcRequest.safeParse(raw);
-      if (!req.success) return rpcError(null, -32600, "invalid request");
-      const id = req.data.id ?? null;
-      const caller = mcpCaller(ctx);
-      if (isReply(caller)) return caller;
-      switch (req.data.method) {
-        case "initialize":
-          return rpcResult(id, {
-            protocolVersion: "2025-03-26",
-            capabilities: { tools: {} },
-            serverInfo: { name: "larkit-sandbox-mcp", version: "0.1.0" },
-          });
-        case "tools/list":
-          return rpcResult(id, {
-            tools: Object.entries(TOOLS).map(([name, t]) => ({
-              name,
-              description: t.description,
-              inputSchema: toJSONSchema(t.schema),
-            })),
-          });
-        case "tools/call":
-          return callTool(ctx, caller, id, req.data.params ?? {});
-        default:
-          return rpcError(id, -32601, `method not found: ${req.data.method}`);
-      }
-    },
-  },
+  { method: "POST", path: "/mcp", auth: "none", handle: post },
+  { method: "DELETE", path: "/mcp", auth: "none", handle: end },
 ];

@@ -7,21 +7,51 @@ import { CREATE_DOC } from "./scopes.ts";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
-async function rpc(emu: Emu, headers: Record<string, string>, method: string, params?: unknown) {
+const ACCEPT = "application/json, text/event-stream";
+
+interface RpcBody {
+  jsonrpc: string;
+  id: string | null;
+  result?: {
+    content?: { type: string; text: string }[];
+    isError?: boolean;
+    tools?: { name: string }[];
+    protocolVersion?: string;
+  };
+  error?: { code: number; message: string };
+}
+
+/** One POST to /mcp as the official SDK's client sends it (unless `headers` says otherwise). */
+async function post(emu: Emu, headers: Record<string, string>, body: unknown) {
   const res = await fetch(`${emu.url}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: "req-1", method, params }),
+    headers: { "content-type": "application/json", accept: ACCEPT, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
   });
-  return {
-    status: res.status,
-    body: await res.json() as {
-      jsonrpc: string;
-      id: string;
-      result?: { content?: { type: string; text: string }[]; tools?: { name: string }[] };
-      error?: { code: number; message: string };
-    },
-  };
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+/** initialize + notifications/initialized: the headers every later message of the session carries. */
+async function session(emu: Emu, auth: Record<string, string>, version = "2025-11-25") {
+  const init = await post(emu, auth, {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "test", version: "1" } },
+  });
+  assert.equal(init.status, 200, init.text);
+  const id = init.headers.get("mcp-session-id");
+  assert.ok(id);
+  const h = { ...auth, "mcp-session-id": id, "mcp-protocol-version": init.body.result.protocolVersion };
+  const note = await post(emu, h, { jsonrpc: "2.0", method: "notifications/initialized" });
+  assert.deepEqual([note.status, note.text], [202, ""]);
+  return h;
+}
+
+async function rpc(emu: Emu, headers: Record<string, string>, method: string, params?: unknown) {
+  const r = await post(emu, headers, { jsonrpc: "2.0", id: "req-1", method, params });
+  return { status: r.status, body: r.body as RpcBody };
 }
 
 /** The tool payload: `result.content[0]` is one `type: "text"` item holding JSON. */
@@ -32,11 +62,18 @@ function payload(r: Awaited<ReturnType<typeof rpc>>): Record<string, unknown> {
   return JSON.parse(content[0].text);
 }
 
+/** A tool's own failure: an `isError` result holding the suite's {code, msg}. */
+function toolFailure(r: Awaited<ReturnType<typeof rpc>>): { code: number; msg: string } {
+  assert.equal(r.body.error, undefined);
+  assert.equal(r.body.result?.isError, true);
+  return payload(r) as { code: number; msg: string };
+}
+
 Deno.test("tools/list names create-doc, fetch-doc, update-doc with input schemas", async () => {
   const emu = await startEmulator();
   try {
-    const tat = await tenantToken(emu);
-    const r = await rpc(emu, { "X-Lark-MCP-TAT": tat }, "tools/list");
+    const h = await session(emu, { "X-Lark-MCP-TAT": await tenantToken(emu) });
+    const r = await rpc(emu, h, "tools/list");
     assert.equal(r.body.jsonrpc, "2.0");
     assert.equal(r.body.id, "req-1");
     assert.deepEqual(r.body.result?.tools?.map((t) => t.name), ["create-doc", "fetch-doc", "update-doc"]);
@@ -49,7 +86,7 @@ Deno.test("create-doc → {doc_id, doc_url, message}; fetch-doc returns the mark
   const emu = await startEmulator();
   try {
     const uat = (await userToken(emu)).access_token;
-    const h = { "X-Lark-MCP-UAT": uat };
+    const h = await session(emu, { "X-Lark-MCP-UAT": uat });
     const created = payload(
       await rpc(emu, h, "tools/call", {
         name: "create-doc",
@@ -96,38 +133,100 @@ Deno.test("create-doc → {doc_id, doc_url, message}; fetch-doc returns the mark
   }
 });
 
-Deno.test("MCP errors: no token 401, unknown tool, bad arguments, missing doc, missing scope", async () => {
+Deno.test("tool failures are isError results with the suite's code; protocol errors are JSON-RPC errors", async () => {
   const emu = await startEmulator();
   try {
-    const noToken = await rpc(emu, {}, "tools/list");
-    assert.equal(noToken.status, 401);
-    assert.equal(noToken.body.error?.code, 99991661);
-    const tat = await tenantToken(emu);
-    const h = { "X-Lark-MCP-TAT": tat };
+    const h = await session(emu, { "X-Lark-MCP-TAT": await tenantToken(emu) });
     assert.equal((await rpc(emu, h, "tools/call", { name: "nope", arguments: {} })).body.error?.code, -32602);
     assert.equal(
-      (await rpc(emu, h, "tools/call", { name: "create-doc", arguments: {} })).body.error?.code,
-      -32602,
+      toolFailure(await rpc(emu, h, "tools/call", { name: "create-doc", arguments: {} })).code,
+      99992402,
     );
-    assert.equal(
-      (await rpc(emu, h, "tools/call", { name: "fetch-doc", arguments: { doc: "doxcnMissing" } })).body.error
-        ?.code,
-      1770002,
+    assert.deepEqual(
+      toolFailure(await rpc(emu, h, "tools/call", { name: "fetch-doc", arguments: { doc: "doxcnMissing" } })),
+      { code: 1770002, msg: "document not found: doxcnMissing" },
     );
-    assert.equal(
-      (await rpc(emu, h, "tools/call", { name: "fetch-doc", arguments: { doc: DOCS.handbook } })).body
-        .result !== undefined,
-      true,
+    assert.ok(
+      payload(await rpc(emu, h, "tools/call", { name: "fetch-doc", arguments: { doc: DOCS.handbook } })),
     );
     emu.revokeScopes("tenant", CREATE_DOC);
     const denied = await rpc(emu, h, "tools/call", { name: "create-doc", arguments: { markdown: "x" } });
-    assert.equal(denied.body.error?.code, 99991672);
+    assert.equal(toolFailure(denied).code, 99991672);
     assert.equal((await rpc(emu, h, "resources/list")).body.error?.code, -32601);
     const notAllowed = await rpc(emu, { ...h, "X-Lark-MCP-Allowed-Tools": "fetch-doc" }, "tools/call", {
       name: "update-doc",
       arguments: { doc: DOCS.handbook, mode: "append", markdown: "x" },
     });
     assert.equal(notAllowed.body.error?.code, -32602);
+    assert.deepEqual((await rpc(emu, h, "ping")).body.result, {});
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("the transport as strict as the SDK's server: auth, Accept, Content-Type, JSON, sessions, versions", async () => {
+  const emu = await startEmulator();
+  try {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
+    const noToken = await post(emu, {}, init);
+    assert.deepEqual([noToken.status, noToken.body.error.code], [401, 99991661]);
+    assert.match(noToken.headers.get("www-authenticate") ?? "", /^Bearer /);
+    const badToken = await post(emu, { "X-Lark-MCP-UAT": "u-nope" }, init);
+    assert.equal(badToken.status, 401);
+    assert.match(badToken.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+
+    const tat = { "X-Lark-MCP-TAT": await tenantToken(emu) };
+    assert.equal((await post(emu, { ...tat, accept: "application/json" }, init)).status, 406);
+    assert.equal((await post(emu, { ...tat, "content-type": "text/plain" }, init)).status, 415);
+    const garbled = await post(emu, tat, "{not json");
+    assert.deepEqual([garbled.status, garbled.body.error.code], [400, -32700]);
+
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    const noSession = await post(emu, tat, list);
+    assert.deepEqual([noSession.status, noSession.body.error.code], [400, -32000]);
+    assert.equal((await post(emu, { ...tat, "mcp-session-id": "nope" }, list)).status, 404);
+
+    const h = await session(emu, tat);
+    assert.equal((await post(emu, { ...h, "mcp-protocol-version": "1999-01-01" }, list)).status, 400);
+    assert.equal((await post(emu, h, init)).status, 400, "a session is initialized once");
+    const someoneElse = { ...h, "X-Lark-MCP-TAT": "", "X-Lark-MCP-UAT": (await userToken(emu)).access_token };
+    assert.equal((await post(emu, someoneElse, list)).status, 404, "a session is its opener's");
+    const reply = await post(emu, h, { jsonrpc: "2.0", id: "from-server", result: {} });
+    assert.deepEqual([reply.status, reply.text], [202, ""]);
+
+    const ended = await fetch(`${emu.url}/mcp`, { method: "DELETE", headers: h });
+    await ended.body?.cancel();
+    assert.equal(ended.status, 200);
+    assert.equal((await post(emu, h, list)).status, 404);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("batches: answered as an array under 2025-03-26, refused under 2025-11-25", async () => {
+  const emu = await startEmulator();
+  try {
+    const tat = { "X-Lark-MCP-TAT": await tenantToken(emu) };
+    const batch = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    ];
+    const old = await session(emu, tat, "2025-03-26");
+    assert.equal(old["mcp-protocol-version"], "2025-03-26");
+    const answered = await post(emu, old, batch);
+    assert.equal(answered.status, 200);
+    assert.deepEqual(answered.body.map((a: RpcBody) => a.id), [1, 2]);
+    const current = await session(emu, tat);
+    const refused = await post(emu, current, batch);
+    assert.deepEqual([refused.status, refused.body.error.code], [400, -32600]);
+    const unknownVersion = await session(emu, tat, "2024-01-01");
+    assert.equal(unknownVersion["mcp-protocol-version"], "2025-11-25", "an unknown revision gets the newest");
   } finally {
     await emu.stop();
   }

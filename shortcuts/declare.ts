@@ -220,6 +220,10 @@ export interface McpCall<T> {
   args: Record<string, unknown>;
   /** The tool changes something (not retried after a lost answer). */
   write: boolean;
+  /** Seconds to wait for the answer; each progress notification restarts the wait (`mcpTimeout()`). */
+  timeout: number;
+  /** A write's read command that shows whether it happened, named when its answer is lost. */
+  verify?: string;
   response: z.ZodMiniType<T>;
   planned: NoInfer<T>;
 }

@@ -463,8 +463,15 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
     mcp: async (call) => {
       const { callMcpTool } = await later<typeof Mcp>("../cli/http/mcp.ts");
       const value = await callMcpTool(
-        { p, http, credentials: run.credentials() },
-        { tool: call.tool, arguments: call.args, identity, idempotent: !call.write },
+        { p, http, credentials: run.credentials(), diag: run.diag },
+        {
+          tool: call.tool,
+          arguments: call.args,
+          identity,
+          idempotent: !call.write,
+          timeoutSeconds: call.timeout,
+          verify: call.verify,
+        },
       );
       return parseResponse(call.response, value, `MCP ${call.tool}`);
     },

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fixtures, startEmulator } from "./helpers/emulator.ts";
+import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
 import { initAndLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
@@ -31,17 +31,31 @@ Deno.test("docs +create from @file as user goes through MCP create-doc; +fetch r
     const created = r.json<Created>();
     assert.equal(created.identity, "user");
     assert.match(created.data.doc_id, /^doxcn/);
-    const [call] = suiteCalls(emu);
-    assert.equal(call.path, "/mcp");
-    assert.equal(call.headers["x-lark-mcp-uat"], "<redacted>");
-    assert.equal(call.headers["x-lark-mcp-allowed-tools"], "create-doc");
-    assert.equal(call.headers["authorization"], undefined);
-    const body = call.body as { jsonrpc: string; method: string; params: unknown };
+    // A session first (initialize, then the initialized notification), then the call in it.
+    const calls = suiteCalls(emu);
+    assert.deepEqual(calls.map((c) => [c.path, (c.body as { method: string }).method]), [
+      ["/mcp", "initialize"],
+      ["/mcp", "notifications/initialized"],
+      ["/mcp", "tools/call"],
+    ]);
+    for (const c of calls) {
+      assert.equal(c.headers["x-lark-mcp-uat"], "<redacted>");
+      assert.equal(c.headers["x-lark-mcp-allowed-tools"], "create-doc");
+      assert.equal(c.headers["accept"], "application/json, text/event-stream");
+      assert.equal(c.headers["authorization"], undefined);
+    }
+    assert.equal(calls[0].headers["mcp-session-id"], undefined);
+    const session = calls[1].headers["mcp-session-id"];
+    assert.ok(session);
+    assert.equal(calls[2].headers["mcp-session-id"], session);
+    assert.equal(calls[2].headers["mcp-protocol-version"], "2025-11-25");
+    const body = calls[2].body as { jsonrpc: string; id: string; method: string; params: unknown };
     assert.equal(body.jsonrpc, "2.0");
     assert.equal(body.method, "tools/call");
     assert.deepEqual(body.params, {
       name: "create-doc",
       arguments: { markdown: "# Plan\n\n- ship it\n", title: "Plan" },
+      _meta: { progressToken: body.id },
     });
 
     const f = await larkit(["docs", "+fetch", "--doc", created.data.doc_url, "--as", "user"], {
@@ -269,6 +283,34 @@ Deno.test("docs +create as bot grants the logged-in user full access to the new 
     assert.equal(
       emu.requests().filter((q) => q.path.startsWith("/open-apis/drive/v1/permissions/")).length,
       0,
+    );
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("a cached bot token the MCP endpoint rejects (401) is minted again once and the call sent again", async () => {
+  const emu = await startEmulator({});
+  const configDir = await Deno.makeTempDir();
+  try {
+    const env = emulatorEnv(emu);
+    const first = await runCli(["docs", "+fetch", "--doc", HANDBOOK, "--as", "bot"], { env, configDir });
+    assert.equal(first.code, 0, first.stderr);
+    emu.expireTokens("tenant");
+    emu.clearRequests();
+    const second = await runCli(["docs", "+fetch", "--doc", HANDBOOK, "--as", "bot"], { env, configDir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual(
+      emu.requests().map((q) =>
+        `${q.method} ${q.path} ${(q.body as { method?: string }).method ?? ""}`.trim()
+      ),
+      [
+        "POST /mcp initialize",
+        "POST /open-apis/auth/v3/tenant_access_token/internal",
+        "POST /mcp initialize",
+        "POST /mcp notifications/initialized",
+        "POST /mcp tools/call",
+      ],
     );
   } finally {
     await emu.stop();

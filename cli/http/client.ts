@@ -82,6 +82,8 @@ export interface SendOptions {
   verify?: string;
   /** A body that can be read once (a stream) is made anew for every attempt. */
   makeBody?: () => Promise<BodyInit>;
+  /** Per attempt, instead of the client's own; 0: none, `signal` carries the caller's deadline (MCP streams). */
+  timeoutMs?: number;
 }
 
 export interface HttpClient {
@@ -406,7 +408,9 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         res = await p.fetch(target, {
           ...init,
           ...(opts.makeBody ? { body: await opts.makeBody(), duplex: "half" } : {}),
-          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+          signal: (opts.timeoutMs ?? timeoutMs) > 0
+            ? AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs ?? timeoutMs)])
+            : signal,
         });
         if (readBody) text = await res.text();
       } catch (e) {

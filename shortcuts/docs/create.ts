@@ -6,7 +6,7 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
 import { grantRequester } from "../drive/common.ts";
-import { toolArgs } from "./mcp_tool.ts";
+import { mcpTimeout, shellQuoted, toolArgs } from "./mcp_tool.ts";
 
 const flags = {
   title: flag.string("document title"),
@@ -14,6 +14,7 @@ const flags = {
   "folder-token": flag.string("parent folder token (default: the root of My Space)"),
   "wiki-node": flag.string("wiki node token to create the document under"),
   "wiki-space": flag.string("wiki space ID (my_library = personal library)"),
+  timeout: mcpTimeout(),
 };
 
 export function createArgs(f: FlagValues<typeof flags>): Record<string, unknown> {
@@ -30,6 +31,15 @@ export function createArgs(f: FlagValues<typeof flags>): Record<string, unknown>
     wiki_node: f["wiki-node"],
     wiki_space: f["wiki-space"],
   });
+}
+
+/** The read that shows whether a create whose answer was lost made the document: by title, else its folder. */
+function createdCheck(f: FlagValues<typeof flags>): string {
+  if (f.title !== undefined) return `larkit docs +search --query ${shellQuoted(f.title)}`;
+  const folder = f["folder-token"]
+    ? ` --params ${shellQuoted(JSON.stringify({ folder_token: f["folder-token"] }))}`
+    : "";
+  return `larkit drive files list${folder}`;
 }
 
 const Created = z.looseObject({ doc_id: z.string(), doc_url: z.optional(z.string()) });
@@ -54,6 +64,8 @@ export const createDoc = defineShortcut({
       tool: "create-doc",
       args: createArgs(ctx.flags),
       write: true,
+      timeout: ctx.flags.timeout,
+      verify: createdCheck(ctx.flags),
       response: Created,
       planned: { doc_id: "<doc_id>" },
     });

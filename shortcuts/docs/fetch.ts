@@ -5,7 +5,7 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { toolArgs } from "./mcp_tool.ts";
+import { mcpTimeout, toolArgs } from "./mcp_tool.ts";
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
@@ -27,6 +27,7 @@ const flags = {
     min: 0,
     max: 50,
   }),
+  timeout: mcpTimeout(),
 };
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
@@ -112,6 +113,7 @@ export const fetchDoc = defineShortcut({
       tool: "fetch-doc",
       args: fetchArgs(ctx.flags),
       write: false,
+      timeout: ctx.flags.timeout,
       response: Fetched,
       // The plan's stand-in holds the asked-for heading, so selecting it cannot fail before anything is sent.
       planned: { doc_id: "<doc_id>", markdown: ctx.flags.section ? `# ${ctx.flags.section}` : "" },

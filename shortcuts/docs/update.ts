@@ -6,7 +6,7 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { toolArgs } from "./mcp_tool.ts";
+import { mcpTimeout, shellQuoted, toolArgs } from "./mcp_tool.ts";
 
 export const UPDATE_MODES = [
   "append",
@@ -25,6 +25,7 @@ const flags = {
   "selection-with-ellipsis": flag.string("content locator, e.g. 'start...end'"),
   "selection-by-title": flag.string("title locator, e.g. '## Section'"),
   "new-title": flag.string("also set the document title"),
+  timeout: mcpTimeout(),
 };
 
 /** The tool arguments, or a `validation` error when the flags do not fit the mode. */
@@ -86,6 +87,8 @@ export const updateDoc = defineShortcut({
       tool: "update-doc",
       args: updateArgs(ctx.flags),
       write: true,
+      timeout: ctx.flags.timeout,
+      verify: `larkit docs +fetch --doc ${shellQuoted(ctx.flags.doc)}`,
       response: Updated,
       planned: { doc_id: "<doc_id>" },
     });

@@ -7,6 +7,7 @@ const base = {
   "selection-with-ellipsis": undefined,
   "selection-by-title": undefined,
   "new-title": undefined,
+  timeout: 60,
 } as const;
 
 Deno.test("update modes: whole-document modes need markdown only, range modes exactly one selection", () => {
