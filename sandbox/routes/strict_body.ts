@@ -5,7 +5,7 @@
  * validation sends (sandbox/generic.ts). An unknown field is refused rather than ignored: a misspelt field
  * would otherwise lose data unseen.
  */
-import * as z from "zod";
+import type * as z from "zod";
 import { invalidParam, raise } from "../reply.ts";
 import type { RequestCtx } from "../router.ts";
 
