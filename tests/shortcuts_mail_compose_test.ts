@@ -9,6 +9,7 @@ import { fixtures } from "./helpers/emulator.ts";
 import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 import type { Emulator } from "./helpers/emulator.ts";
+import { messageOf } from "./helpers/mail_raw.ts";
 
 const { USERS } = fixtures;
 const SEEDED = "mail_sandbox_0001";
@@ -93,12 +94,13 @@ Deno.test("mail +reply, +reply-all and +forward build on the original; only --co
   await withSuite(async (emu, larkit) => {
     const r = await larkit(["mail", "+reply", "--message-id", SEEDED, "--body", "Thanks!"], U);
     assert.equal(r.code, 0, r.stderr);
-    const draft = suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body as Record<string, unknown>;
+    const draft = await messageOf(suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body);
     assert.equal(draft.subject, "Re: Welcome to the sandbox");
-    assert.deepEqual(draft.to, [{ mail_address: USERS.bob.email }]);
-    assert.equal(draft.in_reply_to, SEEDED);
+    assert.deepEqual(draft.to?.map((a) => a.address), [USERS.bob.email]);
+    assert.equal(draft.inReplyTo, `<${SEEDED}@mail.sandbox.example>`);
+    assert.equal(draft.references, `<${SEEDED}@mail.sandbox.example>`);
     assert.match(
-      String(draft.body_html),
+      String(draft.html),
       /^<p>Thanks!<\/p><p>On .*bob@sandbox\.example wrote:<\/p><blockquote><p>Hi Alice/,
     );
 
@@ -115,9 +117,13 @@ Deno.test("mail +reply, +reply-all and +forward build on the original; only --co
       "--confirm-send",
     ], U);
     assert.equal(all.code, 0, all.stderr);
-    const body = suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body as Record<string, unknown>;
-    assert.deepEqual(body.to, [{ mail_address: USERS.bob.email }], "the mailbox's own address is left out");
-    assert.deepEqual(body.cc, [{ mail_address: USERS.carol.email }]);
+    const body = await messageOf(suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body);
+    assert.deepEqual(
+      body.to?.map((a) => a.address),
+      [USERS.bob.email],
+      "the mailbox's own address is left out",
+    );
+    assert.deepEqual(body.cc?.map((a) => a.address), [USERS.carol.email]);
     assert.deepEqual(folderOf(emu, USERS.bob.email, "Re: Welcome to the sandbox"), ["INBOX"]);
 
     const fwd = await larkit([

@@ -71,10 +71,15 @@ function rawHeaders(eml: string): { subject: string; to: string[] } {
   };
 }
 
+/** A message as the suite answers it; `smtp_message_id` is the Message-ID stored, else one made from its id. */
 export function mailJson(m: MailRow) {
   const recipients = JSON.parse(m.recipients);
+  const headers = recipients.headers ?? {};
   return {
     message_id: m.message_id,
+    smtp_message_id: headers.smtp_message_id ?? `<${m.message_id}@mail.sandbox.example>`,
+    ...(headers.in_reply_to ? { in_reply_to: headers.in_reply_to } : {}),
+    ...(headers.references ? { references: headers.references } : {}),
     subject: m.subject,
     head_from: JSON.parse(m.head_from),
     to: recipients.to,

@@ -1,49 +1,80 @@
 /**
  * Mail drafts and batch moves for user mailboxes (the endpoints `mail +send`, `+reply`, `+forward`,
- * `+draft-*`, `+message-modify` and `+message-trash` call). A draft is a row of the mails table in the DRAFT
- * folder; sending it moves it to SENT under a new message ID and delivers a copy to the INBOX of every
+ * `+draft-*`, `+message-modify` and `+message-trash` call). A draft arrives as the suite takes it -- `{"raw":
+ * <RFC 5322 message, base64url>}` and nothing else -- and is parsed (postal-mime) into a row of the mails table
+ * in the DRAFT folder, so reads answer with the subject, recipients, bodies, attachments and threading headers
+ * of what was stored; `?format=raw` answers the message itself. Sending it moves it to SENT under a new message ID and delivers a copy to the INBOX of every
  * recipient that is a mailbox in this tenant -- the same outcome as `messages/send`. A `send_time` in the
  * future keeps it in SCHEDULED instead. `profile` names the caller's own address (reply-all leaves it out).
  */
+import PostalMime from "postal-mime";
 import * as z from "zod";
 import { newHex, one, run, tx } from "../db.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
 import { MAIL_SEND } from "../scopes.ts";
 import { mailboxOf, mailJson, type MailRow } from "./mail.ts";
+import { mailTemplateRoutes } from "./mail_templates.ts";
+import { strictBody, strictQuery } from "./strict_body.ts";
 
 const MODIFY = ["mail:user_mailbox.message:modify"];
 const READ = ["mail:user_mailbox.message:readonly"];
 const ROOT = "/open-apis/mail/v1/user_mailboxes/:user_mailbox_id";
 
-const Address = z.object({ mail_address: z.string().check(z.email()), name: z.optional(z.string()) });
-const Draft = z.object({
-  subject: z._default(z.string(), ""),
-  to: z._default(z.array(Address), []),
-  cc: z._default(z.array(Address), []),
-  bcc: z._default(z.array(Address), []),
-  body_html: z.optional(z.string()),
-  body_plain_text: z.optional(z.string()),
-  attachments: z.optional(
-    z.array(z.object({ body: z.string(), filename: z.string().check(z.minLength(1)) })),
-  ),
-  in_reply_to: z.optional(z.string()),
-  request_receipt: z.optional(z.boolean()),
-  priority: z.optional(z.enum(["high", "normal", "low"])),
-});
+/** The only draft body the suite takes. */
+const Raw = z.strictObject({ raw: z.string().check(z.minLength(1)) });
 
-function attachmentsOf(d: z.infer<typeof Draft>) {
-  return (d.attachments ?? []).map((a, i) => {
-    try {
-      return {
-        id: `att_${i + 1}`,
-        filename: a.filename,
-        size: Uint8Array.fromBase64(a.body, { alphabet: "base64url" }).length,
-      };
-    } catch {
-      return invalidParam(`attachments[${i}].body must be base64url`);
-    }
-  });
+/** A stored draft: the fields its reads answer with, from the parsed message. */
+interface Parsed {
+  subject: string;
+  from?: { mail_address: string; name?: string };
+  recipients: Record<"to" | "cc" | "bcc", { mail_address: string; name?: string }[]>;
+  headers: { smtp_message_id?: string; in_reply_to?: string; references?: string };
+  text: string;
+  html: string;
+  attachments: { id: string; filename: string; size: number; is_inline: boolean; cid?: string }[];
+}
+
+async function parseDraft(raw: string): Promise<Parsed> {
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.fromBase64(raw, { alphabet: "base64url", lastChunkHandling: "loose" });
+  } catch {
+    return invalidParam("raw must be base64url");
+  }
+  const p = await PostalMime.parse(bytes).catch(() => invalidParam("raw is not an RFC 5322 message"));
+  if (!p.headers.some((h) => h.key === "from" || h.key === "subject" || h.key === "to")) {
+    invalidParam("raw is not an RFC 5322 message (no From, To or Subject header)");
+  }
+  const list = (l: { address?: string; name?: string }[] | undefined) =>
+    (l ?? []).filter((a) => a.address).map((a) => ({
+      mail_address: a.address!,
+      ...(a.name ? { name: a.name } : {}),
+    }));
+  const bad = [...list(p.to), ...list(p.cc), ...list(p.bcc)].find((a) =>
+    !z.email().safeParse(a.mail_address).success
+  );
+  if (bad) invalidParam(`not an email address: ${bad.mail_address}`);
+  const from = list(p.from ? [p.from as { address?: string; name?: string }] : [])[0];
+  return {
+    subject: p.subject ?? "",
+    ...(from ? { from } : {}),
+    recipients: { to: list(p.to), cc: list(p.cc), bcc: list(p.bcc) },
+    headers: {
+      ...(p.messageId ? { smtp_message_id: p.messageId } : {}),
+      ...(p.inReplyTo ? { in_reply_to: p.inReplyTo } : {}),
+      ...(p.references ? { references: p.references } : {}),
+    },
+    text: p.text ?? "",
+    html: p.html ?? "",
+    attachments: p.attachments.map((a, i) => ({
+      id: `att_${i + 1}`,
+      filename: a.filename ?? "attachment",
+      size: typeof a.content === "string" ? a.content.length : (a.content as ArrayBuffer).byteLength,
+      is_inline: a.disposition === "inline" && !!a.contentId,
+      ...(a.contentId ? { cid: a.contentId.replace(/^<|>$/g, "") } : {}),
+    })),
+  };
 }
 
 function draftOf(ctx: CallerCtx, box: string): MailRow {
@@ -55,11 +86,14 @@ function draftOf(ctx: CallerCtx, box: string): MailRow {
   ) ?? raise(404, 1230003, `draft not found: ${ctx.params.draft_id}`);
 }
 
-function draftJson(m: MailRow) {
-  return { draft: { draft_id: m.message_id, message: mailJson(m) } };
+/** The SDK's draft shape: `{ draft: { id, message } }`; with `format=raw` the message carries `raw`. */
+function draftJson(m: MailRow, withRaw = false) {
+  return {
+    draft: { id: m.message_id, message: { ...mailJson(m), ...(withRaw ? { raw: m.raw ?? "" } : {}) } },
+  };
 }
 
-function write(ctx: CallerCtx, box: string, id: string, d: z.infer<typeof Draft>, replace: boolean) {
+function write(ctx: CallerCtx, box: string, id: string, raw: string, d: Parsed, replace: boolean) {
   const owner = one<{ name: string }>(
     ctx.st.db,
     "SELECT name FROM users WHERE open_id = ?",
@@ -67,29 +101,28 @@ function write(ctx: CallerCtx, box: string, id: string, d: z.infer<typeof Draft>
   );
   const args = [
     d.subject,
-    JSON.stringify({ name: owner?.name ?? "", mail_address: box }),
-    JSON.stringify({ to: d.to, cc: d.cc, bcc: d.bcc }),
-    d.body_plain_text ?? "",
-    d.body_html ?? "",
-    // A replacement without attachments keeps the draft's own (an edit of the text does not drop files).
-    replace && d.attachments === undefined
-      ? (one<{ attachments: string }>(ctx.st.db, "SELECT attachments FROM mails WHERE message_id = ?", id)
-        ?.attachments ?? "[]")
-      : JSON.stringify(attachmentsOf(d)),
+    // The sender is the mailbox (the suite sends as its owner whatever From the message names).
+    JSON.stringify({ name: d.from?.name ?? owner?.name ?? "", mail_address: box }),
+    // Threading headers ride with the recipients: the mails table has no column of their own.
+    JSON.stringify({ ...d.recipients, headers: d.headers }),
+    d.text,
+    d.html,
+    raw,
+    JSON.stringify(d.attachments),
   ] as const;
   if (replace) {
     run(
       ctx.st.db,
-      `UPDATE mails SET subject = ?, head_from = ?, recipients = ?, body_plain = ?, body_html = ?, attachments = ?
-       WHERE message_id = ?`,
+      `UPDATE mails SET subject = ?, head_from = ?, recipients = ?, body_plain = ?, body_html = ?, raw = ?,
+         attachments = ? WHERE message_id = ?`,
       ...args,
       id,
     );
   } else {
     run(
       ctx.st.db,
-      `INSERT INTO mails (subject, head_from, recipients, body_plain, body_html, attachments, message_id, mailbox,
-         folder, raw, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'DRAFT', NULL, ?)`,
+      `INSERT INTO mails (subject, head_from, recipients, body_plain, body_html, raw, attachments, message_id,
+         mailbox, folder, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'DRAFT', ?)`,
       ...args,
       id,
       box,
@@ -121,6 +154,7 @@ function move(ctx: CallerCtx, folder: string, ids: string[]) {
 }
 
 export const mailDraftRoutes: Route[] = [
+  ...mailTemplateRoutes,
   {
     method: "GET",
     path: `${ROOT}/profile`,
@@ -143,11 +177,12 @@ export const mailDraftRoutes: Route[] = [
     auth: "token",
     scopes: MODIFY,
     identities: ["user"],
-    handle(ctx) {
+    async handle(ctx) {
       const box = mailboxOf(ctx);
-      const d = jsonBody(ctx, Draft);
+      const { raw } = strictBody(ctx, Raw);
+      const d = await parseDraft(raw);
       const id = `draft_${newHex(ctx.st.db, "mail_draft", 16)}`;
-      write(ctx, box, id, d, false);
+      write(ctx, box, id, raw, d, false);
       return ok(draftJson(draftOf({ ...ctx, params: { ...ctx.params, draft_id: id } }, box)));
     },
   },
@@ -157,7 +192,13 @@ export const mailDraftRoutes: Route[] = [
     auth: "token",
     scopes: READ,
     identities: ["user"],
-    handle: (ctx) => ok(draftJson(draftOf(ctx, mailboxOf(ctx)))),
+    handle(ctx) {
+      const { format } = strictQuery(
+        ctx,
+        z.strictObject({ format: z.optional(z.enum(["metadata", "raw", "full"])) }),
+      );
+      return ok(draftJson(draftOf(ctx, mailboxOf(ctx)), format === "raw"));
+    },
   },
   {
     method: "PUT",
@@ -165,10 +206,11 @@ export const mailDraftRoutes: Route[] = [
     auth: "token",
     scopes: MODIFY,
     identities: ["user"],
-    handle(ctx) {
+    async handle(ctx) {
       const box = mailboxOf(ctx);
       draftOf(ctx, box);
-      write(ctx, box, ctx.params.draft_id, jsonBody(ctx, Draft), true);
+      const { raw } = strictBody(ctx, Raw);
+      write(ctx, box, ctx.params.draft_id, raw, await parseDraft(raw), true);
       return ok(draftJson(draftOf(ctx, box)));
     },
   },
@@ -222,6 +264,32 @@ export const mailDraftRoutes: Route[] = [
     identities: ["user"],
     handle(ctx) {
       move(ctx, "TRASH", jsonBody(ctx, z.pick(Batch, { message_ids: true })).message_ids);
+      return ok({});
+    },
+  },
+  {
+    method: "PUT",
+    path: `${ROOT}/messages/:message_id/modify`,
+    auth: "token",
+    scopes: MODIFY,
+    identities: ["user"],
+    handle(ctx) {
+      const b = strictBody(
+        ctx,
+        z.strictObject({
+          add_label_ids: z.optional(z.array(z.string())),
+          remove_label_ids: z.optional(z.array(z.string())),
+          add_folder: z.optional(z.string()),
+        }),
+      );
+      const id = ctx.params.message_id;
+      if (b.add_folder) move(ctx, b.add_folder, [id]);
+      else if (
+        !one(ctx.st.db, "SELECT 1 AS x FROM mails WHERE mailbox = ? AND message_id = ?", mailboxOf(ctx), id)
+      ) {
+        raise(404, 1230003, `message not found: ${id}`);
+      }
+      // Labels are not modelled (as in batch_modify): the message is there and the body is what modify takes.
       return ok({});
     },
   },

@@ -7,7 +7,7 @@ import { defineShortcut, flag } from "../declare.ts";
 import { token } from "../vc/common.ts";
 import { mailboxFlag, messagesPath } from "./mailbox.ts";
 import { saveOrSend } from "./compose.ts";
-import { originalOf } from "./reply.ts";
+import { originalOf, threadOf } from "./reply.ts";
 import { errors } from "../../cli/output/errors.ts";
 import { formatRfc3339 } from "../common/time.ts";
 
@@ -43,12 +43,16 @@ export const sendReceipt = defineShortcut({
       to: [{ mail_address: m.head_from.mail_address }],
       cc: [],
       bcc: [],
-      body_plain_text: `Your message "${m.subject}" was read on ${when}.`,
+      text: `Your message "${m.subject}" was read on ${when}.`,
       attachments: [],
-      in_reply_to: m.message_id,
+      inline: [],
+      ...threadOf(m),
     });
   },
 });
+
+/** The system label a message asking for a read receipt carries until it is answered or declined. */
+const RECEIPT_REQUEST_LABEL = "READ_RECEIPT_REQUEST";
 
 export const declineReceipt = defineShortcut({
   service: "mail",
@@ -57,15 +61,26 @@ export const declineReceipt = defineShortcut({
   examples: ["larkit mail +decline-receipt --message-id mail_123"],
   risk: "write",
   authTypes: ["user"],
-  scopes: { user: ["mail:user_mailbox.message:modify", "mail:user_mailbox.message:readonly"] },
+  scopes: {
+    user: [
+      "mail:user_mailbox.message:modify",
+      "mail:user_mailbox.message:readonly",
+      "mail:user_mailbox.message.address:read",
+      "mail:user_mailbox.message.subject:read",
+      "mail:user_mailbox.message.body:read",
+    ],
+  },
   hasFormat: false,
   flags: { "message-id": flag.requiredString("the message that asked for a receipt"), mailbox: mailboxFlag },
   async run(ctx) {
     const id = token("message-id", ctx.flags["message-id"]);
+    // Read first, as the reference does: a message that is not there fails before anything changes.
+    await originalOf(ctx, ctx.flags.mailbox, id);
+    // `modify` takes label changes only: declining removes the message's read-receipt-request label.
     await ctx.api({
       method: "PUT",
       path: messagesPath(ctx.flags.mailbox, `/${encodeURIComponent(id)}/modify`),
-      body: { receipt_declined: true },
+      body: { remove_label_ids: [RECEIPT_REQUEST_LABEL] },
       response: z.unknown(),
       planned: {},
     });
