@@ -189,7 +189,27 @@ const CONDITION = '{"match_type":1,"items":[{"type":1,"operator":1,"input":"boss
 const ACTION = '{"items":[{"type":2,"input":"IMPORTANT"}]}';
 
 /** Per shortcut: a command line (run unless `dryOnly`), and a bad one refused with exit 2. */
-const CASES: Record<string, { argv: string[]; bad: string[]; says: RegExp; dryOnly?: boolean }> = {
+/** A template Alice already has (the emulator answers not-found for any other id). */
+function seedTemplate(emu: Emulator): void {
+  emu.db.prepare("INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, 0)")
+    .run(
+      `/open-apis/mail/v1/user_mailboxes/${USERS.alice.email}/templates`,
+      "tpl_1",
+      JSON.stringify({
+        template_id: "tpl_1",
+        name: "Weekly",
+        template_content: "<p>x</p>",
+        tos: [],
+        ccs: [],
+        bccs: [],
+      }),
+    );
+}
+
+const CASES: Record<
+  string,
+  { argv: string[]; bad: string[]; says: RegExp; dryOnly?: boolean; setup?: (emu: Emulator) => void }
+> = {
   "+send": {
     argv: ["--to", USERS.bob.email, "--subject", "s", "--body", "b"],
     bad: ["--to", "bob", "--subject", "s", "--body", "b"],
@@ -255,6 +275,7 @@ const CASES: Record<string, { argv: string[]; bad: string[]; says: RegExp; dryOn
     says: /not an email address/,
   },
   "+template-update": {
+    setup: seedTemplate,
     argv: ["--template-id", "tpl_1", "--set-subject", "v2"],
     bad: ["--template-id", "tpl_1", "--inspect", "--set-name", "n"],
     says: /--inspect changes nothing/,
@@ -289,6 +310,7 @@ Deno.test("every mail shortcut has a case here", async () => {
 for (const [cmd, c] of Object.entries(CASES)) {
   Deno.test(`mail ${cmd}: runs, its dry run sends nothing and fits the registry, a bad input is refused`, async () => {
     await withSuite(async (emu, larkit) => {
+      c.setup?.(emu);
       if (!c.dryOnly) {
         const r = await larkit(["mail", cmd, ...c.argv, ...(HIGH_RISK.has(cmd) ? ["--yes"] : [])], U);
         assert.equal(r.code, 0, r.stderr);

@@ -201,12 +201,12 @@ export async function saveOrSend<F extends FlagSpecs>(
   const sendTime = sendTimeOf(f, ctx.now(), ctx.timeZone);
   const from = sender ?? await ownMailbox(ctx, f.mailbox);
   const { request_receipt, priority, ...rest } = message;
-  const raw = buildRaw({
+  const raw = await buildRaw({
     ...rest,
     from,
     date: ctx.now(),
     headers: {
-      ...(priority ? { "X-Priority": priority === "high" ? "1" : "5" } : {}),
+      ...(priority ? { "X-Priority": priority === "high" ? "1 (Highest)" : "5 (Lowest)" } : {}),
       ...(request_receipt ? { "Disposition-Notification-To": `<${from.mail_address}>` } : {}),
     },
   });

@@ -67,8 +67,8 @@ const Draft = z.object({
 
 /** What a plan reads in place of the draft (nothing is fetched): an empty message, made once. */
 let plannedRaw: string | undefined;
-function plannedDraft(id: string) {
-  plannedRaw ??= buildRaw({
+async function plannedDraft(id: string) {
+  plannedRaw ??= await buildRaw({
     from: { mail_address: "me@mailbox.invalid" },
     to: [],
     cc: [],
@@ -142,7 +142,7 @@ export const draftEdit = defineShortcut({
       params: { format: "raw" },
       description: "the draft as it is (its raw RFC 5322 form)",
       response: Draft,
-      planned: plannedDraft(id),
+      planned: await plannedDraft(id),
     });
     if (!draft.message.raw) throw errors.api("the suite returned the draft without its raw form");
     const m = await parseRaw(draft.message.raw);
@@ -185,7 +185,7 @@ export const draftEdit = defineShortcut({
     await ctx.api({
       method: "PUT",
       path: draftsPath(f.mailbox, `/${encodeURIComponent(id)}`),
-      body: { raw: buildRaw(next) },
+      body: { raw: await buildRaw(next) },
       description: "the whole draft, changed (raw RFC 5322, base64url)",
       response: z.unknown(),
       planned: {},

@@ -1,13 +1,14 @@
 /**
- * Mail messages as the suite takes them: an RFC 5322 message, base64url, in `raw`. Built with `mimetext`
- * (UTF-8 subjects and display names as RFC 2047 words, text and HTML alternatives, inline images by Content-ID
- * in a multipart/related part, attachments) and read back with `postal-mime` (+draft-edit patches a draft's raw
- * form). Both load only in mail runs: this module is imported by the mail shortcuts alone.
+ * Mail messages as the suite takes them: an RFC 5322 message, base64url, in `raw`. Built with nodemailer's
+ * MailComposer (UTF-8 subjects and display names as RFC 2047 words, folded headers, CRLF lines, text and HTML
+ * alternatives, inline images by Content-ID in a multipart/related part, attachments, base64 bodies in
+ * 76-character lines) and read back with `postal-mime` (+draft-edit patches a
+ * draft's raw form). Both load only in mail runs: this module is imported by the composing mail shortcuts alone.
  *
  * Date and Message-ID are set here from the run's clock and content, so a message does not depend on the
- * library's own clock or randomness (and a plan shows what the run will send).
+ * library's own clock. The composer never reads a file or a URL: contents are handed over in memory.
  */
-import { createMimeMessage } from "mimetext";
+import MailComposer from "nodemailer/lib/mail-composer";
 import PostalMime from "postal-mime";
 
 export interface MailAddress {
@@ -45,41 +46,10 @@ export interface MailMessage {
   date: number;
 }
 
-const TYPES: Record<string, string> = {
-  pdf: "application/pdf",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  svg: "image/svg+xml",
-  txt: "text/plain",
-  csv: "text/csv",
-  html: "text/html",
-  json: "application/json",
-  zip: "application/zip",
-  doc: "application/msword",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  xls: "application/vnd.ms-excel",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  ppt: "application/vnd.ms-powerpoint",
-  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-  ics: "text/calendar",
-  eml: "message/rfc822",
-};
-
-/** A file's media type from its extension (the suite and mail clients read it; octet-stream when unknown). */
-export function contentTypeOf(filename: string): string {
-  return TYPES[filename.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
-}
-
 const toStd = (b64: string) => b64.replace(/-/g, "+").replace(/_/g, "/");
-/** Base64 in lines of 76 (RFC 2045): mimetext writes a part's data as given. */
-const wrapped = (b64: string) =>
-  toStd(b64).replace(/=+$/, "").padEnd(Math.ceil(b64.replace(/=+$/, "").length / 4) * 4, "=")
-    .replace(/.{76}(?=.)/g, "$&\r\n");
-const utf8Base64 = (s: string) => wrapped(new TextEncoder().encode(s).toBase64());
-const box = (a: MailAddress) => (a.name ? { addr: a.mail_address, name: a.name } : { addr: a.mail_address });
+const box = (
+  a: MailAddress,
+) => (a.name ? { name: a.name, address: a.mail_address } : { address: a.mail_address });
 
 /** A stable Message-ID for the message: its date and a hash of what it says, at the sender's domain. */
 function messageIdOf(m: MailMessage): string {
@@ -91,54 +61,41 @@ function messageIdOf(m: MailMessage): string {
 }
 
 /** The message as RFC 5322 text, base64url -- the suite's `raw`. */
-export function buildRaw(m: MailMessage): string {
-  const msg = createMimeMessage();
-  msg.setSender(box(m.from));
-  if (m.to.length) msg.setTo(m.to.map(box));
-  if (m.cc.length) msg.setCc(m.cc.map(box));
-  if (m.bcc.length) msg.setBcc(m.bcc.map(box));
-  msg.setSubject(m.subject);
-  msg.setHeader("Date", new Date(m.date).toUTCString().replace("GMT", "+0000"));
-  msg.setHeader("Message-ID", m.messageId ?? messageIdOf(m));
-  if (m.inReplyTo) msg.setHeader("In-Reply-To", m.inReplyTo);
-  if (m.references) msg.setHeader("References", m.references);
-  for (const [k, v] of Object.entries(m.headers ?? {})) msg.setHeader(k, v);
-  // Bodies are base64 so any UTF-8 text survives 7-bit transports unchanged; a message has at least one.
-  if (m.text !== undefined || m.html === undefined) {
-    msg.addMessage({
-      contentType: "text/plain",
-      charset: "UTF-8",
-      encoding: "base64",
-      data: utf8Base64(m.text ?? ""),
-    });
-  }
-  if (m.html !== undefined) {
-    msg.addMessage({
-      contentType: "text/html",
-      charset: "UTF-8",
-      encoding: "base64",
-      data: utf8Base64(m.html),
-    });
-  }
-  for (const f of m.inline) {
-    msg.addAttachment({
-      filename: f.filename,
-      contentType: f.contentType ?? contentTypeOf(f.filename),
-      data: wrapped(f.base64),
-      inline: true,
-      headers: { "Content-ID": `<${f.cid}>` },
-    });
-  }
-  for (const f of m.attachments) {
-    msg.addAttachment({
-      filename: f.filename,
-      contentType: f.contentType ?? contentTypeOf(f.filename),
-      data: wrapped(f.base64),
-    });
-  }
-  // mimetext ends lines with the platform's EOL; RFC 5322 lines end with CRLF everywhere.
-  const text = msg.asRaw().replace(/\r?\n/g, "\r\n");
-  return new TextEncoder().encode(text).toBase64({ alphabet: "base64url", omitPadding: true });
+export async function buildRaw(m: MailMessage): Promise<string> {
+  const file = (f: MailFile) => ({
+    filename: f.filename,
+    content: toStd(f.base64),
+    encoding: "base64",
+    ...(f.contentType ? { contentType: f.contentType } : {}),
+  });
+  // An empty body stays a plain empty string (the composer reads an empty `content` as no content object).
+  const body = (content: string) => content === "" ? "" : { content, contentTransferEncoding: "base64" };
+  const composer = new MailComposer({
+    from: box(m.from),
+    to: m.to.map(box),
+    cc: m.cc.map(box),
+    bcc: m.bcc.map(box),
+    subject: m.subject,
+    date: new Date(m.date),
+    messageId: m.messageId ?? messageIdOf(m),
+    ...(m.inReplyTo ? { inReplyTo: m.inReplyTo } : {}),
+    ...(m.references ? { references: m.references } : {}),
+    headers: m.headers ?? {},
+    // A message has at least one body. Bodies are base64: they come back byte for byte (a 7-bit body's last
+    // line break is not told apart from the one before the boundary by every parser).
+    ...(m.text !== undefined || m.html === undefined ? { text: body(m.text ?? "") } : {}),
+    ...(m.html !== undefined ? { html: body(m.html) } : {}),
+    attachments: [
+      ...m.inline.map((f) => ({ ...file(f), cid: f.cid, contentDisposition: "inline" })),
+      ...m.attachments.map(file),
+    ],
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  }).compile();
+  // A draft keeps its Bcc header: the suite reads the draft's recipients from it.
+  composer.keepBcc = true;
+  const bytes: Uint8Array = await composer.build();
+  return new Uint8Array(bytes).toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 /** A message read back from `raw`: what +draft-edit changes and writes back whole. */
