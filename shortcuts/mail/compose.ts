@@ -10,7 +10,15 @@ import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { addressesOf, mailboxFlag } from "./mailbox.ts";
-import { buildRaw, type MailFile, type MailMessage } from "./mime.ts";
+import type * as Mime from "./mime.ts";
+import type { MailFile, MailMessage } from "./mime.ts";
+
+/**
+ * The MIME modules (nodemailer's composer, ~30 ms of CPU to load; postal-mime) load only when a message is
+ * built: runs of the shortcuts that share these helpers without composing (templates) never pay for them.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+export const mime = () => later<typeof Mime>("./mime.ts");
 
 /** The suite's limit on the attachments of one message. */
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
@@ -201,7 +209,7 @@ export async function saveOrSend<F extends FlagSpecs>(
   const sendTime = sendTimeOf(f, ctx.now(), ctx.timeZone);
   const from = sender ?? await ownMailbox(ctx, f.mailbox);
   const { request_receipt, priority, ...rest } = message;
-  const raw = await buildRaw({
+  const raw = await (await mime()).buildRaw({
     ...rest,
     from,
     date: ctx.now(),

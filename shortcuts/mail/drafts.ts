@@ -6,9 +6,9 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { addressesOf, mailboxFlag } from "./mailbox.ts";
-import { checkAddresses, contentOf, draftsPath, filesOf, sendTimeOf } from "./compose.ts";
+import { checkAddresses, contentOf, draftsPath, filesOf, mime, sendTimeOf } from "./compose.ts";
 import { token } from "../vc/common.ts";
-import { buildRaw, type MailAddress, type MailFile, parseRaw } from "./mime.ts";
+import type { MailAddress, MailFile } from "./mime.ts";
 
 export const draftSend = defineShortcut({
   service: "mail",
@@ -68,7 +68,7 @@ const Draft = z.object({
 /** What a plan reads in place of the draft (nothing is fetched): an empty message, made once. */
 let plannedRaw: string | undefined;
 async function plannedDraft(id: string) {
-  plannedRaw ??= await buildRaw({
+  plannedRaw ??= await (await mime()).buildRaw({
     from: { mail_address: "me@mailbox.invalid" },
     to: [],
     cc: [],
@@ -145,6 +145,7 @@ export const draftEdit = defineShortcut({
       planned: await plannedDraft(id),
     });
     if (!draft.message.raw) throw errors.api("the suite returned the draft without its raw form");
+    const { buildRaw, parseRaw } = await mime();
     const m = await parseRaw(draft.message.raw);
     const names = (list: MailFile[]) => list.map((a) => a.filename);
     if (f.inspect) {
