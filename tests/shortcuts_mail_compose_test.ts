@@ -262,7 +262,17 @@ const CASES: Record<
   },
   "+message-trash": { argv: ["--message-ids", SEEDED], bad: ["--message-ids", ","], says: /at least one ID/ },
   "+send-receipt": { argv: ["--message-id", SEEDED], bad: ["--message-id", "x y"], says: /not an ID/ },
-  "+decline-receipt": { argv: ["--message-id", SEEDED], bad: ["--message-id", "x/y"], says: /not an ID/ },
+  "+decline-receipt": {
+    // The seeded message, as one that asks for a read receipt.
+    setup: (emu) =>
+      emu.db.prepare(
+        `UPDATE mails SET recipients = json_set(recipients, '$.labels', json('["READ_RECEIPT_REQUEST"]'))
+         WHERE message_id = ?`,
+      ).run(SEEDED),
+    argv: ["--message-id", SEEDED],
+    bad: ["--message-id", "x/y"],
+    says: /not an ID/,
+  },
   "+signature": { argv: ["--detail"], bad: ["--detail", "--format", "xml"], says: /format/ },
   "+share-to-chat": {
     argv: ["--message-id", SEEDED, "--receive-id", fixtures.CHATS.engineering],

@@ -215,7 +215,7 @@ Deno.test("mail +draft-edit reads the raw draft, patches subject, recipients, bo
   });
 });
 
-Deno.test("mail templates carry tos/ccs/bccs; +decline-receipt removes the receipt-request label", async () => {
+Deno.test("mail templates carry tos/ccs/bccs; +decline-receipt removes the label --request-receipt set", async () => {
   await withSuite(async (emu, larkit) => {
     const made = await larkit([
       "mail",
@@ -247,13 +247,55 @@ Deno.test("mail templates carry tos/ccs/bccs; +decline-receipt removes the recei
       [[USERS.bob.email], [USERS.carol.email], [USERS.carol.email]],
     );
 
+    // Bob asks Alice for a read receipt; Alice declines it: the label goes, a second decline is refused.
+    const bob = {
+      LARKIT_USER_ACCESS_TOKEN: (await userToken(emu, { userOpenId: USERS.bob.open_id })).access_token,
+    };
+    const asked = await larkit(
+      [
+        "mail",
+        "+send",
+        "--to",
+        USERS.alice.email,
+        "--subject",
+        "Read me",
+        "--body",
+        "b",
+        "--request-receipt",
+      ],
+      { ...U, env: bob },
+    );
+    assert.equal(asked.code, 0, asked.stderr);
+    const sent = await larkit([
+      "mail",
+      "+draft-send",
+      "--draft-id",
+      asked.json<{ data: { draft_id: string } }>().data.draft_id,
+      "--yes",
+    ], { ...U, env: bob });
+    assert.equal(sent.code, 0, sent.stderr);
+    const inbox = await larkit(["mail", "+triage"], U);
+    const receiptMail = inbox.json<{ data: { message_id: string; subject: string }[] }>().data
+      .find((m) => m.subject === "Read me")!.message_id;
+    const alice = (await userToken(emu)).access_token;
+    const labels = async () => {
+      const res = await fetch(`${emu.url}/open-apis/mail/v1/user_mailboxes/me/messages/${receiptMail}`, {
+        headers: { authorization: `Bearer ${alice}` },
+      });
+      return (await res.json()).data.message.label_ids;
+    };
+    assert.deepEqual(await labels(), ["READ_RECEIPT_REQUEST"]);
     emu.clearRequests();
-    const dec = await larkit(["mail", "+decline-receipt", "--message-id", SEEDED], U);
+    const dec = await larkit(["mail", "+decline-receipt", "--message-id", receiptMail], U);
     assert.equal(dec.code, 0, dec.stderr);
     const put = suiteCalls(emu).find((c) => c.method === "PUT");
     assert.deepEqual([put?.path, put?.body], [
-      `/open-apis/mail/v1/user_mailboxes/me/messages/${SEEDED}/modify`,
+      `/open-apis/mail/v1/user_mailboxes/me/messages/${receiptMail}/modify`,
       { remove_label_ids: ["READ_RECEIPT_REQUEST"] },
     ]);
+    assert.deepEqual(await labels(), []);
+    const again = await larkit(["mail", "+decline-receipt", "--message-id", receiptMail], U);
+    assert.equal(again.code, 2);
+    assert.match(again.errorJson().error.message, /asks for no read receipt/);
   });
 });

@@ -71,6 +71,19 @@ function rawHeaders(eml: string): { subject: string; to: string[] } {
   };
 }
 
+/** The system label of a message that asks its recipients for a read receipt, until they answer or decline. */
+export const RECEIPT_REQUEST = "READ_RECEIPT_REQUEST";
+
+/**
+ * A message's labels: as `modify` last left them, else those its headers give (a message asking for a read
+ * receipt carries RECEIPT_REQUEST in its recipients' mailboxes).
+ */
+export function labelIds(m: Pick<MailRow, "recipients" | "head_from" | "mailbox">): string[] {
+  const r = JSON.parse(m.recipients) as { labels?: string[]; headers?: { receipt_to?: string } };
+  const mine = (JSON.parse(m.head_from) as { mail_address?: string }).mail_address === m.mailbox;
+  return r.labels ?? (r.headers?.receipt_to && !mine ? [RECEIPT_REQUEST] : []);
+}
+
 /** A message as the suite answers it; `smtp_message_id` is the Message-ID stored, else one made from its id. */
 export function mailJson(m: MailRow) {
   const recipients = JSON.parse(m.recipients);
@@ -80,6 +93,7 @@ export function mailJson(m: MailRow) {
     smtp_message_id: headers.smtp_message_id ?? `<${m.message_id}@mail.sandbox.example>`,
     ...(headers.in_reply_to ? { in_reply_to: headers.in_reply_to } : {}),
     ...(headers.references ? { references: headers.references } : {}),
+    label_ids: labelIds(m),
     subject: m.subject,
     head_from: JSON.parse(m.head_from),
     to: recipients.to,

@@ -13,7 +13,7 @@ import { newHex, one, run, tx } from "../db.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
 import { MAIL_SEND } from "../scopes.ts";
-import { mailboxOf, mailJson, type MailRow } from "./mail.ts";
+import { labelIds, mailboxOf, mailJson, type MailRow } from "./mail.ts";
 import { mailTemplateRoutes } from "./mail_templates.ts";
 import { strictBody, strictQuery } from "./strict_body.ts";
 
@@ -29,7 +29,7 @@ interface Parsed {
   subject: string;
   from?: { mail_address: string; name?: string };
   recipients: Record<"to" | "cc" | "bcc", { mail_address: string; name?: string }[]>;
-  headers: { smtp_message_id?: string; in_reply_to?: string; references?: string };
+  headers: { smtp_message_id?: string; in_reply_to?: string; references?: string; receipt_to?: string };
   text: string;
   html: string;
   attachments: { id: string; filename: string; size: number; is_inline: boolean; cid?: string }[];
@@ -56,6 +56,7 @@ async function parseDraft(raw: string): Promise<Parsed> {
   );
   if (bad) invalidParam(`not an email address: ${bad.mail_address}`);
   const from = list(p.from ? [p.from as { address?: string; name?: string }] : [])[0];
+  const header = (name: string) => p.headers.find((h) => h.key === name)?.value;
   return {
     subject: p.subject ?? "",
     ...(from ? { from } : {}),
@@ -64,6 +65,7 @@ async function parseDraft(raw: string): Promise<Parsed> {
       ...(p.messageId ? { smtp_message_id: p.messageId } : {}),
       ...(p.inReplyTo ? { in_reply_to: p.inReplyTo } : {}),
       ...(p.references ? { references: p.references } : {}),
+      ...(header("disposition-notification-to") ? { receipt_to: header("disposition-notification-to") } : {}),
     },
     text: p.text ?? "",
     html: p.html ?? "",
@@ -140,6 +142,35 @@ const Batch = z.object({
   remove_label_ids: z.optional(z.array(z.string())),
   add_folder: z.optional(z.string()),
 });
+
+/**
+ * A message's labels change as `modify` asks; they ride with the recipients (as the threading headers do),
+ * so reads answer `label_ids` from what was stored.
+ */
+function relabel(ctx: CallerCtx, ids: string[], add: string[] = [], remove: string[] = []) {
+  const box = mailboxOf(ctx);
+  tx(ctx.st.db, () => {
+    for (const id of ids) {
+      const row = one<Pick<MailRow, "recipients" | "head_from" | "mailbox">>(
+        ctx.st.db,
+        "SELECT recipients, head_from, mailbox FROM mails WHERE mailbox = ? AND message_id = ?",
+        box,
+        id,
+      ) ?? raise(404, 1230003, `message not found: ${id}`);
+      const r = JSON.parse(row.recipients);
+      const labels = new Set<string>(labelIds(row));
+      add.forEach((l) => labels.add(l));
+      remove.forEach((l) => labels.delete(l));
+      run(
+        ctx.st.db,
+        "UPDATE mails SET recipients = ? WHERE mailbox = ? AND message_id = ?",
+        JSON.stringify({ ...r, labels: [...labels] }),
+        box,
+        id,
+      );
+    }
+  });
+}
 
 function move(ctx: CallerCtx, folder: string, ids: string[]) {
   const box = mailboxOf(ctx);
@@ -283,13 +314,8 @@ export const mailDraftRoutes: Route[] = [
         }),
       );
       const id = ctx.params.message_id;
+      relabel(ctx, [id], b.add_label_ids, b.remove_label_ids);
       if (b.add_folder) move(ctx, b.add_folder, [id]);
-      else if (
-        !one(ctx.st.db, "SELECT 1 AS x FROM mails WHERE mailbox = ? AND message_id = ?", mailboxOf(ctx), id)
-      ) {
-        raise(404, 1230003, `message not found: ${id}`);
-      }
-      // Labels are not modelled (as in batch_modify): the message is there and the body is what modify takes.
       return ok({});
     },
   },
@@ -301,7 +327,7 @@ export const mailDraftRoutes: Route[] = [
     identities: ["user"],
     handle(ctx) {
       const b = jsonBody(ctx, Batch);
-      // Labels are not modelled; a folder move is, so a test sees the message arrive where it was sent.
+      relabel(ctx, b.message_ids, b.add_label_ids, b.remove_label_ids);
       if (b.add_folder) move(ctx, b.add_folder, b.message_ids);
       return ok({});
     },

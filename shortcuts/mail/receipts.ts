@@ -74,8 +74,13 @@ export const declineReceipt = defineShortcut({
   flags: { "message-id": flag.requiredString("the message that asked for a receipt"), mailbox: mailboxFlag },
   async run(ctx) {
     const id = token("message-id", ctx.flags["message-id"]);
-    // Read first, as the reference does: a message that is not there fails before anything changes.
-    await originalOf(ctx, ctx.flags.mailbox, id);
+    // Read first, as the reference does: a message that is not there, or asks for no receipt, changes nothing.
+    const m = await originalOf(ctx, ctx.flags.mailbox, id);
+    if (m.label_ids && !m.label_ids.includes(RECEIPT_REQUEST_LABEL)) {
+      throw errors.validation(
+        "the message asks for no read receipt (or it was answered or declined already)",
+      );
+    }
     // `modify` takes label changes only: declining removes the message's read-receipt-request label.
     await ctx.api({
       method: "PUT",

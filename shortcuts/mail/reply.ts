@@ -35,6 +35,7 @@ const Original = z.object({
     internal_date: z.optional(z.string()),
     smtp_message_id: z.optional(z.string()),
     references: z.optional(z.string()),
+    label_ids: z.optional(z.array(z.string())),
   }),
 });
 export type OriginalMail = z.infer<typeof Original>["message"];
