@@ -11,7 +11,7 @@ import PostalMime from "postal-mime";
 import * as z from "zod";
 import { newHex, one, run, tx } from "../db.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
-import { type CallerCtx, jsonBody, type Route } from "../router.ts";
+import type { CallerCtx, Route } from "../router.ts";
 import { MAIL_SEND } from "../scopes.ts";
 import { labelIds, mailboxOf, mailJson, type MailRow } from "./mail.ts";
 import { mailTemplateRoutes } from "./mail_templates.ts";
@@ -133,10 +133,10 @@ function write(ctx: CallerCtx, box: string, id: string, raw: string, d: Parsed, 
   }
 }
 
-const Send = z.object({
+const Send = z.strictObject({
   send_time: z.optional(z.string().check(z.regex(/^\d+$/, "send_time must be Unix seconds"))),
 });
-const Batch = z.object({
+const Batch = z.strictObject({
   message_ids: z.array(z.string()).check(z.minLength(1), z.maxLength(20)),
   add_label_ids: z.optional(z.array(z.string())),
   remove_label_ids: z.optional(z.array(z.string())),
@@ -254,7 +254,7 @@ export const mailDraftRoutes: Route[] = [
     handle(ctx) {
       const box = mailboxOf(ctx);
       const draft = draftOf(ctx, box);
-      const { send_time } = jsonBody(ctx, Send);
+      const { send_time } = strictBody(ctx, Send);
       const r = JSON.parse(draft.recipients) as Record<"to" | "cc" | "bcc", { mail_address: string }[]>;
       const everyone = [...r.to, ...r.cc, ...r.bcc].map((a) => a.mail_address);
       if (everyone.length === 0) invalidParam("the draft has no recipient");
@@ -294,7 +294,11 @@ export const mailDraftRoutes: Route[] = [
     scopes: MODIFY,
     identities: ["user"],
     handle(ctx) {
-      move(ctx, "TRASH", jsonBody(ctx, z.pick(Batch, { message_ids: true })).message_ids);
+      move(
+        ctx,
+        "TRASH",
+        strictBody(ctx, z.strictObject({ message_ids: Batch.shape.message_ids })).message_ids,
+      );
       return ok({});
     },
   },
@@ -326,7 +330,7 @@ export const mailDraftRoutes: Route[] = [
     scopes: MODIFY,
     identities: ["user"],
     handle(ctx) {
-      const b = jsonBody(ctx, Batch);
+      const b = strictBody(ctx, Batch);
       relabel(ctx, b.message_ids, b.add_label_ids, b.remove_label_ids);
       if (b.add_folder) move(ctx, b.add_folder, b.message_ids);
       return ok({});
