@@ -299,3 +299,43 @@ Deno.test("mail templates carry tos/ccs/bccs; +decline-receipt removes the label
     assert.match(again.errorJson().error.message, /asks for no read receipt/);
   });
 });
+
+Deno.test("messages/send with raw stores the message's own decoded headers and parts", async () => {
+  await withSuite(async (emu) => {
+    const eml = [
+      `From: =?UTF-8?B?${new TextEncoder().encode("\u00c4lice").toBase64()}?= <${USERS.alice.email}>`,
+      `To: "Bob Li" <${USERS.bob.email}>`,
+      `Subject: =?UTF-8?B?${new TextEncoder().encode(SUBJECT).toBase64()}?=`,
+      "Message-ID: <m-1@sandbox.example>",
+      "MIME-Version: 1.0",
+      "Content-Type: text/plain; charset=utf-8",
+      "Content-Transfer-Encoding: base64",
+      "",
+      new TextEncoder().encode("Gr\u00fc\u00dfe").toBase64(),
+      "",
+    ].join("\r\n");
+    const raw = new TextEncoder().encode(eml).toBase64({ alphabet: "base64url", omitPadding: true });
+    const sent = await call(emu, "POST", "/open-apis/mail/v1/user_mailboxes/me/messages/send", { raw });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const token = (await userToken(emu, { userOpenId: USERS.bob.open_id })).access_token;
+    const id = `${sent.body.data.message_id}_0`;
+    const res = await fetch(`${emu.url}/open-apis/mail/v1/user_mailboxes/me/messages/${id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const m = (await res.json()).data.message;
+    assert.deepEqual(
+      [
+        m.subject,
+        m.to,
+        m.smtp_message_id,
+        new TextDecoder().decode(Uint8Array.fromBase64(m.body_plain_text, { alphabet: "base64url" })),
+      ],
+      [
+        SUBJECT,
+        [{ mail_address: USERS.bob.email, name: "Bob Li" }],
+        "<m-1@sandbox.example>",
+        "Gr\u00fc\u00dfe",
+      ],
+    );
+  });
+});

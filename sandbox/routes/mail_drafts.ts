@@ -7,13 +7,13 @@
  * recipient that is a mailbox in this tenant -- the same outcome as `messages/send`. A `send_time` in the
  * future keeps it in SCHEDULED instead. `profile` names the caller's own address (reply-all leaves it out).
  */
-import PostalMime from "postal-mime";
 import * as z from "zod";
 import { newHex, one, run, tx } from "../db.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import type { CallerCtx, Route } from "../router.ts";
 import { MAIL_SEND } from "../scopes.ts";
 import { labelIds, mailboxOf, mailJson, type MailRow } from "./mail.ts";
+import { type Parsed, parseMessage } from "./mail_mime.ts";
 import { mailTemplateRoutes } from "./mail_templates.ts";
 import { strictBody, strictQuery } from "./strict_body.ts";
 
@@ -23,61 +23,6 @@ const ROOT = "/open-apis/mail/v1/user_mailboxes/:user_mailbox_id";
 
 /** The only draft body the suite takes. */
 const Raw = z.strictObject({ raw: z.string().check(z.minLength(1)) });
-
-/** A stored draft: the fields its reads answer with, from the parsed message. */
-interface Parsed {
-  subject: string;
-  from?: { mail_address: string; name?: string };
-  recipients: Record<"to" | "cc" | "bcc", { mail_address: string; name?: string }[]>;
-  headers: { smtp_message_id?: string; in_reply_to?: string; references?: string; receipt_to?: string };
-  text: string;
-  html: string;
-  attachments: { id: string; filename: string; size: number; is_inline: boolean; cid?: string }[];
-}
-
-async function parseDraft(raw: string): Promise<Parsed> {
-  let bytes: Uint8Array;
-  try {
-    bytes = Uint8Array.fromBase64(raw, { alphabet: "base64url", lastChunkHandling: "loose" });
-  } catch {
-    return invalidParam("raw must be base64url");
-  }
-  const p = await PostalMime.parse(bytes).catch(() => invalidParam("raw is not an RFC 5322 message"));
-  if (!p.headers.some((h) => h.key === "from" || h.key === "subject" || h.key === "to")) {
-    invalidParam("raw is not an RFC 5322 message (no From, To or Subject header)");
-  }
-  const list = (l: { address?: string; name?: string }[] | undefined) =>
-    (l ?? []).filter((a) => a.address).map((a) => ({
-      mail_address: a.address!,
-      ...(a.name ? { name: a.name } : {}),
-    }));
-  const bad = [...list(p.to), ...list(p.cc), ...list(p.bcc)].find((a) =>
-    !z.email().safeParse(a.mail_address).success
-  );
-  if (bad) invalidParam(`not an email address: ${bad.mail_address}`);
-  const from = list(p.from ? [p.from as { address?: string; name?: string }] : [])[0];
-  const header = (name: string) => p.headers.find((h) => h.key === name)?.value;
-  return {
-    subject: p.subject ?? "",
-    ...(from ? { from } : {}),
-    recipients: { to: list(p.to), cc: list(p.cc), bcc: list(p.bcc) },
-    headers: {
-      ...(p.messageId ? { smtp_message_id: p.messageId } : {}),
-      ...(p.inReplyTo ? { in_reply_to: p.inReplyTo } : {}),
-      ...(p.references ? { references: p.references } : {}),
-      ...(header("disposition-notification-to") ? { receipt_to: header("disposition-notification-to") } : {}),
-    },
-    text: p.text ?? "",
-    html: p.html ?? "",
-    attachments: p.attachments.map((a, i) => ({
-      id: `att_${i + 1}`,
-      filename: a.filename ?? "attachment",
-      size: typeof a.content === "string" ? a.content.length : (a.content as ArrayBuffer).byteLength,
-      is_inline: a.disposition === "inline" && !!a.contentId,
-      ...(a.contentId ? { cid: a.contentId.replace(/^<|>$/g, "") } : {}),
-    })),
-  };
-}
 
 function draftOf(ctx: CallerCtx, box: string): MailRow {
   return one<MailRow>(
@@ -211,7 +156,7 @@ export const mailDraftRoutes: Route[] = [
     async handle(ctx) {
       const box = mailboxOf(ctx);
       const { raw } = strictBody(ctx, Raw);
-      const d = await parseDraft(raw);
+      const d = await parseMessage(raw);
       const id = `draft_${newHex(ctx.st.db, "mail_draft", 16)}`;
       write(ctx, box, id, raw, d, false);
       return ok(draftJson(draftOf({ ...ctx, params: { ...ctx.params, draft_id: id } }, box)));
@@ -241,7 +186,7 @@ export const mailDraftRoutes: Route[] = [
       const box = mailboxOf(ctx);
       draftOf(ctx, box);
       const { raw } = strictBody(ctx, Raw);
-      write(ctx, box, ctx.params.draft_id, raw, await parseDraft(raw), true);
+      write(ctx, box, ctx.params.draft_id, raw, await parseMessage(raw), true);
       return ok(draftJson(draftOf(ctx, box)));
     },
   },
