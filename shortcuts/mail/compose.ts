@@ -15,7 +15,8 @@ import type { MailFile, MailMessage } from "./mime.ts";
 
 /**
  * The MIME modules (nodemailer's composer, ~30 ms of CPU to load; postal-mime) load only when a message is
- * built: runs of the shortcuts that share these helpers without composing (templates) never pay for them.
+ * built or edited: runs of the mail shortcuts that compose nothing (templates, +draft-send, +decline-receipt)
+ * never pay for them.
  */
 const later = <T>(path: string): Promise<T> => import(path);
 export const mime = () => later<typeof Mime>("./mime.ts");
@@ -226,7 +227,8 @@ export async function saveOrSend<F extends FlagSpecs>(
     response: Draft,
     planned: { draft: { id: "<draft_id>" } },
   });
-  const draftId = draft.id ?? draft.draft_id ?? "";
+  const draftId = draft.id ?? draft.draft_id;
+  if (!draftId) throw errors.api("the suite saved the draft but answered without its id");
   const summary = {
     draft_id: draftId,
     subject: message.subject,
