@@ -189,6 +189,14 @@ const CONDITION = '{"match_type":1,"items":[{"type":1,"operator":1,"input":"boss
 const ACTION = '{"items":[{"type":2,"input":"IMPORTANT"}]}';
 
 /** Per shortcut: a command line (run unless `dryOnly`), and a bad one refused with exit 2. */
+/** The seeded message, as one whose sender asked for a read receipt. */
+function asksForReceipt(emu: Emulator): void {
+  emu.db.prepare(
+    `UPDATE mails SET recipients = json_set(recipients, '$.labels', json('["READ_RECEIPT_REQUEST"]'))
+     WHERE message_id = ?`,
+  ).run(SEEDED);
+}
+
 /** A template Alice already has (the emulator answers not-found for any other id). */
 function seedTemplate(emu: Emulator): void {
   emu.db.prepare("INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, 0)")
@@ -261,14 +269,14 @@ const CASES: Record<
     says: /nothing to change/,
   },
   "+message-trash": { argv: ["--message-ids", SEEDED], bad: ["--message-ids", ","], says: /at least one ID/ },
-  "+send-receipt": { argv: ["--message-id", SEEDED], bad: ["--message-id", "x y"], says: /not an ID/ },
+  "+send-receipt": {
+    setup: asksForReceipt,
+    argv: ["--message-id", SEEDED],
+    bad: ["--message-id", "x y"],
+    says: /not an ID/,
+  },
   "+decline-receipt": {
-    // The seeded message, as one that asks for a read receipt.
-    setup: (emu) =>
-      emu.db.prepare(
-        `UPDATE mails SET recipients = json_set(recipients, '$.labels', json('["READ_RECEIPT_REQUEST"]'))
-         WHERE message_id = ?`,
-      ).run(SEEDED),
+    setup: asksForReceipt,
     argv: ["--message-id", SEEDED],
     bad: ["--message-id", "x/y"],
     says: /not an ID/,

@@ -294,9 +294,16 @@ Deno.test("mail templates carry tos/ccs/bccs; +decline-receipt removes the label
       { remove_label_ids: ["READ_RECEIPT_REQUEST"] },
     ]);
     assert.deepEqual(await labels(), []);
+    // Declining is idempotent: again, nothing to change and nothing sent.
+    emu.clearRequests();
     const again = await larkit(["mail", "+decline-receipt", "--message-id", receiptMail], U);
-    assert.equal(again.code, 2);
-    assert.match(again.errorJson().error.message, /asks for no read receipt/);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(again.json<{ data: { changed: boolean } }>().data.changed, false);
+    assert.ok(!suiteCalls(emu).some((c) => c.method === "PUT"));
+    // And a receipt to a message that asks for none is refused before anything is built.
+    const refused = await larkit(["mail", "+send-receipt", "--message-id", receiptMail, "--yes"], U);
+    assert.equal(refused.code, 2);
+    assert.match(refused.errorJson().error.message, /asks for no read receipt/);
   });
 });
 
@@ -337,5 +344,52 @@ Deno.test("messages/send with raw stores the message's own decoded headers and p
         "Gr\u00fc\u00dfe",
       ],
     );
+  });
+});
+
+Deno.test("mail +send-receipt answers a receipt request: threaded, marked as a receipt, the request label gone", async () => {
+  await withSuite(async (emu, larkit) => {
+    const bob = {
+      LARKIT_USER_ACCESS_TOKEN: (await userToken(emu, { userOpenId: USERS.bob.open_id })).access_token,
+    };
+    const asked = await larkit([
+      "mail",
+      "+send",
+      "--to",
+      USERS.alice.email,
+      "--subject",
+      "Q4 plan",
+      "--body",
+      "b",
+      "--request-receipt",
+      "--confirm-send",
+    ], { ...U, env: bob });
+    assert.equal(asked.code, 0, asked.stderr);
+    const request = await messageOf(suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body);
+    assert.equal(
+      request.headers.find((h) => h.key === "disposition-notification-to")?.value,
+      `<${USERS.bob.email}>`,
+    );
+    const inbox = await larkit(["mail", "+triage"], U);
+    const id = inbox.json<{ data: { message_id: string; subject: string }[] }>().data
+      .find((m) => m.subject === "Q4 plan")!.message_id;
+
+    emu.clearRequests();
+    const r = await larkit(["mail", "+send-receipt", "--message-id", id, "--yes"], U);
+    assert.equal(r.code, 0, r.stderr);
+    const receipt = await messageOf(suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body);
+    assert.equal(receipt.subject, "Read receipt: Q4 plan");
+    assert.deepEqual(receipt.to?.map((a) => a.address), [USERS.bob.email]);
+    assert.equal(receipt.inReplyTo, request.messageId);
+    assert.equal(receipt.headers.find((h) => h.key === "x-lark-read-receipt-mail")?.value, "1");
+    assert.match(
+      receipt.text ?? "",
+      /^Your message has been read\. Details:\n> Subject: Q4 plan\n> To: alice@/,
+    );
+
+    // The request is answered: Alice's copy no longer asks, so a second receipt is refused.
+    const again = await larkit(["mail", "+send-receipt", "--message-id", id, "--yes"], U);
+    assert.equal(again.code, 2);
+    assert.match(again.errorJson().error.message, /asks for no read receipt/);
   });
 });

@@ -64,6 +64,8 @@ function decode64url(s: string, what: string): Uint8Array {
 
 /** The system label of a message that asks its recipients for a read receipt, until they answer or decline. */
 export const RECEIPT_REQUEST = "READ_RECEIPT_REQUEST";
+/** The system label of a read receipt sent. */
+export const RECEIPT_SENT = "READ_RECEIPT_SENT";
 
 /**
  * A message's labels: as `modify` last left them, else those its headers give (a message asking for a read

@@ -3,16 +3,19 @@
  * `+draft-*`, `+message-modify` and `+message-trash` call). A draft arrives as the suite takes it -- `{"raw":
  * <RFC 5322 message, base64url>}` and nothing else -- and is parsed (postal-mime) into a row of the mails table
  * in the DRAFT folder, so reads answer with the subject, recipients, bodies, attachments and threading headers
- * of what was stored; `?format=raw` answers the message itself. Sending it moves it to SENT under a new message ID and delivers a copy to the INBOX of every
- * recipient that is a mailbox in this tenant -- the same outcome as `messages/send`. A `send_time` in the
- * future keeps it in SCHEDULED instead. `profile` names the caller's own address (reply-all leaves it out).
+ * of what was stored; `?format=raw` answers the message itself. Sending it moves it to SENT under a new message
+ * ID and delivers a copy to the INBOX of every recipient that is a mailbox in this tenant -- the same outcome as
+ * `messages/send`. A `send_time` in the future keeps it in SCHEDULED instead. A read receipt (a message marked
+ * `X-Lark-Read-Receipt-Mail: 1`) answers the request: the original in the sender's mailbox loses its
+ * READ_RECEIPT_REQUEST label, the receipt itself carries READ_RECEIPT_SENT. `profile` names the caller's own
+ * address (reply-all leaves it out).
  */
 import * as z from "zod";
-import { newHex, one, run, tx } from "../db.ts";
+import { all, newHex, one, run, tx } from "../db.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import type { CallerCtx, Route } from "../router.ts";
 import { MAIL_SEND } from "../scopes.ts";
-import { labelIds, mailboxOf, mailJson, type MailRow } from "./mail.ts";
+import { labelIds, mailboxOf, mailJson, type MailRow, RECEIPT_REQUEST, RECEIPT_SENT } from "./mail.ts";
 import { type Parsed, parseMessage } from "./mail_mime.ts";
 import { mailTemplateRoutes } from "./mail_templates.ts";
 import { strictBody, strictQuery } from "./strict_body.ts";
@@ -117,6 +120,19 @@ function relabel(ctx: CallerCtx, ids: string[], add: string[] = [], remove: stri
   });
 }
 
+/** A read receipt sent: it is labelled READ_RECEIPT_SENT, and the message it answers no longer asks. */
+function answerReceipt(ctx: CallerCtx, box: string, receipt: string, answers: string | undefined) {
+  relabel(ctx, [receipt], [RECEIPT_SENT]);
+  const original = all<MailRow>(
+    ctx.st.db,
+    "SELECT * FROM mails WHERE mailbox = ? AND message_id != ?",
+    box,
+    receipt,
+  )
+    .find((m) => answers !== undefined && mailJson(m).smtp_message_id === answers);
+  if (original) relabel(ctx, [original.message_id], [], [RECEIPT_REQUEST]);
+}
+
 function move(ctx: CallerCtx, folder: string, ids: string[]) {
   const box = mailboxOf(ctx);
   tx(ctx.st.db, () => {
@@ -200,7 +216,9 @@ export const mailDraftRoutes: Route[] = [
       const box = mailboxOf(ctx);
       const draft = draftOf(ctx, box);
       const { send_time } = strictBody(ctx, Send);
-      const r = JSON.parse(draft.recipients) as Record<"to" | "cc" | "bcc", { mail_address: string }[]>;
+      const r = JSON.parse(draft.recipients) as Record<"to" | "cc" | "bcc", { mail_address: string }[]> & {
+        headers?: Parsed["headers"];
+      };
       const everyone = [...r.to, ...r.cc, ...r.bcc].map((a) => a.mail_address);
       if (everyone.length === 0) invalidParam("the draft has no recipient");
       const message_id = `mail_${newHex(ctx.st.db, "mail", 20)}`;
@@ -228,6 +246,8 @@ export const mailDraftRoutes: Route[] = [
             message_id,
           );
         });
+        // After the copies: the recipients' copies are not labelled as the sender's receipt is.
+        if (r.headers?.read_receipt_mail) answerReceipt(ctx, box, message_id, r.headers.in_reply_to);
       });
       return ok({ message_id, ...(later ? { send_time } : {}) });
     },

@@ -13,7 +13,15 @@ export interface Parsed {
   subject: string;
   from?: { mail_address: string; name?: string };
   recipients: Record<"to" | "cc" | "bcc", { mail_address: string; name?: string }[]>;
-  headers: { smtp_message_id?: string; in_reply_to?: string; references?: string; receipt_to?: string };
+  headers: {
+    smtp_message_id?: string;
+    in_reply_to?: string;
+    references?: string;
+    /** Disposition-Notification-To: the sender asks for a read receipt. */
+    receipt_to?: string;
+    /** X-Lark-Read-Receipt-Mail: 1 -- this message is a read receipt. */
+    read_receipt_mail?: boolean;
+  };
   text: string;
   html: string;
   attachments: { id: string; filename: string; size: number; is_inline: boolean; cid?: string }[];
@@ -50,6 +58,7 @@ export async function parseMessage(raw: string): Promise<Parsed> {
       ...(p.inReplyTo ? { in_reply_to: p.inReplyTo } : {}),
       ...(p.references ? { references: p.references } : {}),
       ...(header("disposition-notification-to") ? { receipt_to: header("disposition-notification-to") } : {}),
+      ...(header("x-lark-read-receipt-mail") === "1" ? { read_receipt_mail: true } : {}),
     },
     text: p.text ?? "",
     html: p.html ?? "",

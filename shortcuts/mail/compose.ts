@@ -168,6 +168,8 @@ const Draft = z.object({
 export type Compose = Omit<MailMessage, "from" | "date" | "headers"> & {
   request_receipt?: boolean;
   priority?: string;
+  /** The message is a read receipt (the suite files it as one). */
+  read_receipt?: boolean;
 };
 
 /** The shared extras of a message from the flags. */
@@ -209,7 +211,7 @@ export async function saveOrSend<F extends FlagSpecs>(
 ): Promise<void> {
   const sendTime = sendTimeOf(f, ctx.now(), ctx.timeZone);
   const from = sender ?? await ownMailbox(ctx, f.mailbox);
-  const { request_receipt, priority, ...rest } = message;
+  const { request_receipt, priority, read_receipt, ...rest } = message;
   const raw = await (await mime()).buildRaw({
     ...rest,
     from,
@@ -217,6 +219,7 @@ export async function saveOrSend<F extends FlagSpecs>(
     headers: {
       ...(priority ? { "X-Priority": priority === "high" ? "1 (Highest)" : "5 (Lowest)" } : {}),
       ...(request_receipt ? { "Disposition-Notification-To": `<${from.mail_address}>` } : {}),
+      ...(read_receipt ? { "X-Lark-Read-Receipt-Mail": "1" } : {}),
     },
   });
   const { draft } = await ctx.api({

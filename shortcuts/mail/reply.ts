@@ -34,7 +34,8 @@ const Original = z.object({
     body_html: z._default(z.string(), ""),
     internal_date: z.optional(z.string()),
     smtp_message_id: z.optional(z.string()),
-    references: z.optional(z.string()),
+    // A string in the SDK's type; some answers give the chain as a list.
+    references: z.optional(z.union([z.string(), z.array(z.string())])),
     label_ids: z.optional(z.array(z.string())),
   }),
 });
@@ -83,8 +84,12 @@ export function quoted(
 export function threadOf(m: OriginalMail) {
   const id = m.smtp_message_id?.trim();
   if (!id) return {};
-  const own = id.startsWith("<") ? id : `<${id}>`;
-  return { inReplyTo: own, references: [m.references?.trim(), own].filter(Boolean).join(" ") };
+  const bracketed = (x: string) => (x.startsWith("<") ? x : `<${x}>`);
+  const chain = typeof m.references === "string"
+    ? m.references.trim()
+    : (m.references ?? []).map((r) => r.trim()).filter(Boolean).map(bracketed).join(" ");
+  const own = bracketed(id);
+  return { inReplyTo: own, references: [chain, own].filter(Boolean).join(" ") };
 }
 
 function headingOf(m: OriginalMail, zone: string, what: "wrote" | "forwarded") {
