@@ -277,13 +277,9 @@ Deno.test("mail templates carry tos/ccs/bccs; +decline-receipt removes the label
     const inbox = await larkit(["mail", "+triage"], U);
     const receiptMail = inbox.json<{ data: { message_id: string; subject: string }[] }>().data
       .find((m) => m.subject === "Read me")!.message_id;
-    const alice = (await userToken(emu)).access_token;
-    const labels = async () => {
-      const res = await fetch(`${emu.url}/open-apis/mail/v1/user_mailboxes/me/messages/${receiptMail}`, {
-        headers: { authorization: `Bearer ${alice}` },
-      });
-      return (await res.json()).data.message.label_ids;
-    };
+    const labels = async () =>
+      (await larkit(["mail", "+message", "--message-id", receiptMail], U))
+        .json<{ data: { label_ids: string[] } }>().data.label_ids;
     assert.deepEqual(await labels(), ["READ_RECEIPT_REQUEST"]);
     emu.clearRequests();
     const dec = await larkit(["mail", "+decline-receipt", "--message-id", receiptMail], U);
