@@ -2,8 +2,8 @@
  * Mail messages as the suite takes them: an RFC 5322 message, base64url, in `raw`. Built with nodemailer's
  * MailComposer (UTF-8 subjects and display names as RFC 2047 words, folded headers, CRLF lines, text and HTML
  * alternatives, inline images by Content-ID in a multipart/related part, attachments, base64 bodies in
- * 76-character lines) and read back with `postal-mime` (+draft-edit patches a
- * draft's raw form). Both load only in mail runs: this module is imported by the composing mail shortcuts alone.
+ * 76-character lines) and read back with `postal-mime` (+draft-edit patches a draft's raw form). Both load only
+ * when a mail shortcut builds or edits a message: `compose.ts` loads this module through `later(...)`.
  *
  * Date and Message-ID are set here from the run's clock and content, so a message does not depend on the
  * library's own clock. The composer never reads a file or a URL: contents are handed over in memory.
@@ -47,9 +47,8 @@ export interface MailMessage {
 }
 
 const toStd = (b64: string) => b64.replace(/-/g, "+").replace(/_/g, "/");
-const box = (
-  a: MailAddress,
-) => (a.name ? { name: a.name, address: a.mail_address } : { address: a.mail_address });
+const box = (a: MailAddress) =>
+  a.name ? { name: a.name, address: a.mail_address } : { address: a.mail_address };
 
 /** A stable Message-ID for the message: its date and a hash of what it says, at the sender's domain. */
 function messageIdOf(m: MailMessage): string {
