@@ -34,6 +34,7 @@ import { baseRoutes } from "./routes/base.ts";
 import { baseRecordGetRoutes } from "./routes/base_record_get.ts";
 import { taskRoutes } from "./routes/task.ts";
 import { okrRoutes } from "./routes/okr.ts";
+import { vcRoutes } from "./routes/vc.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { mailRoutes } from "./routes/mail.ts";
 import { mailDraftRoutes } from "./routes/mail_drafts.ts";
@@ -105,6 +106,7 @@ const ROUTES: CompiledRoute[] = compile([
   ...baseRecordGetRoutes,
   ...taskRoutes,
   ...okrRoutes,
+  ...vcRoutes,
   ...contactRoutes,
   ...mailRoutes,
   ...mailDraftRoutes,

@@ -2,7 +2,7 @@
  * `contact +search-user` end to end: the user-only search over the emulator's seeded people.
  */
 import assert from "node:assert/strict";
-import { fixtures } from "./helpers/emulator.ts";
+import { fixtures, userToken } from "./helpers/emulator.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 interface Found {
@@ -154,5 +154,40 @@ Deno.test("contact +search-bot: keyword or chats, user only; nothing to search f
     assert.equal(bot.code, 2);
     assert.doesNotMatch(bot.stderr, /--as bot/);
     assert.deepEqual(suiteCalls(emu), []);
+  });
+});
+
+Deno.test("contact +get-user --user-id as the user reads users/basic_batch, which its declared scope allows", async () => {
+  await withSuite(async (emu, larkit) => {
+    // A token with only the scope the shortcut declares for the user.
+    const { access_token } = await userToken(emu, { scope: "contact:user.basic_profile:readonly" });
+    const env = { LARKIT_USER_ACCESS_TOKEN: access_token };
+    emu.clearRequests();
+    const r = await larkit(
+      ["contact", "+get-user", "--user-id", fixtures.USERS.bob.open_id, "--as", "user"],
+      {
+        env,
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json<{ data: { user_id: string; name: string } }>().data, {
+      user_id: fixtures.USERS.bob.open_id,
+      name: "Bob Li",
+      i18n_name: { en_us: fixtures.USERS.bob.en_name },
+    });
+    const byUserId = await larkit(
+      ["contact", "+get-user", "--user-id", "sandbox2", "--user-id-type", "user_id", "--as", "user"],
+      { env },
+    );
+    assert.equal(byUserId.json<{ data: { name: string } }>().data.name, "Bob Li");
+    const calls = suiteCalls(emu).map((q) => [q.method, q.path, q.query, q.body]);
+    assert.deepEqual(calls, [
+      ["POST", "/open-apis/contact/v3/users/basic_batch", { user_id_type: "open_id" }, {
+        user_ids: [fixtures.USERS.bob.open_id],
+      }],
+      ["POST", "/open-apis/contact/v3/users/basic_batch", { user_id_type: "user_id" }, {
+        user_ids: ["sandbox2"],
+      }],
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { fixtures } from "./helpers/emulator.ts";
 import { dryRunProblems, type Planned } from "./helpers/plan_fit.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 import type { Emulator } from "./helpers/emulator.ts";
+import { messageOf } from "./helpers/mail_raw.ts";
 
 const { USERS } = fixtures;
 const SEEDED = "mail_sandbox_0001";
@@ -93,12 +94,13 @@ Deno.test("mail +reply, +reply-all and +forward build on the original; only --co
   await withSuite(async (emu, larkit) => {
     const r = await larkit(["mail", "+reply", "--message-id", SEEDED, "--body", "Thanks!"], U);
     assert.equal(r.code, 0, r.stderr);
-    const draft = suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body as Record<string, unknown>;
+    const draft = await messageOf(suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body);
     assert.equal(draft.subject, "Re: Welcome to the sandbox");
-    assert.deepEqual(draft.to, [{ mail_address: USERS.bob.email }]);
-    assert.equal(draft.in_reply_to, SEEDED);
+    assert.deepEqual(draft.to?.map((a) => a.address), [USERS.bob.email]);
+    assert.equal(draft.inReplyTo, `<${SEEDED}@mail.sandbox.example>`);
+    assert.equal(draft.references, `<${SEEDED}@mail.sandbox.example>`);
     assert.match(
-      String(draft.body_html),
+      String(draft.html),
       /^<p>Thanks!<\/p><p>On .*bob@sandbox\.example wrote:<\/p><blockquote><p>Hi Alice/,
     );
 
@@ -115,9 +117,13 @@ Deno.test("mail +reply, +reply-all and +forward build on the original; only --co
       "--confirm-send",
     ], U);
     assert.equal(all.code, 0, all.stderr);
-    const body = suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body as Record<string, unknown>;
-    assert.deepEqual(body.to, [{ mail_address: USERS.bob.email }], "the mailbox's own address is left out");
-    assert.deepEqual(body.cc, [{ mail_address: USERS.carol.email }]);
+    const body = await messageOf(suiteCalls(emu).find((c) => c.path.endsWith("/drafts"))?.body);
+    assert.deepEqual(
+      body.to?.map((a) => a.address),
+      [USERS.bob.email],
+      "the mailbox's own address is left out",
+    );
+    assert.deepEqual(body.cc?.map((a) => a.address), [USERS.carol.email]);
     assert.deepEqual(folderOf(emu, USERS.bob.email, "Re: Welcome to the sandbox"), ["INBOX"]);
 
     const fwd = await larkit([
@@ -183,7 +189,35 @@ const CONDITION = '{"match_type":1,"items":[{"type":1,"operator":1,"input":"boss
 const ACTION = '{"items":[{"type":2,"input":"IMPORTANT"}]}';
 
 /** Per shortcut: a command line (run unless `dryOnly`), and a bad one refused with exit 2. */
-const CASES: Record<string, { argv: string[]; bad: string[]; says: RegExp; dryOnly?: boolean }> = {
+/** The seeded message, as one whose sender asked for a read receipt. */
+function asksForReceipt(emu: Emulator): void {
+  emu.db.prepare(
+    `UPDATE mails SET recipients = json_set(recipients, '$.labels', json('["READ_RECEIPT_REQUEST"]'))
+     WHERE message_id = ?`,
+  ).run(SEEDED);
+}
+
+/** A template Alice already has (the emulator answers not-found for any other id). */
+function seedTemplate(emu: Emulator): void {
+  emu.db.prepare("INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, 0)")
+    .run(
+      `/open-apis/mail/v1/user_mailboxes/${USERS.alice.email}/templates`,
+      "tpl_1",
+      JSON.stringify({
+        template_id: "tpl_1",
+        name: "Weekly",
+        template_content: "<p>x</p>",
+        tos: [],
+        ccs: [],
+        bccs: [],
+      }),
+    );
+}
+
+const CASES: Record<
+  string,
+  { argv: string[]; bad: string[]; says: RegExp; dryOnly?: boolean; setup?: (emu: Emulator) => void }
+> = {
   "+send": {
     argv: ["--to", USERS.bob.email, "--subject", "s", "--body", "b"],
     bad: ["--to", "bob", "--subject", "s", "--body", "b"],
@@ -235,8 +269,18 @@ const CASES: Record<string, { argv: string[]; bad: string[]; says: RegExp; dryOn
     says: /nothing to change/,
   },
   "+message-trash": { argv: ["--message-ids", SEEDED], bad: ["--message-ids", ","], says: /at least one ID/ },
-  "+send-receipt": { argv: ["--message-id", SEEDED], bad: ["--message-id", "x y"], says: /not an ID/ },
-  "+decline-receipt": { argv: ["--message-id", SEEDED], bad: ["--message-id", "x/y"], says: /not an ID/ },
+  "+send-receipt": {
+    setup: asksForReceipt,
+    argv: ["--message-id", SEEDED],
+    bad: ["--message-id", "x y"],
+    says: /not an ID/,
+  },
+  "+decline-receipt": {
+    setup: asksForReceipt,
+    argv: ["--message-id", SEEDED],
+    bad: ["--message-id", "x/y"],
+    says: /not an ID/,
+  },
   "+signature": { argv: ["--detail"], bad: ["--detail", "--format", "xml"], says: /format/ },
   "+share-to-chat": {
     argv: ["--message-id", SEEDED, "--receive-id", fixtures.CHATS.engineering],
@@ -249,6 +293,7 @@ const CASES: Record<string, { argv: string[]; bad: string[]; says: RegExp; dryOn
     says: /not an email address/,
   },
   "+template-update": {
+    setup: seedTemplate,
     argv: ["--template-id", "tpl_1", "--set-subject", "v2"],
     bad: ["--template-id", "tpl_1", "--inspect", "--set-name", "n"],
     says: /--inspect changes nothing/,
@@ -283,6 +328,7 @@ Deno.test("every mail shortcut has a case here", async () => {
 for (const [cmd, c] of Object.entries(CASES)) {
   Deno.test(`mail ${cmd}: runs, its dry run sends nothing and fits the registry, a bad input is refused`, async () => {
     await withSuite(async (emu, larkit) => {
+      c.setup?.(emu);
       if (!c.dryOnly) {
         const r = await larkit(["mail", cmd, ...c.argv, ...(HIGH_RISK.has(cmd) ? ["--yes"] : [])], U);
         assert.equal(r.code, 0, r.stderr);

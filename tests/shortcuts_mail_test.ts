@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fixtures } from "./helpers/emulator.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import { messageOf } from "./helpers/mail_raw.ts";
 
 interface Mail {
   message_id: string;
@@ -79,11 +80,16 @@ Deno.test("mail +send --confirm-send: plain text to one, HTML with attachments t
       format: "html",
       attachments: ["report.csv"],
     });
-    const sent = suiteCalls(emu).filter((c) => c.path.endsWith("/drafts")).map((c) =>
-      c.body as Record<string, unknown>
+    const sent = await Promise.all(
+      suiteCalls(emu).filter((c) => c.path.endsWith("/drafts")).map((c) => messageOf(c.body)),
     );
-    assert.equal(sent[0].body_plain_text, "At noon <maybe>");
-    assert.deepEqual(sent[1].attachments, [{ filename: "report.csv", body: "YSxiCjEsMgo=" }]);
+    assert.equal(sent[0].text, "At noon <maybe>");
+    assert.deepEqual(
+      sent[1].attachments.map((
+        a,
+      ) => [a.filename, a.mimeType, new TextDecoder().decode(a.content as ArrayBuffer)]),
+      [["report.csv", "text/csv", "a,b\n1,2\n"]],
+    );
 
     const box = await larkit(["mail", "+messages", "--folder-id", "SENT"], { asUser: true });
     const mails = box.json<{ data: Mail[] }>().data;
@@ -115,16 +121,17 @@ Deno.test("mail dry-runs show the send (attachments not read into the plan) and 
       { asUser: true, cwd },
     );
     assert.equal(send.code, 0, send.stderr);
-    const body = send.json<{ data: { api: { url: string; body: Record<string, unknown> }[] } }>().data.api[0];
+    const [profile, body] = send.json<{ data: { api: { url: string; body: { raw: string } }[] } }>().data.api;
+    assert.equal(profile.url, `${emu.url}/open-apis/mail/v1/user_mailboxes/me/profile`);
     assert.equal(body.url, `${emu.url}/open-apis/mail/v1/user_mailboxes/me/drafts`);
-    assert.deepEqual(body.body, {
-      subject: "S",
-      to: [{ mail_address: "x@example.com" }],
-      cc: [],
-      bcc: [],
-      body_html: "<p>B</p>",
-      attachments: [{ filename: "a.txt", body: "<base64url of a.txt>" }],
-    });
+    assert.deepEqual(Object.keys(body.body), ["raw"]);
+    const planned = await messageOf(body.body);
+    assert.deepEqual([planned.subject, planned.to?.map((a) => a.address), planned.html], [
+      "S",
+      ["x@example.com"],
+      "<p>B</p>",
+    ]);
+    assert.deepEqual(planned.attachments.map((a) => a.filename), ["a.txt"]);
     const list = await larkit(["mail", "+messages", "--dry-run"], { asUser: true });
     assert.equal(list.json<{ data: { api: unknown[] } }>().data.api.length, 2);
     assert.deepEqual(emu.requests(), []);

@@ -4,7 +4,7 @@
  * registry, and one bad input; then the batch's rollback when a key result cannot be created.
  */
 import assert from "node:assert/strict";
-import { type Emulator, fixtures } from "./helpers/emulator.ts";
+import { type Emulator, fixtures, tenantToken } from "./helpers/emulator.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
@@ -50,14 +50,18 @@ const CASES: Record<string, ShortcutCase> = {
     says: /--input/,
   },
   "okr +reorder": {
-    argv: ["--level", "objective", "--cycle-id", CYCLE, "--ids", "a,b"],
-    sends: [`GET /okr/v2/cycles/${CYCLE}/objectives`],
+    setup: (emu) =>
+      ["a", "b"].forEach((id) => seed(emu, `/open-apis/okr/v2/cycles/${CYCLE}/objectives`, id, {})),
+    argv: ["--level", "objective", "--cycle-id", CYCLE, "--ids", "b,a"],
+    sends: [`GET /okr/v2/cycles/${CYCLE}/objectives`, `PUT /okr/v2/cycles/${CYCLE}/objectives_position`],
     bad: ["--level", "objective", "--cycle-id", CYCLE, "--ids", "a,a"],
     says: /names an item twice/,
   },
   "okr +weight": {
+    setup: (emu) =>
+      ["k1", "k2"].forEach((id) => seed(emu, `/open-apis/okr/v2/objectives/${OBJ}/key_results`, id, {})),
     argv: ["--level", "key-result", "--objective-id", OBJ, "--weights", "k1=0.6,k2=0.4"],
-    sends: [`GET /okr/v2/objectives/${OBJ}/key_results`],
+    sends: [`GET /okr/v2/objectives/${OBJ}/key_results`, `PUT /okr/v2/objectives/${OBJ}/key_results_weight`],
     bad: ["--level", "key-result", "--objective-id", OBJ, "--weights", "k1=0.6,k2=0.6"],
     says: /add up to 1/,
   },
@@ -199,5 +203,103 @@ Deno.test("okr +indicator-update reports the old value; +weight refuses weights 
     assert.equal(w.code, 2, w.stderr);
     assert.match(w.errorJson().error.message, /missing: k2/);
     assert.ok(!suiteCalls(emu).some((q) => q.method === "PUT"));
+  });
+});
+
+Deno.test("okr +reorder and +weight send the fields the suite takes, and the lists show the change", async () => {
+  await withSuite(async (emu, larkit) => {
+    const objectives = `/open-apis/okr/v2/cycles/${CYCLE}/objectives`;
+    const krs = `/open-apis/okr/v2/objectives/${OBJ}/key_results`;
+    ["o1", "o2", "o3"].forEach((id) => seed(emu, objectives, id, {}));
+    ["k1", "k2"].forEach((id) => seed(emu, krs, id, {}));
+    const order = await larkit([
+      "okr",
+      "+reorder",
+      "--level",
+      "objective",
+      "--cycle-id",
+      CYCLE,
+      "--ids",
+      "o3,o1,o2",
+    ]);
+    assert.equal(order.code, 0, order.stderr);
+    const krOrder = await larkit([
+      "okr",
+      "+reorder",
+      "--level",
+      "key-result",
+      "--objective-id",
+      OBJ,
+      "--ids",
+      "k2,k1",
+    ]);
+    assert.equal(krOrder.code, 0, krOrder.stderr);
+    const w = await larkit([
+      "okr",
+      "+weight",
+      "--level",
+      "objective",
+      "--cycle-id",
+      CYCLE,
+      "--weights",
+      "o1=0.5,o2=0.3,o3=0.2",
+    ]);
+    assert.equal(w.code, 0, w.stderr);
+    const kw = await larkit([
+      "okr",
+      "+weight",
+      "--level",
+      "key-result",
+      "--objective-id",
+      OBJ,
+      "--weights",
+      "k1=0.25,k2=0.75",
+    ]);
+    assert.equal(kw.code, 0, kw.stderr);
+    const puts = suiteCalls(emu).filter((q) => q.method === "PUT").map((q) => [q.path, q.body]);
+    assert.deepEqual(puts, [
+      [`${objectives}_position`, { objective_ids: ["o3", "o1", "o2"] }],
+      [`${krs}_position`, { key_result_ids: ["k2", "k1"] }],
+      [`${objectives}_weight`, {
+        objective_weights: [
+          { objective_id: "o1", weight: 0.5 },
+          { objective_id: "o2", weight: 0.3 },
+          { objective_id: "o3", weight: 0.2 },
+        ],
+      }],
+      [`${krs}_weight`, {
+        key_result_weights: [{ key_result_id: "k1", weight: 0.25 }, { key_result_id: "k2", weight: 0.75 }],
+      }],
+    ]);
+    // The emulator stored both: the list comes back in the new order with the new weights.
+    const detail = await larkit(["okr", "+cycle-detail", "--cycle-id", CYCLE]);
+    assert.equal(detail.code, 0, detail.stderr);
+    const objectives_ = detail.json<{ data: { objectives: { id: string; weight: number }[] } }>().data
+      .objectives;
+    assert.deepEqual(objectives_.map((o) => [o.id, o.weight]), [["o3", 0.2], ["o1", 0.5], ["o2", 0.3]]);
+  });
+});
+
+Deno.test("the emulator refuses the old reorder/weight bodies with the suite's field violations", async () => {
+  await withSuite(async (emu) => {
+    seed(emu, `/open-apis/okr/v2/cycles/${CYCLE}/objectives`, "o1", {});
+    const token = await tenantToken(emu);
+    const put = async (path: string, body: unknown) => {
+      const res = await fetch(`${emu.url}${path}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const a = await put(`/open-apis/okr/v2/cycles/${CYCLE}/objectives_position`, { ids: ["o1"] });
+    assert.equal(a.status, 400);
+    assert.equal(a.body.code, 99992402);
+    assert.ok(a.body.error.field_violations.some((v: { field: string }) => v.field === "objective_ids"));
+    const b = await put(`/open-apis/okr/v2/cycles/${CYCLE}/objectives_weight`, {
+      weights: [{ id: "o1", weight: 1 }],
+    });
+    assert.equal(b.status, 400);
+    assert.ok(b.body.error.field_violations.some((v: { field: string }) => v.field === "objective_weights"));
   });
 });

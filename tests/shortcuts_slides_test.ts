@@ -3,7 +3,9 @@
  * methods): per shortcut its main path, its dry run (nothing sent, the plan fits the registry's request
  * schemas) and one bad input (exit 2, validation, nothing sent).
  */
+import assert from "node:assert/strict";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
+import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const P = "sldcnSandboxDeck0001";
 const X = `/slides_ai/v1/xml_presentations/${P}`;
@@ -76,4 +78,15 @@ const CASES: Record<string, ShortcutCase> = {
 shortcutCaseTests(CASES, {
   coverage: { title: "every slides shortcut has a case here", services: ["slides"] },
   unplanned: /upload_all/,
+});
+
+Deno.test("slides +media-upload uploads with a parent_type in upload_all's enum (slide_file)", async () => {
+  await withSuite(async (emu, larkit) => {
+    const cwd = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${cwd}/c.png`, "PNG");
+    const r = await larkit(["slides", "+media-upload", "--file", "c.png", "--presentation", P], { cwd });
+    assert.equal(r.code, 0, r.stderr);
+    const up = suiteCalls(emu).find((q) => q.path === "/open-apis/drive/v1/medias/upload_all");
+    assert.equal((up?.body as Record<string, unknown>).parent_type, "slide_file");
+  });
 });

@@ -132,3 +132,35 @@ Deno.test("user-only task searches refuse the bot without suggesting --as bot", 
     assert.deepEqual(suiteCalls(emu), []);
   });
 });
+
+Deno.test("task +get-related-tasks sends only the method's query and filters created/followed tasks itself", async () => {
+  await withSuite(async (emu, larkit) => {
+    const me = USERS.alice.open_id;
+    const collection = "/open-apis/task/v2/task_v2/list_related_task";
+    const tasks = [
+      { guid: "t-mine", summary: "Mine", creator: { id: me, type: "user" }, members: [] },
+      {
+        guid: "t-followed",
+        summary: "Followed",
+        creator: { id: USERS.bob.open_id, type: "user" },
+        members: [{ id: me, role: "follower", type: "user" }],
+      },
+      { guid: "t-other", summary: "Other", creator: { id: USERS.bob.open_id, type: "user" }, members: [] },
+    ];
+    tasks.forEach((t, i) =>
+      emu.db.prepare(
+        "INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, ?)",
+      )
+        .run(collection, t.guid, JSON.stringify(t), 1000 + i)
+    );
+    const created = await larkit(["task", "+get-related-tasks", "--created-by-me"], { asUser: true });
+    assert.equal(created.code, 0, created.stderr);
+    const followed = await larkit(["task", "+get-related-tasks", "--followed-by-me"], { asUser: true });
+    assert.equal(followed.code, 0, followed.stderr);
+    const guids = (r: typeof created) => r.json<{ data: { guid: string }[] }>().data.map((t) => t.guid);
+    assert.deepEqual([guids(created), guids(followed)], [["t-mine"], ["t-followed"]]);
+    for (const q of suiteCalls(emu).filter((c) => c.path === collection)) {
+      assert.deepEqual(Object.keys(q.query).sort(), ["completed", "page_size", "user_id_type"]);
+    }
+  });
+});

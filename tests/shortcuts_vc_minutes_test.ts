@@ -4,7 +4,7 @@
  * run (nothing sent, the plan fits the registry's request schemas) and one bad input (exit 2, nothing sent).
  */
 import assert from "node:assert/strict";
-import { fixtures } from "./helpers/emulator.ts";
+import { fixtures, tenantToken, userToken } from "./helpers/emulator.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
@@ -152,5 +152,94 @@ Deno.test("user-only vc and minutes shortcuts refuse the bot without suggesting 
     const s = await larkit(["vc", "+search", "--query", "x", "--as", "bot"]);
     assert.equal(s.code, 2);
     assert.deepEqual(suiteCalls(emu), []);
+  });
+});
+
+Deno.test("vc +meeting-join, +meeting-message-send and +search send the bodies the suite takes", async () => {
+  await withSuite(async (emu, larkit) => {
+    const join = await larkit(["vc", "+meeting-join", "--meeting-number", "123456789", "--password", "0000"]);
+    assert.equal(join.code, 0, join.stderr);
+    const text = await larkit(["vc", "+meeting-message-send", "--meeting-id", MEETING, "--text", "Hi all"]);
+    assert.equal(text.code, 0, text.stderr);
+    const emoji = await larkit([
+      "vc",
+      "+meeting-message-send",
+      "--meeting-id",
+      MEETING,
+      "--msg-type",
+      "reaction",
+      "--emoji-type",
+      "THUMBSUP",
+    ]);
+    assert.equal(emoji.code, 0, emoji.stderr);
+    const found = await larkit([
+      "vc",
+      "+search",
+      "--query",
+      "sync",
+      "--start",
+      "2026-11-01",
+      "--end",
+      "2026-11-02",
+      "--participant-ids",
+      USERS.bob.open_id,
+      "--room-ids",
+      "omm_1",
+    ], { asUser: true });
+    assert.equal(found.code, 0, found.stderr);
+    const posts = suiteCalls(emu).filter((q) => q.method === "POST").map((q) => [q.path, q.body]);
+    assert.deepEqual(posts, [
+      ["/open-apis/vc/v1/bots/join", {
+        join_type: 1,
+        join_identify: { meeting_no: "123456789" },
+        password: "0000",
+      }],
+      ["/open-apis/vc/v1/bots/message", { meeting_id: MEETING, msg_type: "text", content: "Hi all" }],
+      ["/open-apis/vc/v1/bots/message", { meeting_id: MEETING, msg_type: "reaction", content: "THUMBSUP" }],
+      ["/open-apis/vc/v1/meetings/search", {
+        query: "sync",
+        meeting_filter: {
+          start_time: { start_time: "2026-11-01T00:00:00+00:00", end_time: "2026-11-02T23:59:59+00:00" },
+          participant_ids: [USERS.bob.open_id],
+          open_room_ids: ["omm_1"],
+        },
+      }],
+    ]);
+  });
+});
+
+Deno.test("the emulator refuses the old vc bodies, naming the fields", async () => {
+  await withSuite(async (emu) => {
+    const token = await tenantToken(emu);
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${emu.url}/open-apis/vc/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const json = await res.json();
+      return [
+        res.status,
+        json.code,
+        (json.error?.field_violations ?? []).map((v: { field: string }) => v.field),
+      ];
+    };
+    const join = await post("/bots/join", { meeting_number: "123456789" });
+    assert.deepEqual(join.slice(0, 2), [400, 99992402]);
+    assert.ok((join[2] as string[]).includes("join_type"), String(join[2]));
+    const msg = await post("/bots/message", { meeting_id: MEETING, msg_type: "text", text: "x" });
+    assert.deepEqual(msg.slice(0, 2), [400, 99992402]);
+    assert.ok((msg[2] as string[]).includes("content"), String(msg[2]));
+    const uat = (await userToken(emu)).access_token;
+    const res = await fetch(`${emu.url}/open-apis/vc/v1/meetings/search`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${uat}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "sync", participant_ids: [USERS.bob.open_id] }),
+    });
+    const search = await res.json();
+    assert.equal(res.status, 400);
+    assert.deepEqual(search.error.field_violations.map((v: { field: string }) => v.field), [
+      "participant_ids",
+    ]);
   });
 });

@@ -9,7 +9,8 @@ import { BIG_DEPARTMENT, TENANT_KEY } from "../fixtures.ts";
 import { pageBody, pageOf, paginate } from "../paging.ts";
 import { ok, raise } from "../reply.ts";
 import { jsonBody, type Route } from "../router.ts";
-import { CONTACT_ID, CONTACT_READ, USER_SEARCH } from "../scopes.ts";
+import { CONTACT_ID, CONTACT_PROFILE, CONTACT_READ, USER_SEARCH } from "../scopes.ts";
+import { strictBody, strictQuery } from "./strict_body.ts";
 
 interface UserRow {
   open_id: string;
@@ -69,6 +70,29 @@ export function bigMember(i: number): UserRow {
 const USERS_PATH = "/open-apis/contact/v3/users";
 
 export const contactRoutes: Route[] = [
+  {
+    // Users' basic profiles (id, name), the user identity's way to read another person.
+    method: "POST",
+    path: `${USERS_PATH}/basic_batch`,
+    auth: "token",
+    scopes: CONTACT_PROFILE,
+    handle(ctx) {
+      const { user_id_type } = strictQuery(
+        ctx,
+        z.strictObject({ user_id_type: z.optional(z.enum(["open_id", "union_id", "user_id"])) }),
+      );
+      const { user_ids } = strictBody(
+        ctx,
+        z.strictObject({ user_ids: z.array(z.string()).check(z.minLength(1), z.maxLength(10)) }),
+      );
+      const column = user_id_type ?? "open_id";
+      const users = user_ids.flatMap((id) => {
+        const u = one<UserRow>(ctx.st.db, `SELECT * FROM users WHERE ${column} = ?`, id);
+        return u ? [{ user_id: id, name: u.name, i18n_name: { en_us: u.en_name } }] : [];
+      });
+      return ok({ users });
+    },
+  },
   {
     method: "POST",
     path: `${USERS_PATH}/batch_get_id`,

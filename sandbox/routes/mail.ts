@@ -1,6 +1,6 @@
 /**
- * Mail v1 for user mailboxes: send (structured fields with base64url attachments, or a raw EML in `raw`) and
- * messages list/get. `me` names the caller's own mailbox. A sent message lands in the sender's SENT folder and
+ * Mail v1 for user mailboxes: send (structured fields with base64url attachments, or a raw EML in `raw`, parsed
+ * as the drafts endpoint parses it) and messages list/get. `me` names the caller's own mailbox. A sent message lands in the sender's SENT folder and
  * in the INBOX of every recipient that is a mailbox in this tenant.
  */
 import * as z from "zod";
@@ -9,6 +9,7 @@ import { pageOf, paginate } from "../paging.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
 import { MAIL_READ, MAIL_SEND } from "../scopes.ts";
+import { parseMessage } from "./mail_mime.ts";
 
 const Address = z.object({ mail_address: z.string().check(z.email()), name: z.optional(z.string()) });
 const Send = z.object({
@@ -61,20 +62,31 @@ function decode64url(s: string, what: string): Uint8Array {
   }
 }
 
-/** The headers of a raw EML that a list view needs. */
-function rawHeaders(eml: string): { subject: string; to: string[] } {
-  const head = eml.split(/\r?\n\r?\n/)[0];
-  const get = (name: string) => head.match(new RegExp(`^${name}:\\s*(.*)$`, "mi"))?.[1]?.trim() ?? "";
-  return {
-    subject: get("Subject"),
-    to: get("To").split(",").map((s) => s.replace(/.*<|>.*/g, "").trim()).filter(Boolean),
-  };
+/** The system label of a message that asks its recipients for a read receipt, until they answer or decline. */
+export const RECEIPT_REQUEST = "READ_RECEIPT_REQUEST";
+/** The system label of a read receipt sent. */
+export const RECEIPT_SENT = "READ_RECEIPT_SENT";
+
+/**
+ * A message's labels: as `modify` last left them, else those its headers give (a message asking for a read
+ * receipt carries RECEIPT_REQUEST in its recipients' mailboxes).
+ */
+export function labelIds(m: Pick<MailRow, "recipients" | "head_from" | "mailbox">): string[] {
+  const r = JSON.parse(m.recipients) as { labels?: string[]; headers?: { receipt_to?: string } };
+  const mine = (JSON.parse(m.head_from) as { mail_address?: string }).mail_address === m.mailbox;
+  return r.labels ?? (r.headers?.receipt_to && !mine ? [RECEIPT_REQUEST] : []);
 }
 
+/** A message as the suite answers it; `smtp_message_id` is the Message-ID stored, else one made from its id. */
 export function mailJson(m: MailRow) {
   const recipients = JSON.parse(m.recipients);
+  const headers = recipients.headers ?? {};
   return {
     message_id: m.message_id,
+    smtp_message_id: headers.smtp_message_id ?? `<${m.message_id}@mail.sandbox.example>`,
+    ...(headers.in_reply_to ? { in_reply_to: headers.in_reply_to } : {}),
+    ...(headers.references ? { references: headers.references } : {}),
+    label_ids: labelIds(m),
     subject: m.subject,
     head_from: JSON.parse(m.head_from),
     to: recipients.to,
@@ -97,19 +109,15 @@ export const mailRoutes: Route[] = [
     auth: "token",
     scopes: MAIL_SEND,
     identities: ["user"],
-    handle(ctx) {
+    async handle(ctx) {
       const box = mailboxOf(ctx);
       const body = jsonBody(ctx, Send);
-      let subject = body.subject ?? "";
-      let to = body.to.map((a) => a.mail_address);
-      if (body.raw !== undefined) {
-        const parsed = rawHeaders(new TextDecoder().decode(decode64url(body.raw, "raw")));
-        subject = parsed.subject;
-        to = parsed.to;
-      }
-      const everyone = [...to, ...body.cc.map((a) => a.mail_address), ...body.bcc.map((a) => a.mail_address)];
+      // A raw message is the message: its own headers and parts, read as the drafts endpoint reads them.
+      const parsed = body.raw !== undefined ? await parseMessage(body.raw) : undefined;
+      const recipients = parsed?.recipients ?? { to: body.to, cc: body.cc, bcc: body.bcc };
+      const everyone = [...recipients.to, ...recipients.cc, ...recipients.bcc].map((a) => a.mail_address);
       if (everyone.length === 0) invalidParam("at least one recipient (to, cc, bcc or raw To:) is required");
-      const attachments = body.attachments.map((a, i) => ({
+      const attachments = parsed?.attachments ?? body.attachments.map((a, i) => ({
         id: `att_${i + 1}`,
         filename: a.filename,
         size: decode64url(a.body, `attachments[${i}].body`).length,
@@ -120,6 +128,7 @@ export const mailRoutes: Route[] = [
         "SELECT name FROM users WHERE open_id = ?",
         ctx.caller.openId,
       );
+      const name = parsed?.from?.name ?? body.head_from?.name ?? owner?.name ?? "";
       const row = (mailbox: string, folder: string, id: string) =>
         run(
           ctx.st.db,
@@ -128,11 +137,11 @@ export const mailRoutes: Route[] = [
           id,
           mailbox,
           folder,
-          subject,
-          JSON.stringify({ name: body.head_from?.name ?? owner?.name ?? "", mail_address: box }),
-          JSON.stringify({ to: to.map((mail_address) => ({ mail_address })), cc: body.cc, bcc: body.bcc }),
-          body.body_plain_text ?? "",
-          body.body_html ?? "",
+          parsed?.subject ?? body.subject ?? "",
+          JSON.stringify({ name, mail_address: box }),
+          JSON.stringify({ ...recipients, ...(parsed ? { headers: parsed.headers } : {}) }),
+          parsed?.text ?? body.body_plain_text ?? "",
+          parsed?.html ?? body.body_html ?? "",
           body.raw ?? null,
           JSON.stringify(attachments),
           ctx.st.clock.now(),

@@ -1,50 +1,31 @@
 /**
  * Mail drafts and batch moves for user mailboxes (the endpoints `mail +send`, `+reply`, `+forward`,
- * `+draft-*`, `+message-modify` and `+message-trash` call). A draft is a row of the mails table in the DRAFT
- * folder; sending it moves it to SENT under a new message ID and delivers a copy to the INBOX of every
- * recipient that is a mailbox in this tenant -- the same outcome as `messages/send`. A `send_time` in the
- * future keeps it in SCHEDULED instead. `profile` names the caller's own address (reply-all leaves it out).
+ * `+draft-*`, `+message-modify` and `+message-trash` call). A draft arrives as the suite takes it -- `{"raw":
+ * <RFC 5322 message, base64url>}` and nothing else -- and is parsed (postal-mime) into a row of the mails table
+ * in the DRAFT folder, so reads answer with the subject, recipients, bodies, attachments and threading headers
+ * of what was stored; `?format=raw` answers the message itself. Sending it moves it to SENT under a new message
+ * ID and delivers a copy to the INBOX of every recipient that is a mailbox in this tenant -- the same outcome as
+ * `messages/send`. A `send_time` in the future keeps it in SCHEDULED instead. A read receipt (a message marked
+ * `X-Lark-Read-Receipt-Mail: 1`) answers the request: the original in the sender's mailbox loses its
+ * READ_RECEIPT_REQUEST label, the receipt itself carries READ_RECEIPT_SENT. `profile` names the caller's own
+ * address (reply-all leaves it out).
  */
 import * as z from "zod";
-import { newHex, one, run, tx } from "../db.ts";
+import { all, newHex, one, run, tx } from "../db.ts";
 import { invalidParam, ok, raise } from "../reply.ts";
-import { type CallerCtx, jsonBody, type Route } from "../router.ts";
+import type { CallerCtx, Route } from "../router.ts";
 import { MAIL_SEND } from "../scopes.ts";
-import { mailboxOf, mailJson, type MailRow } from "./mail.ts";
+import { labelIds, mailboxOf, mailJson, type MailRow, RECEIPT_REQUEST, RECEIPT_SENT } from "./mail.ts";
+import { type Parsed, parseMessage } from "./mail_mime.ts";
+import { mailTemplateRoutes } from "./mail_templates.ts";
+import { strictBody, strictQuery } from "./strict_body.ts";
 
 const MODIFY = ["mail:user_mailbox.message:modify"];
 const READ = ["mail:user_mailbox.message:readonly"];
 const ROOT = "/open-apis/mail/v1/user_mailboxes/:user_mailbox_id";
 
-const Address = z.object({ mail_address: z.string().check(z.email()), name: z.optional(z.string()) });
-const Draft = z.object({
-  subject: z._default(z.string(), ""),
-  to: z._default(z.array(Address), []),
-  cc: z._default(z.array(Address), []),
-  bcc: z._default(z.array(Address), []),
-  body_html: z.optional(z.string()),
-  body_plain_text: z.optional(z.string()),
-  attachments: z.optional(
-    z.array(z.object({ body: z.string(), filename: z.string().check(z.minLength(1)) })),
-  ),
-  in_reply_to: z.optional(z.string()),
-  request_receipt: z.optional(z.boolean()),
-  priority: z.optional(z.enum(["high", "normal", "low"])),
-});
-
-function attachmentsOf(d: z.infer<typeof Draft>) {
-  return (d.attachments ?? []).map((a, i) => {
-    try {
-      return {
-        id: `att_${i + 1}`,
-        filename: a.filename,
-        size: Uint8Array.fromBase64(a.body, { alphabet: "base64url" }).length,
-      };
-    } catch {
-      return invalidParam(`attachments[${i}].body must be base64url`);
-    }
-  });
-}
+/** The only draft body the suite takes. */
+const Raw = z.strictObject({ raw: z.string().check(z.minLength(1)) });
 
 function draftOf(ctx: CallerCtx, box: string): MailRow {
   return one<MailRow>(
@@ -55,11 +36,14 @@ function draftOf(ctx: CallerCtx, box: string): MailRow {
   ) ?? raise(404, 1230003, `draft not found: ${ctx.params.draft_id}`);
 }
 
-function draftJson(m: MailRow) {
-  return { draft: { draft_id: m.message_id, message: mailJson(m) } };
+/** The SDK's draft shape: `{ draft: { id, message } }`; with `format=raw` the message carries `raw`. */
+function draftJson(m: MailRow, withRaw = false) {
+  return {
+    draft: { id: m.message_id, message: { ...mailJson(m), ...(withRaw ? { raw: m.raw ?? "" } : {}) } },
+  };
 }
 
-function write(ctx: CallerCtx, box: string, id: string, d: z.infer<typeof Draft>, replace: boolean) {
+function write(ctx: CallerCtx, box: string, id: string, raw: string, d: Parsed, replace: boolean) {
   const owner = one<{ name: string }>(
     ctx.st.db,
     "SELECT name FROM users WHERE open_id = ?",
@@ -67,29 +51,28 @@ function write(ctx: CallerCtx, box: string, id: string, d: z.infer<typeof Draft>
   );
   const args = [
     d.subject,
-    JSON.stringify({ name: owner?.name ?? "", mail_address: box }),
-    JSON.stringify({ to: d.to, cc: d.cc, bcc: d.bcc }),
-    d.body_plain_text ?? "",
-    d.body_html ?? "",
-    // A replacement without attachments keeps the draft's own (an edit of the text does not drop files).
-    replace && d.attachments === undefined
-      ? (one<{ attachments: string }>(ctx.st.db, "SELECT attachments FROM mails WHERE message_id = ?", id)
-        ?.attachments ?? "[]")
-      : JSON.stringify(attachmentsOf(d)),
+    // The sender is the mailbox (the suite sends as its owner whatever From the message names).
+    JSON.stringify({ name: d.from?.name ?? owner?.name ?? "", mail_address: box }),
+    // Threading headers ride with the recipients: the mails table has no column of their own.
+    JSON.stringify({ ...d.recipients, headers: d.headers }),
+    d.text,
+    d.html,
+    raw,
+    JSON.stringify(d.attachments),
   ] as const;
   if (replace) {
     run(
       ctx.st.db,
-      `UPDATE mails SET subject = ?, head_from = ?, recipients = ?, body_plain = ?, body_html = ?, attachments = ?
-       WHERE message_id = ?`,
+      `UPDATE mails SET subject = ?, head_from = ?, recipients = ?, body_plain = ?, body_html = ?, raw = ?,
+         attachments = ? WHERE message_id = ?`,
       ...args,
       id,
     );
   } else {
     run(
       ctx.st.db,
-      `INSERT INTO mails (subject, head_from, recipients, body_plain, body_html, attachments, message_id, mailbox,
-         folder, raw, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'DRAFT', NULL, ?)`,
+      `INSERT INTO mails (subject, head_from, recipients, body_plain, body_html, raw, attachments, message_id,
+         mailbox, folder, create_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'DRAFT', ?)`,
       ...args,
       id,
       box,
@@ -98,15 +81,57 @@ function write(ctx: CallerCtx, box: string, id: string, d: z.infer<typeof Draft>
   }
 }
 
-const Send = z.object({
+const Send = z.strictObject({
   send_time: z.optional(z.string().check(z.regex(/^\d+$/, "send_time must be Unix seconds"))),
 });
-const Batch = z.object({
+const Batch = z.strictObject({
   message_ids: z.array(z.string()).check(z.minLength(1), z.maxLength(20)),
   add_label_ids: z.optional(z.array(z.string())),
   remove_label_ids: z.optional(z.array(z.string())),
   add_folder: z.optional(z.string()),
 });
+
+/**
+ * A message's labels change as `modify` asks; they ride with the recipients (as the threading headers do),
+ * so reads answer `label_ids` from what was stored.
+ */
+function relabel(ctx: CallerCtx, ids: string[], add: string[] = [], remove: string[] = []) {
+  const box = mailboxOf(ctx);
+  tx(ctx.st.db, () => {
+    for (const id of ids) {
+      const row = one<Pick<MailRow, "recipients" | "head_from" | "mailbox">>(
+        ctx.st.db,
+        "SELECT recipients, head_from, mailbox FROM mails WHERE mailbox = ? AND message_id = ?",
+        box,
+        id,
+      ) ?? raise(404, 1230003, `message not found: ${id}`);
+      const r = JSON.parse(row.recipients);
+      const labels = new Set<string>(labelIds(row));
+      add.forEach((l) => labels.add(l));
+      remove.forEach((l) => labels.delete(l));
+      run(
+        ctx.st.db,
+        "UPDATE mails SET recipients = ? WHERE mailbox = ? AND message_id = ?",
+        JSON.stringify({ ...r, labels: [...labels] }),
+        box,
+        id,
+      );
+    }
+  });
+}
+
+/** A read receipt sent: it is labelled READ_RECEIPT_SENT, and the message it answers no longer asks. */
+function answerReceipt(ctx: CallerCtx, box: string, receipt: string, answers: string | undefined) {
+  relabel(ctx, [receipt], [RECEIPT_SENT]);
+  const original = all<MailRow>(
+    ctx.st.db,
+    "SELECT * FROM mails WHERE mailbox = ? AND message_id != ?",
+    box,
+    receipt,
+  )
+    .find((m) => answers !== undefined && mailJson(m).smtp_message_id === answers);
+  if (original) relabel(ctx, [original.message_id], [], [RECEIPT_REQUEST]);
+}
 
 function move(ctx: CallerCtx, folder: string, ids: string[]) {
   const box = mailboxOf(ctx);
@@ -121,6 +146,7 @@ function move(ctx: CallerCtx, folder: string, ids: string[]) {
 }
 
 export const mailDraftRoutes: Route[] = [
+  ...mailTemplateRoutes,
   {
     method: "GET",
     path: `${ROOT}/profile`,
@@ -143,11 +169,12 @@ export const mailDraftRoutes: Route[] = [
     auth: "token",
     scopes: MODIFY,
     identities: ["user"],
-    handle(ctx) {
+    async handle(ctx) {
       const box = mailboxOf(ctx);
-      const d = jsonBody(ctx, Draft);
+      const { raw } = strictBody(ctx, Raw);
+      const d = await parseMessage(raw);
       const id = `draft_${newHex(ctx.st.db, "mail_draft", 16)}`;
-      write(ctx, box, id, d, false);
+      write(ctx, box, id, raw, d, false);
       return ok(draftJson(draftOf({ ...ctx, params: { ...ctx.params, draft_id: id } }, box)));
     },
   },
@@ -157,7 +184,13 @@ export const mailDraftRoutes: Route[] = [
     auth: "token",
     scopes: READ,
     identities: ["user"],
-    handle: (ctx) => ok(draftJson(draftOf(ctx, mailboxOf(ctx)))),
+    handle(ctx) {
+      const { format } = strictQuery(
+        ctx,
+        z.strictObject({ format: z.optional(z.enum(["metadata", "raw", "full"])) }),
+      );
+      return ok(draftJson(draftOf(ctx, mailboxOf(ctx)), format === "raw"));
+    },
   },
   {
     method: "PUT",
@@ -165,10 +198,11 @@ export const mailDraftRoutes: Route[] = [
     auth: "token",
     scopes: MODIFY,
     identities: ["user"],
-    handle(ctx) {
+    async handle(ctx) {
       const box = mailboxOf(ctx);
       draftOf(ctx, box);
-      write(ctx, box, ctx.params.draft_id, jsonBody(ctx, Draft), true);
+      const { raw } = strictBody(ctx, Raw);
+      write(ctx, box, ctx.params.draft_id, raw, await parseMessage(raw), true);
       return ok(draftJson(draftOf(ctx, box)));
     },
   },
@@ -181,8 +215,10 @@ export const mailDraftRoutes: Route[] = [
     handle(ctx) {
       const box = mailboxOf(ctx);
       const draft = draftOf(ctx, box);
-      const { send_time } = jsonBody(ctx, Send);
-      const r = JSON.parse(draft.recipients) as Record<"to" | "cc" | "bcc", { mail_address: string }[]>;
+      const { send_time } = strictBody(ctx, Send);
+      const r = JSON.parse(draft.recipients) as Record<"to" | "cc" | "bcc", { mail_address: string }[]> & {
+        headers?: Parsed["headers"];
+      };
       const everyone = [...r.to, ...r.cc, ...r.bcc].map((a) => a.mail_address);
       if (everyone.length === 0) invalidParam("the draft has no recipient");
       const message_id = `mail_${newHex(ctx.st.db, "mail", 20)}`;
@@ -210,6 +246,8 @@ export const mailDraftRoutes: Route[] = [
             message_id,
           );
         });
+        // After the copies: the recipients' copies are not labelled as the sender's receipt is.
+        if (r.headers?.read_receipt_mail) answerReceipt(ctx, box, message_id, r.headers.in_reply_to);
       });
       return ok({ message_id, ...(later ? { send_time } : {}) });
     },
@@ -221,7 +259,32 @@ export const mailDraftRoutes: Route[] = [
     scopes: MODIFY,
     identities: ["user"],
     handle(ctx) {
-      move(ctx, "TRASH", jsonBody(ctx, z.pick(Batch, { message_ids: true })).message_ids);
+      move(
+        ctx,
+        "TRASH",
+        strictBody(ctx, z.strictObject({ message_ids: Batch.shape.message_ids })).message_ids,
+      );
+      return ok({});
+    },
+  },
+  {
+    method: "PUT",
+    path: `${ROOT}/messages/:message_id/modify`,
+    auth: "token",
+    scopes: MODIFY,
+    identities: ["user"],
+    handle(ctx) {
+      const b = strictBody(
+        ctx,
+        z.strictObject({
+          add_label_ids: z.optional(z.array(z.string())),
+          remove_label_ids: z.optional(z.array(z.string())),
+          add_folder: z.optional(z.string()),
+        }),
+      );
+      const id = ctx.params.message_id;
+      relabel(ctx, [id], b.add_label_ids, b.remove_label_ids);
+      if (b.add_folder) move(ctx, b.add_folder, [id]);
       return ok({});
     },
   },
@@ -232,8 +295,8 @@ export const mailDraftRoutes: Route[] = [
     scopes: MODIFY,
     identities: ["user"],
     handle(ctx) {
-      const b = jsonBody(ctx, Batch);
-      // Labels are not modelled; a folder move is, so a test sees the message arrive where it was sent.
+      const b = strictBody(ctx, Batch);
+      relabel(ctx, b.message_ids, b.add_label_ids, b.remove_label_ids);
       if (b.add_folder) move(ctx, b.add_folder, b.message_ids);
       return ok({});
     },

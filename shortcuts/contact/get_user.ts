@@ -1,12 +1,14 @@
 /**
  * `contact +get-user`: one person's profile -- yourself when no `--user-id` is given (user identity), else the
- * person with that ID (open_id by default).
+ * person with that ID (open_id by default): as the bot, the full profile (`users/:id`); as the user, the basic
+ * profile (`users/basic_batch`), which is what the user scope it declares allows, as the reference does.
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 
 const Profile = z.looseObject({ open_id: z.optional(z.string()), name: z.optional(z.string()) });
+const Basic = z.looseObject({ user_id: z.optional(z.string()), name: z.optional(z.string()) });
 
 export const getUser = defineShortcut({
   service: "contact",
@@ -15,6 +17,7 @@ export const getUser = defineShortcut({
   examples: [
     "larkit contact +get-user",
     "larkit contact +get-user --user-id ou_123 --as bot",
+    "larkit contact +get-user --user-id ou_123 --as user",
     "larkit contact +get-user --user-id 5d9a1c --user-id-type user_id --format table",
   ],
   risk: "read",
@@ -50,6 +53,18 @@ export const getUser = defineShortcut({
       throw errors.validation(
         `--user-id must be an open_id (ou_\u2026) with --user-id-type open_id, got "${id}"`,
       );
+    }
+    if (ctx.identity === "user") {
+      const { users } = await ctx.api({
+        method: "POST",
+        path: "/open-apis/contact/v3/users/basic_batch",
+        params: { user_id_type: ctx.flags["user-id-type"] },
+        body: { user_ids: [id] },
+        response: z.object({ users: z._default(z.array(Basic), []) }),
+        planned: { users: [{ user_id: id, name: "<name>" }] },
+      });
+      if (!users[0]) throw errors.notFound(`no user ${id}`);
+      return await ctx.outFormat(users[0]);
     }
     const { user } = await ctx.api({
       method: "GET",

@@ -1,7 +1,8 @@
 /**
- * What the composing mail shortcuts share (+send, +draft-create, +reply, +reply-all, +forward): the message
- * flags, the draft body, and the safety rule -- a composed message is SAVED AS A DRAFT unless `--confirm-send`
- * is given (then the draft is sent, now or at `--send-time`). `--yes` never sends on its own.
+ * What the composing mail shortcuts share (+send, +draft-create, +reply, +reply-all, +forward, +send-receipt):
+ * the message flags, the message itself -- an RFC 5322 message posted as `{"raw": ...}`, the only draft body the
+ * suite takes (built in `mime.ts`) -- and the safety rule: a composed message is SAVED AS A DRAFT unless
+ * `--confirm-send` is given (then the draft is sent, now or at `--send-time`). `--yes` never sends on its own.
  */
 import { basename } from "node:path";
 import * as z from "zod";
@@ -9,6 +10,16 @@ import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { addressesOf, mailboxFlag } from "./mailbox.ts";
+import type * as Mime from "./mime.ts";
+import type { MailFile, MailMessage } from "./mime.ts";
+
+/**
+ * The MIME modules (nodemailer's composer, ~30 ms of CPU to load; postal-mime) load only when a message is
+ * built or edited: runs of the mail shortcuts that compose nothing (templates, +draft-send, +decline-receipt)
+ * never pay for them.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
+export const mime = () => later<typeof Mime>("./mime.ts");
 
 /** The suite's limit on the attachments of one message. */
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
@@ -23,6 +34,10 @@ export const sendFlags = {
 export const bodyFlags = {
   "plain-text": flag.boolean("send the body as plain text even if it looks like HTML"),
   attach: flag.string("attachment path(s), relative, comma-separated", { placeholder: "paths" }),
+  inline: flag.string(
+    'inline images as JSON: [{"cid":"logo","file_path":"./logo.png"}], shown by <img src="cid:logo"> (HTML body)',
+    { placeholder: "json" },
+  ),
   "request-receipt": flag.boolean("ask the recipients for a read receipt"),
   priority: flag.choice(["normal", "high", "low"] as const, "priority", { default: "normal" }),
   mailbox: mailboxFlag,
@@ -67,29 +82,64 @@ export function recipientsOf(f: { to?: string; cc?: string; bcc?: string }, opti
   return lists;
 }
 
-/** `{ body_html }` or `{ body_plain_text }`, as the body looks (or as `--plain-text` forces). */
-export function contentOf(body: string, plain: boolean) {
-  return !plain && isHtml(body) ? { body_html: body } : { body_plain_text: body };
+/** `{ html }` or `{ text }`, as the body looks (or as `--plain-text` forces). */
+export function contentOf(body: string, plain: boolean): { html: string } | { text: string } {
+  return !plain && isHtml(body) ? { html: body } : { text: body };
 }
 
-/** The attachments inline (base64url), their total size checked locally before anything is sent. */
-export async function attachmentsOf<F extends FlagSpecs>(ctx: ShortcutContext<F>, list: string | undefined) {
-  const paths = (list ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const InlineSpec = z.array(
+  z.object({ cid: z.string().check(z.regex(/^[A-Za-z0-9._-]+$/)), file_path: z.string() }),
+);
+
+/**
+ * The attachments and inline images as file contents, their total size checked locally before anything is
+ * sent. An inline image needs an HTML body that shows it (`<img src="cid:...">`).
+ */
+export async function filesOf<F extends FlagSpecs>(
+  ctx: ShortcutContext<F>,
+  f: { attach?: string; inline?: string },
+  html: string | undefined,
+): Promise<{ attachments: MailFile[]; inline: MailFile[] }> {
+  let specs: z.infer<typeof InlineSpec> = [];
+  if (f.inline !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(f.inline);
+    } catch {
+      parsed = undefined;
+    }
+    const r = InlineSpec.safeParse(parsed);
+    if (!r.success) {
+      throw errors.validation('--inline must be JSON: [{"cid":"logo","file_path":"./logo.png"}]', {
+        hint: "cid: letters, digits, . _ -; file_path: a relative path",
+      });
+    }
+    specs = r.data;
+    if (html === undefined) throw errors.validation("--inline needs an HTML body (drop --plain-text)");
+    const missing = specs.find((s) => !html.includes(`cid:${s.cid}`));
+    if (missing) {
+      throw errors.validation(`--inline: the body never shows cid "${missing.cid}"`, {
+        hint: `add <img src="cid:${missing.cid}"> to the body`,
+      });
+    }
+  }
   let total = 0;
-  const out: { filename: string; body: string }[] = [];
-  for (const path of paths) {
-    total += (await ctx.localFile("attach", path)).size;
+  const read = async (name: string, path: string): Promise<MailFile> => {
+    total += (await ctx.localFile(name, path)).size;
     if (total > MAX_ATTACHMENT_BYTES) {
       throw errors.validation(
-        `--attach: attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in total`,
-        {
-          hint: "upload large files to Drive (larkit drive +upload) and send the link instead",
-        },
+        `--${name}: attachments exceed ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB in total`,
+        { hint: "upload large files to Drive (larkit drive +upload) and send the link instead" },
       );
     }
-    out.push({ filename: basename(path), body: await ctx.inlineFile("attach", path) });
-  }
-  return out;
+    return { filename: basename(path), base64: await ctx.inlineFile(name, path) };
+  };
+  const paths = (f.attach ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const attachments = [];
+  for (const path of paths) attachments.push(await read("attach", path));
+  const inline = [];
+  for (const s of specs) inline.push({ ...await read("inline", s.file_path), cid: s.cid });
+  return { attachments, inline };
 }
 
 /** `--send-time` as Unix seconds, refused without `--confirm-send` or when it is not in the future. */
@@ -109,27 +159,44 @@ export function draftsPath(mailbox: string | undefined, rest = ""): string {
   return `/open-apis/mail/v1/user_mailboxes/${encodeURIComponent(mailbox ?? "me")}/drafts${rest}`;
 }
 
-const Draft = z.object({ draft: z.looseObject({ draft_id: z.string() }) });
+/** The suite answers a new draft with `draft.id` (older answers: `draft_id`). */
+const Draft = z.object({
+  draft: z.looseObject({ id: z.optional(z.string()), draft_id: z.optional(z.string()) }),
+});
 
-export interface DraftBody {
-  subject: string;
-  to: Address[];
-  cc: Address[];
-  bcc: Address[];
-  body_html?: string;
-  body_plain_text?: string;
-  attachments: { filename: string; body: string }[];
-  in_reply_to?: string;
+/** A message to compose: everything but its sender and date, which `saveOrSend` fills in. */
+export type Compose = Omit<MailMessage, "from" | "date" | "headers"> & {
   request_receipt?: boolean;
   priority?: string;
-}
+  /** The message is a read receipt (the suite files it as one). */
+  read_receipt?: boolean;
+};
 
-/** The shared extras of a draft body from the flags. */
+/** The shared extras of a message from the flags. */
 export function extrasOf(f: { "request-receipt": boolean; priority: string }) {
   return {
     ...(f["request-receipt"] ? { request_receipt: true } : {}),
     ...(f.priority !== "normal" ? { priority: f.priority } : {}),
   };
+}
+
+const Profile = z.looseObject({
+  primary_email_address: z.optional(z.string()),
+  name: z.optional(z.string()),
+});
+
+/** The mailbox's own address and name: the message's sender. */
+export async function ownMailbox<F extends FlagSpecs>(ctx: ShortcutContext<F>, mailbox: string | undefined) {
+  const p = await ctx.api({
+    method: "GET",
+    path: `/open-apis/mail/v1/user_mailboxes/${encodeURIComponent(mailbox ?? "me")}/profile`,
+    description: "the mailbox's own address (the sender)",
+    response: Profile,
+    planned: { primary_email_address: mailbox?.includes("@") ? mailbox : "me@mailbox.invalid" },
+  });
+  const address = p.primary_email_address ?? (mailbox?.includes("@") ? mailbox : undefined);
+  if (!address) throw errors.validation("the mailbox has no address to send from; give --mailbox");
+  return { mail_address: address, ...(p.name ? { name: p.name } : {}) };
 }
 
 /**
@@ -139,32 +206,48 @@ export function extrasOf(f: { "request-receipt": boolean; priority: string }) {
 export async function saveOrSend<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
   f: { "confirm-send": boolean; "send-time"?: string; mailbox?: string },
-  body: DraftBody,
+  message: Compose,
+  sender?: { mail_address: string; name?: string },
 ): Promise<void> {
   const sendTime = sendTimeOf(f, ctx.now(), ctx.timeZone);
+  const from = sender ?? await ownMailbox(ctx, f.mailbox);
+  const { request_receipt, priority, read_receipt, ...rest } = message;
+  const raw = await (await mime()).buildRaw({
+    ...rest,
+    from,
+    date: ctx.now(),
+    headers: {
+      ...(priority ? { "X-Priority": priority === "high" ? "1 (Highest)" : "5 (Lowest)" } : {}),
+      ...(request_receipt ? { "Disposition-Notification-To": `<${from.mail_address}>` } : {}),
+      ...(read_receipt ? { "X-Lark-Read-Receipt-Mail": "1" } : {}),
+    },
+  });
   const { draft } = await ctx.api({
     method: "POST",
     path: draftsPath(f.mailbox),
-    body,
-    description: "save the draft",
+    body: { raw },
+    description: "save the draft (the message as RFC 5322, base64url)",
     response: Draft,
-    planned: { draft: { draft_id: "<draft_id>" } },
+    planned: { draft: { id: "<draft_id>" } },
   });
+  const draftId = draft.id ?? draft.draft_id;
+  if (!draftId) throw errors.api("the suite saved the draft but answered without its id");
   const summary = {
-    draft_id: draft.draft_id,
-    subject: body.subject,
-    to: body.to.map((a) => a.mail_address),
-    format: body.body_html !== undefined ? "html" : "plain_text",
-    attachments: body.attachments.map((a) => a.filename),
+    draft_id: draftId,
+    subject: message.subject,
+    to: message.to.map((a) => a.mail_address),
+    format: message.html !== undefined ? "html" : "plain_text",
+    attachments: message.attachments.map((a) => a.filename),
+    ...(message.inline.length ? { inline: message.inline.map((a) => a.cid) } : {}),
   };
   if (!f["confirm-send"]) {
     return await ctx.out({ ...summary, sent: false }, {
-      next: `saved as a draft; to send it: larkit mail +draft-send --draft-id ${draft.draft_id}`,
+      next: `saved as a draft; to send it: larkit mail +draft-send --draft-id ${draftId}`,
     });
   }
   const sent = await ctx.api({
     method: "POST",
-    path: draftsPath(f.mailbox, `/${encodeURIComponent(draft.draft_id)}/send`),
+    path: draftsPath(f.mailbox, `/${encodeURIComponent(draftId)}/send`),
     body: sendTime ? { send_time: sendTime } : {},
     description: sendTime ? "schedule the send" : "send the draft",
     response: z.looseObject({ message_id: z.optional(z.string()) }),

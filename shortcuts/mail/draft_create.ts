@@ -1,10 +1,10 @@
 /** `mail +draft-create`: saves a new draft (never sends; `mail +draft-send` sends it). */
 import { defineShortcut, flag } from "../declare.ts";
 import {
-  attachmentsOf,
   bodyFlags,
   contentOf,
   extrasOf,
+  filesOf,
   recipientFlags,
   recipientsOf,
   saveOrSend,
@@ -30,12 +30,13 @@ export const draftCreate = defineShortcut({
   },
   async run(ctx) {
     const f = ctx.flags;
+    const content = contentOf(f.body, f["plain-text"]);
     await saveOrSend(ctx, { ...f, "confirm-send": false }, {
       subject: f.subject,
       // A draft may be saved before its recipients are known.
       ...recipientsOf(f, true),
-      ...contentOf(f.body, f["plain-text"]),
-      attachments: await attachmentsOf(ctx, f.attach),
+      ...content,
+      ...await filesOf(ctx, f, "html" in content ? content.html : undefined),
       ...extrasOf(f),
     });
   },

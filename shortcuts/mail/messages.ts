@@ -39,6 +39,7 @@ export const SuiteMail = z.looseObject({
   attachments: z._default(z.array(z.unknown()), []),
   internal_date: z.optional(z.string()),
   folder_id: z.optional(z.string()),
+  label_ids: z.optional(z.array(z.string())),
 });
 const IdPage = z.object({
   items: z.nullish(z.array(z.string())),
@@ -67,6 +68,8 @@ export function shapeMail(m: z.infer<typeof SuiteMail>, zone: string): Record<st
     cc: m.cc,
     date: m.internal_date ? formatRfc3339(Number(m.internal_date), zone) : undefined,
     folder_id: m.folder_id,
+    // READ_RECEIPT_REQUEST here is how a reader learns the sender asked for a read receipt.
+    label_ids: m.label_ids ?? [],
     body_plain_text: decodeBody(m.body_plain_text),
     body_html: decodeBody(m.body_html),
     attachments: m.attachments,

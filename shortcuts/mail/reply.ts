@@ -1,6 +1,7 @@
 /**
  * `mail +reply`, `+reply-all` and `+forward`: a message built on an existing one -- `Re:`/`Fwd:` subject, the
- * original quoted below the new text, `in_reply_to` set for replies -- SAVED AS A DRAFT unless `--confirm-send`.
+ * original quoted below the new text, replies threaded by `In-Reply-To` (the original's Message-ID) and
+ * `References` (its chain plus that ID) -- SAVED AS A DRAFT unless `--confirm-send`.
  * Reply-all answers the sender and every To/CC recipient except the mailbox itself (and `--remove`).
  */
 import * as z from "zod";
@@ -9,11 +10,12 @@ import { token } from "../vc/common.ts";
 import { addressesOf, messagesPath } from "./mailbox.ts";
 import {
   type Address,
-  attachmentsOf,
   bodyFlags,
   checkAddresses,
   extrasOf,
+  filesOf,
   isHtml,
+  ownMailbox,
   recipientFlags,
   recipientsOf,
   saveOrSend,
@@ -31,6 +33,10 @@ const Original = z.object({
     body_plain_text: z._default(z.string(), ""),
     body_html: z._default(z.string(), ""),
     internal_date: z.optional(z.string()),
+    smtp_message_id: z.optional(z.string()),
+    // A string in the SDK's type; some answers give the chain as a list.
+    references: z.optional(z.union([z.string(), z.array(z.string())])),
+    label_ids: z.optional(z.array(z.string())),
   }),
 });
 export type OriginalMail = z.infer<typeof Original>["message"];
@@ -51,35 +57,39 @@ export async function originalOf<F extends FlagSpecs>(
   })).message;
 }
 
-const Profile = z.looseObject({ primary_email_address: z.optional(z.string()) });
-
-async function ownAddress<F extends FlagSpecs>(ctx: ShortcutContext<F>, mailbox: string | undefined) {
-  const p = await ctx.api({
-    method: "GET",
-    path: `/open-apis/mail/v1/user_mailboxes/${encodeURIComponent(mailbox ?? "me")}/profile`,
-    description: "the mailbox's own address (left out of reply-all)",
-    response: Profile,
-    planned: { primary_email_address: "<own address>" },
-  });
-  return p.primary_email_address?.toLowerCase();
-}
-
 /** `Re: x` / `Fwd: x`, not stacking the prefix. */
 export function prefixed(prefix: "Re" | "Fwd", subject: string): string {
   return new RegExp(`^${prefix}:`, "i").test(subject) ? subject : `${prefix}: ${subject}`;
 }
 
 /** The new text above the original, quoted (HTML when either is HTML). */
-export function quoted(text: string, m: OriginalMail, plain: boolean, heading: string) {
+export function quoted(
+  text: string,
+  m: OriginalMail,
+  plain: boolean,
+  heading: string,
+): { html: string } | { text: string } {
   const html = decodeBody(m.body_html);
   const origPlain = decodeBody(m.body_plain_text);
   if (!plain && (isHtml(text) || html)) {
     const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     const mine = isHtml(text) ? text : `<p>${esc(text)}</p>`;
-    return { body_html: `${mine}<p>${esc(heading)}</p><blockquote>${html || esc(origPlain)}</blockquote>` };
+    return { html: `${mine}<p>${esc(heading)}</p><blockquote>${html || esc(origPlain)}</blockquote>` };
   }
   const q = origPlain.split("\n").map((l) => `> ${l}`).join("\n");
-  return { body_plain_text: `${text}\n\n${heading}\n${q}` };
+  return { text: `${text}\n\n${heading}\n${q}` };
+}
+
+/** In-Reply-To and References of an answer to `m` (none when the original has no Message-ID). */
+export function threadOf(m: OriginalMail) {
+  const id = m.smtp_message_id?.trim();
+  if (!id) return {};
+  const bracketed = (x: string) => (x.startsWith("<") ? x : `<${x}>`);
+  const chain = typeof m.references === "string"
+    ? m.references.trim()
+    : (m.references ?? []).map((r) => r.trim()).filter(Boolean).map(bracketed).join(" ");
+  const own = bracketed(id);
+  return { inReplyTo: own, references: [chain, own].filter(Boolean).join(" ") };
 }
 
 function headingOf(m: OriginalMail, zone: string, what: "wrote" | "forwarded") {
@@ -142,12 +152,13 @@ function defineReply(all: boolean) {
       const extra = recipientsOf(f, true);
       const m = await originalOf(ctx, f.mailbox, f["message-id"]);
       const sender = m.head_from ? [{ mail_address: m.head_from.mail_address }] : [];
+      const own = await ownMailbox(ctx, f.mailbox);
       let to: Address[] = [...sender, ...extra.to];
       let cc: Address[] = extra.cc;
       if (all) {
-        const me = await ownAddress(ctx, f.mailbox);
+        const me = own.mail_address.toLowerCase();
         const drop = new Set([
-          ...(me ? [me] : []),
+          me,
           ...checkAddresses(addressesOf(f.remove)).map((a) => a.mail_address.toLowerCase()),
         ]);
         to = uniq([...to, ...m.to.map((a) => ({ mail_address: a.mail_address }))], drop);
@@ -156,16 +167,17 @@ function defineReply(all: boolean) {
           new Set([...drop, ...to.map((a) => a.mail_address.toLowerCase())]),
         );
       }
+      const content = quoted(f.body, m, f["plain-text"], headingOf(m, ctx.timeZone, "wrote"));
       await saveOrSend(ctx, f, {
         subject: f.subject ?? prefixed("Re", m.subject),
         to,
         cc,
         bcc: extra.bcc,
-        ...quoted(f.body, m, f["plain-text"], headingOf(m, ctx.timeZone, "wrote")),
-        attachments: await attachmentsOf(ctx, f.attach),
-        in_reply_to: m.message_id,
+        ...content,
+        ...await filesOf(ctx, f, "html" in content ? content.html : undefined),
+        ...threadOf(m),
         ...extrasOf(f),
-      });
+      }, own);
     },
   });
 }
@@ -197,11 +209,14 @@ export const forward = defineShortcut({
     const f = ctx.flags;
     const rcpt = recipientsOf(f);
     const m = await originalOf(ctx, f.mailbox, f["message-id"]);
+    const content = quoted(f.body ?? "", m, f["plain-text"], headingOf(m, ctx.timeZone, "forwarded"));
     await saveOrSend(ctx, f, {
       subject: f.subject ?? prefixed("Fwd", m.subject),
       ...rcpt,
-      ...quoted(f.body ?? "", m, f["plain-text"], headingOf(m, ctx.timeZone, "forwarded")),
-      attachments: await attachmentsOf(ctx, f.attach),
+      ...content,
+      ...await filesOf(ctx, f, "html" in content ? content.html : undefined),
+      // A forward references the original (its thread), without answering it.
+      ...(threadOf(m).inReplyTo ? { references: threadOf(m).references } : {}),
       ...extrasOf(f),
     });
   },

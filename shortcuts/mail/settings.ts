@@ -130,9 +130,10 @@ export const templateCreate = defineShortcut({
       subject: f.subject ?? "",
       template_content: f["template-content"],
       is_plain_text_mode: f["plain-text"] || !isHtml(f["template-content"]),
-      to: checkAddresses(addressesOf(f.to)),
-      cc: checkAddresses(addressesOf(f.cc)),
-      bcc: checkAddresses(addressesOf(f.bcc)),
+      // The suite's template fields are tos/ccs/bccs (to/cc/bcc would be dropped with the recipients).
+      tos: checkAddresses(addressesOf(f.to)),
+      ccs: checkAddresses(addressesOf(f.cc)),
+      bccs: checkAddresses(addressesOf(f.bcc)),
     };
     const made = await ctx.api({
       method: "POST",
@@ -151,9 +152,9 @@ const Stored = z.object({
     subject: z._default(z.string(), ""),
     template_content: z._default(z.string(), ""),
     is_plain_text_mode: z._default(z.boolean(), false),
-    to: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
-    cc: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
-    bcc: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+    tos: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+    ccs: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
+    bccs: z._default(z.array(z.looseObject({ mail_address: z.string() })), []),
   }),
 });
 
@@ -210,9 +211,9 @@ export const templateUpdate = defineShortcut({
       subject: f["set-subject"] ?? t.subject,
       template_content: content ?? t.template_content,
       is_plain_text_mode: content !== undefined ? !isHtml(content) : t.is_plain_text_mode,
-      to: addr(f["set-to"], t.to),
-      cc: addr(f["set-cc"], t.cc),
-      bcc: addr(f["set-bcc"], t.bcc),
+      tos: addr(f["set-to"], t.tos),
+      ccs: addr(f["set-cc"], t.ccs),
+      bccs: addr(f["set-bcc"], t.bccs),
     };
     await ctx.api({ method: "PUT", path, body: { template }, response: z.unknown(), planned: {} });
     await ctx.out({ template_id: id, changed: given, name: template.name });

@@ -291,7 +291,7 @@ export const reorder = defineShortcut({
     await ctx.api({
       method: "PUT",
       path: `${list}_position`,
-      body: { ids },
+      body: f.level === "objective" ? { objective_ids: ids } : { key_result_ids: ids },
       response: z.unknown(),
       planned: {},
     });
@@ -331,7 +331,9 @@ export const weight = defineShortcut({
     await ctx.api({
       method: "PUT",
       path: `${list}_weight`,
-      body: { weights },
+      body: f.level === "objective"
+        ? { objective_weights: weights.map((w) => ({ objective_id: w.id, weight: w.weight })) }
+        : { key_result_weights: weights.map((w) => ({ key_result_id: w.id, weight: w.weight })) },
       response: z.unknown(),
       planned: {},
     });

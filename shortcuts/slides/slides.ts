@@ -320,7 +320,8 @@ export const mediaUpload = defineShortcut({
       path: "/open-apis/drive/v1/medias/upload_all",
       fields: {
         file_name: name,
-        parent_type: "slides_image",
+        // The one parent type the suite's slides take for upload_all (slides_image is not in its enum).
+        parent_type: "slide_file",
         parent_node: tokenOf(ctx.flags.presentation, "presentation"),
         size: String(size),
       },

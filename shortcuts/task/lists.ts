@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { defineShortcut, flag } from "../declare.ts";
+import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
 import { openIds } from "./members.ts";
 import { shapeTask, SuiteTask, TASK_COLUMNS, taskPath, tasksText } from "./tasks.ts";
@@ -208,6 +208,20 @@ export const search = defineShortcut({
   },
 });
 
+const Me = z.looseObject({ open_id: z.string() });
+
+/** The user's own open_id, when the token alone did not say it. */
+async function ownOpenId<F extends FlagSpecs>(ctx: ShortcutContext<F>): Promise<string> {
+  const me = await ctx.api({
+    method: "GET",
+    path: "/open-apis/authen/v1/user_info",
+    description: "your open_id (to keep the tasks you created or follow)",
+    response: Me,
+    planned: { open_id: "<open_id>" },
+  });
+  return me.open_id;
+}
+
 export const relatedTasks = defineShortcut({
   service: "task",
   command: "+get-related-tasks",
@@ -229,19 +243,20 @@ export const relatedTasks = defineShortcut({
     if (f["created-by-me"] && f["followed-by-me"]) {
       throw errors.validation("give at most one of --created-by-me and --followed-by-me");
     }
+    // The method has no relation filter: --created-by-me / --followed-by-me filter the pages read, as the
+    // reference does (pagination still follows the suite's related-task pages).
     const { pages, meta } = await listPages(ctx, f, {
       method: "GET",
       path: "/open-apis/task/v2/task_v2/list_related_task",
-      params: {
-        user_id_type: "open_id",
-        ...(f["include-complete"] ? {} : { completed: false }),
-        ...(f["created-by-me"] ? { relation: "creator" } : {}),
-        ...(f["followed-by-me"] ? { relation: "follower" } : {}),
-      },
+      params: { user_id_type: "open_id", ...(f["include-complete"] ? {} : { completed: false }) },
       response: TaskPage,
       planned: { items: [], has_more: false },
     });
-    const tasks = pages.flatMap((p) => p.items ?? []).map((t) =>
+    const me = f["created-by-me"] || f["followed-by-me"] ? ctx.userOpenId ?? await ownOpenId(ctx) : undefined;
+    const mine = (t: { creator?: unknown; members?: { id: string; role: string }[] }) =>
+      (!f["created-by-me"] || (t.creator as { id?: string } | undefined)?.id === me) &&
+      (!f["followed-by-me"] || (t.members ?? []).some((m) => m.role === "follower" && m.id === me));
+    const tasks = pages.flatMap((p) => p.items ?? []).filter(mine).map((t) =>
       shapeTask({ summary: "", ...t } as SuiteTask, ctx.timeZone)
     );
     await ctx.outFormat(tasks, meta(tasks.length), tasksText);

@@ -9,7 +9,7 @@ import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { optionalRange, token, vcPath } from "./common.ts";
 
-const Meeting = z.looseObject({ meeting_id: z.optional(z.string()) });
+const Meeting = z.looseObject({ id: z.optional(z.string()), meeting_id: z.optional(z.string()) });
 const JOIN_SCOPE = ["vc:meeting.bot.join:write"];
 
 export const meetingJoin = defineShortcut({
@@ -37,8 +37,10 @@ export const meetingJoin = defineShortcut({
     const { meeting } = await ctx.api({
       method: "POST",
       path: vcPath("/bots/join"),
+      // join_type 1 = by meeting number, the only way the suite supports; the number goes in join_identify.
       body: {
-        meeting_number: number,
+        join_type: 1,
+        join_identify: { meeting_no: number },
         ...(ctx.flags.password ? { password: ctx.flags.password } : {}),
         ...(ctx.flags["call-id"] ? { call_id: ctx.flags["call-id"] } : {}),
       },
@@ -174,10 +176,11 @@ export const meetingMessageSend = defineShortcut({
     if (type === "text" && f["emoji-type"]) {
       throw errors.validation("--emoji-type goes with --msg-type reaction");
     }
+    // One `content` field carries either: the text, or the reaction's emoji key.
     const body = {
       meeting_id: token("meeting-id", f["meeting-id"]),
       msg_type: type,
-      ...(type === "text" ? { text: f.text } : { emoji_type: f["emoji-type"] }),
+      content: type === "text" ? f.text : f["emoji-type"],
       ...(f.uuid ? { uuid: f.uuid } : {}),
     };
     const sent = await ctx.api({

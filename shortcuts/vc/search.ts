@@ -1,9 +1,13 @@
-/** `vc +search`: meeting records found by keyword, time, organizer, participant or room (user identity only). */
+/**
+ * `vc +search`: meeting records found by keyword, time, organizer, participant or room (user identity only).
+ * The filters go inside `meeting_filter` (the suite ignores them at the top level), the time range as RFC 3339.
+ */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { formatRfc3339 } from "../common/time.ts";
 import { openIds, optionalRange, vcPath } from "./common.ts";
 
 const Meeting = z.looseObject({ meeting_id: z.string(), topic: z.optional(z.string()) });
@@ -41,12 +45,21 @@ export const search = defineShortcut({
   async run(ctx) {
     const f = ctx.flags;
     const rooms = f["room-ids"]?.split(",").map((s) => s.trim()).filter(Boolean);
-    const body = {
-      ...(f.query ? { query: f.query } : {}),
-      ...optionalRange(f.start, f.end, ctx.timeZone),
+    const range = optionalRange(f.start, f.end, ctx.timeZone);
+    const rfc = (s: string) => formatRfc3339(Number(s) * 1000, ctx.timeZone);
+    const time = {
+      ...(range.start_time ? { start_time: rfc(range.start_time) } : {}),
+      ...(range.end_time ? { end_time: rfc(range.end_time) } : {}),
+    };
+    const filter = {
+      ...(Object.keys(time).length ? { start_time: time } : {}),
       ...(f["organizer-ids"] ? { organizer_ids: openIds("organizer-ids", f["organizer-ids"]) } : {}),
       ...(f["participant-ids"] ? { participant_ids: openIds("participant-ids", f["participant-ids"]) } : {}),
-      ...(rooms?.length ? { room_ids: rooms } : {}),
+      ...(rooms?.length ? { open_room_ids: rooms } : {}),
+    };
+    const body = {
+      ...(f.query ? { query: f.query } : {}),
+      ...(Object.keys(filter).length ? { meeting_filter: filter } : {}),
     };
     if (Object.keys(body).length === 0) {
       throw errors.validation("give at least one filter", {
