@@ -151,6 +151,11 @@ export interface Call<T> {
    * request, e.g. an upload part by upload id and sequence number): a lost answer may be retried.
    */
   repeatable?: boolean;
+  /**
+   * The call only reads though the API spells it as a POST (a lookup or search): a lost answer or a 5xx is
+   * retried like any read. A shortcut whose risk is `read` needs no such mark on its calls.
+   */
+  read?: boolean;
   /** The response's `data`, checked; a mismatch is an `api_error` naming the call. */
   response: z.ZodMiniType<T>;
   /** What stands for the response in the plan, e.g. `{ event: { event_id: "<event_id>" } }`. */

@@ -343,7 +343,8 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       upload: call.upload,
       identity,
       idempotency: call.dedup ? { ...call.dedup, key: r.key } : undefined,
-      idempotent: call.repeatable,
+      // Write-ness comes from what the call does, never from its HTTP verb: a read is repeated freely.
+      idempotent: call.repeatable || call.read || shortcut.risk === "read" ? true : undefined,
       identities: shortcut.authTypes,
     };
   }

@@ -328,6 +328,8 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
     path: prep.req.path,
     query: prep.req.query,
     identity,
+    // The registry's risk says what the method does: a read spelt as POST is repeated like any read.
+    idempotent: call.risk === "read" ? true : undefined,
     idempotency: key ? { field: key.field, in: key.location, key: key.value } : undefined,
     verify: call.verify?.(prep.params),
   };
