@@ -48,3 +48,39 @@ Deno.test("a read spelt as POST (the primary calendar) is retried after a lost a
     assert.equal(method.code, 0, method.stderr);
   });
 });
+
+/** Every flag the issue lists that takes a time from people, with the rest of a valid command line. */
+const TIME_FLAGS: [string[], string][] = [
+  [["task", "+create", "--summary", "x"], "due"],
+  [["task", "+update", "--task-id", "t1"], "due"],
+  [["calendar", "+agenda"], "start"],
+  [["calendar", "+freebusy", "--user-id", "ou_1"], "start"],
+  [["calendar", "+search-event", "--query", "x"], "start"],
+  [["calendar", "+suggestion", "--attendee-ids", "ou_1"], "start"],
+  [["im", "+chat-messages-list", "--chat-id", "oc_1"], "start"],
+  [["im", "+messages-search", "--query", "x"], "start"],
+  [["mail", "+draft-send", "--draft-id", "d1"], "send-time"],
+  [["vc", "+search"], "start"],
+  [["vc", "+meeting-events", "--meeting-id", "m1"], "start"],
+  [["minutes", "+search"], "start"],
+];
+
+Deno.test("a date or time that does not exist is refused as validation naming the flag and the value, in every time flag", async () => {
+  await withSuite(async (emu, larkit) => {
+    for (const [argv, flag] of TIME_FLAGS) {
+      for (const bad of ["2026-02-30", "2026-11-28 24:30", "2026-13-45T25:61:00", "2026-02-29T10:00+08:00"]) {
+        const r = await larkit([...argv, `--${flag}`, bad, "--as", "user", "--dry-run"], { asUser: true });
+        assert.equal(r.code, EXIT_CODES.validation.exit, `${argv.join(" ")} --${flag} ${bad}: ${r.stdout}`);
+        const err = r.errorJson().error;
+        assert.equal(err.type, "validation");
+        assert.ok(err.message.includes(`--${flag}`) && err.message.includes(bad), err.message);
+      }
+      // Every valid form is still taken: a leap day, the last minute, an offset, seconds, Unix seconds.
+      for (const good of ["2028-02-29", "2026-11-28 23:59", "2026-11-28T10:00:30+08:00", "1795910400"]) {
+        const r = await larkit([...argv, `--${flag}`, good, "--as", "user", "--dry-run"], { asUser: true });
+        assert.equal(r.code, 0, `${argv.join(" ")} --${flag} ${good}: ${r.stderr}`);
+      }
+    }
+    assert.deepEqual(suiteCalls(emu), [], "nothing was sent");
+  });
+});
