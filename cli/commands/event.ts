@@ -244,11 +244,11 @@ async function deliver(ctx: RunContext, event: EventEnvelope, opts: ConsumeOpts,
     const file = join(outputDir, `${event.header.event_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
     await ctx.p.files.writeFileAtomic(file, JSON.stringify(event, null, 2) + "\n");
     const line = { event_id: event.header.event_id, event_type: event.header.event_type, file };
-    await emitText(ctx, opts.jq !== undefined ? await applyJq(line, opts.jq) : JSON.stringify(line));
+    await emitText(ctx, opts.jq !== undefined ? await applyJq(line, opts.jq, ctx.p.signal) : JSON.stringify(line));
     return;
   }
   if (opts.jq !== undefined) {
-    const out = await applyJq(event, opts.jq);
+    const out = await applyJq(event, opts.jq, ctx.p.signal);
     if (out !== "") await emitText(ctx, out);
     return;
   }
