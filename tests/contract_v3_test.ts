@@ -5,9 +5,9 @@
  * a closed stdout) is in `interrupts_test.ts`.
  */
 import assert from "node:assert/strict";
-import { EXIT_CODES } from "../cli/output/errors.ts";
+import { errors, EXIT_CODES } from "../cli/output/errors.ts";
 import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
-import { runCli } from "./helpers/run_cli.ts";
+import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
 const PRIMARY = "/open-apis/calendar/v4/calendars/primary";
@@ -82,5 +82,64 @@ Deno.test("a date or time that does not exist is refused as validation naming th
       }
     }
     assert.deepEqual(suiteCalls(emu), [], "nothing was sent");
+  });
+});
+
+/** `larkit …` as hinted, split back into argv (the hint quotes with single quotes only). */
+function argvOfHint(hint: string): string[] {
+  const command = hint.slice(hint.indexOf("larkit ") + "larkit ".length);
+  return [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+    m[1]?.replaceAll("'\\''", "'") ?? m[2]
+  );
+}
+
+Deno.test("Ctrl-C while a keyed write waits for its answer: the envelope carries the key and the safe re-run", async () => {
+  await withEmulator({}, async (emu) => {
+    const text = `interrupted ${crypto.randomUUID()}`;
+    const count = () =>
+      (emu.db.prepare("SELECT count(*) AS n FROM messages WHERE content LIKE ?").get(`%${text}%`) as {
+        n: number;
+      }).n;
+    const interrupt = new AbortController();
+    const args = [
+      "im",
+      "messages",
+      "create",
+      "--params",
+      '{"receive_id_type":"chat_id"}',
+      "--data",
+      JSON.stringify({
+        receive_id: fixtures.CHATS.engineering,
+        msg_type: "text",
+        content: JSON.stringify({ text }),
+      }),
+    ];
+    // The suite stores the message; Ctrl-C comes before larkit has read the answer.
+    const r = await runCli(args, {
+      env: emulatorEnv(emu),
+      signal: interrupt.signal,
+      fetch: async (input, init) => {
+        const res = await loopbackFetch(input, init);
+        if (!String(input).includes("/im/v1/messages")) return res;
+        await res.body?.cancel();
+        interrupt.abort(errors.interrupted("SIGINT"));
+        throw init?.signal?.reason;
+      },
+    });
+    assert.equal(r.code, 130, r.stderr);
+    const err = r.errorJson().error;
+    assert.equal(err.type, "interrupted");
+    const detail = err.detail as { signal: string; idempotency_key: string; method: string; path: string };
+    assert.deepEqual([detail.signal, detail.method, detail.path], [
+      "SIGINT",
+      "POST",
+      "/open-apis/im/v1/messages",
+    ]);
+    assert.ok(detail.idempotency_key);
+    assert.match(err.hint ?? "", new RegExp(`--idempotency-key ${detail.idempotency_key}$`));
+    assert.equal(count(), 1);
+    const rerun = await runCli(argvOfHint(err.hint ?? ""), { env: emulatorEnv(emu) });
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.equal(count(), 1, "following the hint stores nothing twice");
   });
 });

@@ -109,6 +109,7 @@ Deno.test("Ctrl-C at the [y/N] prompt cancels at once", async () => {
   assert.equal(code, 130, err.text());
   const envelope = JSON.parse(err.text().slice(err.text().indexOf("{")));
   assert.deepEqual([envelope.error.type, envelope.error.subtype], ["interrupted", "sigint"]);
+  assert.match(envelope.error.hint, /^nothing was sent/);
   assert.ok(await Deno.stat(`${configDir}/config.json`).then(() => true, () => false), "nothing removed");
 });
 

@@ -209,6 +209,23 @@ export const errors = {
   brokenPipe: () => larkitError("broken_pipe", "stdout was closed by its reader"),
 };
 
+/**
+ * The run's interrupt told with what it means where it struck: the safe next step as `hint`, more `detail`
+ * (a write's key). Any other reason is returned as it is.
+ */
+export function interruptedWith(
+  reason: unknown,
+  extra: { hint: string; detail?: Record<string, unknown> },
+): unknown {
+  if (!(reason instanceof LarkitError) || reason.type !== "interrupted") return reason;
+  const { type: _type, subtype, message, detail, ...rest } = reason.body;
+  return new LarkitError(subtype, message, {
+    ...rest,
+    hint: extra.hint,
+    detail: { ...(detail as Record<string, unknown> | undefined), ...extra.detail },
+  });
+}
+
 /** Anything thrown becomes a LarkitError; unknown throwables are `internal` (a bug, said as such). */
 export function toLarkitError(e: unknown): LarkitError {
   if (e instanceof LarkitError) return e;
