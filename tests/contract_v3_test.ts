@@ -143,3 +143,24 @@ Deno.test("Ctrl-C while a keyed write waits for its answer: the envelope carries
     assert.equal(count(), 1, "following the hint stores nothing twice");
   });
 });
+
+Deno.test("strict mode: a pruned command called directly (by name or alias) is the strict_mode error; help and completion still prune it", async () => {
+  const env = {
+    LARKIT_APP_ID: "cli_strict",
+    LARKIT_APP_SECRET: "s",
+    LARKIT_BRAND: "custom",
+    LARKIT_BASE_URL: "http://127.0.0.1:9",
+    LARKIT_STRICT_MODE: "bot",
+  };
+  for (const name of ["+my-tasks", "+get-my-tasks"]) {
+    const r = await runCli(["task", name], { env });
+    assert.equal(r.code, EXIT_CODES.policy.exit, r.stderr);
+    assert.equal(r.errorJson().error.subtype, "strict_mode");
+  }
+  const help = await runCli(["task", "--help"], { env });
+  assert.equal(help.code, 0, help.stderr);
+  assert.doesNotMatch(help.stdout, /my-tasks/);
+  const complete = await runCli(["__complete", "task", "+"], { env });
+  assert.doesNotMatch(complete.stdout, /my-tasks/);
+  assert.match(complete.stdout, /\+complete/);
+});
