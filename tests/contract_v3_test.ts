@@ -164,3 +164,57 @@ Deno.test("strict mode: a pruned command called directly (by name or alias) is t
   assert.doesNotMatch(complete.stdout, /my-tasks/);
   assert.match(complete.stdout, /\+complete/);
 });
+
+Deno.test("csv of an empty result is the header alone (or nothing), never the text (empty)", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const day = ["--start", "2020-01-04", "--end", "2020-01-04"];
+    const csv = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", "csv"]);
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.equal(csv.stdout, "start\u2013end,summary,organizer,location,my_rsvp\r\n");
+    const picked = await larkit([
+      "calendar",
+      "+agenda",
+      "--as",
+      "bot",
+      ...day,
+      "--format",
+      "csv",
+      "--columns",
+      "a,b",
+    ]);
+    assert.equal(picked.stdout, "a,b\r\n");
+  });
+});
+
+Deno.test("control characters and bidi overrides from suite data are escaped in csv, table and pretty output", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const evil = "\x1b]0;owned\x07title\u202etxt.exe\x1b[31mred\x9b";
+    const created = await larkit([
+      "calendar",
+      "+create",
+      "--as",
+      "bot",
+      "--summary",
+      evil,
+      "--start",
+      "2026-12-24T10:00:00Z",
+      "--end",
+      "2026-12-24T11:00:00Z",
+    ]);
+    assert.equal(created.code, 0, created.stderr);
+    const day = ["--start", "2026-12-24", "--end", "2026-12-24"];
+    for (const format of ["csv", "table", "pretty"]) {
+      const r = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", format]);
+      assert.equal(r.code, 0, r.stderr);
+      // deno-lint-ignore no-control-regex -- looking for raw controls is the point
+      assert.doesNotMatch(
+        r.stdout,
+        /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/,
+        format,
+      );
+      assert.match(r.stdout, /title/, format);
+    }
+    const csv = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", "csv"]);
+    assert.match(csv.stdout, /\\u001b\]0;owned\\u0007title\\u202etxt\.exe\\u001b\[31mred\\u009b/);
+  });
+});
