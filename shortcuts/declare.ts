@@ -122,6 +122,19 @@ export const flag = {
       () => z.unknown(),
     );
   },
+  /** A JSON flag without which the command cannot run: its absence is "--name is required", like any flag. */
+  requiredJson(description: string, opts: { input?: InputSource[] } = {}): FlagSpec<unknown> {
+    return lazy(
+      {
+        kind: "json",
+        description: withInput(description, opts.input),
+        placeholder: "json",
+        required: true,
+        ...opts,
+      },
+      () => z.unknown().check(z.refine((v) => v !== undefined, "is required")),
+    );
+  },
 };
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -218,3 +218,63 @@ Deno.test("control characters and bidi overrides from suite data are escaped in 
     assert.match(csv.stdout, /\\u001b\]0;owned\\u0007title\\u202etxt\.exe\\u001b\[31mred\\u009b/);
   });
 });
+
+Deno.test("the smaller promises: required --json, a config dir that is a file, no empty meta, page flags, schema paths, foreign hosts, --debug's query", async () => {
+  await withSuite(async (emu, larkit) => {
+    const batch = await larkit(["base", "+record-batch-create", "--base-token", "b", "--table-id", "t"]);
+    assert.equal(batch.code, EXIT_CODES.validation.exit);
+    assert.equal(batch.errorJson().error.message, "--json is required");
+
+    const file = await Deno.makeTempFile({ prefix: "larkit-config-file-" });
+    const asFile = await larkit(["calendar", "calendars", "list", "--as", "bot"], {
+      env: { LARKIT_CONFIG_DIR: file },
+    });
+    assert.equal(asFile.code, EXIT_CODES.config.exit, asFile.stderr);
+    assert.equal(asFile.errorJson().error.type, "config");
+    await Deno.remove(file);
+
+    const primary = await larkit([
+      "calendar",
+      "calendars",
+      "get",
+      "--as",
+      "bot",
+      "--params",
+      JSON.stringify({ calendar_id: fixtures.CALENDARS.bot }),
+    ]);
+    assert.equal(primary.code, 0, primary.stderr);
+    assert.ok(!("meta" in primary.json<object>()), primary.stdout);
+
+    const list = ["calendar", "calendars", "list", "--as", "bot"];
+    for (
+      const [flag, value, message] of [
+        ["--page-size", "abc", /^--page-size must be a whole number of items per page, at least 1$/],
+        ["--page-size", "1e1", /^--page-size must be a whole number/],
+        ["--page-limit", "-5", /^--page-limit must be a whole number of pages \(0 = no limit\)$/],
+      ] as const
+    ) {
+      const r = await larkit([...list, flag, value, "--page-all"]);
+      assert.equal(r.code, EXIT_CODES.validation.exit, `${flag} ${value}`);
+      assert.match(r.errorJson().error.message, message);
+    }
+    const limitAlone = await larkit([...list, "--page-limit", "3"]);
+    assert.equal(limitAlone.code, 0, limitAlone.stderr);
+    assert.match(limitAlone.stderr, /warning: --page-limit applies only with --page-all/);
+
+    const schema = await larkit(["schema", "../.."]);
+    assert.equal(schema.code, EXIT_CODES.validation.exit);
+    assert.equal(schema.errorJson().error.message, 'not a schema path: "../.."');
+
+    emu.clearRequests();
+    const foreign = await larkit(["api", "GET", "https://evil.example.com/open-apis/calendar/v4/calendars"]);
+    assert.equal(foreign.code, EXIT_CODES.validation.exit);
+    assert.match(foreign.errorJson().error.message, /evil\.example\.com is not the configured API host/);
+    assert.deepEqual(suiteCalls(emu), []);
+    const own = await larkit(["api", "GET", `${emu.url}/open-apis/calendar/v4/calendars`, "--as", "bot"]);
+    assert.equal(own.code, 0, own.stderr);
+
+    const debug = await larkit([...list, "--params", '{"page_size":50}', "--debug"]);
+    assert.equal(debug.code, 0, debug.stderr);
+    assert.match(debug.stderr, /→ GET \/open-apis\/calendar\/v4\/calendars\?page_size=50/);
+  });
+});

@@ -532,7 +532,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       init: { method: req.method.toUpperCase(), headers, body },
       opts: {
         signal: req.signal,
-        label: req.path,
+        // The path and the query as sent (secret-looking values masked): --debug shows what was asked for.
+        label: req.path + new URL(redactedUrl(target)).search,
         // A write carrying its key cannot be applied twice, so a 5xx or a lost answer may be retried.
         idempotent: req.idempotent ?? (req.idempotency ? true : undefined),
         idempotencyKey: req.idempotency?.key,

@@ -233,6 +233,12 @@ export function toLarkitError(e: unknown): LarkitError {
   if (e instanceof DOMException && e.name === "TimeoutError") {
     return errors.timeout(e.message, { hint: "retry later" });
   }
+  // A path larkit keeps its state under runs through a file: the configured directory is wrong, not larkit.
+  if (e instanceof Error && e.name === "NotADirectory") {
+    return errors.config(`a path under larkit's directories is not a directory: ${e.message}`, {
+      hint: "point LARKIT_CONFIG_DIR (or LARKIT_STATE_DIR, LARKIT_CACHE_DIR) at a directory (created if missing)",
+    });
+  }
   const message = e instanceof Error ? e.message : String(e);
   return larkitError("internal", `unexpected error: ${message}`, {
     hint: "this is a bug in larkit; re-run with --debug and report the output",
