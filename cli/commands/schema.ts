@@ -35,7 +35,8 @@ export async function resolveSchemaPath(registry: Registry, path: string | undef
   if (!path) return { kind: "services" };
   if (!/^\w+(\.[\w+-]+)*$/.test(path)) {
     throw errors.validation(`not a schema path: "${path}"`, {
-      hint: "name a service, resource, method or shortcut with dots, e.g. calendar.calendars.list or im.+messages-send",
+      hint:
+        "name a service, resource, method or shortcut with dots, e.g. calendar.calendars.list or im.+messages-send",
     });
   }
   const [name, ...rest] = path.split(".");

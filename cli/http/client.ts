@@ -394,6 +394,13 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const method = (init.method ?? "GET").toUpperCase();
     const idempotent = opts.idempotent ?? isIdempotentMethod(method);
     const shown = opts.label ?? redactedUrl(target);
+    // Every request says who sends it, the auth flows' and the tenant token's included. (A request `build`
+    // made says it already: its headers object is the one its streamed body's length is set on.)
+    if (!new Headers(init.headers).has("User-Agent")) {
+      const headers = new Headers(init.headers);
+      headers.set("User-Agent", `larkit/${p.version}`);
+      init = { ...init, headers };
+    }
     let sent = false;
     try {
       return await attempts();

@@ -236,7 +236,8 @@ export function toLarkitError(e: unknown): LarkitError {
   // A path larkit keeps its state under runs through a file: the configured directory is wrong, not larkit.
   if (e instanceof Error && e.name === "NotADirectory") {
     return errors.config(`a path under larkit's directories is not a directory: ${e.message}`, {
-      hint: "point LARKIT_CONFIG_DIR (or LARKIT_STATE_DIR, LARKIT_CACHE_DIR) at a directory (created if missing)",
+      hint:
+        "point LARKIT_CONFIG_DIR (or LARKIT_STATE_DIR, LARKIT_CACHE_DIR) at a directory (created if missing)",
     });
   }
   const message = e instanceof Error ? e.message : String(e);

@@ -24,7 +24,9 @@ self.onmessage = async ({ data }) => {
     self.postMessage({ out: jq.raw(data.json, data.filter, data.flags) ?? "" });
   } catch (e) {
     const f = e as { exitCode?: number; stderr?: string; message?: string };
-    self.postMessage({ failure: { exitCode: f.exitCode, stderr: f.stderr, message: f.message ?? String(e) } });
+    self.postMessage({
+      failure: { exitCode: f.exitCode, stderr: f.stderr, message: f.message ?? String(e) },
+    });
   } finally {
     self.process.exitCode = before;
   }
