@@ -500,7 +500,12 @@ export async function runShortcut<F extends FlagSpecs>(
 ): Promise<void> {
   const command = [shortcut.service, shortcut.command];
   // 1. identity, honouring strict mode
-  const identity = await resolveIdentity(run, { flag: parseAs(inv.as), supported: shortcut.authTypes });
+  const identity = await resolveIdentity(run, {
+    flag: parseAs(inv.as),
+    supported: shortcut.authTypes,
+    // The reference's guard for calendar shortcuts: without --as, a bot's calendar is never what was meant.
+    userByDefault: shortcut.service === "calendar" ? "calendar" : undefined,
+  });
   // 2. config
   const account = await run.credentials().account();
   // 3. local scope check, before any request

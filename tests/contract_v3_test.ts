@@ -278,3 +278,27 @@ Deno.test("the smaller promises: required --json, a config dir that is a file, n
     assert.match(debug.stderr, /→ GET \/open-apis\/calendar\/v4\/calendars\?page_size=50/);
   });
 });
+
+Deno.test("calendar shortcuts without --as and with no user logged in refuse the bot, naming auth login and --as bot", async () => {
+  await withEmulator({}, async (emu) => {
+    emu.clearRequests();
+    for (const argv of [["calendar", "+agenda"], ["calendar", "+agenda", "--as", "auto"]]) {
+      const r = await runCli(argv, { env: emulatorEnv(emu) });
+      assert.equal(r.code, EXIT_CODES.authentication.exit, r.stderr);
+      const err = r.errorJson().error;
+      assert.equal(err.type, "authentication");
+      assert.match(err.hint ?? "", /larkit auth login/);
+      assert.match(err.hint ?? "", /--as bot/);
+    }
+    assert.deepEqual(emu.requests().filter((q) => q.path.startsWith("/open-apis/calendar")), []);
+    // Said on purpose, the bot runs: by flag or by the configured default.
+    assert.equal((await runCli(["calendar", "+agenda", "--as", "bot"], { env: emulatorEnv(emu) })).code, 0);
+    const byDefault = await runCli(["calendar", "+agenda"], {
+      env: { ...emulatorEnv(emu), LARKIT_DEFAULT_AS: "bot" },
+    });
+    assert.equal(byDefault.code, 0, byDefault.stderr);
+    // Other services keep auto's fallback to the bot.
+    const im = await runCli(["im", "+chat-search", "--query", "eng"], { env: emulatorEnv(emu) });
+    assert.equal(im.code, 0, im.stderr);
+  });
+});
