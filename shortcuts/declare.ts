@@ -254,8 +254,11 @@ export interface ShortcutContext<F extends FlagSpecs> {
   identity: Identity;
   /** The logged-in user's open_id, when the identity is a user and it is known. */
   userOpenId?: string;
-  /** The logged-in user's open_id whatever the identity: a bot run grants them access to what it creates. */
-  requesterOpenId?: string;
+  /**
+   * The requesting user's open_id whatever the identity (the logged-in user, else the owner of a given user
+   * token): a bot run grants them access to what it creates. Undefined when there is no user at all.
+   */
+  requesterOpenId(): Promise<string | undefined>;
   /** IANA zone for dates given without one and for "today": `TZ`, else the system zone. */
   timeZone: string;
   /** The clock, in ms since the epoch. */

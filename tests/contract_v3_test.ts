@@ -302,3 +302,24 @@ Deno.test("calendar shortcuts without --as and with no user logged in refuse the
     assert.equal(im.code, 0, im.stderr);
   });
 });
+
+Deno.test("docs +create --as bot grants the current user access and reports permission_grant", async () => {
+  await withSuite(async (emu, larkit) => {
+    const r = await larkit(["docs", "+create", "--markdown", "# by the bot", "--as", "bot"], {
+      asUser: true,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const data = r.json<{ data: { doc_id: string; permission_grant: Record<string, string> } }>().data;
+    assert.equal(data.permission_grant.status, "granted", JSON.stringify(data.permission_grant));
+    assert.equal(data.permission_grant.user_open_id, fixtures.USERS.alice.open_id);
+    const grants = suiteCalls(emu).filter((q) =>
+      q.path === `/open-apis/drive/v1/permissions/${data.doc_id}/members`
+    );
+    assert.equal(grants.length, 1);
+    assert.deepEqual(grants[0].body, {
+      member_type: "openid",
+      member_id: fixtures.USERS.alice.open_id,
+      perm: "full_access",
+    });
+  });
+});
