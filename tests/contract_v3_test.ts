@@ -323,3 +323,58 @@ Deno.test("docs +create --as bot grants the current user access and reports perm
     });
   });
 });
+
+Deno.test("hints that work when followed: a keyless api write's read, +reply's next step, a page resume, LARKIT_DEFAULT_AS", async () => {
+  await withSuite(async (emu, larkit) => {
+    const summary = `lost ${crypto.randomUUID()}`;
+    const path = `/open-apis/calendar/v4/calendars/${encodeURIComponent(fixtures.CALENDARS.bot)}/events`;
+    emu.faults.dropConnection({ path, times: 1, after: "after-handling" });
+    const lost = await larkit([
+      "api",
+      "POST",
+      path,
+      "--data",
+      JSON.stringify({
+        summary,
+        start_time: { timestamp: "1795600000" },
+        end_time: { timestamp: "1795603600" },
+      }),
+    ]);
+    assert.equal(lost.code, EXIT_CODES.outcome_unknown.exit, lost.stderr);
+    const hint = lost.errorJson().error.hint ?? "";
+    assert.match(hint, /check whether it happened first: larkit api GET /);
+    const read = await larkit(argvOfHint(hint));
+    assert.equal(read.code, 0, read.stderr);
+    assert.ok(read.stdout.includes(summary), "the read shows the write happened");
+
+    const reply = await larkit(["mail", "+reply", "--message-id", "mail_sandbox_0001", "--body", "ok"], {
+      asUser: true,
+    });
+    assert.equal(reply.code, 0, reply.stderr);
+    const next = reply.json<{ meta: { next: string } }>().meta.next;
+    const sent = await larkit(argvOfHint(next), { asUser: true });
+    assert.equal(sent.code, 0, `${next}: ${sent.stderr}`);
+
+    const params = { container_id_type: "chat", container_id: fixtures.CHATS.engineering, page_size: 1 };
+    const paged = await larkit([
+      "im",
+      "messages",
+      "list",
+      "--params",
+      JSON.stringify(params),
+      "--page-all",
+      "--page-limit",
+      "1",
+    ]);
+    assert.equal(paged.code, 0, paged.stderr);
+    const token = paged.json<{ meta: { page_token: string } }>().meta.page_token;
+    assert.ok(
+      paged.stderr.includes(`--params '${JSON.stringify({ ...params, page_token: token })}'`),
+      paged.stderr,
+    );
+
+    const defaulted = await larkit(["mail", "+messages"], { env: { LARKIT_DEFAULT_AS: "bot" } });
+    assert.equal(defaulted.code, EXIT_CODES.validation.exit, defaulted.stderr);
+    assert.match(defaulted.errorJson().error.message, /LARKIT_DEFAULT_AS/);
+  });
+});

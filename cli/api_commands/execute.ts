@@ -228,8 +228,11 @@ async function pageAll(
   f: ApiFlags,
   req: ApiRequest,
   wrote: boolean,
+  params: Record<string, unknown>,
 ): Promise<void> {
   const format = parseFormat(f.format);
+  // The caller's --params with the page to go on from: a resume keeps the container, filters, path ids.
+  const resume = (token: string | undefined) => `--params '${JSON.stringify({ ...params, page_token: token })}'`;
   const rows = await rowsModule();
   const fields = rows.parseColumns(f.columns);
   const { mergePages, nextPageToken, paginate, truncationWarning } = await later<typeof Pagination>(
@@ -267,8 +270,7 @@ async function pageAll(
     throw larkitError(subtype, `${message} (after ${writer.count} items were written to stdout)`, {
       ...extra,
       hint:
-        `stdout holds the first ${writer.count} items; resume from the failed page with "page_token":"${next}"` +
-        ` in --params`,
+        `stdout holds the first ${writer.count} items; resume from the failed page with ${resume(next)}`,
       detail: { items_written: writer.count, pages_fetched: pages, page_token: next, cause: extra.detail },
     });
   }
@@ -279,7 +281,7 @@ async function pageAll(
   if (truncated && next) {
     await ctx.diag.warn(truncationWarning(
       { pageLimit: f.pageLimit, pagesFetched: pages, pageToken: next },
-      `resume with --params '{"page_token":"${next}"}', or --page-limit 0 to fetch every page`,
+      `resume with ${resume(next)}, or --page-limit 0 to fetch every page`,
     ));
   }
   if (writer) return await writer.end();
@@ -357,7 +359,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
 
   const wrote = call.risk !== "read";
   if (outputPath) return await download(ctx, req, outputPath);
-  if (f.pageAll) return await pageAll(ctx, call, f, req, wrote);
+  if (f.pageAll) return await pageAll(ctx, call, f, req, wrote, prep.params);
   const { data } = await ctx.http().call(req);
   const rows = await rowsModule();
   const items = itemsOf(rows, call, data);

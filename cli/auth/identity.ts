@@ -76,7 +76,13 @@ export async function resolveIdentity(ctx: RunContext, req: IdentityRequest): Pr
     identity = explicit;
   } else if (req.flag === undefined && account.defaultAs && account.defaultAs !== "auto") {
     if (!req.supported.includes(account.defaultAs)) {
-      throw unsupported(account.defaultAs, "default identity (config default-as)", req.supported);
+      // Named where it was set, so the fix is found where the value came from.
+      const where = account.source === "env"
+        ? "LARKIT_DEFAULT_AS"
+        : account.source === "config"
+        ? "config default-as"
+        : `the ${account.source} provider's default`;
+      throw unsupported(account.defaultAs, `default identity (${where})`, req.supported);
     }
     identity = account.defaultAs;
   } else {

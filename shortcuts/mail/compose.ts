@@ -159,7 +159,7 @@ export async function saveOrSend<F extends FlagSpecs>(
   };
   if (!f["confirm-send"]) {
     return await ctx.out({ ...summary, sent: false }, {
-      next: `saved as a draft; to send it: larkit mail +draft-send --draft-id ${draft.draft_id}`,
+      next: `saved as a draft; to send it: larkit mail +draft-send --draft-id ${draft.draft_id} --yes`,
     });
   }
   const sent = await ctx.api({
