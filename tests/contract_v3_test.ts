@@ -186,6 +186,9 @@ Deno.test("csv of an empty result is the header alone (or nothing), never the te
   });
 });
 
+// deno-lint-ignore no-control-regex -- looking for raw controls is the point
+const RAW_CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
 Deno.test("control characters and bidi overrides from suite data are escaped in csv, table and pretty output", async () => {
   await withSuite(async (_emu, larkit) => {
     const evil = "\x1b]0;owned\x07title\u202etxt.exe\x1b[31mred\x9b";
@@ -206,12 +209,7 @@ Deno.test("control characters and bidi overrides from suite data are escaped in 
     for (const format of ["csv", "table", "pretty"]) {
       const r = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", format]);
       assert.equal(r.code, 0, r.stderr);
-      // deno-lint-ignore no-control-regex -- looking for raw controls is the point
-      assert.doesNotMatch(
-        r.stdout,
-        /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/,
-        format,
-      );
+      assert.doesNotMatch(r.stdout, RAW_CONTROLS, format);
       assert.match(r.stdout, /title/, format);
     }
     const csv = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", "csv"]);

@@ -232,7 +232,8 @@ async function pageAll(
 ): Promise<void> {
   const format = parseFormat(f.format);
   // The caller's --params with the page to go on from: a resume keeps the container, filters, path ids.
-  const resume = (token: string | undefined) => `--params '${JSON.stringify({ ...params, page_token: token })}'`;
+  const resume = (token: string | undefined) =>
+    `--params '${JSON.stringify({ ...params, page_token: token })}'`;
   const rows = await rowsModule();
   const fields = rows.parseColumns(f.columns);
   const { mergePages, nextPageToken, paginate, truncationWarning } = await later<typeof Pagination>(
@@ -269,8 +270,7 @@ async function pageAll(
     const { type: _, subtype, message, ...extra } = err.body;
     throw larkitError(subtype, `${message} (after ${writer.count} items were written to stdout)`, {
       ...extra,
-      hint:
-        `stdout holds the first ${writer.count} items; resume from the failed page with ${resume(next)}`,
+      hint: `stdout holds the first ${writer.count} items; resume from the failed page with ${resume(next)}`,
       detail: { items_written: writer.count, pages_fetched: pages, page_token: next, cause: extra.detail },
     });
   }

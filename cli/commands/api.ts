@@ -128,7 +128,9 @@ export async function runRawApi(
     },
     // A write without a key whose answer was lost: the GET of the same path (the collection a POST adds to, the
     // object a PATCH or DELETE addressed) with the same parameters shows whether it happened.
-    verify: method === "GET" ? undefined : (params) =>
-      `larkit api GET ${path}${Object.keys(params).length ? ` --params '${JSON.stringify(params)}'` : ""}`,
+    verify: method === "GET"
+      ? undefined
+      : (params) =>
+        `larkit api GET ${path}${Object.keys(params).length ? ` --params '${JSON.stringify(params)}'` : ""}`,
   }, opts);
 }
