@@ -94,16 +94,20 @@ function run(json: string, filter: string, flags = ["-r"], signal?: AbortSignal)
       reject(signal?.reason);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    worker.onmessage = (e: MessageEvent<Outcome>) => {
+    const failed = (why: string) => {
+      done(false);
+      reject(errors.internal(`the jq engine could not be loaded: ${why}`, {
+        hint: "--jq needs jq.wasm embedded in larkit; reinstall larkit (deno task install) or drop --jq",
+      }));
+    };
+    worker.onmessage = (e: MessageEvent<Outcome | { loadError: string }>) => {
+      if ("loadError" in e.data) return failed(e.data.loadError);
       done(true);
       resolve(e.data);
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      done(false);
-      reject(errors.internal(`the jq engine could not be loaded: ${e.message}`, {
-        hint: "--jq needs jq.wasm embedded in larkit; reinstall larkit (deno task install) or drop --jq",
-      }));
+      failed(e.message);
     };
     worker.postMessage({ json, filter, flags });
   });
