@@ -376,3 +376,15 @@ Deno.test("hints that work when followed: a keyless api write's read, +reply's n
     assert.match(defaulted.errorJson().error.message, /LARKIT_DEFAULT_AS/);
   });
 });
+
+Deno.test("a keyless PUT whose answer was lost is resent (an idempotent method), as the README says", async () => {
+  await withSuite(async (emu, larkit) => {
+    const path = `/open-apis/im/v1/chats/${fixtures.CHATS.random}`;
+    emu.faults.dropConnection({ path, times: 1, after: "after-handling" });
+    const r = await larkit(["api", "PUT", path, "--data", '{"description":"set twice, same result"}']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(suiteCalls(emu).filter((c) => c.method === "PUT").length, 2);
+    const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+    assert.match(readme.replaceAll("\n", " "), /the idempotent methods PUT and DELETE/);
+  });
+});
