@@ -13,6 +13,10 @@ export interface FlagMeta {
   type: "string" | "boolean" | "integer" | "string[]" | "json";
   /** Where the value may come from besides the command line: `@file`, `-` (stdin). */
   input?: ("file" | "stdin")[];
+  /** The command refuses to run without it (help says "(required)"). */
+  required?: boolean;
+  /** The value it takes when absent, as help shows it ("(default: text)"). */
+  default?: string;
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { RunContext } from "./context.ts";
 import { type PlannedRequest, queryString } from "./output/dry_run.ts";
 import { emitPrompt } from "./output/emit.ts";
-import { errors } from "./output/errors.ts";
+import { errors, interruptedWith } from "./output/errors.ts";
 import type { Risk } from "./provider.ts";
 
 export interface RiskCheck {
@@ -86,7 +86,9 @@ export async function confirmRisk(ctx: RunContext, check: RiskCheck): Promise<vo
         plan.length ? ` It will:\n${plan.join("\n")}\n` : " "
       }Proceed? [y/N] `,
     );
-    const answer = (await unlessAborted(p.stdin.readLine(), p.signal))?.trim().toLowerCase();
+    const answer = (await unlessAborted(p.stdin.readLine(), p.signal).catch((e) => {
+      throw interruptedWith(e, { hint: "nothing was sent: the command stopped at the confirmation prompt" });
+    }))?.trim().toLowerCase();
     if (answer === "y" || answer === "yes") return;
     throw errors.confirmationRequired(`\`larkit ${name}\` was not confirmed`, {
       hint: "re-run and answer y, or add --yes",

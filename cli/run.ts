@@ -7,7 +7,7 @@ import type { CommandGate } from "./command_meta.ts";
 import { createRunContext, type Globals, type RunHooks } from "./context.ts";
 import { asksOnlyVersion, prescanGlobals, refuseHostFlags, versionText } from "./globals.ts";
 import { emitError, emitRendered } from "./output/emit.ts";
-import { errors, toLarkitError } from "./output/errors.ts";
+import { errors, LarkitError, toLarkitError } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
 import type * as FastComplete from "./fast/complete.ts";
 import type * as FastHelp from "./fast/help.ts";
@@ -83,8 +83,10 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     }
     return await (await later<typeof RunTree>("./run_tree.ts")).runTree(argv, ctx, opts.gate);
   } catch (e) {
-    // An interrupted run reports the interruption, whatever the abort surfaced as where it landed.
-    const err = original.signal.aborted ? toLarkitError(original.signal.reason) : toLarkitError(e);
+    // An interrupted run reports the interruption, whatever the abort surfaced as where it landed (told with
+    // what it means there when the code it struck said so: a write's key, a prompt where nothing was sent).
+    const told = e instanceof LarkitError && e.type === "interrupted";
+    const err = original.signal.aborted && !told ? toLarkitError(original.signal.reason) : toLarkitError(e);
     await emitError(ctx, err);
     return err.exitCode;
   }

@@ -69,7 +69,8 @@ export function pruneForStrictMode(cmd: Command, mode: StrictMode): void {
       pruneForStrictMode(child, mode);
       if (child.commands.every((c) => isHidden(c as Command))) hide(child);
     } else if (!allows(metaOf(child), mode)) {
-      const stub = hide(strictStub(child.name(), mode));
+      // Its aliases too (`task +my-tasks`): a direct call by any of its names gets the refusal, not "unknown".
+      const stub = hide(strictStub(child.name(), mode).aliases(child.aliases()));
       stub.parent = cmd;
       children[i] = stub;
     }

@@ -19,6 +19,10 @@ export interface CommandFlag {
   own?: string;
   /** A deprecated alias: still parsed, left out of help. */
   hidden?: boolean;
+  /** Help says "(required)"; the catalogue says `required`. */
+  required?: boolean;
+  /** The default help shows in the description ("(default: X)"), when commander is not given one. */
+  shownDefault?: string;
 }
 
 function ownFlag(name: string, spec: FlagSpec<unknown>): CommandFlag {
@@ -32,6 +36,8 @@ function ownFlag(name: string, spec: FlagSpec<unknown>): CommandFlag {
     description: [spec.description, ...notes].join(" "),
     own: name,
     ...(spec.deprecated ? { hidden: true } : {}),
+    ...(spec.required ? { required: true } : {}),
+    ...(spec.defaultText !== undefined ? { shownDefault: spec.defaultText } : {}),
   };
 }
 
@@ -63,6 +69,7 @@ export function shortcutFlags(shortcut: Shortcut<FlagSpecs>): CommandFlag[] {
         description: `table/csv columns, comma-separated dotted paths${
           shortcut.columns ? ` (default: ${shortcut.columns.map(columnName).join(",")})` : ""
         }`,
+        ...(shortcut.columns ? { shownDefault: shortcut.columns.map(columnName).join(",") } : {}),
       },
     );
   }
@@ -70,7 +77,7 @@ export function shortcutFlags(shortcut: Shortcut<FlagSpecs>): CommandFlag[] {
     flags.push({
       spec: "--idempotency-key <key>",
       description:
-        "de-duplication key: the suite applies the write with the same key once (default: generated per run)",
+        "de-duplication key: the suite applies the write with the same key once (generated per run when absent)",
     });
   }
   if (shortcut.risk === "high-risk-write") {

@@ -122,6 +122,19 @@ export const flag = {
       () => z.unknown(),
     );
   },
+  /** A JSON flag without which the command cannot run: its absence is "--name is required", like any flag. */
+  requiredJson(description: string, opts: { input?: InputSource[] } = {}): FlagSpec<unknown> {
+    return lazy(
+      {
+        kind: "json",
+        description: withInput(description, opts.input),
+        placeholder: "json",
+        required: true,
+        ...opts,
+      },
+      () => z.unknown().check(z.refine((v) => v !== undefined, "is required")),
+    );
+  },
 };
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -151,6 +164,11 @@ export interface Call<T> {
    * request, e.g. an upload part by upload id and sequence number): a lost answer may be retried.
    */
   repeatable?: boolean;
+  /**
+   * The call only reads though the API spells it as a POST (a lookup or search): a lost answer or a 5xx is
+   * retried like any read. A shortcut whose risk is `read` needs no such mark on its calls.
+   */
+  read?: boolean;
   /** The response's `data`, checked; a mismatch is an `api_error` naming the call. */
   response: z.ZodMiniType<T>;
   /** What stands for the response in the plan, e.g. `{ event: { event_id: "<event_id>" } }`. */
@@ -240,8 +258,11 @@ export interface ShortcutContext<F extends FlagSpecs> {
   identity: Identity;
   /** The logged-in user's open_id, when the identity is a user and it is known. */
   userOpenId?: string;
-  /** The logged-in user's open_id whatever the identity: a bot run grants them access to what it creates. */
-  requesterOpenId?: string;
+  /**
+   * The requesting user's open_id whatever the identity (the logged-in user, else the owner of a given user
+   * token): a bot run grants them access to what it creates. Undefined when there is no user at all.
+   */
+  requesterOpenId(): Promise<string | undefined>;
   /** IANA zone for dates given without one and for "today": `TZ`, else the system zone. */
   timeZone: string;
   /** The clock, in ms since the epoch. */

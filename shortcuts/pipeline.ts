@@ -26,7 +26,7 @@ import type { Truncation } from "../cli/http/pagination.ts";
 import { type DryRunDocument, dryRunDocument, type PlannedRequest } from "../cli/output/dry_run.ts";
 import { emitDryRun, emitResult } from "../cli/output/emit.ts";
 import type { Meta } from "../cli/output/envelope.ts";
-import { errors } from "../cli/output/errors.ts";
+import { errors, LarkitError } from "../cli/output/errors.ts";
 import type * as Jq from "../cli/output/formats/jq.ts";
 import { type OutputFormat, parseFormat } from "../cli/output/formats/names.ts";
 import { type Column, parseColumns } from "../cli/output/formats/rows.ts";
@@ -106,8 +106,28 @@ function withKey(dedup: Dedup | undefined, key: string, params: Call<unknown>["p
 }
 
 /** The parts of the context that act the same in both passes: local checks, clock, zone, flags. */
-function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
+function sharedContext<F extends FlagSpecs>(r: Resolved<F>, sends: boolean) {
   const { p } = r.run;
+  /**
+   * The person behind the run: the logged-in user, else the user a given user token belongs to (asked of the
+   * suite, as the reference does; the plan sends nothing and shows a placeholder).
+   */
+  async function requesterOpenId(): Promise<string | undefined> {
+    if (r.account.user?.openId) return r.account.user.openId;
+    if (!(await r.run.credentials().identities()).includes("user")) return undefined;
+    if (!sends) return "<user open_id>";
+    try {
+      const { data } = await r.run.http().call<{ open_id?: string }>({
+        method: "GET",
+        path: "/open-apis/authen/v1/user_info",
+        identity: "user",
+      });
+      return data?.open_id || undefined;
+    } catch (e) {
+      if (e instanceof LarkitError && e.type === "interrupted") throw e;
+      return undefined;
+    }
+  }
   async function localFile(flag: string, path: string, opts: { maxBytes?: number } = {}) {
     const full = await (await localPaths()).resolveLocalFile(p, flag, path);
     const size = (await p.files.stat(full))?.size ?? 0;
@@ -138,7 +158,7 @@ function sharedContext<F extends FlagSpecs>(r: Resolved<F>) {
       flags: r.flags,
       identity: r.identity,
       userOpenId: r.identity === "user" ? r.account.user?.openId : undefined,
-      requesterOpenId: r.account.user?.openId,
+      requesterOpenId,
       timeZone: timeZoneOf(p.env),
       now: () => p.clock.now(),
       sleep: (ms: number) => p.clock.sleep(ms),
@@ -227,7 +247,7 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
   const facts: Record<string, unknown> = {};
   let keyed = false;
   const guard = keyGuard(r.shortcut, r.key);
-  const shared = sharedContext(r);
+  const shared = sharedContext(r, false);
   async function record(
     req: { method: string; path: string; params?: Call<unknown>["params"]; body?: unknown },
     extra: { dedup?: Dedup; description?: string },
@@ -321,7 +341,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
   const { run, shortcut, identity } = r;
   const { p } = run;
   const http = run.http();
-  const shared = sharedContext(r);
+  const shared = sharedContext(r, true);
   const guard = keyGuard(shortcut, r.key);
   let keySent = false;
   let results = 0;
@@ -343,7 +363,8 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       upload: call.upload,
       identity,
       idempotency: call.dedup ? { ...call.dedup, key: r.key } : undefined,
-      idempotent: call.repeatable,
+      // Write-ness comes from what the call does, never from its HTTP verb: a read is repeated freely.
+      idempotent: call.repeatable || call.read || shortcut.risk === "read" ? true : undefined,
       identities: shortcut.authTypes,
     };
   }
@@ -506,7 +527,12 @@ export async function runShortcut<F extends FlagSpecs>(
 ): Promise<void> {
   const command = [shortcut.service, shortcut.command];
   // 1. identity, honouring strict mode
-  const identity = await resolveIdentity(run, { flag: parseAs(inv.as), supported: shortcut.authTypes });
+  const identity = await resolveIdentity(run, {
+    flag: parseAs(inv.as),
+    supported: shortcut.authTypes,
+    // The reference's guard for calendar shortcuts: without --as, a bot's calendar is never what was meant.
+    userByDefault: shortcut.service === "calendar" ? "calendar" : undefined,
+  });
   // 2. config
   const account = await run.credentials().account();
   // 3. local scope check, before any request

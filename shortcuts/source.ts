@@ -44,6 +44,16 @@ export function shortcutCommand(
     ]),
   );
   if (shortcut.idempotencyKey) flagMeta["idempotency-key"] = { type: "string" };
+  // What help says of a flag -- "(required)", "(default: X)" -- the catalogue says too, from the same flags.
+  for (const f of shortcutFlags(shortcut)) {
+    if (!f.required && f.shownDefault === undefined) continue;
+    const name = /--([a-z0-9-]+)/.exec(f.spec)?.[1] as string;
+    flagMeta[name] = {
+      ...(flagMeta[name] ?? { type: "string" }),
+      ...(f.required ? { required: true } : {}),
+      ...(f.shownDefault !== undefined ? { default: f.shownDefault } : {}),
+    };
+  }
   setMeta(cmd, {
     layer: "shortcut",
     identities: shortcut.authTypes,

@@ -157,7 +157,7 @@ Deno.test("stdio: errors keep the connection usable; a calendar +agenda turn str
 
     const started = await c.call("thread/start", {});
     const threadId = (started.result?.thread as { id: string }).id;
-    const turn = await c.turn(threadId, "larkit calendar +agenda");
+    const turn = await c.turn(threadId, "larkit calendar +agenda --as bot");
     const done = (await turn.completed()).params as unknown as TurnCompleted;
     assert.equal(done.turn.status, "completed");
     assert.equal(done.turn.exitCode, 0);
@@ -239,7 +239,7 @@ Deno.test("turn/interrupt cancels a command waiting on a slow suite response", a
     await c.initialize();
     const threadId = ((await c.call("thread/start")).result?.thread as { id: string }).id;
     emu.faults.delay({ path: "/open-apis/calendar", ms: 15_000 });
-    const turn = await c.turn(threadId, "calendar +agenda");
+    const turn = await c.turn(threadId, "calendar +agenda --as bot");
     await c.wait((m) =>
       m.method === "item/started" && m.params?.turnId === turn.turnId &&
       (m.params?.item as { type: string }).type === "commandExecution", "command started");
@@ -426,7 +426,7 @@ Deno.test("WebSocket listener: foreign Host/Origin get 403, no token 401; the pr
       JSON.stringify({
         id: 3,
         method: "turn/start",
-        params: { threadId, input: [{ type: "text", text: "calendar +agenda" }] },
+        params: { threadId, input: [{ type: "text", text: "calendar +agenda --as bot" }] },
       }),
     );
     const done = await waitFor((m) => m.method === "turn/completed");

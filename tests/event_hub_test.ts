@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type EventEnvelope, EventEnvelopeSchema } from "../cli/event/catalog.ts";
 import { HubClient, hubStatus, stopHub } from "../cli/event/client.ts";
-import { EventHub, MAX_PENDING } from "../cli/event/hub.ts";
+import { DEFAULT_IDLE_MS, EventHub, MAX_PENDING } from "../cli/event/hub.ts";
 import { probeHub } from "../cli/event/protocol.ts";
 import { type Emulator, startEmulator } from "./helpers/emulator.ts";
 import { clock, emulatorHub } from "./helpers/event_hub.ts";
@@ -289,4 +289,25 @@ Deno.test("hub: a type pattern narrows a subscription; a pattern that is no rege
     assert.equal((await bad.next())?.op, "error");
     bad.close();
   });
+});
+
+Deno.test("hub: an event after the last consumer left is not taken: the hub lets the connection go, unacknowledged", async () => {
+  await withFakeHub(60_000, async ({ socket, push, acked, run }) => {
+    const c = await consumer(socket);
+    push("kept");
+    assert.equal((await c.take(1))[0].header.event_id, "kept");
+    await until("the ack", () => acked.includes("kept"));
+    c.client.close();
+    await until("the consumer gone", async () => (await hubStatus(socket))?.consumers === 0);
+    push("nobody");
+    assert.match(
+      await within("the hub's stop", run, 10_000),
+      /event nobody arrived after the last consumer left/,
+    );
+    assert.deepEqual(acked, ["kept"], "never acknowledged: the suite gives it to another connection");
+  });
+});
+
+Deno.test("hub: the default idle time after the last consumer is seconds, not minutes", () => {
+  assert.ok(DEFAULT_IDLE_MS <= 10_000, `${DEFAULT_IDLE_MS} ms`);
 });

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
 import { hubsLeft } from "./helpers/event_hub.ts";
+import { ENDPOINT_PATH } from "../cli/event/connection.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { inherited, MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
 
@@ -184,11 +185,12 @@ Deno.test("event consume: a user's message to the bot's chat is printed as one N
   });
 });
 
-Deno.test("event consume: --timeout with no event exits 4 with a timeout error; stdin EOF exits 0", async () => {
-  await withEvents(async ({ spawn, consume }) => {
+Deno.test("event consume: --timeout with no event exits 4 with a timeout error; stdin at its end stops nothing", async () => {
+  await withEvents(async ({ emu, spawn, consume, larkit }) => {
+    emu.clearRequests();
+    // runMain closes stdin at once (cron, `< /dev/null`, an agent's harness): the consumer still runs to --timeout.
     const timedOut = await spawn(["event", "consume", "task.task.updated_v1", "--timeout", "300ms"]);
-    // runMain closes stdin at once: EOF wins over the timeout, exit 0 with nothing printed.
-    assert.equal(timedOut.code, 0, timedOut.stderr);
+    assert.equal(timedOut.code, 4, timedOut.stderr);
     assert.equal(timedOut.stdout, "");
 
     const c = consume(["task.task.updated_v1", "--timeout", "400ms"]);
@@ -199,12 +201,38 @@ Deno.test("event consume: --timeout with no event exits 4 with a timeout error; 
     assert.ok([envelope.error.type, envelope.error.subtype].includes("timeout"), out.stderr);
     assert.equal(out.stdout, "");
 
-    const eof = consume(["task.task.updated_v1"]);
-    await eof.ready();
-    await eof.closeStdin();
+    // Its stdin closed, a consumer still takes the next event (--max-events), and a signal stops one.
+    const eof = consume(["im.message.receive_v1", "--max-events", "1", "--jq", ".event.message.chat_id"]);
+    const stopped = consume(["task.task.updated_v1"]);
+    await Promise.all([eof.ready(), stopped.ready()]);
+    await Promise.all([eof.closeStdin(), stopped.closeStdin()]);
+    const sent = await larkit([
+      "im",
+      "+messages-send",
+      "--chat-id",
+      CHAT,
+      "--text",
+      "after eof",
+      "--as",
+      "user",
+    ], {
+      asUser: true,
+    });
+    assert.equal(sent.code, 0, sent.stderr);
     const ended = await eof.done();
     assert.equal(ended.code, 0, ended.stderr);
-    assert.equal(ended.stdout, "");
+    assert.equal(ended.stdout, `${CHAT}\n`);
+    stopped.child.kill("SIGTERM");
+    const killed = await stopped.done();
+    assert.equal(killed.code, 143, killed.stderr);
+    assert.equal(killed.stdout, "");
+
+    // Every request says larkit/<version>: the tenant token's, the event endpoint's and the socket's included.
+    const requests = emu.requests();
+    assert.ok(requests.some((r) => r.path === ENDPOINT_PATH), requests.map((r) => r.path).join(" "));
+    for (const r of requests) {
+      assert.match(r.headers["user-agent"] ?? "", /larkit\/\d/, `${r.method} ${r.path}`);
+    }
   });
 });
 

@@ -109,5 +109,38 @@ Deno.test("Ctrl-C at the [y/N] prompt cancels at once", async () => {
   assert.equal(code, 130, err.text());
   const envelope = JSON.parse(err.text().slice(err.text().indexOf("{")));
   assert.deepEqual([envelope.error.type, envelope.error.subtype], ["interrupted", "sigint"]);
+  assert.match(envelope.error.hint, /^nothing was sent/);
   assert.ok(await Deno.stat(`${configDir}/config.json`).then(() => true, () => false), "nothing removed");
 });
+
+for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  Deno.test(`a --jq filter that never ends stops at ${signal} with exit ${exit} and the interrupted envelope`, async () => {
+    const configDir = await Deno.makeTempDir({ prefix: "larkit-jq-" });
+    const child = spawnMain(["calendar", "+agenda", "--as", "bot", "--dry-run", "--jq", "repeat(1)"], {
+      LARKIT_CONFIG_DIR: configDir,
+      LARKIT_APP_ID: "cli_jq",
+      LARKIT_APP_SECRET: "s",
+      LARKIT_BRAND: "custom",
+      LARKIT_BASE_URL: "http://127.0.0.1:9",
+    });
+    // The dry-run banner comes just before the filter starts.
+    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    while (!stderr.includes("Dry Run")) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      stderr += value;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill(signal);
+    // A filter the signal cannot reach would run forever: it is killed, and the status says so.
+    const stuck = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) stderr += r.value;
+    const [status, stdout] = await Promise.all([child.status, new Response(child.stdout).text()]);
+    clearTimeout(stuck);
+    assert.equal(status.code, exit, stderr);
+    assert.equal(stdout, "");
+    const error = JSON.parse(stderr.slice(stderr.indexOf("{"))).error;
+    assert.deepEqual([error.type, error.detail], ["interrupted", { signal }]);
+  });
+}

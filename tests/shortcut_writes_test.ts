@@ -361,7 +361,11 @@ async function withImpatientSuite(fn: (emu: Emulator, larkit: Larkit) => Promise
     emu.clearRequests();
     await fn(emu, (args, opts = {}) =>
       runCli(args, {
-        env: { ...emulatorEnv(emu), TZ: "UTC", ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}) },
+        env: {
+          ...emulatorEnv(emu),
+          TZ: "UTC",
+          ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : { LARKIT_DEFAULT_AS: "bot" }),
+        },
         sleep: () => Promise.resolve(),
       }));
   } finally {

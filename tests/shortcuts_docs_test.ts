@@ -270,8 +270,14 @@ Deno.test("docs +create as bot grants the logged-in user full access to the new 
       configDir,
     });
     assert.equal(bot.code, 0, bot.stderr);
-    const made = bot.json<{ data: { doc_id: string; granted_to?: string } }>().data;
-    assert.equal(made.granted_to, fixtures.USERS.alice.open_id);
+    const made = bot.json<{ data: { doc_id: string; permission_grant?: Record<string, string> } }>().data;
+    assert.deepEqual(made.permission_grant, {
+      status: "granted",
+      perm: "full_access",
+      user_open_id: fixtures.USERS.alice.open_id,
+      member_type: "openid",
+      message: "the logged-in user has full access",
+    });
     const grants = emu.requests().filter((q) => q.path.startsWith("/open-apis/drive/v1/permissions/"));
     assert.deepEqual(grants.map((q) => [q.method, q.path]), [
       ["POST", `/open-apis/drive/v1/permissions/${made.doc_id}/members`],
@@ -279,7 +285,7 @@ Deno.test("docs +create as bot grants the logged-in user full access to the new 
     emu.clearRequests();
     const user = await runCli(["docs", "+create", "--markdown", "# Mine", "--as", "user"], { configDir });
     assert.equal(user.code, 0, user.stderr);
-    assert.equal(user.json<{ data: { grant_skipped?: string } }>().data.grant_skipped, "created as the user");
+    assert.ok(!("permission_grant" in user.json<{ data: object }>().data), "as the user, nothing to grant");
     assert.equal(
       emu.requests().filter((q) => q.path.startsWith("/open-apis/drive/v1/permissions/")).length,
       0,

@@ -101,7 +101,7 @@ Deno.test("wiki +node-create as bot grants the logged-in user full access to the
       asUser: true,
     });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.json<{ data: { grant_skipped?: string } }>().data.grant_skipped, "created as the user");
+    assert.ok(!("permission_grant" in r.json<{ data: object }>().data), "as the user, nothing to grant");
     emu.clearRequests();
     const b = await larkit([
       "wiki",
@@ -114,14 +114,16 @@ Deno.test("wiki +node-create as bot grants the logged-in user full access to the
       "bot",
     ]);
     assert.equal(b.code, 0, b.stderr);
-    const data =
-      b.json<{ data: { node: { node_token: string }; granted_to?: string; grant_skipped?: string } }>().data;
+    const data = b.json<
+      { data: { node: { node_token: string }; permission_grant: { status: string; message: string } } }
+    >().data;
     const grants = suiteCalls(emu).filter((q) => q.path.includes("/drive/v1/permissions/"));
-    if (data.granted_to) {
+    if (data.permission_grant.status === "granted") {
       assert.equal(grants.length, 1);
       assert.ok(grants[0].path.includes(data.node.node_token));
     } else {
-      assert.match(data.grant_skipped ?? "", /no logged-in user/);
+      assert.equal(data.permission_grant.status, "skipped");
+      assert.match(data.permission_grant.message, /no logged-in user/);
       assert.equal(grants.length, 0);
     }
   });

@@ -30,7 +30,7 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     output: { type: "string" },
     overwrite: { type: "boolean" },
     "dry-run": { type: "boolean" },
-    format: { type: "string" },
+    format: { type: "string", default: "json" },
     columns: { type: "string" },
     jq: { type: "string" },
   };
@@ -59,7 +59,7 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
     .option("-o, --output <path>", "save the response body (binary downloads) to a file")
     .option("--overwrite", "replace the --output file if it exists")
     .option("--dry-run", "print the request that would be sent, send nothing")
-    .option("--format <fmt>", "json (default), pretty, table, csv or ndjson")
+    .option("--format <fmt>", "output format: json, pretty, table, csv or ndjson (default: json)")
     .option(
       "--columns <paths>",
       "table/csv columns: comma-separated dotted paths into each item (e.g. id,owner.name)",
@@ -68,7 +68,7 @@ export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagM
   if (set.idempotency) {
     cmd.option(
       "--idempotency-key <key>",
-      "de-duplication key: the suite applies a write with the same key once (default: one generated per run)",
+      "de-duplication key: the suite applies a write with the same key once (one generated per run when absent)",
     );
     flags["idempotency-key"] = { type: "string" };
   }

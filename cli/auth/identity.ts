@@ -9,7 +9,8 @@
  *    `auto`. `--as auto` skips this step on purpose.
  * 4. Auto: the first of user, bot that the command supports and that has credentials now (a logged-in user
  *    whose refresh token is alive; an app secret or a given bot token). A logged-in user wins because a
- *    person who logged in expects to act as themselves.
+ *    person who logged in expects to act as themselves. A domain that means the person by default (calendar
+ *    shortcuts, as in the reference) refuses to fall back to the bot here: `auth` error naming both ways on.
  */
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
@@ -21,6 +22,11 @@ export const AUTO_ORDER: readonly Identity[] = ["user", "bot"];
 export interface IdentityRequest {
   flag?: AsFlag;
   supported: Identity[];
+  /**
+   * The domain whose commands mean the person by default (the reference's calendar guard: "my agenda" is not
+   * the bot's): auto landing on the bot because no user is logged in is refused, naming both ways on.
+   */
+  userByDefault?: string;
 }
 
 function strictRefusal(mode: Exclude<StrictMode, "off">, why: string) {
@@ -70,13 +76,25 @@ export async function resolveIdentity(ctx: RunContext, req: IdentityRequest): Pr
     identity = explicit;
   } else if (req.flag === undefined && account.defaultAs && account.defaultAs !== "auto") {
     if (!req.supported.includes(account.defaultAs)) {
-      throw unsupported(account.defaultAs, "default identity (config default-as)", req.supported);
+      // Named where it was set, so the fix is found where the value came from.
+      const where = account.source === "env"
+        ? "LARKIT_DEFAULT_AS"
+        : account.source === "config"
+        ? "config default-as"
+        : `the ${account.source} provider's default`;
+      throw unsupported(account.defaultAs, `default identity (${where})`, req.supported);
     }
     identity = account.defaultAs;
   } else {
     const available = await chain.identities();
     identity = AUTO_ORDER.find((i) => req.supported.includes(i) && available.includes(i));
     if (!identity) throw noCredentials(req.supported);
+    if (identity === "bot" && req.userByDefault && req.supported.includes("user")) {
+      throw errors.auth(
+        `${req.userByDefault} commands act as the logged-in user by default, and no user is logged in`,
+        { hint: "log in: larkit auth login; to act as the app's bot on purpose, rerun with --as bot" },
+      );
+    }
   }
   ctx.state.identity = identity;
   return identity;

@@ -85,6 +85,19 @@ export function registerApi(program: Command, ctx: RunContext): void {
 /** The flags `api` takes (the lean resolver in `cli/fast/` reads the same set). */
 export const RAW_API_FLAGS: ApiFlagSet = { body: true, file: true, yes: true };
 
+/**
+ * A full URL is sent to the configured base, never to the host it names: one naming another host is refused
+ * rather than silently rebased (the token would go where the caller did not point it, or not where they did).
+ */
+async function sameHost(ctx: RunContext, raw: string): Promise<void> {
+  const open = new URL((await ctx.credentials().account()).endpoints.open);
+  const given = new URL(raw);
+  if (given.host.toLowerCase() === open.host.toLowerCase()) return;
+  throw errors.validation(`the URL's host ${given.host} is not the configured API host ${open.host}`, {
+    hint: `pass the path alone (larkit api <METHOD> ${given.pathname}), or switch the brand / base URL`,
+  });
+}
+
 /** `larkit api <method> <path>` with commander's options object; the lean resolver calls it too. */
 export async function runRawApi(
   ctx: RunContext,
@@ -99,6 +112,7 @@ export async function runRawApi(
     });
   }
   const path = normalizeRawPath(pathArg);
+  if (/^https?:\/\//i.test(pathArg)) await sameHost(ctx, pathArg);
   await runApiCall(ctx, {
     command: ["api", method],
     identities: ["user", "bot"],
@@ -112,5 +126,11 @@ export async function runRawApi(
       }
       return { method, path, query: scalarQuery(params), body: data };
     },
+    // A write without a key whose answer was lost: the GET of the same path (the collection a POST adds to, the
+    // object a PATCH or DELETE addressed) with the same parameters shows whether it happened.
+    verify: method === "GET"
+      ? undefined
+      : (params) =>
+        `larkit api GET ${path}${Object.keys(params).length ? ` --params '${JSON.stringify(params)}'` : ""}`,
   }, opts);
 }

@@ -61,11 +61,12 @@ function flagOf(opt: Option, meta: CommandMeta | undefined): CatalogueFlag {
   const flag: CatalogueFlag = {
     name: opt.long ?? opt.short ?? name,
     type: declared?.type ?? (opt.isBoolean() ? "boolean" : "string"),
-    required: Boolean(opt.mandatory),
+    required: Boolean(opt.mandatory) || declared?.required === true,
     input: declared?.input ?? [],
     description: opt.description,
   };
-  if (opt.defaultValue !== undefined) flag.default = opt.defaultValue;
+  const fallback = opt.defaultValue ?? declared?.default;
+  if (fallback !== undefined) flag.default = fallback;
   if (opt.argChoices) flag.enum = [...opt.argChoices];
   return flag;
 }

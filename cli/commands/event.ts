@@ -26,9 +26,9 @@ const CONSUME_HELP = `
 Prints each matching event as one JSON line (the suite's v2 envelope: {schema, header:{event_id, event_type,
 create_time, app_id, tenant_key}, event}) on stdout, and "[event] ready" on stderr once subscribed.
 
-It stops, exit 0, when stdin reaches its end (close the pipe, or Ctrl-D), after --max-events events, or at
---timeout when at least one event arrived. --timeout with no event at all is a "timeout" error (exit 4).
-Inside an agent-server turn stdin is not watched: it stops at --max-events, --timeout or turn/interrupt.
+It stops, exit 0, after --max-events events, or at --timeout when at least one event arrived; --timeout with
+no event at all is a "timeout" error (exit 4); Ctrl-C/SIGTERM exit 130/143 (turn/interrupt in an agent-server
+turn). Stdin is not read: started with it at its end (< /dev/null, cron, a harness) it runs all the same.
 
 --param k=v keeps events whose field k inside "event" (a dotted path) equals v, e.g.
   --param message.chat_id=oc_xxx. Repeatable; all must match.
@@ -36,9 +36,10 @@ Inside an agent-server turn stdin is not watched: it stops at --max-events, --ti
 
 An event is acknowledged to the suite only after it was printed (or written). One background hub per app
 holds the long connection and is started by the first consume in a terminal; inside an agent-server turn a
-hub must already run. Events that arrived while no consumer listened (up to 1,000, unacknowledged) are handed
-to the next consumer that matches them. The hub exits after \`larkit event stop\`, or after 10 minutes
-without a consumer (${HUB_IDLE_ENV} sets the milliseconds).
+hub must already run. Events a consumer left unacknowledged (up to 1,000) go to the next consumer that matches
+them. The hub exits after \`larkit event stop\`, 5 seconds after its last consumer left (${HUB_IDLE_ENV} sets
+the milliseconds), or at once when an event arrives with no consumer left, so the suite hands it to the app's
+other connections.
 `;
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
@@ -129,7 +130,7 @@ function parseParams(raw: string[]): Record<string, string> {
   }));
 }
 
-type StopReason = "eof" | "timeout" | "abort";
+type StopReason = "timeout" | "abort";
 
 async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Promise<void> {
   for (const key of keys) {
@@ -188,16 +189,8 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
       params,
       ...(opts.filter !== undefined ? { pattern: opts.filter } : {}),
     });
-    // An agent-server turn has no stdin of its own (it reads as ended at once): there consuming ends at
-    // --max-events, --timeout or turn/interrupt.
-    if (!ctx.p.approver) {
-      void (async () => {
-        while (!stop.signal.aborted && (await ctx.p.stdin.readLine(1 << 16)) !== null) {
-          // Input lines mean nothing; only the end of input does.
-        }
-        stopWith("eof");
-      })();
-    }
+    // Standard input means nothing here: cron, `< /dev/null` and agent harnesses start with it at its end, and
+    // an agent-server turn has none of its own. Consuming ends at --max-events, --timeout or a signal.
     if (opts.timeout !== undefined) {
       ctx.p.clock.sleep(opts.timeout, stop.signal).then(() => stopWith("timeout"), () => {});
     }
@@ -244,11 +237,14 @@ async function deliver(ctx: RunContext, event: EventEnvelope, opts: ConsumeOpts,
     const file = join(outputDir, `${event.header.event_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
     await ctx.p.files.writeFileAtomic(file, JSON.stringify(event, null, 2) + "\n");
     const line = { event_id: event.header.event_id, event_type: event.header.event_type, file };
-    await emitText(ctx, opts.jq !== undefined ? await applyJq(line, opts.jq) : JSON.stringify(line));
+    await emitText(
+      ctx,
+      opts.jq !== undefined ? await applyJq(line, opts.jq, ctx.p.signal) : JSON.stringify(line),
+    );
     return;
   }
   if (opts.jq !== undefined) {
-    const out = await applyJq(event, opts.jq);
+    const out = await applyJq(event, opts.jq, ctx.p.signal);
     if (out !== "") await emitText(ctx, out);
     return;
   }
@@ -288,6 +284,7 @@ async function runHub(ctx: RunContext): Promise<void> {
         appId: hub.appId,
         appSecret,
         fetch: ctx.p.fetch,
+        userAgent: `larkit/${ctx.p.version}`,
         clock: ctx.p.clock,
         random: () => ctx.p.random.bytes(4).reduce((n, b) => n * 256 + b, 0) / 2 ** 32,
         log,

@@ -33,6 +33,12 @@ export type SchemaTarget =
 
 export async function resolveSchemaPath(registry: Registry, path: string | undefined): Promise<SchemaTarget> {
   if (!path) return { kind: "services" };
+  if (!/^\w+(\.[\w+-]+)*$/.test(path)) {
+    throw errors.validation(`not a schema path: "${path}"`, {
+      hint:
+        "name a service, resource, method or shortcut with dots, e.g. calendar.calendars.list or im.+messages-send",
+    });
+  }
   const [name, ...rest] = path.split(".");
   if (rest[0]?.startsWith("+")) {
     const command = rest.join(".");

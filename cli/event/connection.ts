@@ -78,6 +78,8 @@ export interface LongConnectionOptions {
   appId: string;
   appSecret: string;
   fetch: FetchFn;
+  /** Sent with the endpoint request and the socket's upgrade: `larkit/<version>`, as every request says. */
+  userAgent?: string;
   clock: Clock;
   /** Uniform in [0, 1): the reconnect jitter. */
   random: () => number;
@@ -189,7 +191,11 @@ export class LongConnection {
     try {
       res = await this.#o.fetch(`${this.#o.openOrigin}${ENDPOINT_PATH}`, {
         method: "POST",
-        headers: { "content-type": "application/json", locale: "zh" },
+        headers: {
+          "content-type": "application/json",
+          locale: "zh",
+          ...(this.#o.userAgent ? { "User-Agent": this.#o.userAgent } : {}),
+        },
         body: JSON.stringify({ AppID: this.#o.appId, AppSecret: this.#o.appSecret }),
         signal: this.#stop.signal,
       });
@@ -239,7 +245,10 @@ export class LongConnection {
   /** Opens one socket; resolves once open with a promise that settles when it closes. */
   async #connectOnce(): Promise<{ closed: Promise<void> }> {
     const url = await this.#endpoint();
-    const ws = this.#o.openSocket ? this.#o.openSocket(url) : new WebSocket(url);
+    const ua = this.#o.userAgent;
+    const ws = this.#o.openSocket
+      ? this.#o.openSocket(url)
+      : new WebSocket(url, ua ? { headers: { "User-Agent": ua } } : undefined);
     ws.binaryType = "arraybuffer";
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => {

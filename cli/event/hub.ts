@@ -18,8 +18,9 @@
  * newer than its launch (the winner listened and may have been stopped since, while this one was slow to
  * start), exits without listening, so `event stop` is never followed by a hub nobody asked for.
  *
- * The hub exits on `stop`, shortly after the long connection failed for good (telling every consumer why), or
- * after `idleMs` without a consumer.
+ * The hub exits on `stop`, shortly after the long connection failed for good (telling every consumer why),
+ * after `idleMs` without a consumer, or at once when an event arrives after its last consumer left: it never
+ * takes an event it cannot deliver (unacknowledged, the suite hands it to another of the app's connections).
  */
 import { type Clock, untilAborted } from "../provider.ts";
 import { type EventEnvelope, type EventFilter, matches } from "./catalog.ts";
@@ -42,7 +43,12 @@ export const MAX_PENDING = 1_000;
 export const MAX_SEEN = 10_000;
 /** A consumer this many lines behind is cut off (its pending events stay for others). */
 export const MAX_CONSUMER_BACKLOG = 10_000;
-export const DEFAULT_IDLE_MS = 10 * 60_000;
+/**
+ * How long a hub keeps the app's long connection after its last consumer left. The suite hands each event to
+ * one connection of the app: a hub holding it for no one takes events from the app's other clients (the SDK's,
+ * another machine's). Long enough for a script's next consumer in a loop, short enough to give them back.
+ */
+export const DEFAULT_IDLE_MS = 5_000;
 /** How long closing a consumer waits for the lines queued to it. */
 export const FLUSH_MS = 1_000;
 /** How long a hub whose long connection failed for good still answers, with the failure, before it exits. */
@@ -106,6 +112,8 @@ export class EventHub {
   #status: ConnectionStatus = { state: "connecting", connects: 0 };
   #stats = { received: 0, delivered: 0, acked: 0, duplicates: 0 };
   #idle: AbortController | undefined;
+  /** A consumer has subscribed (and may have gone): before that, events wait for the one that launched the hub. */
+  #served = false;
   #reason = "stopped";
 
   constructor(opts: HubOptions) {
@@ -235,6 +243,7 @@ export class EventHub {
           this.#send(c, { op: "error", message: `not a regular expression: ${msg.pattern}` });
           return "close";
         }
+        this.#served = true;
         this.#o.log(`consumer subscribed to ${msg.keys.join(",") || "every event"}`);
         if (this.#status.state === "connected") this.#makeReady(c);
         if (this.#status.state === "failed") this.#send(c, this.#failure());
@@ -305,6 +314,11 @@ export class EventHub {
       this.#stats.duplicates++;
       known.ack = ack;
       for (const c of this.#consumers) this.#offer(c, known);
+      return;
+    }
+    // A connection asking for status or a stop is no consumer: only subscriptions count.
+    if (this.#served && ![...this.#consumers].some((c) => c.filter)) {
+      this.stop(`event ${id} arrived after the last consumer left; released for the app's other connections`);
       return;
     }
     const p: Pending = { event, ack, sentTo: new Set() };

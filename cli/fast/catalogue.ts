@@ -66,7 +66,10 @@ export function methodEntry(service: string, m: ApiMethod): CatalogueEntry {
   const declared = addApiFlags(recorder as unknown as Command, apiFlagSetOf(m));
   for (const f of flags) {
     const meta = declared[f.name.slice(2)];
-    if (meta) Object.assign(f, { type: meta.type, input: meta.input ?? [] });
+    if (!meta) continue;
+    Object.assign(f, { type: meta.type, input: meta.input ?? [] });
+    if (meta.required) f.required = true;
+    if (f.default === undefined && meta.default !== undefined) f.default = meta.default;
   }
   return {
     path: `${service} ${m.resource} ${m.name}`,

@@ -6,7 +6,7 @@
 import type { CredentialChain, Identity } from "../auth/types.ts";
 import { type Diagnostics, redact, transferText } from "../output/diagnostics.ts";
 import type { Query } from "../output/dry_run.ts";
-import { errors, LarkitError } from "../output/errors.ts";
+import { errors, interruptedWith, LarkitError } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { decideRetry, DEFAULT_RETRY, isIdempotentMethod, type RetryPolicy, wasSent } from "./retry.ts";
 import { isRejectedToken, suiteError } from "./suite_errors.ts";
@@ -330,7 +330,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     return apiUrl(path, async () => (await credentials.account()).endpoints.open, query);
   }
 
-  function outcomeUnknown(where: string, path: string, method: string, why: string, opts: SendOptions) {
+  /** What a write whose answer never came tells: its key and the one safe next step. */
+  function nextStep(path: string, method: string, opts: SendOptions) {
     const detail: Record<string, string> = { method, path };
     let hint: string;
     if (opts.idempotencyKey) {
@@ -346,12 +347,13 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
         ? `do not re-run blindly (no de-duplication key): check whether it happened first: ${opts.verify}`
         : "do not re-run blindly (no de-duplication key): list or get the resource to check whether it happened";
     }
+    return { hint, detail };
+  }
+
+  function outcomeUnknown(where: string, path: string, method: string, why: string, opts: SendOptions) {
     return errors.outcomeUnknown(
       `${where}: the request was sent but ${why}; it may or may not have taken effect`,
-      {
-        hint,
-        detail,
-      },
+      nextStep(path, method, opts),
     );
   }
 
@@ -394,60 +396,85 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const method = (init.method ?? "GET").toUpperCase();
     const idempotent = opts.idempotent ?? isIdempotentMethod(method);
     const shown = opts.label ?? redactedUrl(target);
-    for (let attempt = 0;; attempt++) {
-      const started = p.clock.now();
-      if (diag.debugEnabled) {
-        await diag.debug(`\u2192 ${method} ${shown}${attempt ? ` (retry ${attempt})` : ""}`);
-        await diag.debug(`  headers ${JSON.stringify(redactedHeaders(init.headers))}`);
-        const body = bodyForLog(init.body);
-        if (body) await diag.debug(`  body ${body}`);
-      }
-      let res: Response | undefined;
-      let text: string | undefined;
-      try {
-        res = await p.fetch(target, {
-          ...init,
-          ...(opts.makeBody ? { body: await opts.makeBody(), duplex: "half" } : {}),
-          signal: (opts.timeoutMs ?? timeoutMs) > 0
-            ? AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs ?? timeoutMs)])
-            : signal,
-        });
-        if (readBody) text = await res.text();
-      } catch (e) {
-        if (signal.aborted || e instanceof LarkitError) throw e;
-        const sent = res !== undefined || wasSent(e);
-        const decision = decideRetry({ kind: "network", sent }, {
+    // Every request says who sends it, the auth flows' and the tenant token's included. (A request `build`
+    // made says it already: its headers object is the one its streamed body's length is set on.)
+    if (!new Headers(init.headers).has("User-Agent")) {
+      const headers = new Headers(init.headers);
+      headers.set("User-Agent", `larkit/${p.version}`);
+      init = { ...init, headers };
+    }
+    let sent = false;
+    try {
+      return await attempts();
+    } catch (e) {
+      // Interrupted once a write may have left: the same promise as `outcome_unknown`, the key and the next step.
+      const write = opts.idempotencyKey !== undefined || !idempotent;
+      if (!sent || !write || !signal.aborted || e !== signal.reason) throw e;
+      const path = new URL(target).pathname;
+      const { hint, detail } = nextStep(path, method, opts);
+      throw interruptedWith(e, {
+        hint: `the write may or may not have taken effect; ${hint}`,
+        detail,
+      });
+    }
+
+    async function attempts(): Promise<{ res: Response; text?: string }> {
+      for (let attempt = 0;; attempt++) {
+        const started = p.clock.now();
+        if (diag.debugEnabled) {
+          await diag.debug(`\u2192 ${method} ${shown}${attempt ? ` (retry ${attempt})` : ""}`);
+          await diag.debug(`  headers ${JSON.stringify(redactedHeaders(init.headers))}`);
+          const body = bodyForLog(init.body);
+          if (body) await diag.debug(`  body ${body}`);
+        }
+        let res: Response | undefined;
+        let text: string | undefined;
+        try {
+          sent = true;
+          res = await p.fetch(target, {
+            ...init,
+            ...(opts.makeBody ? { body: await opts.makeBody(), duplex: "half" } : {}),
+            signal: (opts.timeoutMs ?? timeoutMs) > 0
+              ? AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs ?? timeoutMs)])
+              : signal,
+          });
+          if (readBody) text = await res.text();
+        } catch (e) {
+          if (signal.aborted || e instanceof LarkitError) throw e;
+          const sent = res !== undefined || wasSent(e);
+          const decision = decideRetry({ kind: "network", sent }, {
+            attempt,
+            idempotent,
+            policy,
+            now: p.clock.now(),
+            random01: p.random.bytes(1)[0] / 256,
+          });
+          if (!decision.retry) throw transportError(e, method, target, sent, idempotent, opts);
+          await diag.debug(
+            `  ${decision.reason} (${e instanceof Error ? e.message : e}); retry in ${decision.delayMs} ms`,
+          );
+          await p.clock.sleep(decision.delayMs, signal);
+          continue;
+        }
+        const logId = res.headers.get("x-tt-logid") ?? "-";
+        await diag.debug(`\u2190 ${res.status} in ${p.clock.now() - started} ms (log_id ${logId})`);
+        if (diag.debugEnabled && text !== undefined) {
+          await diag.debug(`  response ${bodyForLog(text)}`);
+        }
+        const decision = decideRetry({ kind: "response", status: res.status, headers: res.headers }, {
           attempt,
           idempotent,
           policy,
           now: p.clock.now(),
           random01: p.random.bytes(1)[0] / 256,
         });
-        if (!decision.retry) throw transportError(e, method, target, sent, idempotent, opts);
-        await diag.debug(
-          `  ${decision.reason} (${e instanceof Error ? e.message : e}); retry in ${decision.delayMs} ms`,
+        if (!decision.retry) return { res, text };
+        if (text === undefined) await res.body?.cancel();
+        await diag.progress(
+          `${decision.reason} from the suite (log_id ${logId}); retrying in ${decision.delayMs} ms`,
         );
         await p.clock.sleep(decision.delayMs, signal);
-        continue;
       }
-      const logId = res.headers.get("x-tt-logid") ?? "-";
-      await diag.debug(`\u2190 ${res.status} in ${p.clock.now() - started} ms (log_id ${logId})`);
-      if (diag.debugEnabled && text !== undefined) {
-        await diag.debug(`  response ${bodyForLog(text)}`);
-      }
-      const decision = decideRetry({ kind: "response", status: res.status, headers: res.headers }, {
-        attempt,
-        idempotent,
-        policy,
-        now: p.clock.now(),
-        random01: p.random.bytes(1)[0] / 256,
-      });
-      if (!decision.retry) return { res, text };
-      if (text === undefined) await res.body?.cancel();
-      await diag.progress(
-        `${decision.reason} from the suite (log_id ${logId}); retrying in ${decision.delayMs} ms`,
-      );
-      await p.clock.sleep(decision.delayMs, signal);
     }
   }
 
@@ -516,7 +543,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       init: { method: req.method.toUpperCase(), headers, body },
       opts: {
         signal: req.signal,
-        label: req.path,
+        // The path and the query as sent (secret-looking values masked): --debug shows what was asked for.
+        label: req.path + new URL(redactedUrl(target)).search,
         // A write carrying its key cannot be applied twice, so a 5xx or a lost answer may be retried.
         idempotent: req.idempotent ?? (req.idempotency ? true : undefined),
         idempotencyKey: req.idempotency?.key,

@@ -107,7 +107,7 @@ export async function emitResult(
     // Filter first, then render: the filter's results are the rows (callers pass only --columns here, since
     // a command's declared columns describe its unfiltered items).
     const { applyJqItems } = await later<typeof Jq>("./formats/jq.ts");
-    const items = await applyJqItems(envelope, settings.jq);
+    const items = await applyJqItems(envelope, settings.jq, ctx.p.signal);
     await ctx.p.stdout.write(
       renderDocument(successEnvelope({ data: items }), settings.format, {
         columns: ctx.p.stdout.columns,
@@ -119,9 +119,9 @@ export async function emitResult(
   const { applyJq } = await later<typeof Jq>("./formats/jq.ts");
   let text: string;
   try {
-    text = await applyJq(envelope, settings.jq);
+    text = await applyJq(envelope, settings.jq, ctx.p.signal);
   } catch (e) {
-    if (!settings.wrote || !(e instanceof LarkitError)) throw e;
+    if (!settings.wrote || !(e instanceof LarkitError) || e.type === "interrupted") throw e;
     await ctx.diag.warn(
       `the write succeeded, but --jq failed on its result (${e.body.message}); the unfiltered result follows \u2014 do not re-run the command`,
     );

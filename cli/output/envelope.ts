@@ -26,8 +26,9 @@ export interface ErrorEnvelope {
   _notice?: Record<string, unknown>;
 }
 
+/** The object when it holds a value: keys set to `undefined` (which JSON drops) do not count. */
 function nonEmptyObject<T extends object>(value: T | undefined): T | undefined {
-  return value && Object.keys(value).length > 0 ? value : undefined;
+  return value && Object.values(value).some((v) => v !== undefined) ? value : undefined;
 }
 
 /** Builds the success envelope in field order, omitting empty fields (an empty list as `data` is a result). */

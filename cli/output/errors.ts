@@ -209,12 +209,36 @@ export const errors = {
   brokenPipe: () => larkitError("broken_pipe", "stdout was closed by its reader"),
 };
 
+/**
+ * The run's interrupt told with what it means where it struck: the safe next step as `hint`, more `detail`
+ * (a write's key). Any other reason is returned as it is.
+ */
+export function interruptedWith(
+  reason: unknown,
+  extra: { hint: string; detail?: Record<string, unknown> },
+): unknown {
+  if (!(reason instanceof LarkitError) || reason.type !== "interrupted") return reason;
+  const { type: _type, subtype, message, detail, ...rest } = reason.body;
+  return new LarkitError(subtype, message, {
+    ...rest,
+    hint: extra.hint,
+    detail: { ...(detail as Record<string, unknown> | undefined), ...extra.detail },
+  });
+}
+
 /** Anything thrown becomes a LarkitError; unknown throwables are `internal` (a bug, said as such). */
 export function toLarkitError(e: unknown): LarkitError {
   if (e instanceof LarkitError) return e;
   if (e instanceof DOMException && e.name === "AbortError") return errors.interrupted("SIGINT", e.message);
   if (e instanceof DOMException && e.name === "TimeoutError") {
     return errors.timeout(e.message, { hint: "retry later" });
+  }
+  // A path larkit keeps its state under runs through a file: the configured directory is wrong, not larkit.
+  if (e instanceof Error && e.name === "NotADirectory") {
+    return errors.config(`a path under larkit's directories is not a directory: ${e.message}`, {
+      hint:
+        "point LARKIT_CONFIG_DIR (or LARKIT_STATE_DIR, LARKIT_CACHE_DIR) at a directory (created if missing)",
+    });
   }
   const message = e instanceof Error ? e.message : String(e);
   return larkitError("internal", `unexpected error: ${message}`, {

@@ -174,7 +174,7 @@ async function batchWrite<F extends FlagSpecs>(
   return written;
 }
 
-const rowsFlag = (what: string) => flag.json(what, { input: ["file", "stdin"] });
+const rowsFlag = (what: string) => flag.requiredJson(what, { input: ["file", "stdin"] });
 
 export const recordBatchCreate = defineShortcut({
   service: "base",

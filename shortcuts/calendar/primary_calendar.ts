@@ -23,6 +23,7 @@ export async function resolveCalendarId<F extends FlagSpecs>(
   const data = await ctx.api({
     method: "POST",
     path: PRIMARY_PATH,
+    read: true,
     description: "(calendar-id omitted) resolve the primary calendar",
     response: PrimaryCalendars,
     planned: { calendars: [{ calendar: { calendar_id: PRIMARY_PLACEHOLDER } }] },

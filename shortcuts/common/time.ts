@@ -111,25 +111,46 @@ export function endOfDay(ms: number, zone: string): number {
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
-const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const WITH_OFFSET =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * The wall clock as written, refused when that day or time does not exist (2026-02-30, 24:30, 25:61): date
+ * arithmetic would roll it over into another day without a word, a scheduled send or a due date on the wrong
+ * day. `Temporal` with `overflow: "reject"` knows every month's length and leap year.
+ */
+function existing(flagName: string, text: string, w: WallClock): WallClock {
+  try {
+    Temporal.PlainDateTime.from(w, { overflow: "reject" });
+  } catch {
+    throw errors.validation(`invalid time for --${flagName}: "${text}" is not a date and time that exists`, {
+      hint: "check the month's length and the time of day (00:00-23:59)",
+    });
+  }
+  return w;
+}
 
 /**
  * Parses a time flag. A bare date means the start of that day, or its last second when `endOfDayForDate`;
- * a date-time without an offset is read in the zone; digits alone are Unix seconds.
+ * a date-time without an offset is read in the zone; digits alone are Unix seconds. Every flag that takes a
+ * time from people parses it here, so a date that does not exist is refused the same way everywhere.
  */
 export function parseTime(flagName: string, text: string, zone: string, endOfDayForDate = false): number {
   const date = DATE_ONLY.exec(text);
   if (date) {
     const [year, month, day] = date.slice(1).map(Number);
     const time = endOfDayForDate ? { hour: 23, minute: 59, second: 59 } : { hour: 0, minute: 0, second: 0 };
-    return instantOf({ year, month, day, ...time }, zone);
+    return instantOf(existing(flagName, text, { year, month, day, ...time }), zone);
   }
   const local = LOCAL_DATETIME.exec(text);
   if (local) {
     const [year, month, day, hour, minute, second] = local.slice(1).map((v) => Number(v ?? 0));
-    return instantOf({ year, month, day, hour, minute, second }, zone);
+    return instantOf(existing(flagName, text, { year, month, day, hour, minute, second }), zone);
   }
-  if (WITH_OFFSET.test(text)) {
+  const offset = WITH_OFFSET.exec(text);
+  if (offset) {
+    const [year, month, day, hour, minute, second] = offset.slice(1).map((v) => Number(v ?? 0));
+    existing(flagName, text, { year, month, day, hour, minute, second });
     const ms = Date.parse(text.replace(" ", "T"));
     if (!Number.isNaN(ms)) return ms;
   }

@@ -4,7 +4,7 @@
  * types Drive's permission and comment endpoints take.
  */
 import * as z from "zod";
-import { errors } from "../../cli/output/errors.ts";
+import { errors, LarkitError } from "../../cli/output/errors.ts";
 import { type Call, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 
 /** Document types Drive's permission/comment/meta endpoints address a token by. */
@@ -69,29 +69,55 @@ export async function pollTask<F extends FlagSpecs, T>(
 
 const Granted = z.unknown();
 
+/** What a bot's grant to the requesting user came to, in the reference CLI's shape. */
+export interface PermissionGrant {
+  status: "granted" | "skipped" | "failed";
+  perm: "full_access";
+  message: string;
+  user_open_id?: string;
+  member_type?: "openid";
+}
+
 /**
  * A document a bot creates belongs to the app: the requesting (logged-in) user gets full access so they can
- * open it. Returns who was granted, or why nobody was (no user logged in; the user created it themselves).
+ * open it, and the result says so as `permission_grant` (the reference's shape). A grant that fails does not
+ * turn the creation into an error (an agent would re-run it): the result reports it `failed`, with why. As
+ * the user, nothing to grant.
  */
 export async function grantRequester<F extends FlagSpecs>(
   ctx: ShortcutContext<F>,
   token: string,
   type: DocType,
-): Promise<{ granted_to?: string; grant_skipped?: string }> {
-  if (ctx.identity !== "bot") return { grant_skipped: "created as the user" };
-  const user = ctx.requesterOpenId;
-  if (!user) return { grant_skipped: "no logged-in user to grant (run `larkit auth login`)" };
-  await ctx.api({
-    method: "POST",
-    path: `/open-apis/drive/v1/permissions/${encodeURIComponent(token)}/members`,
-    params: { type, need_notification: false },
-    body: { member_type: "openid", member_id: user, perm: "full_access" },
-    description: "gives the logged-in user full access to what the bot created",
-    repeatable: true,
-    response: Granted,
-    planned: {},
-  });
-  return { granted_to: user };
+): Promise<{ permission_grant?: PermissionGrant }> {
+  if (ctx.identity !== "bot") return {};
+  const user = await ctx.requesterOpenId();
+  if (!user) {
+    return {
+      permission_grant: {
+        status: "skipped",
+        perm: "full_access",
+        message:
+          "no logged-in user to grant: only the app can open it (run `larkit auth login` first next time)",
+      },
+    };
+  }
+  const grant = { perm: "full_access", user_open_id: user, member_type: "openid" } as const;
+  try {
+    await ctx.api({
+      method: "POST",
+      path: `/open-apis/drive/v1/permissions/${encodeURIComponent(token)}/members`,
+      params: { type, need_notification: false },
+      body: { member_type: "openid", member_id: user, perm: "full_access" },
+      description: "gives the logged-in user full access to what the bot created",
+      repeatable: true,
+      response: Granted,
+      planned: {},
+    });
+  } catch (e) {
+    if (!(e instanceof LarkitError) || e.type === "interrupted") throw e;
+    return { permission_grant: { status: "failed", ...grant, message: e.message } };
+  }
+  return { permission_grant: { status: "granted", ...grant, message: "the logged-in user has full access" } };
 }
 
 /** A token as typed or inside a suite URL (`.../docx/<token>`, `.../wiki/<token>?...`). */

@@ -242,7 +242,7 @@ export async function saveOrSend<F extends FlagSpecs>(
   };
   if (!f["confirm-send"]) {
     return await ctx.out({ ...summary, sent: false }, {
-      next: `saved as a draft; to send it: larkit mail +draft-send --draft-id ${draftId}`,
+      next: `saved as a draft; to send it: larkit mail +draft-send --draft-id ${draftId} --yes`,
     });
   }
   const sent = await ctx.api({

@@ -30,7 +30,8 @@ export async function withSuite(fn: (emu: Emulator, larkit: Larkit) => Promise<v
         env: {
           ...emulatorEnv(emu),
           TZ: "UTC",
-          ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}),
+          // The bot by default is said, not left to auto (calendar shortcuts refuse to fall back to the bot).
+          ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : { LARKIT_DEFAULT_AS: "bot" }),
           ...opts.env,
         },
       }));

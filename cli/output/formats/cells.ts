@@ -26,6 +26,22 @@ const ANSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 const BREAKS = /[\t\n\r]+/g;
 
+// The same controls and bidi overrides, less the line breaks and tab that lay out csv fields and summaries.
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const UNSAFE_KEEPING_LINES = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Suite text made harmless but still readable where it is data, not a cell (csv, pretty summaries): each
+ * control character or bidi override becomes its `\uXXXX` escape, so an ESC, an OSC title or a U+202E can
+ * neither drive the terminal nor reorder the line, and nothing is silently lost. Line breaks and tabs stay
+ * (`\r` too with `keepReturn`: csv quotes a field's CRLF).
+ */
+export function escapeControls(text: string, keepReturn = false): string {
+  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  const out = text.replace(UNSAFE_KEEPING_LINES, escape);
+  return keepReturn ? out : out.replaceAll("\r", escape);
+}
+
 /** One line of visible text: escape sequences and controls removed, line breaks and tabs become a space. */
 export function sanitizeCell(text: string): string {
   return text.replace(ANSI, "").replace(BREAKS, " ").replace(UNSAFE, "");

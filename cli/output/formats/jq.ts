@@ -14,6 +14,7 @@ const JQ_COMPILE_ERROR = 3;
 
 let loaded: Promise<JqEngine> | undefined;
 
+/** The engine in this thread: only where the worker's module is not beside this one (a `deno bundle`). */
 function engine(): Promise<JqEngine> {
   // jq-web's emscripten shell computes its directory from CommonJS `__dirname` while it loads; a
   // `deno bundle` output is an ES module without one, so there the bundle's directory stands in. The wasm
@@ -38,6 +39,8 @@ interface JqFailure {
   message?: string;
 }
 
+type Outcome = { out: string } | { failure: JqFailure };
+
 /** jq's diagnostic lines without the echo of the program text it prints under a syntax error. */
 function jqMessage(e: JqFailure): string {
   const text = e.stderr ?? e.message ?? String(e);
@@ -45,11 +48,7 @@ function jqMessage(e: JqFailure): string {
   return (lines.length ? lines.join("; ") : text).replace(/^jq: error(: )?/, "").trim();
 }
 
-async function run(
-  json: string,
-  filter: string,
-  flags = ["-r"],
-): Promise<{ out: string } | { failure: JqFailure }> {
+async function runHere(json: string, filter: string, flags: string[]): Promise<Outcome> {
   const jq = await engine();
   // Emscripten's exit() sets process.exitCode; a failed filter must not decide how larkit exits. The global
   // `process` (the one emscripten sets) is used, not an import of `node:process`: that import alone costs
@@ -65,19 +64,70 @@ async function run(
   }
 }
 
+/** A worker whose last filter finished, kept for the next one (`event consume` filters every event). */
+let idle: Worker | undefined;
+
+/**
+ * Whether `jq_worker.ts` sits beside this module. In a `deno bundle` output this code's URL is the bundle's
+ * (one file, nothing beside it), and filters run in this thread, where an endless one cannot be stopped.
+ */
+const workerBeside = import.meta.url.endsWith("/formats/jq.ts");
+
+/**
+ * Runs jq in a Worker (`jq_worker.ts`): a filter that never ends blocks that thread only, and the run's abort
+ * (SIGINT/SIGTERM, a host interrupting a turn) terminates it and rejects with the abort's reason.
+ */
+function run(json: string, filter: string, flags = ["-r"], signal?: AbortSignal): Promise<Outcome> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (!workerBeside) return runHere(json, filter, flags);
+  const worker = idle ?? new Worker(new URL("./jq_worker.ts", import.meta.url), { type: "module" });
+  idle = undefined;
+  return new Promise<Outcome>((resolve, reject) => {
+    const done = (keep: boolean) => {
+      signal?.removeEventListener("abort", onAbort);
+      worker.onmessage = worker.onerror = null;
+      if (keep && !idle) idle = worker;
+      else worker.terminate();
+    };
+    const onAbort = () => {
+      done(false);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const failed = (why: string) => {
+      done(false);
+      reject(errors.internal(`the jq engine could not be loaded: ${why}`, {
+        hint: "--jq needs jq.wasm embedded in larkit; reinstall larkit (deno task install) or drop --jq",
+      }));
+    };
+    worker.onmessage = (e: MessageEvent<Outcome | { loadError: string }>) => {
+      if ("loadError" in e.data) return failed(e.data.loadError);
+      done(true);
+      resolve(e.data);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      failed(e.message);
+    };
+    worker.postMessage({ json, filter, flags });
+  });
+}
+
 /** Compiles the expression without running it; a `validation` error naming `--jq` when it does not compile. */
-export async function checkJq(expr: string): Promise<void> {
+export async function checkJq(expr: string, signal?: AbortSignal): Promise<void> {
   // Wrapped in a definition that is referenced but never evaluated, the program is compiled and its names
   // bound without running it, so even an endless filter is checked at once. The newline keeps a trailing
   // `# comment` from swallowing the `;`.
   const wrapped = await run(
     "null",
     `def __larkit_check: ${expr}\n; if false then __larkit_check else empty end`,
+    undefined,
+    signal,
   );
   if (!("failure" in wrapped) || wrapped.failure.exitCode !== JQ_COMPILE_ERROR) return;
   // The bare program fails to compile too, so running it evaluates nothing; its message quotes the user's
   // own text instead of the wrapper.
-  const bare = await run("null", expr);
+  const bare = await run("null", expr, undefined, signal);
   const failure = "failure" in bare && bare.failure.exitCode === JQ_COMPILE_ERROR
     ? bare.failure
     : wrapped.failure;
@@ -87,8 +137,8 @@ export async function checkJq(expr: string): Promise<void> {
 }
 
 /** Applies the filter to a document; returns the text to print (one value per line, newline-terminated). */
-export async function applyJq(doc: unknown, expr: string): Promise<string> {
-  const result = await run(JSON.stringify(doc), expr);
+export async function applyJq(doc: unknown, expr: string, signal?: AbortSignal): Promise<string> {
+  const result = await run(JSON.stringify(doc), expr, undefined, signal);
   if ("failure" in result) {
     if (result.failure.exitCode === JQ_COMPILE_ERROR) {
       throw errors.validation(`invalid jq expression: ${jqMessage(result.failure)}`);
@@ -104,8 +154,8 @@ export async function applyJq(doc: unknown, expr: string): Promise<string> {
  * The filter's results as values, for `--jq` with `--format table|csv|ndjson` (filter first, then render):
  * one array result is the list of items itself, several results are the items.
  */
-export async function applyJqItems(doc: unknown, expr: string): Promise<unknown[]> {
-  const result = await run(JSON.stringify(doc), expr, ["-c"]);
+export async function applyJqItems(doc: unknown, expr: string, signal?: AbortSignal): Promise<unknown[]> {
+  const result = await run(JSON.stringify(doc), expr, ["-c"], signal);
   if ("failure" in result) {
     if (result.failure.exitCode === JQ_COMPILE_ERROR) {
       throw errors.validation(`invalid jq expression: ${jqMessage(result.failure)}`);

@@ -11,7 +11,7 @@
  */
 import { type SuccessEnvelope, toJsonDocument } from "../envelope.ts";
 import type { ItemFormat, OutputFormat } from "./names.ts";
-import { loadCellWidths } from "./cells.ts";
+import { escapeControls, loadCellWidths } from "./cells.ts";
 import { csvLine, csvRows, renderCsv, renderRecordCsv } from "./csv.ts";
 import { type Column, columnName, columnsOf, extractItems, flattenRow, pickRow } from "./rows.ts";
 import {
@@ -62,7 +62,7 @@ export function renderDocument(
       return toJsonDocument(envelope);
     case "pretty": {
       if (!opts.pretty) return toJsonDocument(envelope);
-      const text = opts.pretty(envelope.data, opts.columns);
+      const text = escapeControls(opts.pretty(envelope.data, opts.columns));
       return text.endsWith("\n") ? text : text + "\n";
     }
     case "table":
@@ -93,7 +93,7 @@ export function renderDocument(
 export interface ItemWriter {
   /** Writes one page of items; the first page fixes the columns (table, csv) and widths (table). */
   page(items: unknown[]): Promise<void>;
-  /** Finishes the list: `(empty)` when no page held an item (table, csv). */
+  /** Finishes the list: `(empty)` when no page held an item (table), the header alone or nothing (csv). */
   end(): Promise<void>;
   /** Items written so far. */
   readonly count: number;
@@ -129,7 +129,9 @@ export function createItemWriter(
       await write(header + csvRows(csvColumns, rows));
     },
     async end() {
-      if (count === 0 && format !== "ndjson") await write("(empty)\n");
+      if (count > 0 || format === "ndjson") return;
+      if (format === "table") return await write("(empty)\n");
+      if (opts.fields) await write(csvLine(opts.fields.map(columnName)));
     },
   };
 }

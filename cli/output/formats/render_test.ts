@@ -53,7 +53,8 @@ Deno.test("table: shrinks the widest column to the terminal width", () => {
 
 Deno.test("table/csv: empty list and single record", () => {
   assert.equal(renderDocument(env([]), "table"), "(empty)\n");
-  assert.equal(renderDocument(env([]), "csv"), "(empty)\n");
+  assert.equal(renderDocument(env([]), "csv"), "", "no columns known: an empty CSV");
+  assert.equal(renderDocument(env([]), "csv", { fields: ["id"] }), "id\r\n");
   assert.equal(renderDocument(env({ id: "m1", n: 2 }), "table"), "id  m1\nn   2\n");
   assert.equal(renderDocument(env({ id: "m1" }), "csv"), "key,value\r\nid,m1\r\n");
 });
