@@ -438,13 +438,14 @@ Deno.test("B.1 --remote-forbid-service holds for what a remote turn calls: URLs,
     }
     assert.equal(touched(), 0, "no request reached im or drive");
 
-    // The URL operand is refused by name, not rebased; a local client's turn is not restricted.
+    // The URL operand is refused by name, not rebased; a local client's turn is not restricted by the remote
+    // policy (a foreign host is refused for every caller: tests/contract_v3_test.ts).
     const url = await turn(remote, id, "api GET https://x/open-apis/calendar/v4/calendars --as bot");
     assertRefused(url, "a host in a remote turn");
     assert.match(url.error?.error.message ?? "", /names the host "x"/);
     const local = await w.client();
     const mine = await newThread(local);
-    const read = await turn(local, mine.id, "api GET https://x/open-apis/drive/v1/files --as bot");
+    const read = await turn(local, mine.id, "api GET /open-apis/drive/v1/files --as bot");
     assert.equal(read.status, "completed", JSON.stringify(read.error));
     assert.equal(touched(), 1);
   });
