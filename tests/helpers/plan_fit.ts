@@ -1,8 +1,10 @@
 /**
  * The emulator's own request validation applied to a dry run's planned requests: "" when a request names a
- * registry method (baseline or supplementary) and its path, query and body pass that method's schema.
+ * registry method (baseline or supplementary) and its path, query and body pass that method's schema (unknown
+ * fields refused, as the emulator refuses them by default).
  */
-import { findApiMethod, validateRequest } from "../../sandbox/generic.ts";
+import { findApiMethod } from "../../sandbox/generic.ts";
+import { checkRequest } from "../../sandbox/request_check.ts";
 import { ReplyError } from "../../sandbox/reply.ts";
 
 export interface Planned {
@@ -25,7 +27,7 @@ export async function planProblems(req: Planned): Promise<string> {
     body: req.method === "GET" ? undefined : bytes,
   });
   try {
-    validateRequest({ req: request, query, bytes }, found);
+    await checkRequest({ req: request, query, bytes }, found);
     return "";
   } catch (e) {
     if (e instanceof ReplyError) return `${req.method} ${path}: ${e.message}`;
