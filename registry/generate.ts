@@ -6,8 +6,8 @@
  * `@larksuiteoapi/node-sdk` (see `gen/sdk_shapes.ts`). The SDK is also the authority on requests: where it
  * types a method's `payload`, its path, query and body fields (names, types, required, enums, nesting) replace
  * the package's (descriptions are kept), and a method only the SDK has (routes from `gen/sdk_endpoints.ts`)
- * is generated too. A supplementary entry the SDK also types keeps the fields the SDK lacks: they are
- * documented fields declared by hand, with the source its `description` names.
+ * is generated too. A supplementary entry the SDK also types keeps only the fields the SDK lacks that name
+ * their `source` (documented fields the SDK's type misses, declared by hand).
  * Output: `registry/baseline/index.json` (service summaries), `registry/baseline/services/<name>.json` (one
  * service in the lark-cli metadata shape; `baseline/runnable/<name>/<resource>.json` each of its resources
  * without description text, see `runnable.ts`) and `registry/shapes/<name>.json` (`{"resource.method": JSON Schema}`,
@@ -248,7 +248,10 @@ function mergeField(sdk: FieldSpec, old: FieldSpec | undefined, keepOld: boolean
   return out;
 }
 
-/** SDK fields first; the old map's fields the SDK lacks survive only when `keepOld` (declared by hand). */
+/**
+ * SDK fields first. A field the SDK lacks survives only in a supplementary entry (`keepOld`) and only with its
+ * `source` named: a documented field the SDK's type misses, declared by hand.
+ */
 function mergeFields(
   sdk: Record<string, FieldSpec>,
   old: Record<string, FieldSpec> | undefined,
@@ -256,7 +259,9 @@ function mergeFields(
 ): Record<string, FieldSpec> {
   const out: Record<string, FieldSpec> = {};
   for (const [k, f] of Object.entries(sdk)) out[k] = mergeField(f, old?.[k], keepOld);
-  if (keepOld) { for (const [k, f] of Object.entries(old ?? {})) if (!out[k]) out[k] = f; }
+  if (keepOld) {
+    for (const [k, f] of Object.entries(old ?? {})) if (!out[k] && typeof f.source === "string") out[k] = f;
+  }
   return out;
 }
 
@@ -280,9 +285,9 @@ function withSdkRequest(m: MethodSpec, req: SdkRequest, keepOld: boolean): Metho
   }
   const out: MethodSpec = { ...m, parameters };
   delete out.requestBody;
-  if (req.body) out.requestBody = mergeFields(fieldsFromJsonSchema(req.body), m.requestBody, keepOld);
-  else if (keepOld && m.requestBody) out.requestBody = m.requestBody;
-  else if (["POST", "PUT", "PATCH"].includes(m.httpMethod)) out.requestBody = {};
+  if (req.body || ["POST", "PUT", "PATCH"].includes(m.httpMethod)) {
+    out.requestBody = mergeFields(req.body ? fieldsFromJsonSchema(req.body) : {}, m.requestBody, keepOld);
+  }
   return out;
 }
 
