@@ -91,7 +91,7 @@ export function simple<F extends FlagSpecs>(spec: Spec<F>): Shortcut<FlagSpecs> 
         ...(spec.body ? { body: spec.body(f) } : {}),
       };
       if (spec.list && spec.unpaged) {
-        const data = await ctx.api({ ...call, response: Page, planned: { [spec.list]: [] } });
+        const data = await ctx.api({ ...call, response: z.looseObject({}), planned: { [spec.list]: [] } });
         const items = (data[spec.list] as unknown[] | null | undefined) ?? [];
         return await ctx.outFormat(items);
       }
