@@ -129,11 +129,9 @@ export async function checkRequest(
       let body: unknown = {};
       try {
         body = ctx.bytes.length ? JSON.parse(new TextDecoder().decode(ctx.bytes)) : {};
+        for (const p of validateValue(schemas.body, body, "", [], validate)) problems.push(violationOf(p));
       } catch {
         problems.push({ field: "body", description: "request body is not valid JSON" });
-      }
-      if (!problems.length) {
-        for (const p of validateValue(schemas.body, body, "", [], validate)) problems.push(violationOf(p));
       }
     }
   }
