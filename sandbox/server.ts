@@ -126,6 +126,11 @@ const ROUTES: CompiledRoute[] = compile([
   ...eventRoutes,
 ]);
 
+/** The hand-written routes' methods and paths (`:param` placeholders), for tests. */
+export function handWrittenRoutes(): { method: string; path: string }[] {
+  return ROUTES.map(({ route }) => ({ method: route.method, path: route.path }));
+}
+
 /** Whether a hand-written route serves this request (else the generic handler does, for registry methods). */
 export function hasHandWrittenRoute(method: string, path: string): boolean {
   return match(ROUTES, method, path).kind === "found";
