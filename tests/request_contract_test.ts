@@ -169,6 +169,9 @@ const VALUES: Record<string, string> = {
   "--base-sha256 <hex>": "0".repeat(64),
   "--base-sha256 <remote_sha256>": "0".repeat(64),
   "--page-token <meta.page_token>": "pt_0001",
+  // The event skill's script: shell variables it sets from each event.
+  "--message-id $message_id": "om_0123456789abcdef",
+  "--text $answer": "Got it",
 };
 
 /**
@@ -246,13 +249,17 @@ async function examples(): Promise<Example[]> {
     }
   }
   for (const skill of allSkills()) {
-    for (const m of skill.text.matchAll(/`([^`]*)`/g)) {
-      // One line; optional parts (`[--slide @cover.xml]`) left out; placeholders (`<event_id>`) filled in.
-      const line = m[1].replace(/\s*\n\s*/g, " ").replace(/\s*\[--[^\]]*\]/g, "");
+    // Code spans, and the lines of fenced code blocks (a script's `larkit ...` line).
+    const fenced = [...skill.text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)].flatMap((b) => b[1].split("\n"));
+    const spans = [...skill.text.replace(/^```[\s\S]*?^```/gm, "").matchAll(/`([^`]*)`/g)].map((m) => m[1]);
+    for (const text of [...spans, ...fenced]) {
+      // One line; optional parts (`[--slide @cover.xml]`) left out; placeholders (`<event_id>`, a script's
+      // `"$message_id"`) filled in.
+      const line = text.trim().replace(/\s*\n\s*/g, " ").replace(/\s*\[--[^\]]*\]/g, "");
       if (!/^larkit \S+ \+\S+ .*--/.test(line) || /\u2026|\.\.\./.test(line)) continue;
       const span = line.replace(
-        /(--[\w-]+) (<[^>]*>(?:[,/]<[^>]*>)*)/g,
-        (_, flag: string, ph: string) => `${flag} '${placeholder(flag, ph)}'`,
+        /(--[\w-]+) (<[^>]*>(?:[,/]<[^>]*>)*|"\$\w+")/g,
+        (_, flag: string, ph: string) => `${flag} '${placeholder(flag, ph.replaceAll('"', ""))}'`,
       );
       const ex = exampleOf(span, `skill ${skill.domain}`);
       if (ex) out.push(ex);
