@@ -123,6 +123,22 @@ export function jsonSchemaFromFields(fields: Record<string, FieldSpec>): JsonSch
   return required.length ? { type: "object", properties, required } : { type: "object", properties };
 }
 
+/**
+ * A request schema as `schema` shows it: every object that lists its properties (and gives no schema for other
+ * keys) says `additionalProperties: false`, as the emulator refuses any other field.
+ */
+export function closedSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  if (schema.properties) {
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([k, v]) => [k, closedSchema(v)]),
+    );
+    if (schema.additionalProperties === undefined) out.additionalProperties = false;
+  }
+  if (schema.items && !Array.isArray(schema.items)) out.items = closedSchema(schema.items);
+  return out;
+}
+
 /** A declared `responseBody` as the response shape; one field of type `file` means the body is the file. */
 export function declaredShape(fields: Record<string, FieldSpec>): JsonSchema {
   const values = Object.values(fields);

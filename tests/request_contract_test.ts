@@ -13,7 +13,7 @@ import { allSkills } from "../skills/catalog.ts";
 import { type Planned, planProblems } from "./helpers/plan_fit.ts";
 import { withSuite } from "./helpers/suite_session.ts";
 
-/** Measured: the calls the sweep checked when it was written; a drop means examples stopped planning calls. */
+/** The sweep checked 750 calls when this was set; fewer means examples stopped planning (or running) calls. */
 const CALLS_FLOOR = 740;
 
 /**
