@@ -12,6 +12,7 @@ import { requestSchemasOf } from "../registry/shapes.ts";
 import { validateValue } from "../registry/validate.ts";
 import type { FoundMethod } from "./generic.ts";
 import { raise } from "./reply.ts";
+import mcpTools from "../registry/mcp_tools.json" with { type: "json" };
 
 export interface CheckOptions {
   /** Ignore fields the method does not declare, as production does (still refuse missing or mistyped ones). */
@@ -136,4 +137,20 @@ export async function checkRequest(
     }
   }
   if (problems.length) refuse(problems);
+}
+
+/**
+ * An MCP `tools/call`'s arguments against the tool's declared input schema (`registry/mcp_tools.json`, closed
+ * objects): the violations, empty when they fit; undefined when no such tool is declared. The MCP endpoint
+ * answers them as its JSON-RPC "invalid params"; the request-contract sweep holds planned calls to them.
+ */
+export function mcpArgumentProblems(
+  tool: string,
+  args: unknown,
+  opts: CheckOptions = {},
+): Violation[] | undefined {
+  const tools = mcpTools.tools as Record<string, JsonSchema>;
+  if (!Object.hasOwn(tools, tool)) return undefined;
+  const validate = { unknown: opts.lenientFields ? "ignore" : "refuse" } as const;
+  return validateValue(tools[tool], args ?? {}, "", [], validate).map(violationOf);
 }

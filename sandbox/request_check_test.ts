@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { handWrittenRoutes, startEmulator } from "./server.ts";
 import { findApiMethod } from "./generic.ts";
+import { mcpArgumentProblems } from "./request_check.ts";
 import { manualClock, tenantToken } from "../tests/helpers/emulator.ts";
 import { runCli } from "../tests/helpers/run_cli.ts";
 import { call } from "./test_http.ts";
@@ -132,4 +133,18 @@ Deno.test("every hand-written open-apis route is a registry method, so its reque
   }
   // The OAuth token endpoint takes a form (RFC 8628/6749), checked by its own handler; no JSON API.
   assert.deepEqual(unchecked, ["POST /open-apis/authen/v2/oauth/token"]);
+});
+
+Deno.test("MCP tool arguments are held to the declared tool schemas (registry/mcp_tools.json)", () => {
+  const args = { doc: "doxcnAbc123", mode: "append", markdown: "x" };
+  assert.deepEqual(mcpArgumentProblems("update-doc", args), []);
+  assert.deepEqual(mcpArgumentProblems("update-doc", { ...args, colour: 1 }), [
+    { field: "colour", description: "unknown field" },
+  ]);
+  assert.deepEqual(mcpArgumentProblems("update-doc", { ...args, colour: 1 }, { lenientFields: true }), []);
+  assert.deepEqual(mcpArgumentProblems("update-doc", { doc: "d", mode: "rewrite" })?.map((p) => p.field), [
+    "mode",
+  ]);
+  assert.deepEqual(mcpArgumentProblems("fetch-doc", {}), [{ field: "doc", description: "required" }]);
+  assert.equal(mcpArgumentProblems("delete-doc", {}), undefined);
 });

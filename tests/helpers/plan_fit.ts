@@ -6,11 +6,8 @@
  * against the tool's declared input schema (`registry/mcp_tools.json`).
  */
 import { findApiMethod } from "../../sandbox/generic.ts";
-import { checkRequest } from "../../sandbox/request_check.ts";
+import { checkRequest, mcpArgumentProblems } from "../../sandbox/request_check.ts";
 import { ReplyError } from "../../sandbox/reply.ts";
-import type { JsonSchema } from "../../registry/fields.ts";
-import { validateValue } from "../../registry/validate.ts";
-import mcpTools from "../../registry/mcp_tools.json" with { type: "json" };
 
 export interface Planned {
   method: string;
@@ -23,10 +20,10 @@ function mcpProblems(body: unknown): string {
   const call = body as { method?: string; params?: { name?: string; arguments?: unknown } } | undefined;
   if (call?.method !== "tools/call") return "";
   const name = String(call.params?.name);
-  const schema = (mcpTools.tools as Record<string, JsonSchema>)[name];
-  if (!schema) return `MCP tool ${name}: not declared in registry/mcp_tools.json`;
-  const problems = validateValue(schema, call.params?.arguments ?? {}, "", [], { unknown: "refuse" });
-  return problems.length ? `MCP tool ${name}: field validation failed: ${problems.join("; ")}` : "";
+  const problems = mcpArgumentProblems(name, call.params?.arguments);
+  if (!problems) return `MCP tool ${name}: not declared in registry/mcp_tools.json`;
+  const text = problems.map((p) => `${p.field}: ${p.description}`).join("; ");
+  return problems.length ? `MCP tool ${name}: field validation failed: ${text}` : "";
 }
 
 /** The planned body as the multipart form the upload sends: text fields, the file fields as files. */
