@@ -267,7 +267,8 @@ function mergeFields(
 
 /**
  * A method with the SDK's request: query and body fields from the SDK's `payload` type, path parameters as the
- * path names them. A POST/PUT/PATCH whose payload has no `data` takes an empty body.
+ * path names them. A POST/PUT/PATCH whose payload has no `data` takes an empty body (plus any sourced fields of
+ * a supplementary entry, `keepOld`).
  */
 function withSdkRequest(m: MethodSpec, req: SdkRequest, keepOld: boolean): MethodSpec {
   const parameters: Record<string, ParameterSpec> = {};
