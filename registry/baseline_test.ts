@@ -116,3 +116,41 @@ Deno.test("a resource that is not there, or cannot be one, is no runnable method
     "calendar.event.attendees.list",
   );
 });
+
+Deno.test("requests come from the official SDK's types: its methods, fields, required marks and enums", async () => {
+  const registry = await openRegistry();
+  // Methods only the SDK has are generated commands too.
+  for (
+    const [s, r, m] of [["im", "images", "get"], ["im", "files", "get"], ["calendar", "calendars", "mget"]]
+  ) {
+    assert.ok(await registry.findMethod(s, r, m), `${s} ${r} ${m}`);
+  }
+  const send = await registry.findMethod("im", "messages", "create");
+  assert.equal(send?.parameters.receive_id_type?.required, true);
+  assert.deepEqual(send?.parameters.receive_id_type?.enum, [
+    "open_id",
+    "user_id",
+    "union_id",
+    "email",
+    "chat_id",
+  ]);
+  assert.deepEqual(Object.keys(send?.requestBody ?? {}).sort(), [
+    "content",
+    "msg_type",
+    "receive_id",
+    "uuid",
+  ]);
+  // Nested, as the SDK types it; the drafts API takes only `raw` (the SDK wins over a supplementary entry).
+  const attendees = await registry.findMethod("calendar", "event.attendees", "create");
+  assert.deepEqual(attendees?.requestBody?.attendees?.items?.properties?.type?.enum, [
+    "user",
+    "chat",
+    "third_party",
+    "resource",
+  ]);
+  const draft = await registry.findMethod("mail", "user_mailbox.drafts", "create");
+  assert.deepEqual(Object.keys(draft?.requestBody ?? {}), ["raw"]);
+  // Upload parts are files (multipart), typed `Buffer | fs.ReadStream` in the SDK.
+  const image = await registry.findMethod("im", "images", "create");
+  assert.equal(image?.requestBody?.image?.type, "file");
+});

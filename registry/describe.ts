@@ -3,7 +3,7 @@
  * plus JSON Schemas of path, query, body and response; identities, scopes, risk, pagination, examples) and the
  * `--format pretty` tree. Loaded only by `schema`, with the response shapes. Pure.
  */
-import { type JsonSchema, jsonSchemaFromFields } from "./fields.ts";
+import { closedSchema, type JsonSchema, jsonSchemaFromFields } from "./fields.ts";
 import { exampleRequest } from "./example.ts";
 import type { ApiMethod } from "./method.ts";
 import type { FieldSpec } from "./schema.ts";
@@ -96,9 +96,9 @@ export function describeMethod(m: ApiMethod, response?: JsonSchema): Record<stri
     requiredScopes: m.requiredScopes,
     parameters: m.parameters,
     schemas: {
-      path: jsonSchemaFromFields(byLocation("path")),
-      query: jsonSchemaFromFields(byLocation("query")),
-      ...(m.requestBody ? { body: jsonSchemaFromFields(m.requestBody) } : {}),
+      path: closedSchema(jsonSchemaFromFields(byLocation("path"))),
+      query: closedSchema(jsonSchemaFromFields(byLocation("query"))),
+      ...(m.requestBody ? { body: closedSchema(jsonSchemaFromFields(m.requestBody)) } : {}),
       ...(response ? { response } : {}),
     },
     pagination: paginationOf(m) ?? null,

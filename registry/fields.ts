@@ -58,6 +58,11 @@ export function fieldFromJsonSchema(node: JsonSchema, zh?: JsonSchema, required?
     const zItems = z?.items && !Array.isArray(z.items) ? z.items : undefined;
     field.items = fieldFromJsonSchema(s.items, zItems);
   }
+  // A map (`Record<string, T>`): its values' schema. `false` (closed) is the default of a field map anyway.
+  const extra = s.additionalProperties;
+  if (extra && typeof extra === "object" && !Array.isArray(extra)) {
+    field.additionalProperties = fieldFromJsonSchema(extra as JsonSchema);
+  }
   return field;
 }
 
@@ -99,14 +104,39 @@ export function jsonSchemaFromField(f: FieldSpec): JsonSchema {
   if (f.properties && Object.keys(f.properties).length) {
     Object.assign(out, jsonSchemaFromFields(f.properties));
   }
+  const extra = f.additionalProperties;
+  if (extra && typeof extra === "object" && !Array.isArray(extra)) {
+    out.additionalProperties = jsonSchemaFromField(extra as FieldSpec);
+  }
   if (f.items) out.items = jsonSchemaFromField(f.items);
   return out;
 }
 
+/**
+ * A field map -> an object schema. Its properties are all the object takes: a request validator in strict
+ * mode (`validate.ts`) refuses any other key of an object that declares `properties` and no
+ * `additionalProperties` schema; an object field without properties is free-form.
+ */
 export function jsonSchemaFromFields(fields: Record<string, FieldSpec>): JsonSchema {
   const required = Object.entries(fields).filter(([, f]) => f.required).map(([k]) => k);
   const properties = Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, jsonSchemaFromField(f)]));
   return required.length ? { type: "object", properties, required } : { type: "object", properties };
+}
+
+/**
+ * A request schema as `schema` shows it: every object that lists its properties (and gives no schema for other
+ * keys) says `additionalProperties: false`, as the emulator refuses any other field.
+ */
+export function closedSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  if (schema.properties) {
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([k, v]) => [k, closedSchema(v)]),
+    );
+    if (schema.additionalProperties === undefined) out.additionalProperties = false;
+  }
+  if (schema.items && !Array.isArray(schema.items)) out.items = closedSchema(schema.items);
+  return out;
 }
 
 /** A declared `responseBody` as the response shape; one field of type `file` means the body is the file. */

@@ -3,7 +3,11 @@
  * generates the embedded registry baseline from the suite method definitions shipped in
  * `@larksuiteoapi/lark-mcp`, the curated `overrides.json` and the supplementary entries in
  * `registry/supplementary/*.json`, plus each method's response body shape read from the typed SDK
- * `@larksuiteoapi/node-sdk` (see `gen/sdk_shapes.ts`).
+ * `@larksuiteoapi/node-sdk` (see `gen/sdk_shapes.ts`). The SDK is also the authority on requests: where it
+ * types a method's `payload`, its path, query and body fields (names, types, required, enums, nesting) replace
+ * the package's (descriptions are kept), and a method only the SDK has (routes from `gen/sdk_endpoints.ts`)
+ * is generated too. A supplementary entry the SDK also types keeps only the fields the SDK lacks that name
+ * their `source` (documented fields the SDK's type misses, declared by hand).
  * Output: `registry/baseline/index.json` (service summaries), `registry/baseline/services/<name>.json` (one
  * service in the lark-cli metadata shape; `baseline/runnable/<name>/<resource>.json` each of its resources
  * without description text, see `runnable.ts`) and `registry/shapes/<name>.json` (`{"resource.method": JSON Schema}`,
@@ -16,13 +20,20 @@ import { GenTools as ZhTools } from "@larksuiteoapi/lark-mcp/dist/mcp-tool/tools
 import { z } from "zod-npm";
 import { dirname, join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { type MethodSpec, type Overrides, OverridesSchema, type ParameterSpec } from "./schema.ts";
+import {
+  type FieldSpec,
+  type MethodSpec,
+  type Overrides,
+  OverridesSchema,
+  type ParameterSpec,
+} from "./schema.ts";
 import type { RegistryIndex, ServiceSpec, ServiceSummary } from "./schema.ts";
 import { declaredShape, fieldsFromJsonSchema, type JsonSchema } from "./fields.ts";
 import { methodNameOf, resolveCollisions, resourceNameOf, splitPath } from "./naming.ts";
 import { identitiesOf, riskOf } from "./method.ts";
 import { runnableResources } from "./runnable.ts";
-import { type SdkShapes, sdkShapes } from "./gen/sdk_shapes.ts";
+import { type SdkRequest, type SdkRequests, type SdkShapes, sdkTypes } from "./gen/sdk_shapes.ts";
+import { type SdkEndpoint, sdkEndpoints } from "./gen/sdk_endpoints.ts";
 import { SupplementarySchema } from "./supplementary.ts";
 
 const PACKAGE = "@larksuiteoapi/lark-mcp@0.5.1";
@@ -48,6 +59,10 @@ export interface GeneratedFiles {
 export interface Coverage {
   methods: number;
   withShape: number;
+  /** Methods whose request the SDK types (the rest: supplementary entries, declared by hand). */
+  withSdkRequest: number;
+  /** Methods only the SDK has, generated from it. */
+  sdkOnly: number;
   /** Method ids without a response shape. */
   missing: string[];
 }
@@ -199,13 +214,115 @@ export function listFieldOfShape(shape: JsonSchema): string | undefined {
   return arrays.length === 1 ? arrays[0] : undefined;
 }
 
-/** Pure: package tools + overrides + supplementary entries + SDK shapes -> the registry files. */
+/** What the generator reads of the typed SDK. */
+export interface SdkTypes {
+  shapes: SdkShapes;
+  requests: SdkRequests;
+  endpoints: Map<string, SdkEndpoint>;
+  /** The SDK's doc comment of a method (its Chinese title first): the only text an SDK-only method has. */
+  docs: Map<string, string>;
+}
+
+/** `POST /open-apis/im/v1/chats/{}/members`: a route whatever its parameters are called. */
+const routeKey = (httpMethod: string, path: string) =>
+  `${httpMethod.toUpperCase()} ${path.replace(/\/+$/, "").replace(/\/(:[^/]+|\{[^}]+\})/g, "/{}")}`;
+
+const DESCRIPTION_KEYS = ["description", "descriptionZh", "min", "max", "example"] as const;
+
+/** The SDK's field, with the package's text (and its `integer` where the SDK says `number`). */
+function mergeField(sdk: FieldSpec, old: FieldSpec | undefined, keepOld: boolean): FieldSpec {
+  // The SDK declares no type (`any`): the package's field says more.
+  if (old && sdk.type === "any" && Object.keys(sdk).length === 1) return old;
+  const out: FieldSpec = { ...sdk };
+  if (out.type === "string" && out.format === "binary") {
+    out.type = "file";
+    delete out.format;
+  }
+  if (!old) return out;
+  for (const k of DESCRIPTION_KEYS) {
+    if (old[k] !== undefined && out[k] === undefined) (out as Record<string, unknown>)[k] = old[k];
+  }
+  if (out.type === "number" && old.type === "integer") out.type = "integer";
+  if (out.properties) out.properties = mergeFields(out.properties, old.properties, keepOld);
+  if (out.items) out.items = mergeField(out.items, old.items, keepOld);
+  return out;
+}
+
+/**
+ * SDK fields first. A field the SDK lacks survives only in a supplementary entry (`keepOld`) and only with its
+ * `source` named: a documented field the SDK's type misses, declared by hand.
+ */
+function mergeFields(
+  sdk: Record<string, FieldSpec>,
+  old: Record<string, FieldSpec> | undefined,
+  keepOld: boolean,
+): Record<string, FieldSpec> {
+  const out: Record<string, FieldSpec> = {};
+  for (const [k, f] of Object.entries(sdk)) out[k] = mergeField(f, old?.[k], keepOld);
+  if (keepOld) {
+    for (const [k, f] of Object.entries(old ?? {})) if (!out[k] && typeof f.source === "string") out[k] = f;
+  }
+  return out;
+}
+
+/**
+ * A method with the SDK's request: query and body fields from the SDK's `payload` type, path parameters as the
+ * path names them. A POST/PUT/PATCH whose payload has no `data` takes an empty body (plus any sourced fields of
+ * a supplementary entry, `keepOld`).
+ */
+function withSdkRequest(m: MethodSpec, req: SdkRequest, keepOld: boolean): MethodSpec {
+  const parameters: Record<string, ParameterSpec> = {};
+  const old = (loc: "path" | "query") =>
+    Object.fromEntries(Object.entries(m.parameters).filter(([, p]) => p.location === loc));
+  const sdkPath = req.path ? fieldsFromJsonSchema(req.path) : {};
+  for (const [k, p] of Object.entries(old("path"))) {
+    const sdkEnum = sdkPath[k]?.enum;
+    parameters[k] = sdkEnum ? { ...p, enum: sdkEnum } : p;
+  }
+  const query = mergeFields(req.query ? fieldsFromJsonSchema(req.query) : {}, old("query"), keepOld);
+  for (const [k, f] of Object.entries(query)) {
+    const { location: _l, ...field } = f as ParameterSpec;
+    parameters[k] = { ...field, location: "query" };
+  }
+  const out: MethodSpec = { ...m, parameters };
+  delete out.requestBody;
+  if (req.body || ["POST", "PUT", "PATCH"].includes(m.httpMethod)) {
+    out.requestBody = mergeFields(req.body ? fieldsFromJsonSchema(req.body) : {}, m.requestBody, keepOld);
+  }
+  return out;
+}
+
+/** An SDK doc comment -> title and text: `{@link ...}` lines dropped, `;` line breaks restored. */
+function sdkDoc(doc: string | undefined): { title: string; text: string } {
+  const lines = (doc ?? "").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("{@link"));
+  return { title: lines[0] ?? "", text: lines.join("\n").replace(/;;/g, "\n") };
+}
+
+/** A method only the SDK has: its route, its doc comment; either identity (the SDK does not say which). */
+function methodFromSdk(name: MethodName, endpoint: SdkEndpoint, doc: string | undefined): MethodSpec {
+  const { title, text } = sdkDoc(doc);
+  const parameters: Record<string, ParameterSpec> = {};
+  for (const p of name.pathParams) parameters[p] = { type: "string", required: true, location: "path" };
+  return {
+    path: name.relativePath,
+    httpMethod: endpoint.httpMethod as MethodSpec["httpMethod"],
+    description: `${title || name.sdkName} (from the SDK ${SDK.name}; it carries no English text)`,
+    descriptionZh: text || undefined,
+    summary: title || name.sdkName,
+    parameters,
+    accessTokens: ["tenant", "user"],
+    sdkName: name.sdkName,
+  };
+}
+
+/** Pure: package tools + overrides + supplementary entries + SDK types -> the registry files. */
 export async function generateBaseline(
   en: PackageTool[],
   zh: PackageTool[],
   overrides: Overrides,
-  shapes: SdkShapes,
+  sdk: SdkTypes,
 ): Promise<{ files: GeneratedFiles; coverage: Coverage }> {
+  const { shapes } = sdk;
   const zhByName = new Map(zh.map((t) => [t.name, t]));
   const known = new Set(en.map((t) => t.name));
   for (const a of overrides.add) {
@@ -217,18 +334,46 @@ export async function generateBaseline(
       throw new Error(`overrides.json names an unknown method: ${key}`);
     }
   }
-  const entries = [
-    ...en.map((tool) => ({ ...nameMethod(tool.name, tool.path), tool, added: undefined })),
-    ...added.map(({ a, name }) => ({ ...name, tool: undefined, added: a })),
+  const routes = new Set([
+    ...en.map((t) => routeKey(t.httpMethod, t.path)),
+    ...overrides.add.map((a) => routeKey(a.method.httpMethod, a.path)),
+  ]);
+  const sdkNameOfRoute = new Map([...sdk.endpoints].map(([n, e]) => [routeKey(e.httpMethod, e.path), n]));
+  // Methods only the SDK has (a route no package tool or supplementary entry serves).
+  const sdkOnly = [...sdk.endpoints].filter(([n, e]) =>
+    // Versioned, and resource names a command can carry (not `spark/v1/app/access-scope`).
+    /^\/open-apis\/[a-z0-9_]+\/v\d+(\/:?[a-z0-9_]+)+$/i.test(e.path) && !known.has(n) &&
+    !overrides.add.some((a) => a.name === n) && !routes.has(routeKey(e.httpMethod, e.path))
+  ).sort(([a], [b]) => a < b ? -1 : 1);
+  const named = [
+    ...en.map((tool) => ({ ...nameMethod(tool.name, tool.path), tool, added: undefined, sdk: undefined })),
+    ...added.map(({ a, name }) => ({ ...name, tool: undefined, added: a, sdk: undefined })),
   ];
+  const resolved = resolveCollisions([
+    ...named,
+    ...sdkOnly.map(([n, e]) => ({ ...nameMethod(n, e.path), tool: undefined, added: undefined, sdk: e })),
+  ]);
+  // A command `svc res method` an SDK-only resource would shadow (`approval instances subscription` is a
+  // method; `instances.subscription` would make it a resource too): such methods stay out.
+  const commands = new Set(resolved.map((n) => `${n.service}.${n.resource}.${n.method}`));
+  const entries = resolved.filter((n) => !n.sdk || !commands.has(`${n.service}.${n.resource}`));
   const services = new Map<string, { spec: ServiceSpec; titles: string[]; titlesZh: string[] }>();
   const shapeFiles = new Map<string, Record<string, JsonSchema>>();
-  const coverage: Coverage = { methods: 0, withShape: 0, missing: [] };
-  for (const e of resolveCollisions(entries)) {
+  const coverage: Coverage = { methods: 0, withShape: 0, withSdkRequest: 0, sdkOnly: 0, missing: [] };
+  for (const e of entries) {
     const { service, resource, version, method } = e;
-    const base: MethodSpec = e.tool
+    const declared: MethodSpec = e.tool
       ? methodFromTool(e.tool, zhByName.get(e.tool.name), e)
+      : e.sdk
+      ? methodFromSdk(e, e.sdk, sdk.docs.get(e.sdkName))
       : { ...e.added!.method, path: e.relativePath, sdkName: e.sdkName };
+    const sdkName = sdk.requests.has(e.sdkName)
+      ? e.sdkName
+      : sdkNameOfRoute.get(routeKey(declared.httpMethod, `/open-apis/${service}/${declared.path}`));
+    const request = sdkName ? sdk.requests.get(sdkName) : undefined;
+    const base = request ? withSdkRequest(declared, request, !!e.added) : declared;
+    if (request) coverage.withSdkRequest++;
+    if (e.sdk) coverage.sdkOnly++;
     const spec = applyOverride(
       { ...base, id: `${service}.${resource}.${method}` },
       overrides.methods[e.sdkName],
@@ -245,7 +390,9 @@ export async function generateBaseline(
     if (spec.descriptionZh) entry.titlesZh.push(describe(spec.descriptionZh).title);
     (entry.spec.resources[resource] ??= { methods: {} }).methods[method] = spec;
     // A declared response (added/supplementary methods) wins over the SDK's; it stays in the service file too.
-    const shape = spec.responseBody ? declaredShape(spec.responseBody) : shapes.get(e.sdkName);
+    const shape = spec.responseBody
+      ? declaredShape(spec.responseBody)
+      : shapes.get(e.sdkName) ?? (sdkName ? shapes.get(sdkName) : undefined);
     coverage.methods++;
     const listField = shape && listFieldOfShape(shape);
     if (listField) spec.listField = listField;
@@ -316,14 +463,18 @@ async function main(args: string[]): Promise<number> {
   const here = dirname(fromFileUrl(import.meta.url));
   const overrides = OverridesSchema.parse(JSON.parse(await Deno.readTextFile(join(here, "overrides.json"))));
   overrides.add.push(...await readSupplementary(join(here, "supplementary")));
-  const shapes = sdkShapes(await Deno.readTextFile(await sdkDeclarations()));
+  const types = sdkTypes(await Deno.readTextFile(await sdkDeclarations()));
   const { files, coverage } = await generateBaseline(
     EnTools as PackageTool[],
     ZhTools as PackageTool[],
     overrides,
-    shapes,
+    { ...types, endpoints: await sdkEndpoints() },
   );
   const pct = (100 * coverage.withShape / coverage.methods).toFixed(1);
+  console.error(
+    `requests typed by the SDK: ${coverage.withSdkRequest}/${coverage.methods} methods ` +
+      `(${coverage.sdkOnly} only the SDK has); the rest are declared in registry/supplementary/`,
+  );
   console.error(
     `response shapes: ${coverage.withShape}/${coverage.methods} methods (${pct}%); without a shape:\n  ` +
       (coverage.missing.join("\n  ") || "(none)"),

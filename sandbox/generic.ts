@@ -1,7 +1,7 @@
 /**
  * The emulator's answer for every registry method. `findApiMethod` maps a request to its registry method
- * (the service's methods are loaded on first use, so start-up stays fast); `validateRequest` checks path,
- * query and body against the method's request schema with the suite's 99992402 "field validation failed";
+ * (the service's methods are loaded on first use, so start-up stays fast; `request_check.ts` checks every
+ * request against the method's request schema before this or any hand-written handler runs);
  * `genericHandle` serves a method that has no hand-written route, statefully, over resource collections
  * derived from the path:
  *
@@ -19,8 +19,7 @@
 import { openRegistry, type Registry } from "../registry/index.ts";
 import type { ApiMethod } from "../registry/method.ts";
 import type { JsonSchema } from "../registry/fields.ts";
-import { requestSchemasOf, responseShapeOf } from "../registry/shapes.ts";
-import { validateValue } from "../registry/validate.ts";
+import { responseShapeOf } from "../registry/shapes.ts";
 import { type CompiledMethod, compileMethod, matchMethod, serviceOfPath } from "../registry/match.ts";
 import { all, nextCounter, one, run } from "./db.ts";
 import { pageOf, paginate } from "./paging.ts";
@@ -71,70 +70,9 @@ export async function findApiMethod(
   return { found: method && { ...method, index }, pathKnown };
 }
 
-/** The suite's 99992402 with one field violation per problem. */
-function violations(problems: { field: string; description: string }[]): never {
-  return raise(
-    400,
-    99992402,
-    `field validation failed: ${problems.map((p) => `${p.field}: ${p.description}`).join("; ")}`,
-    { field_violations: problems },
-  );
-}
-
-/** Query values arrive as text: `"20"` is an integer, `"true"` a boolean, repeated keys an array. */
-function coerceQuery(schema: JsonSchema, values: string[]): unknown {
-  const one = (v: string, type: unknown): unknown => {
-    if ((type === "integer" || type === "number") && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
-    if (type === "boolean" && (v === "true" || v === "false")) return v === "true";
-    return v;
-  };
-  if (schema.type === "array") {
-    const items = (Array.isArray(schema.items) ? undefined : schema.items) ?? {};
-    return values.flatMap((v) => v.split(",")).map((v) => one(v, items.type));
-  }
-  return one(values[0], schema.type);
-}
-
 function isJson(ctx: { req: Request }): boolean {
   const type = ctx.req.headers.get("content-type") ?? "";
   return type === "" || type.includes("json");
-}
-
-/** Path, query and (JSON) body against the method's request schema; the first problems become one 400. */
-export function validateRequest(
-  ctx: { req: Request; query: URLSearchParams; bytes: Uint8Array },
-  found: FoundMethod,
-): void {
-  const schemas = requestSchemasOf(found.method);
-  const problems: { field: string; description: string }[] = [];
-  for (const [name, value] of Object.entries(found.params)) {
-    const s = schemas.path.properties?.[name];
-    if (s?.enum && !s.enum.some((e) => String(e) === value)) {
-      problems.push({ field: name, description: `${value} is not one of ${s.enum.join(", ")}` });
-    }
-  }
-  const query: Record<string, unknown> = {};
-  for (const [name, s] of Object.entries(schemas.query.properties ?? {})) {
-    const values = ctx.query.getAll(name);
-    if (values.length) query[name] = coerceQuery(s, values);
-  }
-  for (const p of validateValue(schemas.query, query)) problems.push(problemOf(p));
-  // A GET body cannot be sent by most clients (larkit's included), so GET bodies are not checked.
-  if (schemas.body && isJson(ctx) && ctx.req.method !== "GET") {
-    let body: unknown = {};
-    try {
-      body = ctx.bytes.length ? JSON.parse(new TextDecoder().decode(ctx.bytes)) : {};
-    } catch {
-      problems.push({ field: "body", description: "request body is not valid JSON" });
-    }
-    if (!problems.length) { for (const p of validateValue(schemas.body, body)) problems.push(problemOf(p)); }
-  }
-  if (problems.length) violations(problems.slice(0, 10));
-}
-
-function problemOf(text: string): { field: string; description: string } {
-  const i = text.indexOf(": ");
-  return { field: text.slice(0, i), description: text.slice(i + 2) };
 }
 
 // ---- the generic, stateful handler ----

@@ -4,7 +4,15 @@
  * request is logged, passed through the fault switches, authenticated and scope-checked, then handled.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { authenticate, checkScopes, decideDevice, expireTokens, setScopes, type TokenKind } from "./auth.ts";
+import {
+  authenticate,
+  type Caller,
+  checkScopes,
+  decideDevice,
+  expireTokens,
+  setScopes,
+  type TokenKind,
+} from "./auth.ts";
 import { openDatabase } from "./db.ts";
 import { type FileStore, migrateInlineBytes, openFileStore } from "./file_store.ts";
 import {
@@ -18,7 +26,9 @@ import {
 import { isSeeded, seedApp, seedFixtures } from "./fixtures.ts";
 import { fail, isReply, render, type Reply, ReplyError } from "./reply.ts";
 import { describeBody, redactHeaders, type RequestLogEntry } from "./request_log.ts";
-import { compile, type CompiledRoute, match, type RequestCtx } from "./router.ts";
+import { compile, type CompiledRoute, match, type RequestCtx, type Route } from "./router.ts";
+import { type CheckOptions, checkRequest } from "./request_check.ts";
+import type { ApiMethod } from "../registry/method.ts";
 import { type EmulatorClock, type EmulatorState, SANDBOX_APP } from "./state.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { emulatorRoutes } from "./routes/emulator.ts";
@@ -40,7 +50,6 @@ import { mailRoutes } from "./routes/mail.ts";
 import { mailDraftRoutes } from "./routes/mail_drafts.ts";
 import { registryRoutes } from "./routes/registry.ts";
 import { mcpRoutes } from "./mcp.ts";
-import type { FoundMethod } from "./generic.ts";
 
 /**
  * The generic handler (and the registry behind it) loads on the first `/open-apis/` request. Its specifier is
@@ -66,6 +75,11 @@ export interface EmulatorOptions {
   clock?: EmulatorClock;
   /** The zone fixtures' "today" is computed in; default "UTC". */
   timeZone?: string;
+  /**
+   * Ignore request fields a method does not declare, as the suite does (default: refuse them with 99992402,
+   * so a misspelt field shows); missing and mistyped fields are refused either way.
+   */
+  lenientFields?: boolean;
 }
 
 export interface Emulator {
@@ -114,6 +128,11 @@ const ROUTES: CompiledRoute[] = compile([
   ...eventRoutes,
 ]);
 
+/** The hand-written routes' methods and paths (`:param` placeholders), for tests. */
+export function handWrittenRoutes(): { method: string; path: string }[] {
+  return ROUTES.map(({ route }) => ({ method: route.method, path: route.path }));
+}
+
 /** Whether a hand-written route serves this request (else the generic handler does, for registry methods). */
 export function hasHandWrittenRoute(method: string, path: string): boolean {
   return match(ROUTES, method, path).kind === "found";
@@ -131,10 +150,10 @@ function wrongIdentity(kind: TokenKind): Reply {
 
 /**
  * Hand-written route first; else the registry method the path names, served by the generic handler. Either
- * way: authenticate, scope-check, then validate against the registry's request schema (when the registry
- * knows the method), then handle.
+ * way: authenticate and scope-check, then check the request against the registry's request schema (every
+ * request whose method the registry knows, `request_check.ts`), then handle.
  */
-async function dispatch(ctx: RequestCtx): Promise<Reply> {
+async function dispatch(ctx: RequestCtx, check: CheckOptions): Promise<Reply> {
   const found = match(ROUTES, ctx.req.method, ctx.url.pathname);
   const api = ctx.url.pathname.startsWith("/open-apis/")
     ? await (await generic()).findApiMethod(ctx.req.method, ctx.url.pathname)
@@ -145,39 +164,51 @@ async function dispatch(ctx: RequestCtx): Promise<Reply> {
       : notFoundReply(ctx.url.pathname);
   }
   try {
-    if (found.kind !== "found") return await genericRoute(ctx, api.found!);
+    const gate = found.kind === "found" ? routeGate(found.route) : methodGate(api.found!.method);
+    let caller: Caller | undefined;
+    if (gate) {
+      const who = authenticate(ctx.st, ctx.req.headers.get("authorization"));
+      if (isReply(who)) return who;
+      if (!gate.identities.includes(who.kind)) return wrongIdentity(who.kind);
+      const denied = checkScopes(who, gate.scopes(who.kind));
+      if (denied) return denied;
+      caller = who;
+    }
+    if (api.found) await checkRequest(ctx, api.found, check);
+    if (found.kind !== "found") {
+      return await (await generic()).genericHandle({ ...ctx, params: api.found!.params }, api.found!);
+    }
     const { route, params } = found;
-    const withParams = { ...ctx, params };
-    if (route.auth === "none") return await route.handle(withParams);
-    const who = authenticate(ctx.st, ctx.req.headers.get("authorization"));
-    if (isReply(who)) return who;
-    if (route.identities && !route.identities.includes(who.kind)) return wrongIdentity(who.kind);
-    const denied = checkScopes(who, Array.isArray(route.scopes) ? route.scopes : route.scopes[who.kind]);
-    if (denied) return denied;
-    if (api.found) (await generic()).validateRequest(ctx, api.found);
-    return await route.handle({ ...withParams, caller: who });
+    if (route.auth === "none") return await route.handle({ ...ctx, params });
+    return await route.handle({ ...ctx, params, caller: caller! });
   } catch (e) {
     if (e instanceof ReplyError) return e.reply;
     return fail(500, 1, `internal error: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
-/** A registry method without a hand-written route: its identities and scopes, then the generic handler. */
-async function genericRoute(ctx: RequestCtx, api: FoundMethod): Promise<Reply> {
-  const { method } = api;
-  const withParams = { ...ctx, params: api.params };
-  const g = await generic();
-  if (!method.identities.length) {
-    g.validateRequest(ctx, api);
-    return await g.genericHandle(withParams, api);
-  }
-  const who = authenticate(ctx.st, ctx.req.headers.get("authorization"));
-  if (isReply(who)) return who;
-  if (!method.identities.includes(who.kind === "tenant" ? "bot" : "user")) return wrongIdentity(who.kind);
-  const denied = checkScopes(who, method.scopes);
-  if (denied) return denied;
-  g.validateRequest(ctx, api);
-  return await g.genericHandle(withParams, api);
+interface Gate {
+  identities: TokenKind[];
+  scopes(kind: TokenKind): string[];
+}
+
+/** What a hand-written route requires of its caller; none for an unauthenticated route. */
+function routeGate(route: Route): Gate | undefined {
+  if (route.auth === "none") return undefined;
+  const { scopes } = route;
+  return {
+    identities: route.identities ?? ["tenant", "user"],
+    scopes: (kind) => Array.isArray(scopes) ? scopes : scopes[kind],
+  };
+}
+
+/** What a registry method without a hand-written route requires: its identities and scopes. */
+function methodGate(method: ApiMethod): Gate | undefined {
+  if (!method.identities.length) return undefined;
+  return {
+    identities: method.identities.map((i) => i === "bot" ? "tenant" : "user"),
+    scopes: () => method.scopes,
+  };
 }
 
 /** Starts listening before it resolves; a busy port or unreadable data dir rejects. */
@@ -209,6 +240,7 @@ function start(opts: EmulatorOptions): Emulator {
     overlay: undefined,
   };
   const faults = new FaultBoard();
+  const check: CheckOptions = { lenientFields: opts.lenientFields ?? false };
   const events = attachEvents(st);
   let log: RequestLogEntry[] = [];
   let logCounter = 0;
@@ -243,7 +275,7 @@ function start(opts: EmulatorOptions): Emulator {
     }
     if (fault?.kind === "dropConnection" && fault.after === "before-handling") return droppedResponse(logId);
 
-    const reply = await dispatch({ st, req, url, params: {}, query: url.searchParams, bytes, logId });
+    const reply = await dispatch({ st, req, url, params: {}, query: url.searchParams, bytes, logId }, check);
     // The state changed even when the response is then lost, so the event goes out either way.
     events.observe(req.method, url.pathname, reply);
     if (fault?.kind === "dropConnection") return droppedResponse(logId);

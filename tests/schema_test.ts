@@ -68,3 +68,28 @@ Deno.test("a shortcut's schema lists the methods its plan calls, matched to the 
   const docs = await json(["schema", "docs.+create"]);
   assert.deepEqual((docs.calls as { mcpTool?: string }[]).map((c) => c.mcpTool), ["create-doc"]);
 });
+
+Deno.test("schema <method> shows the request the SDK types: path, query and body, required, enums, closed objects", async () => {
+  const doc = await json(["schema", "im.messages.create"]);
+  type Node = {
+    properties?: Record<string, Node>;
+    required?: string[];
+    enum?: unknown[];
+    additionalProperties?: unknown;
+  };
+  const { query, body } = doc.schemas as Record<string, Node>;
+  assert.deepEqual(query.required, ["receive_id_type"]);
+  assert.deepEqual(query.properties?.receive_id_type.enum, [
+    "open_id",
+    "user_id",
+    "union_id",
+    "email",
+    "chat_id",
+  ]);
+  assert.equal(query.additionalProperties, false);
+  assert.deepEqual(body.required?.sort(), ["content", "msg_type", "receive_id"]);
+  assert.equal(body.additionalProperties, false);
+  // A method only the SDK has is a command with its request schema too.
+  const image = await json(["schema", "im.images.get"]);
+  assert.deepEqual((image.schemas as Record<string, Node>).path.required, ["image_key"]);
+});

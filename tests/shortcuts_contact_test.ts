@@ -137,7 +137,7 @@ Deno.test("contact +search-bot: keyword or chats, user only; nothing to search f
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json<Found>().meta, { count: 0, has_more: false });
     const sent = suiteCalls(emu).find((c) => c.path === "/open-apis/bot/v4/bot/search");
-    assert.deepEqual(sent?.body, { query: "deploy", has_chatted: true });
+    assert.deepEqual(sent?.body, { query: "deploy", filter: { has_chatter: true } });
 
     emu.clearRequests();
     const dry = await larkit(
@@ -145,7 +145,7 @@ Deno.test("contact +search-bot: keyword or chats, user only; nothing to search f
       { asUser: true },
     );
     assert.deepEqual(dry.json<{ data: { api: { body: unknown }[] } }>().data.api[0].body, {
-      chat_ids: [fixtures.CHATS.launch],
+      filter: { chat_ids: [fixtures.CHATS.launch] },
     });
     assert.deepEqual(emu.requests(), []);
     const none = await larkit(["contact", "+search-bot"], { asUser: true });

@@ -245,7 +245,7 @@ Deno.test("im +messages-search: keyword across chats, narrowed by chat; each hit
       "--start",
       "2026-11-23",
     ]);
-    assert.deepEqual(api[0].body, { query: "x", start_time: "1795392000" });
+    assert.deepEqual(api[0].body, { query: "x", filter: { time_range: { start_time: "1795392000" } } });
     assert.deepEqual(suiteCalls(emu), []);
     await refused(larkit, ["im", "+messages-search"], /give something to search for/);
     await refused(

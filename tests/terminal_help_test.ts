@@ -28,7 +28,7 @@ Deno.test("a generated command's --help: parameters with required marks, an exam
     /\nGET \/open-apis\/calendar\/v4\/calendars\/\{calendar_id\}\/events\/\{event_id\}\n/,
   );
   assert.match(get.stdout, /\n {2}path: +calendar_id\* \(string\) +event_id\* \(string\)\n/);
-  assert.match(get.stdout, /user_id_type \(open_id\|union_id\|user_id\)/);
+  assert.match(get.stdout, /user_id_type \(user_id\|union_id\|open_id\)/);
   assert.match(
     get.stdout,
     /\n {2}larkit calendar events get --params '\{"calendar_id":"<calendar_id>","event_id":"<event_id>"\}'\n/,

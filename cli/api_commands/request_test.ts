@@ -60,7 +60,7 @@ Deno.test("missing, unknown and hostile parameters are validation errors naming 
         opts,
       )
     ),
-    /allowed: open_id, union_id, user_id/,
+    /allowed: user_id, union_id, open_id/,
   );
 });
 

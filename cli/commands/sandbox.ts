@@ -24,6 +24,7 @@ const ServeFlags = z.object({
   login: z.optional(z.literal("user")),
   as: z.optional(z.enum(["user", "bot"])),
   printEnv: z._default(z.boolean(), false),
+  lenientFields: z._default(z.boolean(), false),
 });
 
 function parseFlags(raw: unknown): z.infer<typeof ServeFlags> {
@@ -53,6 +54,7 @@ async function start(p: Provider, flags: z.infer<typeof ServeFlags>): Promise<Em
       seed: flags.seed,
       clock: { now: () => p.clock.now() },
       timeZone: zoneOf(p, flags.timeZone),
+      lenientFields: flags.lenientFields,
     });
   } catch (e) {
     throw errors.config(`the sandbox could not start: ${e instanceof Error ? e.message : String(e)}`, {
@@ -202,7 +204,11 @@ export function registerSandbox(program: Command, ctx: RunContext): void {
           "zone the fixtures' 'today' is seeded in (default: TZ or the system's)",
         ),
       )
-      .option("--no-seed", "start empty: only the app and its users, no calendars, chats or documents");
+      .option("--no-seed", "start empty: only the app and its users, no calendars, chats or documents")
+      .option(
+        "--lenient-fields",
+        "ignore request fields a method does not take, as the suite does (default: refuse them, 99992402)",
+      );
 
   const serveCmd = common(
     sandbox.command("serve")

@@ -4,7 +4,8 @@
  * are walked syntactically (no type checker: the file is 17 MB and every response type is written inline), so
  * `client.calendar.v4.calendarEvent.instanceView(...)`'s `Promise<{code, msg, data?: T}>` yields T as a
  * compact JSON Schema: type, properties, required, items, enum. Binary downloads (`writeFile`/
- * `getReadableStream`) become `{type: "string", format: "binary"}`.
+ * `getReadableStream`) become `{type: "string", format: "binary"}`. The request side is read the same way:
+ * each method's `payload` type (`path`, `params`, `data`), an upload part (`Buffer | fs.ReadStream`) as binary.
  */
 import ts from "typescript";
 import type { JsonSchema } from "../fields.ts";
@@ -12,7 +13,18 @@ import type { JsonSchema } from "../fields.ts";
 /** `service.vN.resource.method` (the SDK's own name, as lark-mcp spells it) -> response body schema. */
 export type SdkShapes = Map<string, JsonSchema>;
 
+/** A method's request as the SDK types its `payload`: each part an object schema; absent when not taken. */
+export interface SdkRequest {
+  path?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+}
+/** `service.vN.resource.method` -> the request the SDK's types allow. */
+export type SdkRequests = Map<string, SdkRequest>;
+
 const BINARY: JsonSchema = { type: "string", format: "binary" };
+/** The type names the SDK gives a file part of a multipart upload. */
+const FILE_TYPES = new Set(["Buffer", "fs.ReadStream", "ReadStream", "Readable", "Blob"]);
 
 function nameOf(n: ts.PropertyName): string | undefined {
   if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n)) return n.text;
@@ -87,6 +99,8 @@ export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema
   if (ts.isUnionTypeNode(t)) {
     const branches = t.types.filter((b) => !isNothing(b));
     if (branches.length === 1) return schemaOf(branches[0], d, depth);
+    const files = branches.map((b) => schemaOf(b, d, depth + 1)).filter((b) => b.format === "binary");
+    if (files.length === branches.length) return BINARY;
     const literals = branches.map(literalOf);
     if (literals.every((v) => v !== undefined)) {
       const types = new Set(literals.map((v) => typeof v));
@@ -107,6 +121,8 @@ export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema
     if (name === "Record" && args.length === 2) {
       return { type: "object", additionalProperties: schemaOf(args[1], d, depth + 1) };
     }
+    // Upload parts: `image: Buffer | fs.ReadStream`.
+    if (FILE_TYPES.has(name)) return BINARY;
     const decl = d.named.get(name);
     if (decl && ts.isInterfaceDeclaration(decl)) return membersSchema(decl.members, d, depth);
     if (decl) return schemaOf(decl as ts.TypeNode, d, depth + 1);
@@ -136,6 +152,8 @@ function collect(
   node: ts.TypeNode,
   d: Declarations,
   out: SdkShapes,
+  requests: SdkRequests,
+  docs: Map<string, string>,
 ): void {
   if (!ts.isTypeLiteralNode(node)) return;
   for (const m of node.members) {
@@ -148,15 +166,37 @@ function collect(
       if (/^v\d+$/.test(path[1] ?? "") && !name.endsWith("WithIterator")) {
         const shape = responseOf(m.type, d);
         if (shape) out.set(path.join("."), shape);
+        requests.set(path.join("."), requestOf(m.type, d));
+        const jsDoc = (m as { jsDoc?: ts.JSDoc[] }).jsDoc?.[0]?.comment;
+        const doc = ts.getTextOfJSDocComment(jsDoc);
+        if (doc) docs.set(path.join("."), doc);
       }
     } else {
-      collect(path, m.type, d, out);
+      collect(path, m.type, d, out, requests, docs);
     }
   }
 }
 
-/** Parses the SDK's declaration file and returns every versioned method's response schema. */
-export function sdkShapes(declarationText: string): SdkShapes {
+/** `(payload?: {data?: {...}, params?: {...}, path?: {...}}, options?) => ...`: the three parts. */
+function requestOf(fn: ts.FunctionTypeNode, d: Declarations): SdkRequest {
+  let payload = fn.parameters[0]?.type;
+  // `payload?: {...} | undefined` in some services.
+  if (payload && ts.isUnionTypeNode(payload)) payload = payload.types.find((b) => !isNothing(b));
+  const out: SdkRequest = {};
+  if (!payload || !ts.isTypeLiteralNode(payload)) return out;
+  const parts = { path: "path", params: "query", data: "body" } as const;
+  for (const m of payload.members) {
+    if (!ts.isPropertySignature(m) || !m.type) continue;
+    const part = parts[nameOf(m.name) as keyof typeof parts];
+    if (part) out[part] = schemaOf(m.type, d);
+  }
+  return out;
+}
+
+/** Parses the SDK's declaration file: every versioned method's response schema and request parts. */
+export function sdkTypes(
+  declarationText: string,
+): { shapes: SdkShapes; requests: SdkRequests; docs: Map<string, string> } {
   const file = ts.createSourceFile("index.d.ts", declarationText, ts.ScriptTarget.Latest, true);
   const d: Declarations = { named: new Map() };
   for (const s of file.statements) {
@@ -164,13 +204,15 @@ export function sdkShapes(declarationText: string): SdkShapes {
     else if (ts.isTypeAliasDeclaration(s)) d.named.set(s.name.text, s.type);
   }
   const out: SdkShapes = new Map();
+  const requests: SdkRequests = new Map();
+  const docs = new Map<string, string>();
   for (const s of file.statements) {
     if (!ts.isClassDeclaration(s) || !s.name?.text.startsWith("Client")) continue;
     for (const m of s.members) {
       if (!ts.isPropertyDeclaration(m) || !m.type) continue;
       const service = nameOf(m.name);
-      if (service !== undefined) collect([service], m.type, d, out);
+      if (service !== undefined) collect([service], m.type, d, out, requests, docs);
     }
   }
-  return out;
+  return { shapes: out, requests, docs };
 }

@@ -109,18 +109,27 @@ function searchableChats(ctx: CallerCtx, only: string[] | undefined): Map<string
   );
 }
 
+const Seconds = z.optional(z.string().check(z.regex(/^\d+$/)));
+/** The suite's im.v1.message.search body: a keyword and a `filter`. */
 const SearchBody = z.looseObject({
   query: z.optional(z.string()),
-  chat_ids: z.optional(z.array(z.string())),
-  from_ids: z.optional(z.array(z.string())),
-  chat_type: z.optional(z.enum(["group", "p2p"])),
-  sender_type: z.optional(z.enum(["user", "bot"])),
-  start_time: z.optional(z.string().check(z.regex(/^\d+$/))),
-  end_time: z.optional(z.string().check(z.regex(/^\d+$/))),
+  filter: z.optional(z.looseObject({
+    chat_ids: z.optional(z.array(z.string())),
+    from_ids: z.optional(z.array(z.string())),
+    chat_type: z.optional(z.enum(["group", "p2p"])),
+    from_types: z.optional(z.array(z.enum(["user", "bot"]))),
+    time_range: z.optional(z.looseObject({ start_time: Seconds, end_time: Seconds })),
+  })),
 });
 
 function searchMessages(ctx: CallerCtx) {
-  const b = jsonBody(ctx, SearchBody);
+  const { query, filter = {} } = jsonBody(ctx, SearchBody);
+  const b = {
+    query,
+    ...filter,
+    sender_type: filter.from_types?.length === 1 ? filter.from_types[0] : undefined,
+    ...filter.time_range,
+  };
   const chats = searchableChats(ctx, b.chat_ids);
   const q = (b.query ?? "").toLowerCase();
   const rows = all<

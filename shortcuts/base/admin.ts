@@ -187,6 +187,8 @@ export const workflowList = simple({
   method: "GET",
   path: (f) => `${appPath(f)}/workflows`,
   list: "workflows",
+  // The SDK's bitable.v1.appWorkflow.list takes no query: the suite answers every workflow at once.
+  unpaged: true,
 });
 
 function workflowSwitch(command: "+workflow-enable" | "+workflow-disable", status: "Enable" | "Disable") {

@@ -30,6 +30,8 @@ interface FindSpec {
   list: string;
   /** The response's list field (`items` for most v1 lists). */
   field: string;
+  /** The list takes no `page_size` (the workflows list answers everything at once). */
+  unpaged?: true;
 }
 
 /** A read of one object of a v1 list that has no GET by ID: pages the list and keeps the one asked for. */
@@ -58,7 +60,7 @@ function findOne(spec: FindSpec): Shortcut<FlagSpecs> {
       const pages = await ctx.paginate({
         method: "GET",
         path: `${base}/${spec.list}`,
-        params: { page_size: 100 },
+        params: spec.unpaged ? undefined : { page_size: 100 },
         description: `the ${spec.noun}s, to pick ${id}`,
         response: z.object({
           [spec.field]: z.nullish(z.array(z.looseObject({}))),
@@ -111,6 +113,7 @@ export const workflowGet = findOne({
   table: false,
   list: "workflows",
   field: "workflows",
+  unpaged: true,
 });
 
 export const dashboardGet = findOne({

@@ -54,6 +54,8 @@ interface Spec<F extends FlagSpecs> {
   columns?: Column[];
   /** The most items per page the suite serves. */
   maxPage?: number;
+  /** A list the suite answers in one piece, without `page_size`/`page_token` (no paging flags). */
+  unpaged?: true;
   /** What a write's result shows besides the suite's answer (e.g. the ID it addressed). */
   echo?: (f: FlagValues<F>) => Record<string, unknown>;
 }
@@ -62,7 +64,7 @@ const Page = z.looseObject({ has_more: z._default(z.boolean(), false), page_toke
 
 export function simple<F extends FlagSpecs>(spec: Spec<F>): Shortcut<FlagSpecs> {
   const read = spec.risk === "read";
-  const flags = spec.list
+  const flags = spec.list && !spec.unpaged
     ? {
       ...spec.flags,
       ...pageFlags({ default: Math.min(100, spec.maxPage ?? 100), max: spec.maxPage ?? 100, noun: "items" }),
@@ -88,6 +90,11 @@ export function simple<F extends FlagSpecs>(spec: Spec<F>): Shortcut<FlagSpecs> 
         params: spec.params?.(f),
         ...(spec.body ? { body: spec.body(f) } : {}),
       };
+      if (spec.list && spec.unpaged) {
+        const data = await ctx.api({ ...call, response: z.looseObject({}), planned: { [spec.list]: [] } });
+        const items = (data[spec.list] as unknown[] | null | undefined) ?? [];
+        return await ctx.outFormat(items);
+      }
       if (spec.list) {
         const field = spec.list;
         const { pages, meta } = await listPages(ctx, ctx.flags as never, {

@@ -43,8 +43,8 @@ export const searchBot = defineShortcut({
       path: "/open-apis/bot/v4/bot/search",
       body: {
         query: f.query,
-        chat_ids: chats.length ? chats : undefined,
-        has_chatted: f["has-chatted"] || undefined,
+        // Inside `filter`, as the SDK's bot.v4.bot.search types it (`has_chatter`), else the suite ignores them.
+        filter: { chat_ids: chats.length ? chats : undefined, has_chatter: f["has-chatted"] || undefined },
       },
       response: Page,
       planned: { items: [], has_more: false },

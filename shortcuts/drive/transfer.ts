@@ -113,6 +113,8 @@ export const importFile = defineShortcut({
       fields: {
         file_name: name,
         parent_type: "ccm_import_open",
+        // Required by the upload (the SDK's drive.v1.media.uploadAll); an import has no parent: empty.
+        parent_node: "",
         size: String(size),
         extra: JSON.stringify({ obj_type: f.type, file_extension: ext }),
       },

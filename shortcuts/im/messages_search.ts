@@ -63,12 +63,21 @@ export const messagesSearch = defineShortcut({
       path: "/open-apis/im/v1/messages/search",
       body: {
         query: f.query,
-        chat_ids: chats.length ? chats : undefined,
-        from_ids: senders.length ? senders : undefined,
-        chat_type: f["chat-type"],
-        sender_type: f["sender-type"],
-        start_time: f.start ? String(unixSeconds(parseTime("start", f.start, ctx.timeZone))) : undefined,
-        end_time: f.end ? String(unixSeconds(parseTime("end", f.end, ctx.timeZone, true))) : undefined,
+        // The filters go inside `filter` (the SDK's im.v1.message.search), else the suite ignores them.
+        filter: {
+          chat_ids: chats.length ? chats : undefined,
+          from_ids: senders.length ? senders : undefined,
+          chat_type: f["chat-type"],
+          from_types: f["sender-type"] ? [f["sender-type"]] : undefined,
+          time_range: f.start || f.end
+            ? {
+              start_time: f.start
+                ? String(unixSeconds(parseTime("start", f.start, ctx.timeZone)))
+                : undefined,
+              end_time: f.end ? String(unixSeconds(parseTime("end", f.end, ctx.timeZone, true))) : undefined,
+            }
+            : undefined,
+        },
       },
       response: Hits,
       planned: { items: [{ message_id: "<message_id>" }], has_more: false },

@@ -31,11 +31,16 @@ export const search = defineShortcut({
   },
   async run(ctx) {
     const f = ctx.flags;
-    const body = {
-      ...(f.query ? { query: f.query } : {}),
+    // The filters go inside `filter` (the SDK's minutes.v1.minute.search), else the suite ignores them.
+    const range = optionalRange(f.start, f.end, ctx.timeZone);
+    const filter = {
       ...(f["owner-ids"] ? { owner_ids: openIds("owner-ids", f["owner-ids"]) } : {}),
       ...(f["participant-ids"] ? { participant_ids: openIds("participant-ids", f["participant-ids"]) } : {}),
-      ...optionalRange(f.start, f.end, ctx.timeZone),
+      ...(Object.keys(range).length ? { create_time: range } : {}),
+    };
+    const body = {
+      ...(f.query ? { query: f.query } : {}),
+      ...(Object.keys(filter).length ? { filter } : {}),
     };
     if (Object.keys(body).length === 0) {
       throw errors.validation("give at least one filter", {

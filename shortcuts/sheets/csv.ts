@@ -60,7 +60,7 @@ export const csvGet = defineShortcut({
   description: "Read a range as CSV text",
   examples: [
     `larkit sheets +csv-get ${S} --range 0b12cd!A1:D20`,
-    `larkit sheets +csv-get ${S} --jq -r .data.csv`,
+    `larkit sheets +csv-get ${S} --jq .data.csv`,
   ],
   risk: "read",
   authTypes: ["user", "bot"],

@@ -258,7 +258,6 @@ export const setAncestor = defineShortcut({
     await ctx.api({
       method: "POST",
       path: `${taskPath(id)}/set_ancestor_task`,
-      params: { user_id_type: "open_id" },
       body: ancestor === undefined ? {} : { ancestor_guid: ancestor },
       response: z.unknown(),
       planned: {},
