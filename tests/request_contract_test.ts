@@ -22,24 +22,6 @@ const CALLS_FLOOR = 740;
  * fails fails the test, so the list shrinks as the fixes land.
  */
 const KNOWN_DEFECTS: [shortcut: string, field: string][] = [
-  ["mail +send", "subject"], // issue #32 item 7: JSON fields where the drafts API takes only `raw`
-  ["mail +draft-create", "subject"], // issue #32 item 7
-  ["mail +reply", "subject"], // issue #32 item 7
-  ["mail +reply-all", "subject"], // issue #32 item 7
-  ["mail +forward", "subject"], // issue #32 item 7
-  ["mail +send-receipt", "subject"], // issue #32 item 7
-  ["mail +draft-edit", "raw"], // issue #32 item 7: PUTs JSON fields without `raw`
-  ["mail +template-create", "template.to"], // issue #32 item 7: `tos/ccs/bccs`
-  ["mail +template-update", "template.to"], // issue #32 item 7
-  ["mail +decline-receipt", "receipt_declined"], // issue #32 item 7: `modify` takes label ids
-  ["okr +reorder", "objective_ids"], // issue #32 item 7
-  ["okr +weight", "key_result_weights"], // issue #32 item 7
-  ["vc +meeting-join", "join_type"], // issue #32 item 7
-  ["vc +meeting-message-send", "content"], // issue #32 item 7
-  ["vc +search", "start_time"], // issue #32 item 7: filters belong in `meeting_filter`
-  ["vc +search", "participant_ids"], // issue #32 item 7
-  ["slides +media-upload", "parent_type"], // issue #32 item 7: `slides_image` is not in the enum
-  ["task +get-related-tasks", "relation"], // issue #32 item 7
   // Found by this sweep in the same shortcuts' service (okr v2 content is `block_element_type`/
   // `paragraph_element_type`/`text_run`, and cycles take no `time_range`): fixed with issue #32 item 7.
   ["okr +create", "content.blocks[0].type"], // issue #32 item 7 (found by the sweep)
@@ -85,9 +67,11 @@ const FILES: Record<string, string | Uint8Array> = {
   "file.md": MARKDOWN,
   "chart.png": PNG,
   "cover.png": PNG,
+  "logo.png": PNG,
   "flow.mmd": "graph TD\n  A-->B\n",
   "report.pdf": "%PDF-1.4\n%sweep\n",
   "spec.pdf": "%PDF-1.4\n%sweep\n",
+  "plan.pdf": "%PDF-1.4\n%sweep\n",
   "video.mp4": new Uint8Array(64),
   "talk.mp4": new Uint8Array(64),
   "budget.xlsx": new Uint8Array(64),
@@ -282,9 +266,16 @@ const OUTPUTS = ["--output", "-o", "--file-name"];
 async function filesFor(ex: Example): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "larkit-sweep-" });
   const files = { ...FILES, ...FILES_OF[ex.shortcut] };
-  for (const [i, w] of ex.argv.entries()) {
-    const name = w.replace(/^@/, "").replace(/^\.\//, "");
-    if (OUTPUTS.includes(ex.argv[i - 1]) || !Object.hasOwn(files, name)) continue;
+  // A file is named by a word of its own (`./plan.pdf`, `@rows.json`) or inside a JSON value
+  // (`--inline '[{"file_path":"./logo.png"}]'`).
+  const named = ex.argv.flatMap((w, i) =>
+    OUTPUTS.includes(ex.argv[i - 1]) ? [] : [
+      w.replace(/^@/, "").replace(/^\.\//, ""),
+      ...[...w.matchAll(/"(?:\.\/)?([^"/]+\.\w+)"/g)].map((m) => m[1]),
+    ]
+  );
+  for (const name of new Set(named)) {
+    if (!Object.hasOwn(files, name)) continue;
     const content = files[name];
     if (typeof content === "string") await Deno.writeTextFile(join(dir, name), content);
     else await Deno.writeFile(join(dir, name), content);
