@@ -243,6 +243,9 @@ function mergeField(sdk: FieldSpec, old: FieldSpec | undefined, keepOld: boolean
     if (old[k] !== undefined && out[k] === undefined) (out as Record<string, unknown>)[k] = old[k];
   }
   if (out.type === "number" && old.type === "integer") out.type = "integer";
+  // The SDK types every body field optional where the API requires some (mail drafts' `raw`): a supplementary
+  // entry that names its source may say so.
+  if (keepOld && old.required === true && typeof old.source === "string") out.required = true;
   if (out.properties) out.properties = mergeFields(out.properties, old.properties, keepOld);
   if (out.items) out.items = mergeField(out.items, old.items, keepOld);
   return out;
