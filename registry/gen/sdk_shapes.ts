@@ -24,10 +24,18 @@ export type SdkRequests = Map<string, SdkRequest>;
 
 const BINARY: JsonSchema = { type: "string", format: "binary" };
 /** The type names the SDK gives a file part of a multipart upload. */
-const FILE_TYPES = new Set(["Buffer", "fs.ReadStream", "ReadStream", "Readable", "Blob"]);
+const FILE_TYPES = new Set([
+  "Buffer",
+  "fs.ReadStream",
+  "ReadStream",
+  "Readable",
+  "Blob",
+]);
 
 function nameOf(n: ts.PropertyName): string | undefined {
-  if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n)) return n.text;
+  if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n)) {
+    return n.text;
+  }
   return undefined;
 }
 
@@ -42,7 +50,8 @@ function literalOf(t: ts.TypeNode): string | number | boolean | undefined {
   if (ts.isStringLiteral(l)) return l.text;
   if (ts.isNumericLiteral(l)) return Number(l.text);
   if (
-    ts.isPrefixUnaryExpression(l) && l.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(l.operand)
+    ts.isPrefixUnaryExpression(l) && l.operator === ts.SyntaxKind.MinusToken &&
+    ts.isNumericLiteral(l.operand)
   ) return -Number(l.operand.text);
   if (l.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (l.kind === ts.SyntaxKind.FalseKeyword) return false;
@@ -54,7 +63,11 @@ function isNothing(t: ts.TypeNode): boolean {
     (ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword);
 }
 
-function membersSchema(members: ts.NodeArray<ts.TypeElement>, d: Declarations, depth: number): JsonSchema {
+function membersSchema(
+  members: ts.NodeArray<ts.TypeElement>,
+  d: Declarations,
+  depth: number,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   let additional: JsonSchema | undefined;
@@ -76,7 +89,11 @@ function membersSchema(members: ts.NodeArray<ts.TypeElement>, d: Declarations, d
 }
 
 /** One TS type node -> JSON Schema. Unknown constructs become `{}` (any), never an error. */
-export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema {
+export function schemaOf(
+  t: ts.TypeNode,
+  d: Declarations,
+  depth = 0,
+): JsonSchema {
   if (depth > 40) return {};
   switch (t.kind) {
     case ts.SyntaxKind.StringKeyword:
@@ -91,7 +108,9 @@ export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema
   }
   if (ts.isParenthesizedTypeNode(t)) return schemaOf(t.type, d, depth);
   if (ts.isTypeLiteralNode(t)) return membersSchema(t.members, d, depth);
-  if (ts.isArrayTypeNode(t)) return { type: "array", items: schemaOf(t.elementType, d, depth + 1) };
+  if (ts.isArrayTypeNode(t)) {
+    return { type: "array", items: schemaOf(t.elementType, d, depth + 1) };
+  }
   if (ts.isLiteralTypeNode(t)) {
     const v = literalOf(t);
     return v === undefined ? {} : { type: typeof v, enum: [v] };
@@ -99,7 +118,9 @@ export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema
   if (ts.isUnionTypeNode(t)) {
     const branches = t.types.filter((b) => !isNothing(b));
     if (branches.length === 1) return schemaOf(branches[0], d, depth);
-    const files = branches.map((b) => schemaOf(b, d, depth + 1)).filter((b) => b.format === "binary");
+    const files = branches.map((b) => schemaOf(b, d, depth + 1)).filter((b) =>
+      b.format === "binary"
+    );
     if (files.length === branches.length) return BINARY;
     const literals = branches.map(literalOf);
     if (literals.every((v) => v !== undefined)) {
@@ -107,7 +128,9 @@ export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema
       if (types.size === 1) {
         const type = [...types][0];
         // `true | false` is how TS spells boolean once expanded.
-        return type === "boolean" ? { type } : { type, enum: literals as (string | number)[] };
+        return type === "boolean"
+          ? { type }
+          : { type, enum: literals as (string | number)[] };
       }
     }
     return {};
@@ -119,12 +142,17 @@ export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema
       return { type: "array", items: schemaOf(args[0], d, depth + 1) };
     }
     if (name === "Record" && args.length === 2) {
-      return { type: "object", additionalProperties: schemaOf(args[1], d, depth + 1) };
+      return {
+        type: "object",
+        additionalProperties: schemaOf(args[1], d, depth + 1),
+      };
     }
     // Upload parts: `image: Buffer | fs.ReadStream`.
     if (FILE_TYPES.has(name)) return BINARY;
     const decl = d.named.get(name);
-    if (decl && ts.isInterfaceDeclaration(decl)) return membersSchema(decl.members, d, depth);
+    if (decl && ts.isInterfaceDeclaration(decl)) {
+      return membersSchema(decl.members, d, depth);
+    }
     if (decl) return schemaOf(decl as ts.TypeNode, d, depth + 1);
     return {};
   }
@@ -132,15 +160,29 @@ export function schemaOf(t: ts.TypeNode, d: Declarations, depth = 0): JsonSchema
 }
 
 /** The `data` member of `Promise<{code?, msg?, data?: T}>`, or the binary marker for downloads. */
-function responseOf(fn: ts.FunctionTypeNode, d: Declarations): JsonSchema | undefined {
+function responseOf(
+  fn: ts.FunctionTypeNode,
+  d: Declarations,
+): JsonSchema | undefined {
   const ret = fn.type;
-  if (!ts.isTypeReferenceNode(ret) || ret.typeName.getText() !== "Promise") return undefined;
-  const inner = ret.typeArguments?.[0];
+  if (!ts.isTypeReferenceNode(ret) || ret.typeName.getText() !== "Promise") {
+    return undefined;
+  }
+  let inner = ret.typeArguments?.[0];
+  // Uploads resolve to the body's `data` itself, or null: `Promise<{image_key?: string} | null>`.
+  if (inner && ts.isUnionTypeNode(inner)) {
+    const some = inner.types.filter((t) => !isNothing(t));
+    if (some.length === 1 && ts.isTypeLiteralNode(some[0])) {
+      return schemaOf(some[0], d);
+    }
+    inner = undefined;
+  }
   if (!inner || !ts.isTypeLiteralNode(inner)) return undefined;
   const names = new Set(inner.members.map((m) => m.name && nameOf(m.name)));
   if (names.has("getReadableStream") || names.has("writeFile")) return BINARY;
   const data = inner.members.find((m): m is ts.PropertySignature =>
-    ts.isPropertySignature(m) && m.name !== undefined && nameOf(m.name) === "data"
+    ts.isPropertySignature(m) && m.name !== undefined &&
+    nameOf(m.name) === "data"
   );
   if (!data?.type) return names.has("code") ? { type: "object" } : undefined;
   return schemaOf(data.type, d);
@@ -181,7 +223,9 @@ function collect(
 function requestOf(fn: ts.FunctionTypeNode, d: Declarations): SdkRequest {
   let payload = fn.parameters[0]?.type;
   // `payload?: {...} | undefined` in some services.
-  if (payload && ts.isUnionTypeNode(payload)) payload = payload.types.find((b) => !isNothing(b));
+  if (payload && ts.isUnionTypeNode(payload)) {
+    payload = payload.types.find((b) => !isNothing(b));
+  }
   const out: SdkRequest = {};
   if (!payload || !ts.isTypeLiteralNode(payload)) return out;
   const parts = { path: "path", params: "query", data: "body" } as const;
@@ -197,7 +241,12 @@ function requestOf(fn: ts.FunctionTypeNode, d: Declarations): SdkRequest {
 export function sdkTypes(
   declarationText: string,
 ): { shapes: SdkShapes; requests: SdkRequests; docs: Map<string, string> } {
-  const file = ts.createSourceFile("index.d.ts", declarationText, ts.ScriptTarget.Latest, true);
+  const file = ts.createSourceFile(
+    "index.d.ts",
+    declarationText,
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const d: Declarations = { named: new Map() };
   for (const s of file.statements) {
     if (ts.isInterfaceDeclaration(s)) d.named.set(s.name.text, s);
@@ -207,11 +256,15 @@ export function sdkTypes(
   const requests: SdkRequests = new Map();
   const docs = new Map<string, string>();
   for (const s of file.statements) {
-    if (!ts.isClassDeclaration(s) || !s.name?.text.startsWith("Client")) continue;
+    if (!ts.isClassDeclaration(s) || !s.name?.text.startsWith("Client")) {
+      continue;
+    }
     for (const m of s.members) {
       if (!ts.isPropertyDeclaration(m) || !m.type) continue;
       const service = nameOf(m.name);
-      if (service !== undefined) collect([service], m.type, d, out, requests, docs);
+      if (service !== undefined) {
+        collect([service], m.type, d, out, requests, docs);
+      }
     }
   }
   return { shapes: out, requests, docs };
