@@ -44,6 +44,8 @@ const faultRequestSchema = z.discriminatedUnion("fault", [
     count: z.number().check(z.int(), z.minimum(1), z.maximum(1000)),
   }),
   z.object({ fault: z.literal("delay_acks"), ms: z.number().check(z.int(), z.nonnegative()) }),
+  /** One text frame to the local server exactly as given (a hostile or broken relay's input). */
+  z.object({ fault: z.literal("raw_frame"), text: z.string() }),
   z.object({
     fault: z.literal("oversized_segment"),
     client_id: z.string(),
@@ -205,6 +207,7 @@ export class DevRelay {
     rejectHandshakes: (status: number, opts: { body?: string; count?: number } = {}) =>
       this.fault({ fault: "reject_handshakes", status, body: opts.body, count: opts.count ?? 1 }),
     delayAcks: (ms: number) => this.fault({ fault: "delay_acks", ms }),
+    sendRawFrame: (text: string) => this.fault({ fault: "raw_frame", text }),
     sendOversizedSegment: (clientId: string, streamId: string, seqId: number) =>
       this.fault({ fault: "oversized_segment", client_id: clientId, stream_id: streamId, seq_id: seqId }),
     sendCorruptSegment: (clientId: string, streamId: string, seqId: number) =>
@@ -232,6 +235,9 @@ export class DevRelay {
         return;
       case "delay_acks":
         this.#ackDelayMs = f.ms;
+        return;
+      case "raw_frame":
+        this.#serverSocket?.send(f.text);
         return;
       case "oversized_segment":
       case "corrupt_segment": {

@@ -6,9 +6,10 @@
  * login only) -> enrollment (memory, then the state DB, then enroll) -> server token (refreshed when missing or
  * expiring within 30 s; tokens live in memory only) -> handshake with `Authorization: Bearer <server token>`
  * (or the account headers when the relay issues no tokens) -> resend every unacked envelope in order -> serve
- * frames, pinging every 10 s, until the socket drops or 60 s pass without a pong or any frame -> back off
- * (capped exponential with jitter, reset after a stable connection) -> again. The loop never gives up: every
- * failure leaves the status `connecting` with the last error, until `disable`.
+ * frames, pinging every 10 s, until the socket drops or 60 s pass without a pong or data frame (the relay's
+ * own pings do not count) -> back off (capped exponential with jitter, reset after a stable connection) ->
+ * again. The loop never gives up: every failure leaves the status `connecting` with the last error, until
+ * `disable`.
  *
  * Handshake answers: 401/403 forget the server token (the next attempt refreshes it) or, without tokens,
  * refresh the account login; a 404 whose body is exactly `{"detail":"Remote app server not found"}` deletes
@@ -30,7 +31,13 @@ import {
   requireUserAccount,
   type ServerToken,
 } from "./enroll.ts";
-import { type ClientEnvelope, isInitializeRequest, parseClientEnvelope } from "./envelopes.ts";
+import {
+  badToken,
+  type ClientEnvelope,
+  isInitializeRequest,
+  isPlainToken,
+  parseClientEnvelope,
+} from "./envelopes.ts";
 import { frameMessage, Reassembler, SEGMENT_MAX_BYTES, type WireFrame } from "./segments.ts";
 import { HandshakeRefused, type OpenSocket, openWsSocket, type RelaySocket } from "./socket.ts";
 import { type RemoteControlStatus, StatusBoard } from "./status.ts";
@@ -49,7 +56,7 @@ export interface SessionTiming {
   stableMs: number;
   /** A WebSocket ping goes out this often while connected. */
   pingIntervalMs: number;
-  /** No pong nor any other frame for this long: the relay is considered dead and the socket dropped. */
+  /** No pong nor any data frame for this long (the relay's pings do not count): the socket is dropped. */
   pongTimeoutMs: number;
   connectTimeoutMs: number;
   /** A server token expiring within this margin is refreshed before connecting. */
@@ -261,7 +268,7 @@ export class RemoteControlSession {
     return { open: this.#streams.size, buffered: this.#buffer.streams() };
   }
 
-  /** Clock time of the last inbound frame of any kind (pongs included), for tests of the liveness rule. */
+  /** Clock time of the last pong or data frame (never the relay's pings), for tests of the liveness rule. */
   get lastInboundAt(): number | undefined {
     return this.#lastInboundAt;
   }
@@ -491,7 +498,10 @@ export class RemoteControlSession {
     headers["x-svc-server-id"] = enrollment.serverId;
     headers["x-svc-name"] = encoder.encode(enrollment.serverName).toBase64();
     headers["x-svc-protocol-version"] = PROTOCOL_VERSION;
-    if (this.#cursor !== undefined) headers["x-svc-subscribe-cursor"] = this.#cursor;
+    // Checked again where it becomes a header: only a plain token is ever sent back.
+    if (this.#cursor !== undefined && isPlainToken(this.#cursor)) {
+      headers["x-svc-subscribe-cursor"] = this.#cursor;
+    }
     return (this.#o.openSocket ?? openWsSocket)(this.#o.urls.websocket, headers, {
       timeoutMs: this.#timing.connectTimeoutMs,
       signal,
@@ -596,6 +606,9 @@ export class RemoteControlSession {
   #onFrame(text: string): void {
     const env = parseClientEnvelope(text);
     if (!env) return this.#log("remote control: dropping an unparseable frame");
+    const bad = badToken(env);
+    // Refused whole: a frame whose addressing is not plain data is not trusted for anything else either.
+    if (bad) return this.#log(`remote control: dropping a frame whose ${bad} is not a plain token`);
     if (env.cursor !== undefined) this.#cursor = env.cursor;
     switch (env.type) {
       case "client_message":
