@@ -77,6 +77,25 @@ export class OutboundBuffer {
   }
 
   /**
+   * Numbers one message and hands it to the sink without keeping it: it takes no share of the window, awaits no
+   * ack and is not resent after a reconnect. For answers that must not let one device hold up the others (a
+   * stream refused past its bound); an address holding nothing else keeps no state, so its numbering restarts
+   * at 1 as a pong to an unknown stream's does.
+   */
+  sendUnkept(
+    address: StreamAddress,
+    frame: (seqId: number) => WireFrame[] | LarkitError,
+  ): LarkitError | undefined {
+    if (this.#closed) return this.#closed;
+    const box = this.#outboxes.get(keyOf(address));
+    const frames = frame(box?.nextSeq ?? 1);
+    if (frames instanceof LarkitError) return frames;
+    if (box) box.nextSeq++;
+    this.#sink(frames, keyOf(address));
+    return undefined;
+  }
+
+  /**
    * Removes the stream's frames up to the cursor: all segments of seq <= N without `segmentId`, or segments up to
    * (N, k) with it. Returns how many frames were released.
    */

@@ -17,6 +17,7 @@
  * enrollment: it is deleted and enrolled again in the same attempt.
  */
 import { errors, LarkitError, toLarkitError } from "../cli/output/errors.ts";
+import { RPC_CODES } from "../rpc/errors.ts";
 import type { Clock, FetchFn, Random } from "../cli/provider.ts";
 import type { AppServer, Connection } from "../rpc/connection.ts";
 import { BUFFER_CAPACITY, OutboundBuffer, type StreamAddress } from "./buffer.ts";
@@ -42,6 +43,7 @@ import { frameMessage, Reassembler, SEGMENT_MAX_BYTES, type WireFrame } from "./
 import { HandshakeRefused, type OpenSocket, openWsSocket, type RelaySocket } from "./socket.ts";
 import { type RemoteControlStatus, StatusBoard } from "./status.ts";
 import type { Enrollment, EnrollmentKey, EnrollmentStore } from "./store.ts";
+import { type RemoteStream, type StreamLimits, StreamTracker } from "./streams.ts";
 import type { RelayUrls } from "./url.ts";
 
 export const PROTOCOL_VERSION = "3";
@@ -95,6 +97,8 @@ export interface SessionOptions {
   clientName: string | Promise<string>;
   timing?: Partial<SessionTiming>;
   bufferCapacity?: number;
+  /** Open streams per device and in total (defaults: `DEFAULT_STREAM_LIMITS`). */
+  streamLimits?: Partial<StreamLimits>;
   /** Diagnostics (stderr); never receives tokens. */
   log?: (line: string) => void;
   openSocket?: OpenSocket;
@@ -105,14 +109,6 @@ export interface SessionOptions {
 export interface ToggleOptions {
   /** Leave the persisted preference as it is (start-up resolution, `--remote-control`). */
   ephemeral?: boolean;
-}
-
-interface RemoteStream extends StreamAddress {
-  connection: Connection;
-  /** Last accepted client seq_id; inbound duplicates at or below it are ignored. */
-  lastSeq: number;
-  /** Clock time of the last client_message or ping (the idle timeout). */
-  lastActivity: number;
 }
 
 /** Capped exponential backoff with ±10% jitter; `unit` is a uniform random number in [0, 1). */
@@ -164,9 +160,7 @@ export class RemoteControlSession {
   readonly #timing: SessionTiming;
   readonly #buffer: OutboundBuffer;
   readonly #reassembler = new Reassembler();
-  readonly #streams = new Map<string, RemoteStream>();
-  /** Stream ids the server generated for legacy clients (messages without `stream_id`), per client_id. */
-  readonly #legacyStreams = new Map<string, string>();
+  readonly #streams: StreamTracker;
   readonly #installationId: string;
   readonly #log: (line: string) => void;
   readonly #closed = new AbortController();
@@ -192,6 +186,7 @@ export class RemoteControlSession {
   constructor(options: SessionOptions) {
     this.#o = options;
     this.#timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.#streams = new StreamTracker(options.streamLimits);
     this.#log = options.log ?? (() => {});
     this.#buffer = new OutboundBuffer(
       (frames, stream) => this.#write(frames, stream),
@@ -254,7 +249,7 @@ export class RemoteControlSession {
     await this.disable({ ephemeral: true });
     this.#closed.abort();
     this.#buffer.close(errors.network("remote control session closed"));
-    for (const s of [...this.#streams.values()]) s.connection.close();
+    for (const s of this.#streams.values()) s.connection.close();
     this.#streams.clear();
   }
 
@@ -628,15 +623,15 @@ export class RemoteControlSession {
         const address = { clientId: env.client_id, streamId: env.stream_id };
         this.#buffer.ack(address, env.seq_id, env.segment_id);
         // Pongs to unknown streams leave a buffer behind; once acked it is freed.
-        if (!this.#streams.has(streamKey(address)) && this.#buffer.pending(address) === 0) {
+        if (!this.#streams.has(address) && this.#buffer.pending(address) === 0) {
           this.#buffer.drop(address);
         }
         return;
       }
       case "ping": {
-        const streamId = env.stream_id ?? this.#legacyStreams.get(env.client_id) ?? this.#o.random.uuid();
+        const streamId = env.stream_id ?? this.#streams.legacyStream(env.client_id) ?? this.#o.random.uuid();
         const address = { clientId: env.client_id, streamId };
-        const stream = this.#streams.get(streamKey(address));
+        const stream = this.#streams.get(address);
         if (stream) stream.lastActivity = this.#o.clock.now();
         this.#buffer.enqueue(address, (seq) => [{
           seqId: seq,
@@ -651,7 +646,7 @@ export class RemoteControlSession {
         return;
       }
       case "client_closed": {
-        const streamId = env.stream_id ?? this.#legacyStreams.get(env.client_id);
+        const streamId = env.stream_id ?? this.#streams.legacyStream(env.client_id);
         if (streamId !== undefined) this.#closeStream({ clientId: env.client_id, streamId }, "client_closed");
         return;
       }
@@ -665,10 +660,10 @@ export class RemoteControlSession {
    */
   #deliver(env: ClientEnvelope, message: unknown, text?: string): void {
     const legacy = env.stream_id === undefined;
-    const known = env.stream_id ?? this.#legacyStreams.get(env.client_id);
+    const known = env.stream_id ?? this.#streams.legacyStream(env.client_id);
     const stream = known === undefined
       ? undefined
-      : this.#streams.get(streamKey({ clientId: env.client_id, streamId: known }));
+      : this.#streams.get({ clientId: env.client_id, streamId: known });
     if (text !== undefined && (!stream || text.length <= INITIALIZE_CHECK_MAX_CHARS)) {
       try {
         message = JSON.parse(text);
@@ -679,12 +674,14 @@ export class RemoteControlSession {
     const now = this.#o.clock.now();
     if (message !== undefined && isInitializeRequest(message)) {
       const streamId = known ?? this.#o.random.uuid();
-      if (legacy) this.#legacyStreams.set(env.client_id, streamId);
       const address = { clientId: env.client_id, streamId };
+      const refused = this.#streams.admit(address);
+      if (refused) return this.#refuse(address, message, refused.message, refused.log);
+      if (legacy) this.#streams.setLegacyStream(env.client_id, streamId);
       // A re-initialize replaces the connection; the outbound numbering continues, inbound starts afresh.
       // Unlisted first, so the old connection's close does not close the stream itself.
       if (stream) {
-        this.#streams.delete(streamKey(address));
+        this.#streams.remove(address);
         stream.connection.close();
       }
       this.#reassembler.restart(env.client_id, streamId, text !== undefined ? env.seq_id : undefined);
@@ -694,7 +691,7 @@ export class RemoteControlSession {
         lastActivity: now,
         connection: this.#openConnection(address),
       };
-      this.#streams.set(streamKey(address), opened);
+      this.#streams.add(opened);
       void this.#sweepIdle();
       this.#receive(opened, text ?? JSON.stringify(message));
       return;
@@ -708,6 +705,27 @@ export class RemoteControlSession {
     this.#receive(stream, text ?? JSON.stringify(message));
   }
 
+  /**
+   * Answers an `initialize` past a stream bound with a JSON-RPC error on its stream; no connection opens. The
+   * answer is not kept for acks: a device refused in a loop takes no share of the unacked window that every
+   * device's answers wait for, and leaves no state behind.
+   */
+  #refuse(address: StreamAddress, message: unknown, why: string, log: boolean): void {
+    if (log) this.#log(`remote control: refusing new streams of ${address.clientId}: ${why}`);
+    const id = (message as { id: unknown }).id;
+    const reply = JSON.stringify({ id, error: { code: RPC_CODES.overloaded, message: why } });
+    const failed = this.#buffer.sendUnkept(
+      address,
+      (seq) =>
+        frameMessage("server", reply, {
+          client_id: address.clientId,
+          stream_id: address.streamId,
+          seq_id: seq,
+        }),
+    );
+    if (failed) this.#log(`remote control: refusal not sent: ${failed.message}`);
+  }
+
   #receive(stream: RemoteStream, text: string): void {
     stream.connection.receive(text).catch((e) =>
       this.#log(`remote control: stream ${stream.clientId}/${stream.streamId}: ${toLarkitError(e).message}`)
@@ -716,14 +734,9 @@ export class RemoteControlSession {
 
   /** Closes a remote stream: its connection, partial assembly and outbound buffer go away. */
   #closeStream(address: StreamAddress, why: string): void {
-    const key = streamKey(address);
-    const stream = this.#streams.get(key);
-    this.#streams.delete(key);
+    const stream = this.#streams.remove(address);
     this.#reassembler.invalidate(address.clientId, address.streamId);
     this.#buffer.drop(address);
-    if (this.#legacyStreams.get(address.clientId) === address.streamId) {
-      this.#legacyStreams.delete(address.clientId);
-    }
     if (stream) {
       this.#log(`remote control: stream ${address.clientId}/${address.streamId} closed (${why})`);
       stream.connection.close();
@@ -742,7 +755,7 @@ export class RemoteControlSession {
           return;
         }
         const now = this.#o.clock.now();
-        for (const s of [...this.#streams.values()]) {
+        for (const s of this.#streams.values()) {
           if (now - s.lastActivity >= this.#timing.streamIdleMs) this.#closeStream(s, "idle");
         }
       }
@@ -770,16 +783,13 @@ export class RemoteControlSession {
         }
       },
       close: () => {
-        const key = streamKey(address);
-        if (this.#streams.get(key)?.connection === connection) this.#closeStream(address, "server closed");
+        if (this.#streams.get(address)?.connection === connection) {
+          this.#closeStream(address, "server closed");
+        }
       },
     }, label);
     return connection;
   }
-}
-
-function streamKey(a: StreamAddress): string {
-  return `${a.clientId}\u0000${a.streamId}`;
 }
 
 /** Awaits `p` unless `signal` aborts first. */
