@@ -20,6 +20,7 @@ import {
   STATUS_CHANGED,
   statusView,
 } from "./control_methods.ts";
+import type { ClientListQuery, PairingCode, RemoteDevice, RemoteHost } from "./devices.ts";
 import type { GetAccount } from "./enroll.ts";
 import { RemoteControlSession, type SessionTiming } from "./session.ts";
 import type { OpenSocket } from "./socket.ts";
@@ -98,6 +99,32 @@ export class RemoteControl implements RemoteControlSwitch {
   async disable(): Promise<RemoteControlStatus> {
     if (!this.#session) return this.status.current;
     return await (await this.#session).disable();
+  }
+
+  pair(opts: { manualCode?: boolean } = {}): Promise<PairingCode> {
+    return this.#sessionNow().then((s) => s.pair(opts));
+  }
+
+  pairingClaimed(code: { pairingCode?: string | null; manualPairingCode?: string | null }): Promise<boolean> {
+    return this.#sessionNow().then((s) => s.pairingClaimed(code));
+  }
+
+  listClients(
+    q: ClientListQuery & { environmentId?: string | null },
+  ): Promise<{ data: RemoteDevice[]; nextCursor: string | null }> {
+    return this.#sessionNow().then((s) => s.listClients(q));
+  }
+
+  revokeClient(clientId: string, environmentId?: string | null): Promise<void> {
+    return this.#sessionNow().then((s) => s.revokeClient(clientId, environmentId));
+  }
+
+  listHosts(): Promise<(RemoteHost & { current: boolean })[]> {
+    return this.#sessionNow().then((s) => s.listHosts());
+  }
+
+  deleteHost(environmentId: string): Promise<void> {
+    return this.#sessionNow().then((s) => s.deleteHost(environmentId));
   }
 
   /** The session, once one was created (tests, the foreground command). */

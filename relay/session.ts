@@ -39,6 +39,18 @@ import {
   isPlainToken,
   parseClientEnvelope,
 } from "./envelopes.ts";
+import {
+  type ClientListQuery,
+  deleteHost,
+  listDevices,
+  listHosts,
+  pairingClaimed,
+  type PairingCode,
+  type RemoteDevice,
+  type RemoteHost,
+  requestPairingCode,
+  revokeDevice,
+} from "./devices.ts";
 import { frameMessage, Reassembler, SEGMENT_MAX_BYTES, type WireFrame } from "./segments.ts";
 import { HandshakeRefused, type OpenSocket, openWsSocket, type RelaySocket } from "./socket.ts";
 import { type RemoteControlStatus, StatusBoard } from "./status.ts";
@@ -182,6 +194,7 @@ export class RemoteControlSession {
   #lastInboundAt: number | undefined;
   #sweeping = false;
   #loop: { abort: AbortController; done: Promise<void> } | undefined;
+  #enrollmentTurn: Promise<unknown> = Promise.resolve();
 
   constructor(options: SessionOptions) {
     this.#o = options;
@@ -253,6 +266,152 @@ export class RemoteControlSession {
     this.#streams.clear();
   }
 
+  /**
+   * A pairing code a new device redeems at the relay (`POST .../server/pair` with the server token). Works
+   * while disabled: the persisted enrollment is reused or made, and no socket is needed. A 404 means the relay
+   * forgot this server: the enrollment is cleared, made again, and pairing retried once; a 401/403 refreshes
+   * the server token and retries once.
+   */
+  async pair(opts: { manualCode?: boolean } = {}): Promise<PairingCode> {
+    let reEnrolled = false;
+    let refreshed = false;
+    for (;;) {
+      const { account, enrollment } = await this.#ready();
+      try {
+        return await requestPairingCode(
+          this.#o.fetch,
+          this.#o.urls.pair,
+          this.#serverHeaders(enrollment, account),
+          enrollment,
+          opts.manualCode === true,
+        );
+      } catch (e) {
+        const err = toLarkitError(e);
+        if (err.subtype === "not_found" && !reEnrolled) {
+          reEnrolled = true;
+          this.#forgetEnrollment(
+            "pairing: the relay no longer knows this server (HTTP 404); enrolling again",
+          );
+          continue;
+        }
+        if (err.subtype === "auth" && !refreshed && !this.#accountHandshake) {
+          refreshed = true;
+          this.#token = undefined;
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** Whether a device redeemed the pairing code. */
+  async pairingClaimed(
+    code: { pairingCode?: string | null; manualPairingCode?: string | null },
+  ): Promise<boolean> {
+    const { account, enrollment } = await this.#ready();
+    return await pairingClaimed(
+      this.#o.fetch,
+      this.#o.urls.pairStatus,
+      this.#serverHeaders(enrollment, account),
+      code,
+    );
+  }
+
+  /** The devices paired with an environment (this server's by default), with their last-seen time. */
+  async listClients(
+    q: ClientListQuery & { environmentId?: string | null },
+  ): Promise<{ data: RemoteDevice[]; nextCursor: string | null }> {
+    const { account, environmentId } = await this.#environment(q.environmentId);
+    return await listDevices(
+      this.#o.fetch,
+      this.#o.urls.environments,
+      this.#accountHeaders(account),
+      environmentId,
+      q,
+    );
+  }
+
+  /** Revokes a device: the relay refuses it from then on and closes its open streams at once. */
+  async revokeClient(clientId: string, environmentId?: string | null): Promise<void> {
+    const env = await this.#environment(environmentId);
+    await revokeDevice(
+      this.#o.fetch,
+      this.#o.urls.environments,
+      this.#accountHeaders(env.account),
+      env.environmentId,
+      clientId,
+    );
+  }
+
+  /** The account's enrolled machines; `current` marks this server's own enrollment. */
+  async listHosts(): Promise<(RemoteHost & { current: boolean })[]> {
+    const account = requireUserAccount(await this.#o.getAccount());
+    const own = await this.#ownEnvironmentId(account);
+    const hosts = await listHosts(this.#o.fetch, this.#o.urls.environments, this.#accountHeaders(account));
+    return hosts.map((h) => ({ ...h, current: h.environmentId === own }));
+  }
+
+  /** Deletes an enrolled machine at the relay; this server's own one is forgotten here too (enrolled afresh on use). */
+  async deleteHost(environmentId: string): Promise<void> {
+    const account = requireUserAccount(await this.#o.getAccount());
+    await deleteHost(this.#o.fetch, this.#o.urls.environments, this.#accountHeaders(account), environmentId);
+    if (this.#enrollment?.environmentId === environmentId) {
+      this.#forgetEnrollment("this machine's enrollment was deleted at the relay");
+      return;
+    }
+    const key = await this.#key(account);
+    const stored = key && this.#o.store.load(key);
+    if (stored && stored.environmentId === environmentId) this.#o.store.delete(stored);
+  }
+
+  #accountHeaders(account: RelayAccount): Record<string, string> {
+    return accountHeaders(account, this.#installationId);
+  }
+
+  /** The enrollment key, once the client name is known. */
+  async #key(account: RelayAccount): Promise<EnrollmentKey | undefined> {
+    const name = await Promise.race([this.#o.clientName, Promise.resolve(undefined)]);
+    if (name === undefined) return undefined;
+    return { websocketUrl: this.#o.urls.websocket, accountId: account.accountId, clientName: name };
+  }
+
+  async #ownEnvironmentId(account: RelayAccount): Promise<string | undefined> {
+    if (this.#enrollment?.accountId === account.accountId) return this.#enrollment.environmentId;
+    const key = await this.#key(account);
+    return key && this.#o.store.load(key)?.environmentId;
+  }
+
+  /** The named environment, or this server's own (enrolled now if need be). */
+  async #environment(
+    environmentId?: string | null,
+  ): Promise<{ account: RelayAccount; environmentId: string }> {
+    if (environmentId) return { account: requireUserAccount(await this.#o.getAccount()), environmentId };
+    const { account, enrollment } = await this.#ready();
+    return { account, environmentId: enrollment.environmentId };
+  }
+
+  /** The enrollment with a fresh server token for the device calls: reused or made now, without connecting. */
+  async #ready(): Promise<{ account: RelayAccount; enrollment: Enrollment }> {
+    if (this.#closed.signal.aborted) throw errors.internal("remote control session is closed");
+    const account = requireUserAccount(await this.#o.getAccount());
+    const clientName = await Promise.race([this.#o.clientName, Promise.resolve(undefined)]);
+    if (clientName === undefined) {
+      throw errors.validation("remote control pairing is unavailable until enrollment completes", {
+        hint: "the first local client's initialize names the enrollment; initialize, then pair",
+      });
+    }
+    const signal = this.#closed.signal;
+    const enrollment = await this.#serialized(() => this.#prepareEnrollment(account, clientName, signal));
+    return { account, enrollment };
+  }
+
+  /** Runs enrollment work one at a time: the connect loop and a pairing never enroll twice at once. */
+  #serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#enrollmentTurn.then(fn, fn);
+    this.#enrollmentTurn = run.catch(() => {});
+    return run;
+  }
+
   /** Unacked envelopes across all streams (tests, status). */
   pendingEnvelopes(): number {
     return this.#buffer.totalPending();
@@ -315,7 +474,7 @@ export class RemoteControlSession {
           await this.#o.getAccount(recoverAuth ? { refresh: true } : undefined),
         );
         recoverAuth = false;
-        const enrollment = await this.#prepareEnrollment(account, clientName, signal);
+        const enrollment = await this.#serialized(() => this.#prepareEnrollment(account, clientName, signal));
         const socket = await this.#handshake(enrollment, account, signal);
         connectedAt = this.#o.clock.now();
         this.status.update({ status: "connected", environmentId: enrollment.environmentId });
@@ -486,11 +645,17 @@ export class RemoteControlSession {
     this.#log(`remote control: created new enrollment ${result.serverId}`);
   }
 
-  #handshake(enrollment: Enrollment, account: RelayAccount, signal: AbortSignal): Promise<RelaySocket> {
+  /** What identifies this server to the relay: its token (or the account headers without tokens) and its id. */
+  #serverHeaders(enrollment: Enrollment, account: RelayAccount): Record<string, string> {
     const headers: Record<string, string> = this.#accountHandshake || !this.#token
       ? accountHeaders(account, this.#installationId)
       : { authorization: `Bearer ${this.#token.value}`, "x-svc-installation-id": this.#installationId };
     headers["x-svc-server-id"] = enrollment.serverId;
+    return headers;
+  }
+
+  #handshake(enrollment: Enrollment, account: RelayAccount, signal: AbortSignal): Promise<RelaySocket> {
+    const headers = this.#serverHeaders(enrollment, account);
     headers["x-svc-name"] = encoder.encode(enrollment.serverName).toBase64();
     headers["x-svc-protocol-version"] = PROTOCOL_VERSION;
     // Checked again where it becomes a header: only a plain token is ever sent back.
