@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DaemonClient, RELAY_BACKOFF_ENV, type StatusView } from "../relay/daemon.ts";
 import { DevRelay, type DevRelayOptions, NOT_FOUND_BODY } from "../relay/dev_relay.ts";
-import { RemoteClient } from "../relay/remote_client.ts";
+import { redeemPairingCode, RemoteClient } from "../relay/remote_client.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
 import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts";
 import { seedLogin } from "./helpers/login.ts";
@@ -189,6 +189,125 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
       false,
     ]);
     assert.equal(await probeSocket(h.socket), "absent");
+    await until("the daemon process exits", () => !alive(s.daemon.pid as number));
+  });
+});
+
+type Pairing = {
+  pairingCode: string;
+  manualPairingCode: string | null;
+  environmentId: string;
+  expiresAt: number;
+};
+type Device = { clientId: string; displayName: string | null; lastSeenAt: number | null };
+type Host = { environmentId: string; online: boolean; current: boolean };
+
+Deno.test("pair, clients and hosts: a paired device connects, is listed, reported by stop, revoked and refused; hosts list/delete", async () => {
+  await harness({ login: true, relay: { requirePairing: true } }, async (h) => {
+    // Pairing while disabled, before any daemon: this process reuses or makes the enrollment, connects nothing.
+    const early = await h.run(["remote-control", "pair"]);
+    assert.equal(early.code, 0, early.stderr);
+    const code = early.json<{ data: Pairing }>().data;
+    assert.match(code.pairingCode, /^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    assert.equal(code.manualPairingCode, null);
+    assert.equal(code.environmentId, "env_dev_1");
+    assert.match(early.stderr, new RegExp(`Pairing code: ${code.pairingCode} -- expires at \\d{4}-`));
+    assert.deepEqual([h.relay.stats.enrollments, h.relay.stats.handshakes], [1, 0]);
+    assert.equal(await probeSocket(h.socket), "absent", "pair starts no daemon");
+
+    const started = await h.spawn(["remote-control", "start"]);
+    assert.equal(started.code, 0, started.stderr);
+    const s = started.json<Envelope>().data;
+    if (s.daemon.pid) h.pids.push(s.daemon.pid);
+    assert.deepEqual(
+      [s.status, s.environmentId],
+      ["connected", "env_dev_1"],
+      "the paired enrollment is reused",
+    );
+    assert.equal(h.relay.stats.enrollments, 1);
+
+    await assert.rejects(RemoteClient.connect(h.relay.clientUrl("intruder"), "intruder"), /401/);
+    const paired = await redeemPairingCode(h.relay.pairUrl, {
+      pairing_code: code.pairingCode,
+      display_name: "Ada's phone",
+    });
+    const phone = await RemoteClient.connect(h.relay.clientUrl(paired.client_id), paired.client_id, {
+      token: paired.client_token,
+    });
+    try {
+      await within(
+        "initialize",
+        phone.stream("s1").request("initialize", { clientInfo: { name: "p", version: "1" } }),
+      );
+
+      const listed = await h.run(["remote-control", "clients"]);
+      assert.equal(listed.code, 0, listed.stderr);
+      const devices = listed.json<{ data: { clients: Device[] } }>().data.clients;
+      assert.deepEqual(devices.map((d) => [d.clientId, d.displayName]), [[paired.client_id, "Ada's phone"]]);
+      assert.equal(typeof devices[0].lastSeenAt, "number", "its last-seen time");
+
+      const viaDaemon = await h.run(["remote-control", "pair", "--manual-code"]);
+      assert.equal(viaDaemon.code, 0, viaDaemon.stderr);
+      const second = viaDaemon.json<{ data: Pairing }>().data;
+      assert.equal(second.environmentId, "env_dev_1");
+      assert.match(second.manualPairingCode ?? "", /^\d{6}$/);
+
+      // stop does not revoke (the relay protocol's disable), but never silently: it names who can come back.
+      const stopped = await h.run(["remote-control", "stop"]);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      const st = stopped.json<{ data: { status: string; pairedClients: Device[] } }>().data;
+      assert.equal(st.status, "disabled");
+      assert.deepEqual(st.pairedClients.map((d) => d.clientId), [paired.client_id]);
+      assert.match(stopped.stderr, /1 paired device\(s\) can reconnect when remote control is started again/);
+      const again = await h.run(["remote-control", "start"]);
+      assert.equal(again.json<Envelope>().data.status, "connected");
+      await within(
+        "initialize after restart",
+        phone.stream("s2").request("initialize", { clientInfo: { name: "p", version: "1" } }),
+      );
+
+      const closedBefore = h.relay.stats.clientClosedSent;
+      const revoked = await h.run(["remote-control", "clients", "revoke", paired.client_id]);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.deepEqual(revoked.json<{ data: unknown }>().data, { clientId: paired.client_id, revoked: true });
+      await until(
+        "its open streams closed at once",
+        () => h.relay.stats.clientClosedSent >= closedBefore + 2,
+      );
+      await assert.rejects(
+        RemoteClient.connect(h.relay.clientUrl(paired.client_id), paired.client_id, {
+          token: paired.client_token,
+        }),
+        /403/,
+        "the revoked device is refused",
+      );
+      const after = await h.run(["remote-control", "clients", "list"]);
+      assert.deepEqual(after.json<{ data: { clients: Device[] } }>().data.clients, []);
+      const usage = await h.run(["remote-control", "clients", "revoke"]);
+      assert.equal(usage.code, 2, usage.stderr);
+    } finally {
+      phone.close();
+    }
+
+    const hosts = await h.run(["remote-control", "hosts"]);
+    assert.equal(hosts.code, 0, hosts.stderr);
+    assert.deepEqual(
+      hosts.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => [x.environmentId, x.online, x.current]),
+      [["env_dev_1", true, true]],
+    );
+    const stale = await h.run(["remote-control", "hosts", "--stale"]);
+    assert.deepEqual(stale.json<{ data: { hosts: Host[] } }>().data.hosts, [], "this machine is never stale");
+    const deleted = await h.run(["remote-control", "hosts", "delete", "env_dev_1"]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.deepEqual(deleted.json<{ data: unknown }>().data, { deleted: ["env_dev_1"] });
+    const left = await h.run(["remote-control", "hosts"]);
+    assert.ok(
+      !left.json<{ data: { hosts: Host[] } }>().data.hosts.some((x) => x.environmentId === "env_dev_1"),
+      left.stdout,
+    );
+
+    const shut = await h.run(["remote-control", "stop", "--shutdown"]);
+    assert.equal(shut.code, 0, shut.stderr);
     await until("the daemon process exits", () => !alive(s.daemon.pid as number));
   });
 });
