@@ -29,37 +29,45 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
       "--no-tokens",
       "behave like the seed's simpler relay: no server tokens, account headers on the handshake",
     )
-    .action(async (opts: { listen: string; tokenTtlMs: string; tokens: boolean }) => {
-      const listen = listenSchema.safeParse(opts.listen);
-      if (!listen.success) {
-        throw errors.validation(`--listen must be a loopback host:port, got "${opts.listen}"`, {
-          hint: "use --listen 127.0.0.1:8787",
-        });
-      }
-      const ttl = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(7 * 24 * 3600_000)).safeParse(
-        opts.tokenTtlMs,
-      );
-      if (!ttl.success) {
-        throw errors.validation(
-          `--token-ttl-ms must be a positive number of milliseconds, got "${opts.tokenTtlMs}"`,
+    .option("--require-pairing", "refuse remote clients without a paired client's token (as production)")
+    .action(
+      async (opts: { listen: string; tokenTtlMs: string; tokens: boolean; requirePairing?: boolean }) => {
+        const listen = listenSchema.safeParse(opts.listen);
+        if (!listen.success) {
+          throw errors.validation(`--listen must be a loopback host:port, got "${opts.listen}"`, {
+            hint: "use --listen 127.0.0.1:8787",
+          });
+        }
+        const ttl = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(7 * 24 * 3600_000)).safeParse(
+          opts.tokenTtlMs,
         );
-      }
-      const at = listen.data.lastIndexOf(":");
-      const server = DevRelay.start({
-        hostname: listen.data.slice(0, at),
-        port: Number(listen.data.slice(at + 1)),
-        clock: ctx.p.clock,
-        log: (line) => void ctx.diag.info(line),
-        tokens: opts.tokens,
-        tokenTtlMs: ttl.data,
-      });
-      await emitText(
-        ctx,
-        JSON.stringify({ base_url: server.baseUrl, client_url: server.clientUrl("<client_id>") }),
-      );
-      await untilAborted(ctx.p.signal);
-      await server.close();
-    });
+        if (!ttl.success) {
+          throw errors.validation(
+            `--token-ttl-ms must be a positive number of milliseconds, got "${opts.tokenTtlMs}"`,
+          );
+        }
+        const at = listen.data.lastIndexOf(":");
+        const server = DevRelay.start({
+          hostname: listen.data.slice(0, at),
+          port: Number(listen.data.slice(at + 1)),
+          clock: ctx.p.clock,
+          log: (line) => void ctx.diag.info(line),
+          tokens: opts.tokens,
+          tokenTtlMs: ttl.data,
+          requirePairing: opts.requirePairing === true,
+        });
+        await emitText(
+          ctx,
+          JSON.stringify({
+            base_url: server.baseUrl,
+            client_url: server.clientUrl("<client_id>"),
+            pair_url: server.pairUrl,
+          }),
+        );
+        await untilAborted(ctx.p.signal);
+        await server.close();
+      },
+    );
   setMeta(dev, { layer: "builtin", turn: refusedInTurns("starts a listener on this machine") });
 
   const client = relay.command("client")
