@@ -82,6 +82,12 @@ export interface RemoteHost {
   createdAt: number | null;
 }
 
+/**
+ * Each call gives up after this long (the reference's timeout for relay HTTP calls): `remote-control stop` asks
+ * for the paired devices, and a relay that does not answer must not hold it up.
+ */
+const CALL_TIMEOUT_MS = 30_000;
+
 async function call<T>(
   fetch: FetchFn,
   what: string,
@@ -97,6 +103,7 @@ async function call<T>(
         ? init.headers
         : { ...init.headers, "content-type": "application/json" },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
   } catch (e) {
     if (e instanceof LarkitError) throw e;
