@@ -289,6 +289,24 @@ Deno.test("pair, clients and hosts: a paired device connects, is listed, reporte
       phone.close();
     }
 
+    // stop --revoke-clients: nothing paired can come back.
+    const fresh = await h.run(["remote-control", "pair"]);
+    const tablet = await redeemPairingCode(h.relay.pairUrl, {
+      pairing_code: fresh.json<{ data: Pairing }>().data.pairingCode,
+    });
+    const revokedAll = await h.run(["remote-control", "stop", "--revoke-clients"]);
+    assert.equal(revokedAll.code, 0, revokedAll.stderr);
+    assert.deepEqual(revokedAll.json<{ data: { pairedClients: Device[] } }>().data.pairedClients, []);
+    assert.match(revokedAll.stderr, /Revoked 1 paired device\(s\)/);
+    await assert.rejects(
+      RemoteClient.connect(h.relay.clientUrl(tablet.client_id), tablet.client_id, {
+        token: tablet.client_token,
+      }),
+      /403/,
+    );
+    const restarted = await h.run(["remote-control", "start"]);
+    assert.equal(restarted.json<Envelope>().data.status, "connected");
+
     const hosts = await h.run(["remote-control", "hosts"]);
     assert.equal(hosts.code, 0, hosts.stderr);
     assert.deepEqual(
