@@ -330,6 +330,23 @@ Deno.test("pair, clients and hosts: a paired device connects, is listed, reporte
   });
 });
 
+Deno.test("pair answered 404 (the relay forgot this machine): the enrollment is made again once and pairing retried", async () => {
+  await harness({ login: true }, async (h) => {
+    const first = await h.run(["remote-control", "pair"]);
+    assert.equal(first.json<{ data: Pairing }>().data.environmentId, "env_dev_1");
+    h.relay.faults.forgetServers();
+    const second = await h.run(["remote-control", "pair"]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.json<{ data: Pairing }>().data.environmentId, "env_dev_2");
+    assert.equal(h.relay.stats.enrollments, 2, "enrolled again exactly once");
+    const hosts = await h.run(["remote-control", "hosts"]);
+    assert.deepEqual(
+      hosts.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => [x.environmentId, x.online, x.current]),
+      [["env_dev_2", false, true]],
+    );
+  });
+});
+
 Deno.test("disallowed relay URLs are refused before anything starts", async () => {
   await harness({ login: true }, async (h) => {
     const cases: [string[], Record<string, string>][] = [
