@@ -193,6 +193,21 @@ Deno.test("a pair answered 404 clears the stale enrollment, enrolls again once a
   }
 });
 
+Deno.test("listing devices of a machine never enrolled enrolls nothing (stop asks this)", async () => {
+  const relay = DevRelay.start();
+  const host = setup(relay);
+  try {
+    const call = await client(host, "InProcess");
+    assert.deepEqual((await call("remoteControl/client/list")).result, { data: [], nextCursor: null });
+    const revoke = await call("remoteControl/client/revoke", { clientId: "cli_dev_1" });
+    assert.match(revoke.error?.message ?? "", /this machine is not enrolled/);
+    assert.equal(relay.stats.enrollments, 0);
+  } finally {
+    await host.close();
+    await relay.close();
+  }
+});
+
 Deno.test("pairing and revoking are refused to remote-control connections", async () => {
   const relay = DevRelay.start();
   const host = setup(relay);

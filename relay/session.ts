@@ -322,6 +322,8 @@ export class RemoteControlSession {
     q: ClientListQuery & { environmentId?: string | null },
   ): Promise<{ data: RemoteDevice[]; nextCursor: string | null }> {
     const { account, environmentId } = await this.#environment(q.environmentId);
+    // Not enrolled: no device can be paired with this machine (and listing does not enroll it).
+    if (environmentId === undefined) return { data: [], nextCursor: null };
     return await listDevices(
       this.#o.fetch,
       this.#o.urls.environments,
@@ -334,6 +336,9 @@ export class RemoteControlSession {
   /** Revokes a device: the relay refuses it from then on and closes its open streams at once. */
   async revokeClient(clientId: string, environmentId?: string | null): Promise<void> {
     const env = await this.#environment(environmentId);
+    if (env.environmentId === undefined) {
+      throw errors.notFound(`remote control client ${clientId} not found: this machine is not enrolled`);
+    }
     await revokeDevice(
       this.#o.fetch,
       this.#o.urls.environments,
@@ -381,13 +386,12 @@ export class RemoteControlSession {
     return key && this.#o.store.load(key)?.environmentId;
   }
 
-  /** The named environment, or this server's own (enrolled now if need be). */
+  /** The named environment, or this server's own (in memory or stored; undefined when not enrolled). */
   async #environment(
     environmentId?: string | null,
-  ): Promise<{ account: RelayAccount; environmentId: string }> {
-    if (environmentId) return { account: requireUserAccount(await this.#o.getAccount()), environmentId };
-    const { account, enrollment } = await this.#ready();
-    return { account, environmentId: enrollment.environmentId };
+  ): Promise<{ account: RelayAccount; environmentId: string | undefined }> {
+    const account = requireUserAccount(await this.#o.getAccount());
+    return { account, environmentId: environmentId || await this.#ownEnvironmentId(account) };
   }
 
   /** The enrollment with a fresh server token for the device calls: reused or made now, without connecting. */

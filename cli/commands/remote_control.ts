@@ -355,16 +355,18 @@ async function withDevices<T>(
     const remote = host.remote;
     return await fn({
       mode: "local",
+      // The same params the daemon's methods take, parsed by the same schemas.
       call: async (method, params) => {
-        const q = (params ?? {}) as Record<string, never>;
         switch (method) {
           case "remoteControl/pairing/start":
-            return await remote.pair(q);
+            return await remote.pair(METHODS[method].params.parse(params) ?? {});
           case "remoteControl/client/list":
-            return await remote.listClients(q);
-          case "remoteControl/client/revoke":
-            await remote.revokeClient((params as { clientId: string }).clientId);
+            return await remote.listClients(METHODS[method].params.parse(params) ?? {});
+          case "remoteControl/client/revoke": {
+            const q = METHODS[method].params.parse(params);
+            await remote.revokeClient(q.clientId, q.environmentId);
             return {};
+          }
         }
       },
     });
