@@ -79,7 +79,7 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
     // Without pairing, a device is refused at the relay.
     await assert.rejects(RemoteClient.connect(relay.clientUrl("intruder"), "intruder"), /401/);
 
-    const paired = await redeemPairingCode(relay.pairUrl, {
+    const paired = await redeemPairingCode(fetch, relay.pairUrl, {
       pairing_code: code.pairingCode,
       display_name: "Ada's phone",
       device_type: "phone",
@@ -87,7 +87,7 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
     });
     assert.equal(paired.environment_id, "env_dev_1");
     await assert.rejects(
-      redeemPairingCode(relay.pairUrl, { pairing_code: code.pairingCode }),
+      redeemPairingCode(fetch, relay.pairUrl, { pairing_code: code.pairingCode }),
       /410/,
       "a code is redeemed once",
     );
@@ -153,7 +153,7 @@ Deno.test("pairing works while remote control is disabled: the enrollment is mad
     assert.equal(relay.stats.handshakes, 0, "pairing needs no relay socket");
     assert.equal(host.remote.status.current.status, "disabled");
     // Enabling afterwards reuses that enrollment: the paired device reaches this machine.
-    const paired = await redeemPairingCode(relay.pairUrl, { pairing_code: code.pairingCode });
+    const paired = await redeemPairingCode(fetch, relay.pairUrl, { pairing_code: code.pairingCode });
     await call("remoteControl/enable");
     await until("connected", () => host.remote.status.current.status === "connected");
     assert.equal(relay.stats.enrollments, 1);
@@ -235,7 +235,7 @@ Deno.test("hosts: the account's machines with this one marked current; delete fo
     await host.remote.enable();
     await until("connected", () => host.remote.status.current.status === "connected");
     const code = await host.remote.pair();
-    const paired = await redeemPairingCode(relay.pairUrl, { pairing_code: code.pairingCode });
+    const paired = await redeemPairingCode(fetch, relay.pairUrl, { pairing_code: code.pairingCode });
     const hosts = await host.remote.listHosts();
     assert.deepEqual(hosts.map((h) => [h.environmentId, h.online, h.current, h.name]), [[
       "env_dev_1",

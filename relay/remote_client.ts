@@ -11,6 +11,7 @@ import "./ws_mask.ts";
 import WebSocket from "ws";
 import * as z from "zod";
 import { LarkitError } from "../cli/output/errors.ts";
+import type { FetchFn } from "../cli/provider.ts";
 import { parseServerEnvelope } from "./envelopes.ts";
 import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
 import { frameText } from "./ws_socket.ts";
@@ -69,6 +70,7 @@ const redeemedSchema = z.object({
 
 /** Redeems a pairing code as a new device does: its client id and the token its socket presents. */
 export async function redeemPairingCode(
+  fetch: FetchFn,
   pairUrl: string,
   redemption: PairingRedemption,
 ): Promise<z.infer<typeof redeemedSchema>> {

@@ -227,7 +227,7 @@ Deno.test("pair, clients and hosts: a paired device connects, is listed, reporte
     assert.equal(h.relay.stats.enrollments, 1);
 
     await assert.rejects(RemoteClient.connect(h.relay.clientUrl("intruder"), "intruder"), /401/);
-    const paired = await redeemPairingCode(h.relay.pairUrl, {
+    const paired = await redeemPairingCode(fetch, h.relay.pairUrl, {
       pairing_code: code.pairingCode,
       display_name: "Ada's phone",
     });
@@ -291,7 +291,7 @@ Deno.test("pair, clients and hosts: a paired device connects, is listed, reporte
 
     // stop --revoke-clients: nothing paired can come back.
     const fresh = await h.run(["remote-control", "pair"]);
-    const tablet = await redeemPairingCode(h.relay.pairUrl, {
+    const tablet = await redeemPairingCode(fetch, h.relay.pairUrl, {
       pairing_code: fresh.json<{ data: Pairing }>().data.pairingCode,
     });
     const revokedAll = await h.run(["remote-control", "stop", "--revoke-clients"]);
@@ -306,6 +306,20 @@ Deno.test("pair, clients and hosts: a paired device connects, is listed, reporte
     );
     const restarted = await h.run(["remote-control", "start"]);
     assert.equal(restarted.json<Envelope>().data.status, "connected");
+
+    // `larkit relay client --pairing-code` pairs first, then drives a stream as that device.
+    const byHand = (await h.run(["remote-control", "pair"])).json<{ data: Pairing }>().data.pairingCode;
+    const driven = await h.run(["relay", "client", "--relay", h.relay.baseUrl, "--pairing-code", byHand], {
+      stdin: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { clientInfo: { name: "by-hand", version: "1" } },
+      }) + "\n",
+    });
+    assert.equal(driven.code, 0, driven.stderr);
+    assert.match(driven.stderr, /Paired as cli_dev_\d+\./);
+    assert.match(driven.stdout, /"origin":"RemoteControl"/);
 
     const hosts = await h.run(["remote-control", "hosts"]);
     assert.equal(hosts.code, 0, hosts.stderr);
