@@ -846,13 +846,14 @@ export class RemoteControlSession {
       const address = { clientId: env.client_id, streamId };
       const refused = this.#streams.admit(address);
       if (refused) return this.#refuse(address, message, refused.message, refused.log);
-      if (legacy) this.#streams.setLegacyStream(env.client_id, streamId);
       // A re-initialize replaces the connection; the outbound numbering continues, inbound starts afresh.
       // Unlisted first, so the old connection's close does not close the stream itself.
       if (stream) {
         this.#streams.remove(address);
         stream.connection.close();
       }
+      // After the removal, which forgets the legacy mapping of the stream it removes.
+      if (legacy) this.#streams.setLegacyStream(env.client_id, streamId);
       this.#reassembler.restart(env.client_id, streamId, text !== undefined ? env.seq_id : undefined);
       const opened: RemoteStream = {
         ...address,
