@@ -344,7 +344,7 @@ Deno.test("pair, clients and hosts: a paired device connects, is listed, reporte
   });
 });
 
-Deno.test("pair answered 404 (the relay forgot this machine): the enrollment is made again once and pairing retried", async () => {
+Deno.test("pair answered 404 re-enrolls once and retries; hosts --stale lists and deletes another machine of the account", async () => {
   await harness({ login: true }, async (h) => {
     const first = await h.run(["remote-control", "pair"]);
     assert.equal(first.json<{ data: Pairing }>().data.environmentId, "env_dev_1");
@@ -358,6 +358,33 @@ Deno.test("pair answered 404 (the relay forgot this machine): the enrollment is 
       hosts.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => [x.environmentId, x.online, x.current]),
       [["env_dev_2", false, true]],
     );
+
+    // Another machine of the same account, enrolled by pairing and never connected: stale from here.
+    const other = await Deno.makeTempDir({ prefix: "larkit-rc-other-" });
+    try {
+      const env = { TZ: "UTC", LARKIT_RELAY_URL: h.relay.baseUrl };
+      const init = await runCli(
+        ["config", "init", "--app-id", h.emu.app.appId, "--app-secret-stdin", "--base-url", h.emu.url],
+        { configDir: other, env, stdin: `${h.emu.app.appSecret}\n` },
+      );
+      assert.equal(init.code, 0, init.stderr);
+      await seedLogin(h.emu, other);
+      const paired = await runCli(["remote-control", "pair"], { configDir: other, env });
+      assert.equal(paired.json<{ data: Pairing }>().data.environmentId, "env_dev_3");
+    } finally {
+      await Deno.remove(other, { recursive: true });
+    }
+    const stale = await h.run(["remote-control", "hosts", "--stale"]);
+    assert.deepEqual(stale.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => x.environmentId), [
+      "env_dev_3",
+    ]);
+    const cleaned = await h.run(["remote-control", "hosts", "delete", "--stale"]);
+    assert.equal(cleaned.code, 0, cleaned.stderr);
+    assert.deepEqual(cleaned.json<{ data: unknown }>().data, { deleted: ["env_dev_3"] });
+    const left = await h.run(["remote-control", "hosts"]);
+    assert.deepEqual(left.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => x.environmentId), [
+      "env_dev_2",
+    ]);
   });
 });
 
