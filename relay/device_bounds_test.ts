@@ -3,11 +3,13 @@
  * a loop is refused past its bound with a JSON-RPC error (logged once), the server never holds more than the
  * bounds allow, and another device's `initialize` stays fast. The relay and the attacking device run in a
  * worker thread (as other machines would), so what is measured is the server's event loop. Latency is compared
- * as medians, with the attack itself bounded in count (a few thousand streams, 64 pipelined) and in time.
+ * as medians, with the attack itself bounded in count (a few thousand streams, 64 pipelined) and in time. And a
+ * device that never acks holds at most its share of the unacked window, so it cannot stall another device.
  */
 import assert from "node:assert/strict";
 import { testProvider } from "../cli/test_provider.ts";
 import { until, within } from "../tests/helpers/until.ts";
+import { DevRelay } from "./dev_relay.ts";
 import { createRemoteControlHost } from "./host.ts";
 import { RemoteClient } from "./remote_client.ts";
 import { DEFAULT_STREAM_LIMITS } from "./streams.ts";
@@ -18,6 +20,7 @@ const IN_FLIGHT = 64;
 const SAMPLES = 21;
 
 const INIT = { clientInfo: { name: "phone", version: "1" } };
+const initRequest = { jsonrpc: "2.0", method: "initialize", params: INIT };
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -109,5 +112,56 @@ Deno.test("one device opening streams in a loop is refused past its bound and ca
     await host.close();
     await ask({ cmd: "close" }, "the relay worker's close");
     worker.terminate();
+  }
+});
+
+Deno.test("a device that never acks and pings in a loop cannot hold up another device's answers", async () => {
+  const relay = DevRelay.start();
+  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
+  const host = createRemoteControlHost({
+    provider: p,
+    baseUrl: relay.baseUrl,
+    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
+    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
+    clientName: "",
+  });
+  // The silent device: a raw socket that reads everything and acks nothing.
+  const mute = new WebSocket(relay.clientUrl("phone-mute"));
+  let heard = 0;
+  mute.onmessage = () => void heard++;
+  await new Promise((resolve) => mute.onopen = resolve);
+  let b: RemoteClient | undefined;
+  try {
+    await host.remote.enable();
+    await until("connected", () => host.remote.status.current.status === "connected");
+    const session = await host.remote.session();
+    const send = (env: Record<string, unknown>) => mute.send(JSON.stringify(env));
+    for (let i = 0; i < DEFAULT_STREAM_LIMITS.perClient; i++) {
+      send({ type: "client_message", stream_id: `m-${i}`, seq_id: 1, message: { id: 1, ...initRequest } });
+    }
+    await until("its streams answered", () => heard >= DEFAULT_STREAM_LIMITS.perClient);
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < DEFAULT_STREAM_LIMITS.perClient; i++) send({ type: "ping", stream_id: `m-${i}` });
+      // Pings to streams that do not exist: answered, but nothing is kept for them.
+      for (let i = 0; i < 50; i++) send({ type: "ping", stream_id: `ghost-${round}-${i}` });
+    }
+    // The other device, right behind the flood.
+    b = await RemoteClient.connect(relay.clientUrl("phone-b"), "phone-b");
+    await within("another device's initialize", b.stream("b-1").request("initialize", INIT), 5_000);
+    await within("and its next stream", b.stream("b-2").request("initialize", INIT), 5_000);
+
+    await until("every ghost ping answered", () => heard >= 20 * 50, 10_000);
+    // Once B acked, what stays unacked is the mute device's share of the 128-envelope window, no more.
+    await until("only the mute device's share unacked", () => session.pendingEnvelopes() === 64, 5_000);
+    assert.equal(
+      session.streamCounts().buffered,
+      DEFAULT_STREAM_LIMITS.perClient + 2,
+      "a buffer per open stream (32 + B's 2), none per ghost stream",
+    );
+  } finally {
+    b?.close();
+    mute.close();
+    await host.close();
+    await relay.close();
   }
 });

@@ -201,9 +201,12 @@ export class RemoteControlSession {
     this.#timing = { ...DEFAULT_TIMING, ...options.timing };
     this.#streams = new StreamTracker(options.streamLimits);
     this.#log = options.log ?? (() => {});
+    const capacity = options.bufferCapacity ?? BUFFER_CAPACITY;
     this.#buffer = new OutboundBuffer(
       (frames, stream) => this.#write(frames, stream),
-      options.bufferCapacity ?? BUFFER_CAPACITY,
+      capacity,
+      // Half the window per device: one that never acks stalls only its own streams.
+      Math.max(1, Math.floor(capacity / 2)),
     );
     this.#installationId = options.store.installationId(() => options.random.uuid());
     this.status = options.status ?? new StatusBoard({
@@ -791,7 +794,7 @@ export class RemoteControlSession {
         if (env.stream_id === undefined || env.seq_id === undefined) return;
         const address = { clientId: env.client_id, streamId: env.stream_id };
         this.#buffer.ack(address, env.seq_id, env.segment_id);
-        // Pongs to unknown streams leave a buffer behind; once acked it is freed.
+        // Messages a closed stream's connection still sent leave a buffer behind; once acked it is freed.
         if (!this.#streams.has(address) && this.#buffer.pending(address) === 0) {
           this.#buffer.drop(address);
         }
@@ -801,8 +804,7 @@ export class RemoteControlSession {
         const streamId = env.stream_id ?? this.#streams.legacyStream(env.client_id) ?? this.#o.random.uuid();
         const address = { clientId: env.client_id, streamId };
         const stream = this.#streams.get(address);
-        if (stream) stream.lastActivity = this.#o.clock.now();
-        this.#buffer.enqueue(address, (seq) => [{
+        const pong = (seq: number) => [{
           seqId: seq,
           text: JSON.stringify({
             type: "pong",
@@ -811,7 +813,25 @@ export class RemoteControlSession {
             stream_id: address.streamId,
             seq_id: seq,
           }),
-        }]).catch((e) => this.#log(`remote control: pong not sent: ${toLarkitError(e).message}`));
+        }];
+        if (!stream) {
+          // Nothing is kept for a stream that does not exist (seq 1, as the reference's): pings to made-up
+          // stream ids cost no memory and no share of the window.
+          const failed = this.#buffer.sendUnkept(address, pong);
+          if (failed) this.#log(`remote control: pong not sent: ${failed.message}`);
+          return;
+        }
+        stream.lastActivity = this.#o.clock.now();
+        // While the device's share of the window is full, one waiting pong is enough: a device that pings
+        // without acking does not pile them up.
+        const waits = !this.#buffer.hasRoom(address.clientId);
+        if (waits && stream.pongWaiting) return;
+        if (waits) stream.pongWaiting = true;
+        this.#buffer.enqueue(address, pong)
+          .catch((e) => this.#log(`remote control: pong not sent: ${toLarkitError(e).message}`))
+          .finally(() => {
+            if (waits) stream.pongWaiting = false;
+          });
         return;
       }
       case "client_closed": {

@@ -28,6 +28,8 @@ export interface RemoteStream extends StreamAddress {
   lastSeq: number;
   /** Clock time of the last client_message or ping (the idle timeout). */
   lastActivity: number;
+  /** A pong waits for room in the outbound window (a second ping meanwhile adds none). */
+  pongWaiting?: boolean;
 }
 
 /** Why an `initialize` opened nothing: the message of its JSON-RPC error, and whether to log it (once). */
