@@ -174,6 +174,37 @@ Deno.test("pairing works while remote control is disabled: the enrollment is mad
   }
 });
 
+Deno.test("a one-off device call (followPreference: false) never connects, even where the preference says enabled", async () => {
+  const relay = DevRelay.start();
+  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
+  const options = {
+    provider: p,
+    baseUrl: relay.baseUrl,
+    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" as const }),
+    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
+    clientName: "",
+  };
+  const first = createRemoteControlHost(options);
+  try {
+    await first.remote.enable();
+    await until("connected", () => first.remote.status.current.status === "connected");
+  } finally {
+    await first.close();
+  }
+  assert.equal(relay.stats.handshakes, 1);
+  const oneOff = createRemoteControlHost({ ...options, followPreference: false });
+  try {
+    const code = await oneOff.remote.pair();
+    assert.equal(code.environmentId, "env_dev_1");
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(relay.stats.handshakes, 1, "no relay socket for a one-off command");
+    assert.equal(oneOff.remote.status.current.status, "disabled");
+  } finally {
+    await oneOff.close();
+    await relay.close();
+  }
+});
+
 Deno.test("a pair answered 404 clears the stale enrollment, enrolls again once and retries", async () => {
   const relay = DevRelay.start();
   const log: string[] = [];

@@ -37,6 +37,11 @@ export interface RemoteControlHostOptions {
   clientName?: string;
   /** Enable (without touching the persisted preference) as soon as the client name is known. */
   enableAtStart?: boolean;
+  /**
+   * Connect by itself when the persisted preference says enabled (the default); false for a one-off command
+   * (`remote-control pair|clients|hosts` without a daemon) that must never start serving remote devices.
+   */
+  followPreference?: boolean;
   timing?: Partial<SessionTiming>;
   runner?: Runner;
   /** Restrictions for remote origins (`--remote-read-only`, `--remote-forbid-service`). */
@@ -184,6 +189,7 @@ export class RemoteControl implements RemoteControlSwitch {
     const log = this.#opts.log ?? (() => {});
     try {
       if (this.#closed) return;
+      if (!this.#opts.enableAtStart && this.#opts.followPreference === false) return;
       if (!this.#opts.enableAtStart) {
         // Without a user login there is no enrollment key, so no preference: nothing to say.
         const account = await this.#opts.getAccount().catch(() => undefined);

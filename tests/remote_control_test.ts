@@ -385,6 +385,13 @@ Deno.test("pair answered 404 re-enrolls once and retries; hosts --stale lists an
     assert.deepEqual(left.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => x.environmentId), [
       "env_dev_2",
     ]);
+
+    // stop without a daemon still says which devices could come back (none here), and connects nothing.
+    const stopped = await h.run(["remote-control", "stop"]);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    const st = stopped.json<{ data: { pairedClients: Device[]; daemon: { running: boolean } } }>().data;
+    assert.deepEqual([st.pairedClients, st.daemon.running], [[], false]);
+    assert.equal(h.relay.stats.handshakes, 0, "pair, hosts and stop never opened a relay socket");
   });
 });
 

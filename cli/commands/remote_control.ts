@@ -20,7 +20,6 @@ import type { RemoteControlStatus } from "../../relay/status.ts";
 import { normalizeRelayBaseUrl } from "../../relay/url.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
 import { METHODS } from "../../rpc/protocol.ts";
-import type { DaemonClient } from "../../relay/daemon.ts";
 
 type RemoteControlClient = z.infer<(typeof METHODS)["remoteControl/client/list"]["result"]>["data"][number];
 import { type BuiltServer, type ServerLog, turnRunner } from "./app_server.ts";
@@ -206,12 +205,15 @@ async function runThroughDaemon(
     logFile,
   });
   if (!reached) {
+    // Stopped already; the devices paired with this machine are still reported (and revoked if asked).
+    const paired = action === "stop" ? { pairedClients: await pairedWithoutDaemon(ctx, opts) } : {};
     await emit({
       mode: "daemon",
       status: "disabled",
       serverName: p.system.hostname,
       installationId: null,
       environmentId: null,
+      ...paired,
       daemon: { socket, running: false },
     });
     return;
@@ -237,7 +239,8 @@ async function runThroughDaemon(
     const status = daemon.parseStatus(
       await client.call(action === "stop" ? "remoteControl/disable" : "remoteControl/status/read"),
     );
-    const paired = action === "stop" ? { pairedClients: await pairedAfterStop(ctx, client, opts) } : {};
+    const call: DeviceCall = (method, params) => client.call(method, params);
+    const paired = action === "stop" ? { pairedClients: await pairedAfterStop(ctx, call, opts) } : {};
     if (action === "stop" && opts.shutdown) {
       await daemon.shutdownDaemon(client, socket, p.clock);
       await emit({ mode: "daemon", ...status, ...paired, daemon: { socket, running: false } });
@@ -255,14 +258,14 @@ async function runThroughDaemon(
  */
 async function pairedAfterStop(
   ctx: RunContext,
-  client: DaemonClient,
+  call: DeviceCall,
   opts: z.infer<typeof OptionsSchema>,
 ): Promise<RemoteControlClient[] | null> {
   let clients: RemoteControlClient[];
   try {
-    clients = await allClients((params) => client.call("remoteControl/client/list", params));
+    clients = await allClients((params) => call("remoteControl/client/list", params));
     if (opts.revokeClients) {
-      for (const c of clients) await client.call("remoteControl/client/revoke", { clientId: c.clientId });
+      for (const c of clients) await call("remoteControl/client/revoke", { clientId: c.clientId });
       if (clients.length > 0) await ctx.diag.info(`Revoked ${clients.length} paired device(s).`);
       return [];
     }
@@ -283,6 +286,19 @@ async function pairedAfterStop(
     );
   }
   return clients;
+}
+
+/** `pairedAfterStop` when no daemon runs: on a remote control in this process, if one can be made at all. */
+async function pairedWithoutDaemon(
+  ctx: RunContext,
+  opts: z.infer<typeof OptionsSchema>,
+): Promise<RemoteControlClient[] | null> {
+  try {
+    return await withDevices(ctx, opts, (t) => pairedAfterStop(ctx, t.call, opts));
+  } catch (e) {
+    await ctx.diag.warn(`Could not list the paired devices: ${toLarkitError(e).message}.`);
+    return null;
+  }
 }
 
 type ListClients = (params: { cursor?: string | null; limit: number }) => Promise<unknown>;
@@ -314,13 +330,15 @@ function parseResult<M extends "remoteControl/client/list" | "remoteControl/pair
   return parsed.data as z.infer<(typeof METHODS)[M]["result"]>;
 }
 
-/** What pair and clients act on: the running daemon's remote control, else one in this process. */
+/** One device method, on the running daemon or on a remote control in this process. */
+type DeviceCall = (
+  method: "remoteControl/pairing/start" | "remoteControl/client/list" | "remoteControl/client/revoke",
+  params: unknown,
+) => Promise<unknown>;
+
+/** What pair, clients and stop act on: the running daemon's remote control, else one in this process. */
 interface DeviceTarget {
-  call(
-    method: "remoteControl/pairing/start" | "remoteControl/client/list" | "remoteControl/client/revoke",
-    params: unknown,
-  ): Promise<unknown>;
-  mode: "daemon" | "local";
+  call: DeviceCall;
 }
 
 async function withDevices<T>(
@@ -338,7 +356,7 @@ async function withDevices<T>(
   });
   if (reached) {
     try {
-      return await fn({ mode: "daemon", call: (method, params) => reached.client.call(method, params) });
+      return await fn({ call: (method, params) => reached.client.call(method, params) });
     } finally {
       reached.client.close();
     }
@@ -349,12 +367,12 @@ async function withDevices<T>(
     baseUrl: await resolveRelayUrl(ctx, opts.relayUrl),
     getAccount: accountFromCredentials(ctx),
     clientName: "",
+    followPreference: false,
     log: (line) => void ctx.diag.debug(line),
   });
   try {
     const remote = host.remote;
     return await fn({
-      mode: "local",
       // The same params the daemon's methods take, parsed by the same schemas.
       call: async (method, params) => {
         switch (method) {
@@ -440,6 +458,7 @@ async function runHosts(
     baseUrl: await resolveRelayUrl(ctx, opts.relayUrl),
     getAccount: accountFromCredentials(ctx),
     clientName: "",
+    followPreference: false,
     log: (line) => void ctx.diag.debug(line),
   });
   try {
