@@ -2,8 +2,10 @@
  * Outbound reliability: every server envelope is numbered per (client_id, stream_id) and kept until the relay
  * acks it, so a reconnect can resend exactly what was not confirmed. The limit of 128 unacked frames counts
  * across all streams (the reference's one channel): while it is reached, producers wait (backpressure) and
- * nothing is dropped; a message already being stored is stored whole. Sequence numbers start at 1 and survive
- * reconnects because the buffer outlives sockets; a closed stream's buffer is freed with `drop`.
+ * nothing is dropped; a message already being stored is stored whole. One device (client_id) may hold at most
+ * its share of the limit (the session gives each half): a device that never acks stalls its own streams, never
+ * another device's. Sequence numbers start at 1 and survive reconnects because the buffer outlives sockets; a closed
+ * stream's buffer is freed with `drop`.
  */
 import { LarkitError } from "../cli/output/errors.ts";
 import type { WireFrame } from "./segments.ts";
@@ -29,8 +31,11 @@ function keyOf(a: StreamAddress): string {
 
 export class OutboundBuffer {
   readonly #capacity: number;
+  readonly #clientShare: number;
   readonly #outboxes = new Map<string, Outbox>();
   #total = 0;
+  /** Unacked frames per client_id. */
+  readonly #perClient = new Map<string, number>();
   /** Producers waiting for room, woken together whenever frames are released. */
   #roomWaiters: (() => void)[] = [];
   #closed: LarkitError | undefined;
@@ -41,9 +46,30 @@ export class OutboundBuffer {
    * `sink` receives each message's frames, with their stream's key, synchronously once stored (the session
    * writes them if connected).
    */
-  constructor(sink: (frames: WireFrame[], stream: string) => void, capacity = BUFFER_CAPACITY) {
+  constructor(
+    sink: (frames: WireFrame[], stream: string) => void,
+    capacity = BUFFER_CAPACITY,
+    clientShare = capacity,
+  ) {
     this.#sink = sink;
     this.#capacity = capacity;
+    this.#clientShare = clientShare;
+  }
+
+  /** Whether a message of this device would be stored now, without waiting. */
+  hasRoom(clientId: string): boolean {
+    return !this.#full(clientId);
+  }
+
+  #full(clientId: string): boolean {
+    return this.#total >= this.#capacity || (this.#perClient.get(clientId) ?? 0) >= this.#clientShare;
+  }
+
+  #count(clientId: string, n: number): void {
+    this.#total += n;
+    const left = (this.#perClient.get(clientId) ?? 0) + n;
+    if (left > 0) this.#perClient.set(clientId, left);
+    else this.#perClient.delete(clientId);
   }
 
   /**
@@ -54,26 +80,41 @@ export class OutboundBuffer {
   enqueue(address: StreamAddress, frame: (seqId: number) => WireFrame[] | LarkitError): Promise<WireFrame[]> {
     const box = this.#outbox(address);
     const run = box.lock.then(async () => {
-      while (this.#total >= this.#capacity && !this.#closed) {
+      while (this.#full(address.clientId) && !this.#closed) {
         await new Promise<void>((resolve) => this.#roomWaiters.push(resolve));
       }
       if (this.#closed) throw this.#closed;
       const frames = frame(box.nextSeq);
       if (frames instanceof LarkitError) throw frames;
       box.nextSeq++;
-      for (const f of frames) box.frames.push(f);
-      this.#total += frames.length;
       // The stream may have been dropped (closed) while this producer waited: keep numbering, store nothing.
-      if (this.#outboxes.get(keyOf(address)) !== box) {
-        this.#total -= frames.length;
-        box.frames.length = 0;
-        return frames;
-      }
+      if (this.#outboxes.get(keyOf(address)) !== box) return frames;
+      for (const f of frames) box.frames.push(f);
+      this.#count(address.clientId, frames.length);
       this.#sink(frames, keyOf(address));
       return frames;
     });
     box.lock = run.then(() => {}, () => {});
     return run;
+  }
+
+  /**
+   * Numbers one message and hands it to the sink without keeping it: it takes no share of the window, awaits no
+   * ack and is not resent after a reconnect. For answers that must not let one device hold up the others (a
+   * stream refused past its bound); an address holding nothing else keeps no state, so its numbering restarts
+   * at 1 as a pong to an unknown stream's does.
+   */
+  sendUnkept(
+    address: StreamAddress,
+    frame: (seqId: number) => WireFrame[] | LarkitError,
+  ): LarkitError | undefined {
+    if (this.#closed) return this.#closed;
+    const box = this.#outboxes.get(keyOf(address));
+    const frames = frame(box?.nextSeq ?? 1);
+    if (frames instanceof LarkitError) return frames;
+    if (box) box.nextSeq++;
+    this.#sink(frames, keyOf(address));
+    return undefined;
   }
 
   /**
@@ -92,7 +133,7 @@ export class OutboundBuffer {
     }
     if (n > 0) {
       box.frames.splice(0, n);
-      this.#release(n);
+      this.#release(box.clientId, n);
     }
     return n;
   }
@@ -105,7 +146,7 @@ export class OutboundBuffer {
     this.#outboxes.delete(key);
     const n = box.frames.length;
     box.frames = [];
-    this.#release(n);
+    this.#release(box.clientId, n);
   }
 
   /** Every unacked frame: streams in creation order, each stream's frames in send order (what a reconnect resends). */
@@ -136,7 +177,7 @@ export class OutboundBuffer {
   /** Fails every waiting producer; later enqueues fail at once. */
   close(reason: LarkitError): void {
     this.#closed = reason;
-    this.#release(0);
+    this.#wake();
   }
 
   #outbox(address: StreamAddress): Outbox {
@@ -149,9 +190,14 @@ export class OutboundBuffer {
     return box;
   }
 
-  #release(n: number): void {
-    this.#total -= n;
+  #release(clientId: string, n: number): void {
+    this.#count(clientId, -n);
     if (this.#total >= this.#capacity && !this.#closed) return;
+    this.#wake();
+  }
+
+  /** Wakes every waiting producer; each looks again whether its device has room. */
+  #wake(): void {
     const waiters = this.#roomWaiters;
     this.#roomWaiters = [];
     for (const wake of waiters) wake();

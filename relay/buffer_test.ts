@@ -77,3 +77,31 @@ Deno.test("a framing error consumes no seq_id; close fails waiting producers", a
   buf.close(errors.network("closed"));
   await assert.rejects(waiting, /closed/);
 });
+
+Deno.test("one device holds at most its share: its producers wait while another device's go through", async () => {
+  const buf = new OutboundBuffer(() => {}, 4, 2);
+  const other = { clientId: "c2", streamId: "s1" };
+  await buf.enqueue(s1, one);
+  await buf.enqueue(s2, one);
+  let third = false;
+  const waiting = buf.enqueue(s1, one).then(() => third = true);
+  assert.equal(buf.hasRoom("c1"), false);
+  assert.equal(buf.hasRoom("c2"), true);
+  await buf.enqueue(other, one);
+  await buf.enqueue(other, one);
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(third, false, "c1's third frame waits for its own acks");
+  assert.equal(buf.totalPending(), 4);
+  buf.ack(s2, 1);
+  await waiting;
+  assert.equal(third, true);
+});
+
+Deno.test("sendUnkept numbers a message without keeping it", () => {
+  const sent: string[] = [];
+  const buf = new OutboundBuffer((f) => sent.push(...f.map((x) => `${x.seqId}:${x.text}`)), 1);
+  assert.equal(buf.sendUnkept(s1, one), undefined);
+  assert.equal(buf.sendUnkept(s1, one), undefined);
+  assert.deepEqual(sent, ["1:m1", "1:m1"], "nothing kept: the address starts at 1 each time");
+  assert.deepEqual([buf.totalPending(), buf.streams()], [0, 0]);
+});

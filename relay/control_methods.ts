@@ -1,13 +1,17 @@
 /**
  * The JSON-RPC control surface of remote control, handed to every app server as extra methods:
- * `remoteControl/enable`, `remoteControl/disable`, `remoteControl/status/read`, and the
+ * `remoteControl/enable`, `remoteControl/disable`, `remoteControl/status/read`, the devices
+ * (`remoteControl/pairing/start|status`, `remoteControl/client/list|revoke`), and the
  * `remoteControl/status/changed` notification broadcast to every initialized connection on each change.
+ * Pairing a new device and revoking one are for local clients only: a remote device does not let others in
+ * or lock them out.
  * The shapes are the protocol module's (`rpc/protocol.ts`); the work is the host's `RemoteControl`.
  */
 import { type LarkitError, toLarkitError } from "../cli/output/errors.ts";
 import { RPC_CODES, RpcError } from "../rpc/errors.ts";
 import type { Notify } from "../rpc/protocol.ts";
-import { type ConnectionInfo, defineMethod, type MethodHandler } from "../rpc/server.ts";
+import { type ConnectionInfo, defineMethod, type MethodContext, type MethodHandler } from "../rpc/server.ts";
+import type { ClientListQuery, PairingCode, RemoteDevice } from "./devices.ts";
 import type { RemoteControlStatus } from "./status.ts";
 
 export const STATUS_CHANGED = "remoteControl/status/changed";
@@ -19,6 +23,27 @@ export interface RemoteControlSwitch {
   disable(): Promise<RemoteControlStatus>;
   /** A local connection finished `initialize` (its client name keys the enrollment). */
   localClientInitialized(name: string): void;
+  pair(opts: { manualCode?: boolean }): Promise<PairingCode>;
+  pairingClaimed(code: { pairingCode?: string | null; manualPairingCode?: string | null }): Promise<boolean>;
+  listClients(
+    q: ClientListQuery & { environmentId?: string | null },
+  ): Promise<{ data: RemoteDevice[]; nextCursor: string | null }>;
+  revokeClient(clientId: string, environmentId?: string | null): Promise<void>;
+}
+
+function localOnly(method: string, ctx: MethodContext): void {
+  if (ctx.connection.origin === "RemoteControl") {
+    throw new RpcError(RPC_CODES.invalidRequest, `${method} is not available to remote-control connections`);
+  }
+}
+
+/** Runs a device call, turning larkit errors into JSON-RPC errors that keep their type, subtype and hint. */
+async function rpcCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw rpcErrorOf(e);
+  }
 }
 
 /** The wire shape of status (reads, enable/disable results and the change notification). */
@@ -71,6 +96,32 @@ export class RemoteControlMethods {
       }),
       ...defineMethod("remoteControl/disable", async () => statusView(await this.#switch.disable())),
       ...defineMethod("remoteControl/status/read", () => statusView(this.#switch.current)),
+      ...defineMethod("remoteControl/pairing/start", (params, ctx) => {
+        localOnly("remoteControl/pairing/start", ctx);
+        return rpcCall(() => this.#switch.pair({ manualCode: params?.manualCode }));
+      }),
+      ...defineMethod("remoteControl/pairing/status", (params) => {
+        if (!params.pairingCode && !params.manualPairingCode) {
+          throw new RpcError(RPC_CODES.invalidParams, "pairingCode or manualPairingCode is required");
+        }
+        return rpcCall(async () => ({ claimed: await this.#switch.pairingClaimed(params) }));
+      }),
+      ...defineMethod("remoteControl/client/list", (params) =>
+        rpcCall(() =>
+          this.#switch.listClients({
+            environmentId: params?.environmentId,
+            cursor: params?.cursor,
+            limit: params?.limit,
+            order: params?.order,
+          })
+        )),
+      ...defineMethod("remoteControl/client/revoke", (params, ctx) => {
+        localOnly("remoteControl/client/revoke", ctx);
+        return rpcCall(async () => {
+          await this.#switch.revokeClient(params.clientId, params.environmentId);
+          return {};
+        });
+      }),
     };
   }
 }

@@ -9,6 +9,14 @@
  *  - a remote-client WebSocket `GET /dev/client?client_id=...` whose frames are client envelopes (the relay
  *    stamps `client_id` and a `cursor`), and which receives the server envelopes addressed to that client;
  *    when it goes away the server gets `client_closed` for every stream it used,
+ *  - pairing: `POST .../server/pair` (server token; `{manual_code}` -> a code valid 10 minutes) and
+ *    `.../pair/status` (`{claimed}`); a device redeems the code at `POST /dev/pair` for its `client_id` and
+ *    `client_token`, which its socket then presents as `Authorization: Bearer` (an unknown client without a
+ *    token is still let in unless started with `requirePairing`, for driving a server by hand),
+ *  - the account's machines and devices (account headers): `GET .../environments`, `DELETE .../environments/{id}`
+ *    (forgets the server and revokes its devices), `GET .../environments/{id}/clients` (with last-seen times)
+ *    and `DELETE .../environments/{id}/clients/{client_id}` (revokes: the device's socket closes at once, so the
+ *    server gets `client_closed` for its streams, and the device is refused from then on),
  *  - `POST /dev/faults` to inject faults by hand (the same switches tests call on `faults`).
  * Both WebSockets are pinged with control frames and closed when they stop answering (Deno's `idleTimeout`).
  * Client envelopes are logged with their cursor, so a server that reconnects with `x-svc-subscribe-cursor`
@@ -21,6 +29,12 @@ import { parseServerEnvelope, toClientEnvelope } from "./envelopes.ts";
 const SERVER_PATH = "/backend-api/wham/remote/control/server";
 const ENROLL_PATH = `${SERVER_PATH}/enroll`;
 const REFRESH_PATH = `${SERVER_PATH}/refresh`;
+const PAIR_PATH = `${SERVER_PATH}/pair`;
+const PAIR_STATUS_PATH = `${PAIR_PATH}/status`;
+const ENVIRONMENTS_PATH = "/backend-api/wham/remote/control/environments";
+const PAIRING_TTL_MS = 10 * 60_000;
+/** Pairing-code letters without look-alikes (no I, O, 0, 1). */
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const NOT_FOUND_BODY = JSON.stringify({ detail: "Remote app server not found" });
 
 const enrollRequestSchema = z.object({
@@ -33,6 +47,23 @@ const enrollRequestSchema = z.object({
 
 const refreshRequestSchema = z.object({ server_id: z.string(), installation_id: z.string() });
 
+const pairRequestSchema = z.object({ manual_code: z.optional(z.boolean()) });
+const pairStatusRequestSchema = z.object({
+  pairing_code: z.optional(z.string()),
+  manual_pairing_code: z.optional(z.string()),
+});
+const redeemRequestSchema = z.object({
+  pairing_code: z.optional(z.string()),
+  manual_pairing_code: z.optional(z.string()),
+  display_name: z.optional(z.string()),
+  device_type: z.optional(z.string()),
+  platform: z.optional(z.string()),
+  os_version: z.optional(z.string()),
+  device_model: z.optional(z.string()),
+  app_version: z.optional(z.string()),
+});
+type PairingRedemption = z.infer<typeof redeemRequestSchema>;
+
 const faultRequestSchema = z.discriminatedUnion("fault", [
   z.object({ fault: z.literal("drop") }),
   z.object({ fault: z.literal("forget") }),
@@ -44,6 +75,8 @@ const faultRequestSchema = z.discriminatedUnion("fault", [
     count: z.number().check(z.int(), z.minimum(1), z.maximum(1000)),
   }),
   z.object({ fault: z.literal("delay_acks"), ms: z.number().check(z.int(), z.nonnegative()) }),
+  /** One text frame to the local server exactly as given (a hostile or broken relay's input). */
+  z.object({ fault: z.literal("raw_frame"), text: z.string() }),
   z.object({
     fault: z.literal("oversized_segment"),
     client_id: z.string(),
@@ -72,6 +105,8 @@ export interface DevRelayOptions {
   tokenTtlMs?: number;
   /** Seconds of silence after which a socket is pinged, and closed if the pong does not follow (default 30). */
   idleTimeoutSeconds?: number;
+  /** Refuse remote-client sockets without a paired client's token (production); by default unknown ones may connect. */
+  requirePairing?: boolean;
 }
 
 /** What the relay saw, for assertions and for the by-hand log. */
@@ -112,6 +147,38 @@ interface IssuedToken {
   expiresAt: number;
 }
 
+interface ServerRecord {
+  serverId: string;
+  environmentId: string;
+  accountId: string;
+  name: string;
+  os: string;
+  arch: string;
+  /** Unix seconds. */
+  createdAt: number;
+  lastSeenAt: number | null;
+}
+
+interface Pairing {
+  serverId: string;
+  code: string;
+  manualCode: string | null;
+  expiresAt: number;
+  claimedBy?: string;
+}
+
+/** A paired device; revoked ones stay listed here (refused) but are no longer shown. */
+interface DeviceRecord {
+  clientId: string;
+  token: string;
+  serverId: string;
+  environmentId: string;
+  pairedAt: number;
+  lastSeenAt: number | null;
+  revoked: boolean;
+  info: Omit<PairingRedemption, "pairing_code" | "manual_pairing_code">;
+}
+
 export class DevRelay {
   readonly stats: DevRelayStats = {
     enrollments: 0,
@@ -132,7 +199,13 @@ export class DevRelay {
   readonly #tokensOn: boolean;
   readonly #tokenTtlMs: number;
   readonly #idleTimeout: number;
-  readonly #servers = new Map<string, string>();
+  readonly #servers = new Map<string, ServerRecord>();
+  readonly #pairings: Pairing[] = [];
+  readonly #devices = new Map<string, DeviceRecord>();
+  readonly #requirePairing: boolean;
+  #nextDevice = 1;
+  /** The server id of the connected server socket. */
+  #serverSocketId: string | undefined;
   readonly #tokens = new Map<string, IssuedToken>();
   readonly #clients = new Map<string, WebSocket>();
   /** Server envelopes for clients not connected yet, in order. */
@@ -156,6 +229,7 @@ export class DevRelay {
     this.#tokensOn = options.tokens ?? true;
     this.#tokenTtlMs = options.tokenTtlMs ?? 60 * 60_000;
     this.#idleTimeout = options.idleTimeoutSeconds ?? 30;
+    this.#requirePairing = options.requirePairing ?? false;
     this.#server = Deno.serve({
       hostname: options.hostname ?? "127.0.0.1",
       port: options.port ?? 0,
@@ -171,6 +245,12 @@ export class DevRelay {
   get baseUrl(): string {
     const { hostname, port } = this.#server.addr;
     return `http://${hostname}:${port}/`;
+  }
+
+  /** Where a device redeems a pairing code (`POST`, JSON `PairingRedemption`). */
+  get pairUrl(): string {
+    const { hostname, port } = this.#server.addr;
+    return `http://${hostname}:${port}/dev/pair`;
   }
 
   clientUrl(clientId: string): string {
@@ -205,6 +285,7 @@ export class DevRelay {
     rejectHandshakes: (status: number, opts: { body?: string; count?: number } = {}) =>
       this.fault({ fault: "reject_handshakes", status, body: opts.body, count: opts.count ?? 1 }),
     delayAcks: (ms: number) => this.fault({ fault: "delay_acks", ms }),
+    sendRawFrame: (text: string) => this.fault({ fault: "raw_frame", text }),
     sendOversizedSegment: (clientId: string, streamId: string, seqId: number) =>
       this.fault({ fault: "oversized_segment", client_id: clientId, stream_id: streamId, seq_id: seqId }),
     sendCorruptSegment: (clientId: string, streamId: string, seqId: number) =>
@@ -221,6 +302,7 @@ export class DevRelay {
       case "forget":
         this.#servers.clear();
         this.#tokens.clear();
+        this.#pairings.length = 0;
         return;
       case "expire_tokens":
         for (const t of this.#tokens.values()) t.expiresAt = this.#clock.now() - 1;
@@ -232,6 +314,9 @@ export class DevRelay {
         return;
       case "delay_acks":
         this.#ackDelayMs = f.ms;
+        return;
+      case "raw_frame":
+        this.#serverSocket?.send(f.text);
         return;
       case "oversized_segment":
       case "corrupt_segment": {
@@ -268,6 +353,12 @@ export class DevRelay {
     }
     if (req.method === "GET" && url.pathname === SERVER_PATH) return this.#serverHandshake(req);
     if (req.method === "GET" && url.pathname === "/dev/client") return this.#clientHandshake(req, url);
+    if (req.method === "POST" && url.pathname === PAIR_PATH) return await this.#pair(req);
+    if (req.method === "POST" && url.pathname === PAIR_STATUS_PATH) return await this.#pairStatus(req);
+    if (req.method === "POST" && url.pathname === "/dev/pair") return await this.#redeem(req);
+    if (url.pathname === ENVIRONMENTS_PATH || url.pathname.startsWith(`${ENVIRONMENTS_PATH}/`)) {
+      return this.#environments(req, url);
+    }
     if (req.method === "POST" && url.pathname === "/dev/faults") {
       const parsed = faultRequestSchema.safeParse(await req.json().catch(() => undefined));
       if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
@@ -301,7 +392,16 @@ export class DevRelay {
     const n = this.#nextServer++;
     const serverId = `srv_dev_${n}`;
     const environmentId = `env_dev_${n}`;
-    this.#servers.set(serverId, environmentId);
+    this.#servers.set(serverId, {
+      serverId,
+      environmentId,
+      accountId: req.headers.get("svc-account-id") ?? "",
+      name: body.data.name,
+      os: body.data.os,
+      arch: body.data.arch,
+      createdAt: this.#seconds(),
+      lastSeenAt: null,
+    });
     this.stats.enrollments++;
     this.#log(`dev relay: enrolled ${body.data.name} as ${serverId}`);
     return Response.json({ server_id: serverId, environment_id: environmentId, ...this.#issue(serverId) });
@@ -311,7 +411,7 @@ export class DevRelay {
     if (!this.#accountAuthorized(req)) return Response.json({ detail: "unauthorized" }, { status: 401 });
     const body = refreshRequestSchema.safeParse(await req.json().catch(() => undefined));
     if (!body.success) return Response.json({ detail: body.error.message }, { status: 400 });
-    const environmentId = this.#servers.get(body.data.server_id);
+    const environmentId = this.#servers.get(body.data.server_id)?.environmentId;
     if (environmentId === undefined) return new Response(NOT_FOUND_BODY, { status: 404 });
     this.stats.refreshes++;
     return Response.json({
@@ -369,6 +469,8 @@ export class DevRelay {
     socket.onopen = () => {
       this.#serverSocket?.close();
       this.#serverSocket = socket;
+      this.#serverSocketId = headers["x-svc-server-id"];
+      this.#seen(this.#servers.get(headers["x-svc-server-id"] ?? ""));
       this.#toServer.clear();
       const after = cursorHeader === undefined ? undefined : Number(cursorHeader);
       if (after !== undefined) this.#clientLog = this.#clientLog.filter((f) => f.cursor > after);
@@ -381,7 +483,10 @@ export class DevRelay {
       this.#fromServer(ev.data);
     };
     socket.onclose = () => {
-      if (this.#serverSocket === socket) this.#serverSocket = undefined;
+      if (this.#serverSocket === socket) {
+        this.#serverSocket = undefined;
+        this.#serverSocketId = undefined;
+      }
     };
     socket.onerror = () => {};
     return response;
@@ -406,6 +511,10 @@ export class DevRelay {
   #clientHandshake(req: Request, url: URL): Response {
     const clientId = url.searchParams.get("client_id");
     if (!clientId) return new Response("client_id is required", { status: 400 });
+    const refusal = this.#refuseClient(clientId, req.headers.get("authorization"));
+    if (refusal) return refusal;
+    const device = this.#devices.get(clientId);
+    this.#seen(device);
     const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: this.#idleTimeout });
     /** Streams this socket opened or used: each gets `client_closed` when the socket goes away. */
     const streams = new Set<string>();
@@ -417,6 +526,16 @@ export class DevRelay {
     };
     socket.onmessage = (ev) => {
       if (typeof ev.data !== "string") return;
+      if (device) {
+        // A revoked device's socket is closed at revocation; nothing it still had in flight gets through, and
+        // nothing reaches a machine it was not paired with.
+        if (
+          device.revoked || (this.#serverSocketId !== undefined && this.#serverSocketId !== device.serverId)
+        ) {
+          return;
+        }
+        this.#seen(device);
+      }
       let json: unknown;
       try {
         json = JSON.parse(ev.data);
@@ -457,6 +576,194 @@ export class DevRelay {
     };
     socket.onerror = () => {};
     return response;
+  }
+
+  #seconds(): number {
+    return Math.floor(this.#clock.now() / 1000);
+  }
+
+  #seen(record: { lastSeenAt: number | null } | undefined): void {
+    if (record) record.lastSeenAt = this.#seconds();
+  }
+
+  /** null when a remote-client socket may open, else the refusal. */
+  #refuseClient(clientId: string, authorization: string | null): Response | null {
+    const device = this.#devices.get(clientId);
+    if (device?.revoked) return Response.json({ detail: "client revoked" }, { status: 403 });
+    if (device) {
+      if (authorization !== `Bearer ${device.token}`) {
+        return Response.json({ detail: "invalid client token" }, { status: 401 });
+      }
+      if (!this.#servers.has(device.serverId)) {
+        return Response.json({ detail: "the paired machine is gone" }, { status: 403 });
+      }
+      return null;
+    }
+    if (this.#requirePairing || authorization !== null) {
+      return Response.json({ detail: "unknown client; pair it first" }, { status: 401 });
+    }
+    return null;
+  }
+
+  /** The server a request's token stands for (or the account headers on a relay without tokens), else the refusal. */
+  #serverOf(req: Request): ServerRecord | Response {
+    const serverId = req.headers.get("x-svc-server-id") ?? "";
+    const server = this.#servers.get(serverId);
+    if (!server) return new Response(NOT_FOUND_BODY, { status: 404 });
+    if (this.#tokensOn) {
+      const auth = req.headers.get("authorization") ?? "";
+      const token = auth.startsWith("Bearer ") ? this.#tokens.get(auth.slice(7)) : undefined;
+      if (!token || token.serverId !== serverId || token.expiresAt <= this.#clock.now()) {
+        return Response.json({ detail: "invalid or expired server token" }, { status: 401 });
+      }
+    } else if (!this.#accountAuthorized(req)) {
+      return Response.json({ detail: "unauthorized" }, { status: 401 });
+    }
+    return server;
+  }
+
+  #code(length: number, alphabet: string): string {
+    const bytes = crypto.getRandomValues(new Uint8Array(length));
+    return [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
+  }
+
+  async #pair(req: Request): Promise<Response> {
+    const server = this.#serverOf(req);
+    if (server instanceof Response) return server;
+    const body = pairRequestSchema.safeParse(await req.json().catch(() => undefined));
+    if (!body.success) return Response.json({ detail: body.error.message }, { status: 400 });
+    const code = `${this.#code(4, CODE_ALPHABET)}-${this.#code(4, CODE_ALPHABET)}`;
+    const manualCode = body.data.manual_code ? this.#code(6, "0123456789") : null;
+    const expiresAt = this.#clock.now() + PAIRING_TTL_MS;
+    this.#pairings.push({ serverId: server.serverId, code, manualCode, expiresAt });
+    this.#log(`dev relay: pairing code issued for ${server.serverId}`);
+    return Response.json({
+      pairing_code: code,
+      manual_pairing_code: manualCode,
+      server_id: server.serverId,
+      environment_id: server.environmentId,
+      expires_at: new Date(expiresAt).toISOString(),
+    });
+  }
+
+  #findPairing(code: { pairing_code?: string; manual_pairing_code?: string }): Pairing | undefined {
+    return this.#pairings.find((p) =>
+      (code.pairing_code !== undefined && p.code === code.pairing_code.toUpperCase()) ||
+      (code.manual_pairing_code !== undefined && p.manualCode === code.manual_pairing_code)
+    );
+  }
+
+  async #pairStatus(req: Request): Promise<Response> {
+    const server = this.#serverOf(req);
+    if (server instanceof Response) return server;
+    const body = pairStatusRequestSchema.safeParse(await req.json().catch(() => undefined));
+    if (!body.success) return Response.json({ detail: body.error.message }, { status: 400 });
+    const pairing = this.#findPairing(body.data);
+    if (!pairing || pairing.serverId !== server.serverId) {
+      return Response.json({ detail: "pairing code not found" }, { status: 404 });
+    }
+    return Response.json({ claimed: pairing.claimedBy !== undefined });
+  }
+
+  async #redeem(req: Request): Promise<Response> {
+    const body = redeemRequestSchema.safeParse(await req.json().catch(() => undefined));
+    if (!body.success) return Response.json({ detail: body.error.message }, { status: 400 });
+    const pairing = this.#findPairing(body.data);
+    const server = pairing && this.#servers.get(pairing.serverId);
+    if (!pairing || !server) return Response.json({ detail: "pairing code not found" }, { status: 404 });
+    if (pairing.claimedBy !== undefined || pairing.expiresAt <= this.#clock.now()) {
+      return Response.json({ detail: "pairing code already used or expired" }, { status: 410 });
+    }
+    const { pairing_code: _c, manual_pairing_code: _m, ...info } = body.data;
+    const clientId = `cli_dev_${this.#nextDevice++}`;
+    const token = `ct_dev_${crypto.randomUUID()}`;
+    pairing.claimedBy = clientId;
+    this.#devices.set(clientId, {
+      clientId,
+      token,
+      serverId: server.serverId,
+      environmentId: server.environmentId,
+      pairedAt: this.#seconds(),
+      lastSeenAt: null,
+      revoked: false,
+      info,
+    });
+    this.#log(`dev relay: ${clientId} paired with ${server.serverId}`);
+    return Response.json({ client_id: clientId, client_token: token, environment_id: server.environmentId });
+  }
+
+  /** Revokes a device: refused from now on, and its socket closed at once (client_closed for its streams). */
+  #revoke(device: DeviceRecord): void {
+    device.revoked = true;
+    this.#clients.get(device.clientId)?.close(4003, "client revoked");
+    this.#log(`dev relay: ${device.clientId} revoked`);
+  }
+
+  #environments(req: Request, url: URL): Response {
+    if (!this.#accountAuthorized(req)) return Response.json({ detail: "unauthorized" }, { status: 401 });
+    const accountId = req.headers.get("svc-account-id") ?? "";
+    const parts = url.pathname.slice(ENVIRONMENTS_PATH.length).split("/").filter(Boolean).map(
+      decodeURIComponent,
+    );
+    const notFound = () => Response.json({ detail: "environment not found" }, { status: 404 });
+    if (parts.length === 0) {
+      if (req.method !== "GET") return Response.json({ detail: "method not allowed" }, { status: 405 });
+      const data = [...this.#servers.values()].filter((s) => s.accountId === accountId).map((s) => ({
+        environment_id: s.environmentId,
+        server_id: s.serverId,
+        name: s.name,
+        os: s.os,
+        arch: s.arch,
+        online: this.serverConnected && this.#serverSocketId === s.serverId,
+        last_seen_at: s.lastSeenAt,
+        created_at: s.createdAt,
+      }));
+      return Response.json({ data });
+    }
+    const server = [...this.#servers.values()].find((s) =>
+      s.environmentId === parts[0] && s.accountId === accountId
+    );
+    if (!server) return notFound();
+    if (parts.length === 1 && req.method === "DELETE") {
+      this.#servers.delete(server.serverId);
+      for (const [token, t] of this.#tokens) if (t.serverId === server.serverId) this.#tokens.delete(token);
+      for (const d of this.#devices.values()) {
+        if (d.serverId === server.serverId && !d.revoked) this.#revoke(d);
+      }
+      if (this.#serverSocketId === server.serverId) this.#serverSocket?.close();
+      this.#log(`dev relay: environment ${server.environmentId} deleted`);
+      return Response.json({});
+    }
+    if (parts[1] !== "clients" || parts.length > 3) return notFound();
+    const devices = [...this.#devices.values()].filter((d) => d.serverId === server.serverId && !d.revoked);
+    if (parts.length === 3) {
+      if (req.method !== "DELETE") return Response.json({ detail: "method not allowed" }, { status: 405 });
+      const device = devices.find((d) => d.clientId === parts[2]);
+      if (!device) return Response.json({ detail: "client not found" }, { status: 404 });
+      this.#revoke(device);
+      return Response.json({});
+    }
+    if (req.method !== "GET") return Response.json({ detail: "method not allowed" }, { status: 405 });
+    if (url.searchParams.get("order") === "desc") devices.reverse();
+    const from = Number(url.searchParams.get("cursor") ?? "0");
+    const limit = Math.min(200, Math.max(1, Number(url.searchParams.get("limit") ?? "50") || 50));
+    if (!Number.isSafeInteger(from) || from < 0) {
+      return Response.json({ detail: "bad cursor" }, { status: 400 });
+    }
+    const page = devices.slice(from, from + limit);
+    return Response.json({
+      data: page.map((d) => ({
+        client_id: d.clientId,
+        display_name: d.info.display_name ?? null,
+        device_type: d.info.device_type ?? null,
+        platform: d.info.platform ?? null,
+        os_version: d.info.os_version ?? null,
+        device_model: d.info.device_model ?? null,
+        app_version: d.info.app_version ?? null,
+        last_seen_at: d.lastSeenAt,
+      })),
+      next_cursor: from + limit < devices.length ? String(from + limit) : null,
+    });
   }
 
   /** Appends a client envelope to the log under the next cursor (`verbatim`: its text, already exact but for it). */

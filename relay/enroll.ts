@@ -69,9 +69,12 @@ export interface EnrollResult {
   token?: ServerToken;
 }
 
-/** Relay bodies are quoted in errors, but never a token. */
+/** Relay bodies are quoted in errors, but never a token or a pairing code. */
 export function redactBody(body: string): string {
-  return body.slice(0, 4096).replace(/("remote_control_token"\s*:\s*)"[^"]*"/g, '$1"<redacted>"');
+  return body.slice(0, 4096).replace(
+    /("(?:remote_control_token|pairing_code|manual_pairing_code|client_token)"\s*:\s*)"[^"]*"/g,
+    '$1"<redacted>"',
+  );
 }
 
 async function post(

@@ -166,6 +166,25 @@ export function parseServerEnvelope(text: string): ServerEnvelope | undefined {
   return toServerEnvelope(parseJson(text));
 }
 
+/**
+ * A plain token: what a relay-supplied id or cursor may be. The cursor goes back to the relay as the
+ * `x-svc-subscribe-cursor` header of every later handshake and ids appear in logs, so relay input is data and
+ * never header syntax: no CR/LF, spaces, control or non-ASCII characters, at most 256 characters.
+ */
+const PLAIN_TOKEN = /^[A-Za-z0-9._~:@+\/=-]{1,256}$/;
+
+export function isPlainToken(value: string): boolean {
+  return PLAIN_TOKEN.test(value);
+}
+
+/** The first of a client envelope's relay-supplied ids and cursor that is not a plain token, or undefined. */
+export function badToken(env: ClientEnvelope): "client_id" | "stream_id" | "cursor" | undefined {
+  if (!isPlainToken(env.client_id)) return "client_id";
+  if (env.stream_id !== undefined && !isPlainToken(env.stream_id)) return "stream_id";
+  if (env.cursor !== undefined && !isPlainToken(env.cursor)) return "cursor";
+  return undefined;
+}
+
 /** Whether a JSON-RPC message (already parsed) is a request for `initialize`, the only opener of a stream. */
 export function isInitializeRequest(message: unknown): boolean {
   return typeof message === "object" && message !== null && "method" in message && "id" in message &&

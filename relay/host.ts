@@ -20,6 +20,7 @@ import {
   STATUS_CHANGED,
   statusView,
 } from "./control_methods.ts";
+import type { ClientListQuery, PairingCode, RemoteDevice, RemoteHost } from "./devices.ts";
 import type { GetAccount } from "./enroll.ts";
 import { RemoteControlSession, type SessionTiming } from "./session.ts";
 import type { OpenSocket } from "./socket.ts";
@@ -36,6 +37,11 @@ export interface RemoteControlHostOptions {
   clientName?: string;
   /** Enable (without touching the persisted preference) as soon as the client name is known. */
   enableAtStart?: boolean;
+  /**
+   * Connect by itself when the persisted preference says enabled (the default); false for a one-off command
+   * (`remote-control pair|clients|hosts` without a daemon) that must never start serving remote devices.
+   */
+  followPreference?: boolean;
   timing?: Partial<SessionTiming>;
   runner?: Runner;
   /** Restrictions for remote origins (`--remote-read-only`, `--remote-forbid-service`). */
@@ -100,6 +106,32 @@ export class RemoteControl implements RemoteControlSwitch {
     return await (await this.#session).disable();
   }
 
+  pair(opts: { manualCode?: boolean } = {}): Promise<PairingCode> {
+    return this.#sessionNow().then((s) => s.pair(opts));
+  }
+
+  pairingClaimed(code: { pairingCode?: string | null; manualPairingCode?: string | null }): Promise<boolean> {
+    return this.#sessionNow().then((s) => s.pairingClaimed(code));
+  }
+
+  listClients(
+    q: ClientListQuery & { environmentId?: string | null },
+  ): Promise<{ data: RemoteDevice[]; nextCursor: string | null }> {
+    return this.#sessionNow().then((s) => s.listClients(q));
+  }
+
+  revokeClient(clientId: string, environmentId?: string | null): Promise<void> {
+    return this.#sessionNow().then((s) => s.revokeClient(clientId, environmentId));
+  }
+
+  listHosts(): Promise<(RemoteHost & { current: boolean })[]> {
+    return this.#sessionNow().then((s) => s.listHosts());
+  }
+
+  deleteHost(environmentId: string): Promise<void> {
+    return this.#sessionNow().then((s) => s.deleteHost(environmentId));
+  }
+
   /** The session, once one was created (tests, the foreground command). */
   session(): Promise<RemoteControlSession> {
     return this.#sessionNow();
@@ -157,6 +189,7 @@ export class RemoteControl implements RemoteControlSwitch {
     const log = this.#opts.log ?? (() => {});
     try {
       if (this.#closed) return;
+      if (!this.#opts.enableAtStart && this.#opts.followPreference === false) return;
       if (!this.#opts.enableAtStart) {
         // Without a user login there is no enrollment key, so no preference: nothing to say.
         const account = await this.#opts.getAccount().catch(() => undefined);

@@ -221,6 +221,21 @@ Deno.test("a legacy client_message without stream_id opens a stream under a gene
       [streamId, 2, 2],
     ]);
     assert.deepEqual((frames[1].message as { result: unknown }).result, 7);
+    // A re-initialize keeps the legacy client on its stream: a later message is still answered there.
+    ws.send(
+      JSON.stringify({ type: "client_message", message: { jsonrpc: "2.0", id: 3, method: "initialize" } }),
+    );
+    ws.send(
+      JSON.stringify({
+        type: "client_message",
+        message: { jsonrpc: "2.0", id: 4, method: "echo", params: 8 },
+      }),
+    );
+    await until("four answers", () => frames.length === 4);
+    assert.deepEqual(frames.slice(2).map((f) => [f.stream_id, (f.message as { id: number }).id]), [
+      [streamId, 3],
+      [streamId, 4],
+    ]);
   } finally {
     ws.close();
     await s.close();

@@ -11,6 +11,7 @@ import "./ws_mask.ts";
 import WebSocket from "ws";
 import * as z from "zod";
 import { LarkitError } from "../cli/output/errors.ts";
+import type { FetchFn } from "../cli/provider.ts";
 import { parseServerEnvelope } from "./envelopes.ts";
 import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
 import { frameText } from "./ws_socket.ts";
@@ -49,6 +50,36 @@ function asResponse(message: unknown): Response | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/** What a device tells the relay when it redeems a pairing code (the dev relay's `POST /dev/pair`). */
+export interface PairingRedemption {
+  pairing_code?: string;
+  manual_pairing_code?: string;
+  display_name?: string;
+  device_type?: string;
+  platform?: string;
+  os_version?: string;
+  device_model?: string;
+  app_version?: string;
+}
+
+const redeemedSchema = z.object({
+  client_id: z.string(),
+  client_token: z.string(),
+  environment_id: z.string(),
+});
+
+/** Redeems a pairing code as a new device does: its client id and the token its socket presents. */
+export async function redeemPairingCode(
+  fetch: FetchFn,
+  pairUrl: string,
+  redemption: PairingRedemption,
+): Promise<z.infer<typeof redeemedSchema>> {
+  const res = await fetch(pairUrl, { method: "POST", body: JSON.stringify(redemption) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`pairing refused: HTTP ${res.status} ${text}`);
+  return redeemedSchema.parse(JSON.parse(text));
+}
+
 export class RemoteClient {
   readonly clientId: string;
   readonly #ws: WebSocket;
@@ -67,8 +98,9 @@ export class RemoteClient {
     });
   }
 
-  static connect(url: string, clientId: string): Promise<RemoteClient> {
-    const ws = new WebSocket(url);
+  /** Opens the device's socket; a paired device presents its `client_token`. */
+  static connect(url: string, clientId: string, opts: { token?: string } = {}): Promise<RemoteClient> {
+    const ws = new WebSocket(url, opts.token ? { headers: { authorization: `Bearer ${opts.token}` } } : {});
     return new Promise((resolve, reject) => {
       ws.onopen = () => resolve(new RemoteClient(ws, clientId));
       ws.onerror = (ev) => reject(new Error(ev.message || "remote client connect failed"));

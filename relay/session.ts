@@ -6,9 +6,10 @@
  * login only) -> enrollment (memory, then the state DB, then enroll) -> server token (refreshed when missing or
  * expiring within 30 s; tokens live in memory only) -> handshake with `Authorization: Bearer <server token>`
  * (or the account headers when the relay issues no tokens) -> resend every unacked envelope in order -> serve
- * frames, pinging every 10 s, until the socket drops or 60 s pass without a pong or any frame -> back off
- * (capped exponential with jitter, reset after a stable connection) -> again. The loop never gives up: every
- * failure leaves the status `connecting` with the last error, until `disable`.
+ * frames, pinging every 10 s, until the socket drops or 60 s pass without a pong or data frame (the relay's
+ * own pings do not count) -> back off (capped exponential with jitter, reset after a stable connection) ->
+ * again. The loop never gives up: every failure leaves the status `connecting` with the last error, until
+ * `disable`.
  *
  * Handshake answers: 401/403 forget the server token (the next attempt refreshes it) or, without tokens,
  * refresh the account login; a 404 whose body is exactly `{"detail":"Remote app server not found"}` deletes
@@ -16,6 +17,7 @@
  * enrollment: it is deleted and enrolled again in the same attempt.
  */
 import { errors, LarkitError, toLarkitError } from "../cli/output/errors.ts";
+import { RPC_CODES } from "../rpc/errors.ts";
 import type { Clock, FetchFn, Random } from "../cli/provider.ts";
 import type { AppServer, Connection } from "../rpc/connection.ts";
 import { BUFFER_CAPACITY, OutboundBuffer, type StreamAddress } from "./buffer.ts";
@@ -30,11 +32,30 @@ import {
   requireUserAccount,
   type ServerToken,
 } from "./enroll.ts";
-import { type ClientEnvelope, isInitializeRequest, parseClientEnvelope } from "./envelopes.ts";
+import {
+  badToken,
+  type ClientEnvelope,
+  isInitializeRequest,
+  isPlainToken,
+  parseClientEnvelope,
+} from "./envelopes.ts";
+import {
+  type ClientListQuery,
+  deleteHost,
+  listDevices,
+  listHosts,
+  pairingClaimed,
+  type PairingCode,
+  type RemoteDevice,
+  type RemoteHost,
+  requestPairingCode,
+  revokeDevice,
+} from "./devices.ts";
 import { frameMessage, Reassembler, SEGMENT_MAX_BYTES, type WireFrame } from "./segments.ts";
 import { HandshakeRefused, type OpenSocket, openWsSocket, type RelaySocket } from "./socket.ts";
 import { type RemoteControlStatus, StatusBoard } from "./status.ts";
 import type { Enrollment, EnrollmentKey, EnrollmentStore } from "./store.ts";
+import { type RemoteStream, type StreamLimits, StreamTracker } from "./streams.ts";
 import type { RelayUrls } from "./url.ts";
 
 export const PROTOCOL_VERSION = "3";
@@ -49,7 +70,7 @@ export interface SessionTiming {
   stableMs: number;
   /** A WebSocket ping goes out this often while connected. */
   pingIntervalMs: number;
-  /** No pong nor any other frame for this long: the relay is considered dead and the socket dropped. */
+  /** No pong nor any data frame for this long (the relay's pings do not count): the socket is dropped. */
   pongTimeoutMs: number;
   connectTimeoutMs: number;
   /** A server token expiring within this margin is refreshed before connecting. */
@@ -88,6 +109,8 @@ export interface SessionOptions {
   clientName: string | Promise<string>;
   timing?: Partial<SessionTiming>;
   bufferCapacity?: number;
+  /** Open streams per device and in total (defaults: `DEFAULT_STREAM_LIMITS`). */
+  streamLimits?: Partial<StreamLimits>;
   /** Diagnostics (stderr); never receives tokens. */
   log?: (line: string) => void;
   openSocket?: OpenSocket;
@@ -98,14 +121,6 @@ export interface SessionOptions {
 export interface ToggleOptions {
   /** Leave the persisted preference as it is (start-up resolution, `--remote-control`). */
   ephemeral?: boolean;
-}
-
-interface RemoteStream extends StreamAddress {
-  connection: Connection;
-  /** Last accepted client seq_id; inbound duplicates at or below it are ignored. */
-  lastSeq: number;
-  /** Clock time of the last client_message or ping (the idle timeout). */
-  lastActivity: number;
 }
 
 /** Capped exponential backoff with ±10% jitter; `unit` is a uniform random number in [0, 1). */
@@ -157,9 +172,7 @@ export class RemoteControlSession {
   readonly #timing: SessionTiming;
   readonly #buffer: OutboundBuffer;
   readonly #reassembler = new Reassembler();
-  readonly #streams = new Map<string, RemoteStream>();
-  /** Stream ids the server generated for legacy clients (messages without `stream_id`), per client_id. */
-  readonly #legacyStreams = new Map<string, string>();
+  readonly #streams: StreamTracker;
   readonly #installationId: string;
   readonly #log: (line: string) => void;
   readonly #closed = new AbortController();
@@ -181,14 +194,19 @@ export class RemoteControlSession {
   #lastInboundAt: number | undefined;
   #sweeping = false;
   #loop: { abort: AbortController; done: Promise<void> } | undefined;
+  #enrollmentTurn: Promise<unknown> = Promise.resolve();
 
   constructor(options: SessionOptions) {
     this.#o = options;
     this.#timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.#streams = new StreamTracker(options.streamLimits);
     this.#log = options.log ?? (() => {});
+    const capacity = options.bufferCapacity ?? BUFFER_CAPACITY;
     this.#buffer = new OutboundBuffer(
       (frames, stream) => this.#write(frames, stream),
-      options.bufferCapacity ?? BUFFER_CAPACITY,
+      capacity,
+      // Half the window per device: one that never acks stalls only its own streams.
+      Math.max(1, Math.floor(capacity / 2)),
     );
     this.#installationId = options.store.installationId(() => options.random.uuid());
     this.status = options.status ?? new StatusBoard({
@@ -247,8 +265,158 @@ export class RemoteControlSession {
     await this.disable({ ephemeral: true });
     this.#closed.abort();
     this.#buffer.close(errors.network("remote control session closed"));
-    for (const s of [...this.#streams.values()]) s.connection.close();
+    for (const s of this.#streams.values()) s.connection.close();
     this.#streams.clear();
+  }
+
+  /**
+   * A pairing code a new device redeems at the relay (`POST .../server/pair` with the server token). Works
+   * while disabled: the persisted enrollment is reused or made, and no socket is needed. A 404 means the relay
+   * forgot this server: the enrollment is cleared, made again, and pairing retried once; a 401/403 refreshes
+   * the server token and retries once.
+   */
+  async pair(opts: { manualCode?: boolean } = {}): Promise<PairingCode> {
+    let reEnrolled = false;
+    let refreshed = false;
+    for (;;) {
+      const { account, enrollment } = await this.#ready();
+      try {
+        return await requestPairingCode(
+          this.#o.fetch,
+          this.#o.urls.pair,
+          this.#serverHeaders(enrollment, account),
+          enrollment,
+          opts.manualCode === true,
+        );
+      } catch (e) {
+        const err = toLarkitError(e);
+        if (err.subtype === "not_found" && !reEnrolled) {
+          reEnrolled = true;
+          this.#forgetEnrollment(
+            "pairing: the relay no longer knows this server (HTTP 404); enrolling again",
+          );
+          continue;
+        }
+        if (err.subtype === "auth" && !refreshed && !this.#accountHandshake) {
+          refreshed = true;
+          this.#token = undefined;
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** Whether a device redeemed the pairing code. */
+  async pairingClaimed(
+    code: { pairingCode?: string | null; manualPairingCode?: string | null },
+  ): Promise<boolean> {
+    const { account, enrollment } = await this.#ready();
+    return await pairingClaimed(
+      this.#o.fetch,
+      this.#o.urls.pairStatus,
+      this.#serverHeaders(enrollment, account),
+      code,
+    );
+  }
+
+  /** The devices paired with an environment (this server's by default), with their last-seen time. */
+  async listClients(
+    q: ClientListQuery & { environmentId?: string | null },
+  ): Promise<{ data: RemoteDevice[]; nextCursor: string | null }> {
+    const { account, environmentId } = await this.#environment(q.environmentId);
+    // Not enrolled: no device can be paired with this machine (and listing does not enroll it).
+    if (environmentId === undefined) return { data: [], nextCursor: null };
+    return await listDevices(
+      this.#o.fetch,
+      this.#o.urls.environments,
+      this.#accountHeaders(account),
+      environmentId,
+      q,
+    );
+  }
+
+  /** Revokes a device: the relay refuses it from then on and closes its open streams at once. */
+  async revokeClient(clientId: string, environmentId?: string | null): Promise<void> {
+    const env = await this.#environment(environmentId);
+    if (env.environmentId === undefined) {
+      throw errors.notFound(`remote control client ${clientId} not found: this machine is not enrolled`);
+    }
+    await revokeDevice(
+      this.#o.fetch,
+      this.#o.urls.environments,
+      this.#accountHeaders(env.account),
+      env.environmentId,
+      clientId,
+    );
+  }
+
+  /** The account's enrolled machines; `current` marks this server's own enrollment. */
+  async listHosts(): Promise<(RemoteHost & { current: boolean })[]> {
+    const account = requireUserAccount(await this.#o.getAccount());
+    const own = await this.#ownEnvironmentId(account);
+    const hosts = await listHosts(this.#o.fetch, this.#o.urls.environments, this.#accountHeaders(account));
+    return hosts.map((h) => ({ ...h, current: h.environmentId === own }));
+  }
+
+  /** Deletes an enrolled machine at the relay; this server's own one is forgotten here too (enrolled afresh on use). */
+  async deleteHost(environmentId: string): Promise<void> {
+    const account = requireUserAccount(await this.#o.getAccount());
+    await deleteHost(this.#o.fetch, this.#o.urls.environments, this.#accountHeaders(account), environmentId);
+    if (this.#enrollment?.environmentId === environmentId) {
+      this.#forgetEnrollment("this machine's enrollment was deleted at the relay");
+      return;
+    }
+    const key = await this.#key(account);
+    const stored = key && this.#o.store.load(key);
+    if (stored && stored.environmentId === environmentId) this.#o.store.delete(stored);
+  }
+
+  #accountHeaders(account: RelayAccount): Record<string, string> {
+    return accountHeaders(account, this.#installationId);
+  }
+
+  /** The enrollment key, once the client name is known. */
+  async #key(account: RelayAccount): Promise<EnrollmentKey | undefined> {
+    const name = await Promise.race([this.#o.clientName, Promise.resolve(undefined)]);
+    if (name === undefined) return undefined;
+    return { websocketUrl: this.#o.urls.websocket, accountId: account.accountId, clientName: name };
+  }
+
+  async #ownEnvironmentId(account: RelayAccount): Promise<string | undefined> {
+    if (this.#enrollment?.accountId === account.accountId) return this.#enrollment.environmentId;
+    const key = await this.#key(account);
+    return key && this.#o.store.load(key)?.environmentId;
+  }
+
+  /** The named environment, or this server's own (in memory or stored; undefined when not enrolled). */
+  async #environment(
+    environmentId?: string | null,
+  ): Promise<{ account: RelayAccount; environmentId: string | undefined }> {
+    const account = requireUserAccount(await this.#o.getAccount());
+    return { account, environmentId: environmentId || await this.#ownEnvironmentId(account) };
+  }
+
+  /** The enrollment with a fresh server token for the device calls: reused or made now, without connecting. */
+  async #ready(): Promise<{ account: RelayAccount; enrollment: Enrollment }> {
+    if (this.#closed.signal.aborted) throw errors.internal("remote control session is closed");
+    const account = requireUserAccount(await this.#o.getAccount());
+    const clientName = await Promise.race([this.#o.clientName, Promise.resolve(undefined)]);
+    if (clientName === undefined) {
+      throw errors.validation("remote control pairing is unavailable until enrollment completes", {
+        hint: "the first local client's initialize names the enrollment; initialize, then pair",
+      });
+    }
+    const signal = this.#closed.signal;
+    const enrollment = await this.#serialized(() => this.#prepareEnrollment(account, clientName, signal));
+    return { account, enrollment };
+  }
+
+  /** Runs enrollment work one at a time: the connect loop and a pairing never enroll twice at once. */
+  #serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#enrollmentTurn.then(fn, fn);
+    this.#enrollmentTurn = run.catch(() => {});
+    return run;
   }
 
   /** Unacked envelopes across all streams (tests, status). */
@@ -261,7 +429,7 @@ export class RemoteControlSession {
     return { open: this.#streams.size, buffered: this.#buffer.streams() };
   }
 
-  /** Clock time of the last inbound frame of any kind (pongs included), for tests of the liveness rule. */
+  /** Clock time of the last pong or data frame (never the relay's pings), for tests of the liveness rule. */
   get lastInboundAt(): number | undefined {
     return this.#lastInboundAt;
   }
@@ -313,7 +481,7 @@ export class RemoteControlSession {
           await this.#o.getAccount(recoverAuth ? { refresh: true } : undefined),
         );
         recoverAuth = false;
-        const enrollment = await this.#prepareEnrollment(account, clientName, signal);
+        const enrollment = await this.#serialized(() => this.#prepareEnrollment(account, clientName, signal));
         const socket = await this.#handshake(enrollment, account, signal);
         connectedAt = this.#o.clock.now();
         this.status.update({ status: "connected", environmentId: enrollment.environmentId });
@@ -484,14 +652,23 @@ export class RemoteControlSession {
     this.#log(`remote control: created new enrollment ${result.serverId}`);
   }
 
-  #handshake(enrollment: Enrollment, account: RelayAccount, signal: AbortSignal): Promise<RelaySocket> {
+  /** What identifies this server to the relay: its token (or the account headers without tokens) and its id. */
+  #serverHeaders(enrollment: Enrollment, account: RelayAccount): Record<string, string> {
     const headers: Record<string, string> = this.#accountHandshake || !this.#token
       ? accountHeaders(account, this.#installationId)
       : { authorization: `Bearer ${this.#token.value}`, "x-svc-installation-id": this.#installationId };
     headers["x-svc-server-id"] = enrollment.serverId;
+    return headers;
+  }
+
+  #handshake(enrollment: Enrollment, account: RelayAccount, signal: AbortSignal): Promise<RelaySocket> {
+    const headers = this.#serverHeaders(enrollment, account);
     headers["x-svc-name"] = encoder.encode(enrollment.serverName).toBase64();
     headers["x-svc-protocol-version"] = PROTOCOL_VERSION;
-    if (this.#cursor !== undefined) headers["x-svc-subscribe-cursor"] = this.#cursor;
+    // Checked again where it becomes a header: only a plain token is ever sent back.
+    if (this.#cursor !== undefined && isPlainToken(this.#cursor)) {
+      headers["x-svc-subscribe-cursor"] = this.#cursor;
+    }
     return (this.#o.openSocket ?? openWsSocket)(this.#o.urls.websocket, headers, {
       timeoutMs: this.#timing.connectTimeoutMs,
       signal,
@@ -596,6 +773,9 @@ export class RemoteControlSession {
   #onFrame(text: string): void {
     const env = parseClientEnvelope(text);
     if (!env) return this.#log("remote control: dropping an unparseable frame");
+    const bad = badToken(env);
+    // Refused whole: a frame whose addressing is not plain data is not trusted for anything else either.
+    if (bad) return this.#log(`remote control: dropping a frame whose ${bad} is not a plain token`);
     if (env.cursor !== undefined) this.#cursor = env.cursor;
     switch (env.type) {
       case "client_message":
@@ -614,18 +794,17 @@ export class RemoteControlSession {
         if (env.stream_id === undefined || env.seq_id === undefined) return;
         const address = { clientId: env.client_id, streamId: env.stream_id };
         this.#buffer.ack(address, env.seq_id, env.segment_id);
-        // Pongs to unknown streams leave a buffer behind; once acked it is freed.
-        if (!this.#streams.has(streamKey(address)) && this.#buffer.pending(address) === 0) {
+        // Messages a closed stream's connection still sent leave a buffer behind; once acked it is freed.
+        if (!this.#streams.has(address) && this.#buffer.pending(address) === 0) {
           this.#buffer.drop(address);
         }
         return;
       }
       case "ping": {
-        const streamId = env.stream_id ?? this.#legacyStreams.get(env.client_id) ?? this.#o.random.uuid();
+        const streamId = env.stream_id ?? this.#streams.legacyStream(env.client_id) ?? this.#o.random.uuid();
         const address = { clientId: env.client_id, streamId };
-        const stream = this.#streams.get(streamKey(address));
-        if (stream) stream.lastActivity = this.#o.clock.now();
-        this.#buffer.enqueue(address, (seq) => [{
+        const stream = this.#streams.get(address);
+        const pong = (seq: number) => [{
           seqId: seq,
           text: JSON.stringify({
             type: "pong",
@@ -634,11 +813,29 @@ export class RemoteControlSession {
             stream_id: address.streamId,
             seq_id: seq,
           }),
-        }]).catch((e) => this.#log(`remote control: pong not sent: ${toLarkitError(e).message}`));
+        }];
+        if (!stream) {
+          // Nothing is kept for a stream that does not exist (seq 1, as the reference's): pings to made-up
+          // stream ids cost no memory and no share of the window.
+          const failed = this.#buffer.sendUnkept(address, pong);
+          if (failed) this.#log(`remote control: pong not sent: ${failed.message}`);
+          return;
+        }
+        stream.lastActivity = this.#o.clock.now();
+        // While the device's share of the window is full, one waiting pong is enough: a device that pings
+        // without acking does not pile them up.
+        const waits = !this.#buffer.hasRoom(address.clientId);
+        if (waits && stream.pongWaiting) return;
+        if (waits) stream.pongWaiting = true;
+        this.#buffer.enqueue(address, pong)
+          .catch((e) => this.#log(`remote control: pong not sent: ${toLarkitError(e).message}`))
+          .finally(() => {
+            if (waits) stream.pongWaiting = false;
+          });
         return;
       }
       case "client_closed": {
-        const streamId = env.stream_id ?? this.#legacyStreams.get(env.client_id);
+        const streamId = env.stream_id ?? this.#streams.legacyStream(env.client_id);
         if (streamId !== undefined) this.#closeStream({ clientId: env.client_id, streamId }, "client_closed");
         return;
       }
@@ -652,10 +849,10 @@ export class RemoteControlSession {
    */
   #deliver(env: ClientEnvelope, message: unknown, text?: string): void {
     const legacy = env.stream_id === undefined;
-    const known = env.stream_id ?? this.#legacyStreams.get(env.client_id);
+    const known = env.stream_id ?? this.#streams.legacyStream(env.client_id);
     const stream = known === undefined
       ? undefined
-      : this.#streams.get(streamKey({ clientId: env.client_id, streamId: known }));
+      : this.#streams.get({ clientId: env.client_id, streamId: known });
     if (text !== undefined && (!stream || text.length <= INITIALIZE_CHECK_MAX_CHARS)) {
       try {
         message = JSON.parse(text);
@@ -666,14 +863,17 @@ export class RemoteControlSession {
     const now = this.#o.clock.now();
     if (message !== undefined && isInitializeRequest(message)) {
       const streamId = known ?? this.#o.random.uuid();
-      if (legacy) this.#legacyStreams.set(env.client_id, streamId);
       const address = { clientId: env.client_id, streamId };
+      const refused = this.#streams.admit(address);
+      if (refused) return this.#refuse(address, message, refused.message, refused.log);
       // A re-initialize replaces the connection; the outbound numbering continues, inbound starts afresh.
       // Unlisted first, so the old connection's close does not close the stream itself.
       if (stream) {
-        this.#streams.delete(streamKey(address));
+        this.#streams.remove(address);
         stream.connection.close();
       }
+      // After the removal, which forgets the legacy mapping of the stream it removes.
+      if (legacy) this.#streams.setLegacyStream(env.client_id, streamId);
       this.#reassembler.restart(env.client_id, streamId, text !== undefined ? env.seq_id : undefined);
       const opened: RemoteStream = {
         ...address,
@@ -681,7 +881,7 @@ export class RemoteControlSession {
         lastActivity: now,
         connection: this.#openConnection(address),
       };
-      this.#streams.set(streamKey(address), opened);
+      this.#streams.add(opened);
       void this.#sweepIdle();
       this.#receive(opened, text ?? JSON.stringify(message));
       return;
@@ -695,6 +895,27 @@ export class RemoteControlSession {
     this.#receive(stream, text ?? JSON.stringify(message));
   }
 
+  /**
+   * Answers an `initialize` past a stream bound with a JSON-RPC error on its stream; no connection opens. The
+   * answer is not kept for acks: a device refused in a loop takes no share of the unacked window that every
+   * device's answers wait for, and leaves no state behind.
+   */
+  #refuse(address: StreamAddress, message: unknown, why: string, log: boolean): void {
+    if (log) this.#log(`remote control: refusing new streams of ${address.clientId}: ${why}`);
+    const id = (message as { id: unknown }).id;
+    const reply = JSON.stringify({ id, error: { code: RPC_CODES.overloaded, message: why } });
+    const failed = this.#buffer.sendUnkept(
+      address,
+      (seq) =>
+        frameMessage("server", reply, {
+          client_id: address.clientId,
+          stream_id: address.streamId,
+          seq_id: seq,
+        }),
+    );
+    if (failed) this.#log(`remote control: refusal not sent: ${failed.message}`);
+  }
+
   #receive(stream: RemoteStream, text: string): void {
     stream.connection.receive(text).catch((e) =>
       this.#log(`remote control: stream ${stream.clientId}/${stream.streamId}: ${toLarkitError(e).message}`)
@@ -703,14 +924,9 @@ export class RemoteControlSession {
 
   /** Closes a remote stream: its connection, partial assembly and outbound buffer go away. */
   #closeStream(address: StreamAddress, why: string): void {
-    const key = streamKey(address);
-    const stream = this.#streams.get(key);
-    this.#streams.delete(key);
+    const stream = this.#streams.remove(address);
     this.#reassembler.invalidate(address.clientId, address.streamId);
     this.#buffer.drop(address);
-    if (this.#legacyStreams.get(address.clientId) === address.streamId) {
-      this.#legacyStreams.delete(address.clientId);
-    }
     if (stream) {
       this.#log(`remote control: stream ${address.clientId}/${address.streamId} closed (${why})`);
       stream.connection.close();
@@ -729,7 +945,7 @@ export class RemoteControlSession {
           return;
         }
         const now = this.#o.clock.now();
-        for (const s of [...this.#streams.values()]) {
+        for (const s of this.#streams.values()) {
           if (now - s.lastActivity >= this.#timing.streamIdleMs) this.#closeStream(s, "idle");
         }
       }
@@ -759,8 +975,9 @@ export class RemoteControlSession {
           }
         },
         close: () => {
-          const key = streamKey(address);
-          if (this.#streams.get(key)?.connection === connection) this.#closeStream(address, "server closed");
+          if (this.#streams.get(address)?.connection === connection) {
+            this.#closeStream(address, "server closed");
+          }
         },
       },
       label,
@@ -768,10 +985,6 @@ export class RemoteControlSession {
     );
     return connection;
   }
-}
-
-function streamKey(a: StreamAddress): string {
-  return `${a.clientId}\u0000${a.streamId}`;
 }
 
 /** Awaits `p` unless `signal` aborts first. */

@@ -22,7 +22,10 @@ export interface RelaySocket {
   /** Drops the connection at once (dead peer, disable): no close handshake to wait for. */
   terminate(): void;
   readonly isOpen: boolean;
-  /** Installs the handlers (frames that came earlier are handed over first); `onActivity` hears every inbound frame, control frames included. */
+  /**
+   * Installs the handlers (frames that came earlier are handed over first); `onActivity` hears every data
+   * frame and every pong, never the peer's pings (those say nothing about whether it answers ours).
+   */
   listen(handlers: SocketHandlers): void;
 }
 

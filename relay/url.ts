@@ -15,6 +15,11 @@ export interface RelayUrls {
   refresh: string;
   /** ws:// for an http base, wss:// for https; also the enrollment's persistence key. */
   websocket: string;
+  /** Where a pairing code is requested with the server token (`{manual_code}`), and `.../pair/status`. */
+  pair: string;
+  pairStatus: string;
+  /** The account's enrolled machines (`GET`, `DELETE .../{environment_id}`) and their devices (`.../clients`). */
+  environments: string;
 }
 
 function isLoopback(hostname: string): boolean {
@@ -55,6 +60,8 @@ export function normalizeRelayBaseUrl(input: string): RelayUrls {
   const server = new URL("backend-api/wham/remote/control/server", base);
   const enroll = `${server.href}/enroll`;
   const refresh = `${server.href}/refresh`;
+  const pair = `${server.href}/pair`;
+  const environments = new URL("backend-api/wham/remote/control/environments", base).href;
   server.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  return { base, enroll, refresh, websocket: server.href };
+  return { base, enroll, refresh, websocket: server.href, pair, pairStatus: `${pair}/status`, environments };
 }

@@ -8,6 +8,9 @@ Deno.test("allowed base URLs normalise to enroll and websocket URLs", () => {
     enroll: "https://open.feishu.cn/backend-api/wham/remote/control/server/enroll",
     refresh: "https://open.feishu.cn/backend-api/wham/remote/control/server/refresh",
     websocket: "wss://open.feishu.cn/backend-api/wham/remote/control/server",
+    pair: "https://open.feishu.cn/backend-api/wham/remote/control/server/pair",
+    pairStatus: "https://open.feishu.cn/backend-api/wham/remote/control/server/pair/status",
+    environments: "https://open.feishu.cn/backend-api/wham/remote/control/environments",
   });
   assert.equal(
     normalizeRelayBaseUrl("http://127.0.0.1:8080/prefix").websocket,

@@ -49,7 +49,8 @@ class WsRelaySocket implements RelaySocket {
       this.#dispatch({ kind: "text", text: frameText(data) });
     });
     ws.on("pong", () => this.#dispatch({ kind: "activity" }));
-    ws.on("ping", () => this.#dispatch({ kind: "activity" }));
+    // The relay's own pings are no sign of life: a relay that pings but never answers ours is dead to us
+    // (ws answers them by itself). Only pongs and data frames count.
     ws.on("close", () => this.#dispatch({ kind: "close" }));
     // Errors are always followed by "close"; the session learns of the end there.
     ws.on("error", () => {});

@@ -62,6 +62,26 @@ export const RemoteControlStatusViewSchema = z.object({
 });
 export type RemoteControlStatusView = z.infer<typeof RemoteControlStatusViewSchema>;
 
+/** A device paired with an environment (the reference's `RemoteControlClient`); times in Unix seconds. */
+export const RemoteControlClientSchema = z.object({
+  clientId: z.string(),
+  displayName: z.nullable(z.string()),
+  deviceType: z.nullable(z.string()),
+  platform: z.nullable(z.string()),
+  osVersion: z.nullable(z.string()),
+  deviceModel: z.nullable(z.string()),
+  appVersion: z.nullable(z.string()),
+  lastSeenAt: z.nullable(z.number()),
+});
+
+/** A relay-issued pairing code; `expiresAt` in Unix seconds. */
+export const RemoteControlPairingSchema = z.object({
+  pairingCode: z.string(),
+  manualPairingCode: z.nullable(z.string()),
+  environmentId: z.string(),
+  expiresAt: z.number(),
+});
+
 // ---- methods ----------------------------------------------------------------------------------------------
 
 export const InitializeParamsSchema = z.object({
@@ -167,6 +187,44 @@ export const METHODS = {
   "remoteControl/status/read": {
     params: NoParams,
     result: RemoteControlStatusViewSchema,
+    experimental: true,
+    remoteControl: true,
+  },
+  /** A pairing code for a new device; works while disabled (the enrollment is reused or made). Local clients only. */
+  "remoteControl/pairing/start": {
+    params: z.nullish(z.looseObject({ manualCode: z.optional(z.boolean()) })),
+    result: RemoteControlPairingSchema,
+    experimental: true,
+    remoteControl: true,
+  },
+  "remoteControl/pairing/status": {
+    params: z.looseObject({
+      pairingCode: z.nullish(z.string().check(z.minLength(1))),
+      manualPairingCode: z.nullish(z.string().check(z.minLength(1))),
+    }),
+    result: z.object({ claimed: z.boolean() }),
+    experimental: true,
+    remoteControl: true,
+  },
+  /** Devices paired with an environment (this server's when `environmentId` is omitted), with last-seen times. */
+  "remoteControl/client/list": {
+    params: z.nullish(z.looseObject({
+      environmentId: z.nullish(z.string().check(z.minLength(1))),
+      cursor: z.nullish(z.string()),
+      limit: z.nullish(z.number().check(z.int(), z.minimum(1), z.maximum(200))),
+      order: z.nullish(z.enum(["asc", "desc"])),
+    })),
+    result: z.object({ data: z.array(RemoteControlClientSchema), nextCursor: z.nullable(z.string()) }),
+    experimental: true,
+    remoteControl: true,
+  },
+  /** Revokes a device: refused by the relay from then on, its open streams closed at once. Local clients only. */
+  "remoteControl/client/revoke": {
+    params: z.looseObject({
+      environmentId: z.nullish(z.string().check(z.minLength(1))),
+      clientId: z.string().check(z.minLength(1)),
+    }),
+    result: z.object({}),
     experimental: true,
     remoteControl: true,
   },

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DaemonClient, RELAY_BACKOFF_ENV, type StatusView } from "../relay/daemon.ts";
 import { DevRelay, type DevRelayOptions, NOT_FOUND_BODY } from "../relay/dev_relay.ts";
-import { RemoteClient } from "../relay/remote_client.ts";
+import { redeemPairingCode, RemoteClient } from "../relay/remote_client.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
 import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts";
 import { seedLogin } from "./helpers/login.ts";
@@ -190,6 +190,208 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
     ]);
     assert.equal(await probeSocket(h.socket), "absent");
     await until("the daemon process exits", () => !alive(s.daemon.pid as number));
+  });
+});
+
+type Pairing = {
+  pairingCode: string;
+  manualPairingCode: string | null;
+  environmentId: string;
+  expiresAt: number;
+};
+type Device = { clientId: string; displayName: string | null; lastSeenAt: number | null };
+type Host = { environmentId: string; online: boolean; current: boolean };
+
+Deno.test("pair, clients and hosts: a paired device connects, is listed, reported by stop, revoked and refused; hosts list/delete", async () => {
+  await harness({ login: true, relay: { requirePairing: true } }, async (h) => {
+    // Pairing while disabled, before any daemon: this process reuses or makes the enrollment, connects nothing.
+    const early = await h.run(["remote-control", "pair"]);
+    assert.equal(early.code, 0, early.stderr);
+    const code = early.json<{ data: Pairing }>().data;
+    assert.match(code.pairingCode, /^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    assert.equal(code.manualPairingCode, null);
+    assert.equal(code.environmentId, "env_dev_1");
+    assert.match(early.stderr, new RegExp(`Pairing code: ${code.pairingCode} -- expires at \\d{4}-`));
+    assert.deepEqual([h.relay.stats.enrollments, h.relay.stats.handshakes], [1, 0]);
+    assert.equal(await probeSocket(h.socket), "absent", "pair starts no daemon");
+
+    const started = await h.spawn(["remote-control", "start"]);
+    assert.equal(started.code, 0, started.stderr);
+    const s = started.json<Envelope>().data;
+    if (s.daemon.pid) h.pids.push(s.daemon.pid);
+    assert.deepEqual(
+      [s.status, s.environmentId],
+      ["connected", "env_dev_1"],
+      "the paired enrollment is reused",
+    );
+    assert.equal(h.relay.stats.enrollments, 1);
+
+    await assert.rejects(RemoteClient.connect(h.relay.clientUrl("intruder"), "intruder"), /401/);
+    const paired = await redeemPairingCode(fetch, h.relay.pairUrl, {
+      pairing_code: code.pairingCode,
+      display_name: "Ada's phone",
+    });
+    const phone = await RemoteClient.connect(h.relay.clientUrl(paired.client_id), paired.client_id, {
+      token: paired.client_token,
+    });
+    try {
+      await within(
+        "initialize",
+        phone.stream("s1").request("initialize", { clientInfo: { name: "p", version: "1" } }),
+      );
+
+      const listed = await h.run(["remote-control", "clients"]);
+      assert.equal(listed.code, 0, listed.stderr);
+      const devices = listed.json<{ data: { clients: Device[] } }>().data.clients;
+      assert.deepEqual(devices.map((d) => [d.clientId, d.displayName]), [[paired.client_id, "Ada's phone"]]);
+      assert.equal(typeof devices[0].lastSeenAt, "number", "its last-seen time");
+
+      const viaDaemon = await h.run(["remote-control", "pair", "--manual-code"]);
+      assert.equal(viaDaemon.code, 0, viaDaemon.stderr);
+      const second = viaDaemon.json<{ data: Pairing }>().data;
+      assert.equal(second.environmentId, "env_dev_1");
+      assert.match(second.manualPairingCode ?? "", /^\d{6}$/);
+
+      // stop does not revoke (the relay protocol's disable), but never silently: it names who can come back.
+      const stopped = await h.run(["remote-control", "stop"]);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      const st = stopped.json<{ data: { status: string; pairedClients: Device[] } }>().data;
+      assert.equal(st.status, "disabled");
+      assert.deepEqual(st.pairedClients.map((d) => d.clientId), [paired.client_id]);
+      assert.match(stopped.stderr, /1 paired device\(s\) can reconnect when remote control is started again/);
+      const again = await h.run(["remote-control", "start"]);
+      assert.equal(again.json<Envelope>().data.status, "connected");
+      await within(
+        "initialize after restart",
+        phone.stream("s2").request("initialize", { clientInfo: { name: "p", version: "1" } }),
+      );
+
+      const closedBefore = h.relay.stats.clientClosedSent;
+      const revoked = await h.run(["remote-control", "clients", "revoke", paired.client_id]);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.deepEqual(revoked.json<{ data: unknown }>().data, { clientId: paired.client_id, revoked: true });
+      await until(
+        "its open streams closed at once",
+        () => h.relay.stats.clientClosedSent >= closedBefore + 2,
+      );
+      await assert.rejects(
+        RemoteClient.connect(h.relay.clientUrl(paired.client_id), paired.client_id, {
+          token: paired.client_token,
+        }),
+        /403/,
+        "the revoked device is refused",
+      );
+      const after = await h.run(["remote-control", "clients", "list"]);
+      assert.deepEqual(after.json<{ data: { clients: Device[] } }>().data.clients, []);
+      const usage = await h.run(["remote-control", "clients", "revoke"]);
+      assert.equal(usage.code, 2, usage.stderr);
+    } finally {
+      phone.close();
+    }
+
+    // stop --revoke-clients: nothing paired can come back.
+    const fresh = await h.run(["remote-control", "pair"]);
+    const tablet = await redeemPairingCode(fetch, h.relay.pairUrl, {
+      pairing_code: fresh.json<{ data: Pairing }>().data.pairingCode,
+    });
+    const revokedAll = await h.run(["remote-control", "stop", "--revoke-clients"]);
+    assert.equal(revokedAll.code, 0, revokedAll.stderr);
+    assert.deepEqual(revokedAll.json<{ data: { pairedClients: Device[] } }>().data.pairedClients, []);
+    assert.match(revokedAll.stderr, /Revoked 1 paired device\(s\)/);
+    await assert.rejects(
+      RemoteClient.connect(h.relay.clientUrl(tablet.client_id), tablet.client_id, {
+        token: tablet.client_token,
+      }),
+      /403/,
+    );
+    const restarted = await h.run(["remote-control", "start"]);
+    assert.equal(restarted.json<Envelope>().data.status, "connected");
+
+    // `larkit relay client --pairing-code` pairs first, then drives a stream as that device.
+    const byHand = (await h.run(["remote-control", "pair"])).json<{ data: Pairing }>().data.pairingCode;
+    const driven = await h.run(["relay", "client", "--relay", h.relay.baseUrl, "--pairing-code", byHand], {
+      stdin: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { clientInfo: { name: "by-hand", version: "1" } },
+      }) + "\n",
+    });
+    assert.equal(driven.code, 0, driven.stderr);
+    assert.match(driven.stderr, /Paired as cli_dev_\d+\./);
+    assert.match(driven.stdout, /"origin":"RemoteControl"/);
+
+    const hosts = await h.run(["remote-control", "hosts"]);
+    assert.equal(hosts.code, 0, hosts.stderr);
+    assert.deepEqual(
+      hosts.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => [x.environmentId, x.online, x.current]),
+      [["env_dev_1", true, true]],
+    );
+    const stale = await h.run(["remote-control", "hosts", "--stale"]);
+    assert.deepEqual(stale.json<{ data: { hosts: Host[] } }>().data.hosts, [], "this machine is never stale");
+    const deleted = await h.run(["remote-control", "hosts", "delete", "env_dev_1"]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.deepEqual(deleted.json<{ data: unknown }>().data, { deleted: ["env_dev_1"] });
+    const left = await h.run(["remote-control", "hosts"]);
+    assert.ok(
+      !left.json<{ data: { hosts: Host[] } }>().data.hosts.some((x) => x.environmentId === "env_dev_1"),
+      left.stdout,
+    );
+
+    const shut = await h.run(["remote-control", "stop", "--shutdown"]);
+    assert.equal(shut.code, 0, shut.stderr);
+    await until("the daemon process exits", () => !alive(s.daemon.pid as number));
+  });
+});
+
+Deno.test("pair answered 404 re-enrolls once and retries; hosts --stale lists and deletes another machine of the account", async () => {
+  await harness({ login: true }, async (h) => {
+    const first = await h.run(["remote-control", "pair"]);
+    assert.equal(first.json<{ data: Pairing }>().data.environmentId, "env_dev_1");
+    h.relay.faults.forgetServers();
+    const second = await h.run(["remote-control", "pair"]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.json<{ data: Pairing }>().data.environmentId, "env_dev_2");
+    assert.equal(h.relay.stats.enrollments, 2, "enrolled again exactly once");
+    const hosts = await h.run(["remote-control", "hosts"]);
+    assert.deepEqual(
+      hosts.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => [x.environmentId, x.online, x.current]),
+      [["env_dev_2", false, true]],
+    );
+
+    // Another machine of the same account, enrolled by pairing and never connected: stale from here.
+    const other = await Deno.makeTempDir({ prefix: "larkit-rc-other-" });
+    try {
+      const env = { TZ: "UTC", LARKIT_RELAY_URL: h.relay.baseUrl };
+      const init = await runCli(
+        ["config", "init", "--app-id", h.emu.app.appId, "--app-secret-stdin", "--base-url", h.emu.url],
+        { configDir: other, env, stdin: `${h.emu.app.appSecret}\n` },
+      );
+      assert.equal(init.code, 0, init.stderr);
+      await seedLogin(h.emu, other);
+      const paired = await runCli(["remote-control", "pair"], { configDir: other, env });
+      assert.equal(paired.json<{ data: Pairing }>().data.environmentId, "env_dev_3");
+    } finally {
+      await Deno.remove(other, { recursive: true });
+    }
+    const stale = await h.run(["remote-control", "hosts", "--stale"]);
+    assert.deepEqual(stale.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => x.environmentId), [
+      "env_dev_3",
+    ]);
+    const cleaned = await h.run(["remote-control", "hosts", "delete", "--stale"]);
+    assert.equal(cleaned.code, 0, cleaned.stderr);
+    assert.deepEqual(cleaned.json<{ data: unknown }>().data, { deleted: ["env_dev_3"] });
+    const left = await h.run(["remote-control", "hosts"]);
+    assert.deepEqual(left.json<{ data: { hosts: Host[] } }>().data.hosts.map((x) => x.environmentId), [
+      "env_dev_2",
+    ]);
+
+    // stop without a daemon still says which devices could come back (none here), and connects nothing.
+    const stopped = await h.run(["remote-control", "stop"]);
+    assert.equal(stopped.code, 0, stopped.stderr);
+    const st = stopped.json<{ data: { pairedClients: Device[]; daemon: { running: boolean } } }>().data;
+    assert.deepEqual([st.pairedClients, st.daemon.running], [[], false]);
+    assert.equal(h.relay.stats.handshakes, 0, "pair, hosts and stop never opened a relay socket");
   });
 });
 

@@ -11,7 +11,7 @@ import { emitRendered, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { untilAborted } from "../provider.ts";
 import { DevRelay } from "../../relay/dev_relay.ts";
-import { RemoteClient } from "../../relay/remote_client.ts";
+import { redeemPairingCode, RemoteClient } from "../../relay/remote_client.ts";
 
 const listenSchema = z.string().check(z.regex(/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost):\d{1,5}$/));
 
@@ -29,37 +29,45 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
       "--no-tokens",
       "behave like the seed's simpler relay: no server tokens, account headers on the handshake",
     )
-    .action(async (opts: { listen: string; tokenTtlMs: string; tokens: boolean }) => {
-      const listen = listenSchema.safeParse(opts.listen);
-      if (!listen.success) {
-        throw errors.validation(`--listen must be a loopback host:port, got "${opts.listen}"`, {
-          hint: "use --listen 127.0.0.1:8787",
-        });
-      }
-      const ttl = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(7 * 24 * 3600_000)).safeParse(
-        opts.tokenTtlMs,
-      );
-      if (!ttl.success) {
-        throw errors.validation(
-          `--token-ttl-ms must be a positive number of milliseconds, got "${opts.tokenTtlMs}"`,
+    .option("--require-pairing", "refuse remote clients without a paired client's token (as production)")
+    .action(
+      async (opts: { listen: string; tokenTtlMs: string; tokens: boolean; requirePairing?: boolean }) => {
+        const listen = listenSchema.safeParse(opts.listen);
+        if (!listen.success) {
+          throw errors.validation(`--listen must be a loopback host:port, got "${opts.listen}"`, {
+            hint: "use --listen 127.0.0.1:8787",
+          });
+        }
+        const ttl = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(7 * 24 * 3600_000)).safeParse(
+          opts.tokenTtlMs,
         );
-      }
-      const at = listen.data.lastIndexOf(":");
-      const server = DevRelay.start({
-        hostname: listen.data.slice(0, at),
-        port: Number(listen.data.slice(at + 1)),
-        clock: ctx.p.clock,
-        log: (line) => void ctx.diag.info(line),
-        tokens: opts.tokens,
-        tokenTtlMs: ttl.data,
-      });
-      await emitText(
-        ctx,
-        JSON.stringify({ base_url: server.baseUrl, client_url: server.clientUrl("<client_id>") }),
-      );
-      await untilAborted(ctx.p.signal);
-      await server.close();
-    });
+        if (!ttl.success) {
+          throw errors.validation(
+            `--token-ttl-ms must be a positive number of milliseconds, got "${opts.tokenTtlMs}"`,
+          );
+        }
+        const at = listen.data.lastIndexOf(":");
+        const server = DevRelay.start({
+          hostname: listen.data.slice(0, at),
+          port: Number(listen.data.slice(at + 1)),
+          clock: ctx.p.clock,
+          log: (line) => void ctx.diag.info(line),
+          tokens: opts.tokens,
+          tokenTtlMs: ttl.data,
+          requirePairing: opts.requirePairing === true,
+        });
+        await emitText(
+          ctx,
+          JSON.stringify({
+            base_url: server.baseUrl,
+            client_url: server.clientUrl("<client_id>"),
+            pair_url: server.pairUrl,
+          }),
+        );
+        await untilAborted(ctx.p.signal);
+        await server.close();
+      },
+    );
   setMeta(dev, { layer: "builtin", turn: refusedInTurns("starts a listener on this machine") });
 
   const client = relay.command("client")
@@ -69,7 +77,8 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
     .requiredOption("--relay <base_url>", "the dev relay's base URL, e.g. http://127.0.0.1:8787/")
     .option("--client-id <id>", "remote client id", "cli")
     .option("--stream-id <id>", "stream id", "s1")
-    .action(async (opts: { relay: string; clientId: string; streamId: string }) => {
+    .option("--pairing-code <code>", "pair first: redeem this code, then connect as the paired device")
+    .action(async (opts: { relay: string; clientId: string; streamId: string; pairingCode?: string }) => {
       let base: URL;
       try {
         base = new URL(opts.relay);
@@ -78,10 +87,25 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
           hint: "use http://127.0.0.1:PORT/",
         });
       }
+      let clientId = opts.clientId;
+      let token: string | undefined;
+      if (opts.pairingCode !== undefined) {
+        const paired = await redeemPairingCode(ctx.p.fetch, new URL("/dev/pair", base).href, {
+          pairing_code: opts.pairingCode,
+          display_name: "larkit relay client",
+        }).catch((e) => {
+          throw errors.auth(`pairing refused: ${e instanceof Error ? e.message : e}`, {
+            hint: "get a fresh code with `larkit remote-control pair`",
+          });
+        });
+        clientId = paired.client_id;
+        token = paired.client_token;
+        await ctx.diag.info(`Paired as ${clientId}.`);
+      }
       base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
       base.pathname = "/dev/client";
-      base.search = `?client_id=${encodeURIComponent(opts.clientId)}`;
-      const remote = await RemoteClient.connect(base.href, opts.clientId).catch((e) => {
+      base.search = `?client_id=${encodeURIComponent(clientId)}`;
+      const remote = await RemoteClient.connect(base.href, clientId, { token }).catch((e) => {
         throw errors.network(
           `cannot reach the dev relay at ${opts.relay}: ${e instanceof Error ? e.message : e}`,
         );

@@ -3,12 +3,17 @@
  * devices through the relay. The work happens in a background app-server daemon reached through its Unix
  * socket (relay/daemon.ts); `--no-daemon` serves in this process until Ctrl-C instead. The account is
  * larkit's user login; app credentials are refused.
+ *
+ * The devices: `pair` (a pairing code for a new device), `clients [list|revoke <id>]` and `hosts [list|delete
+ * <environment_id>] [--stale]` (this account's enrolled machines). `pair` and `clients` go through the daemon
+ * when it runs (its enrollment is the one devices reach), else act in this process on the same persisted
+ * enrollment; neither needs remote control enabled. `hosts` asks the relay directly.
  */
 import type { Command } from "commander";
 import * as z from "zod";
 import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { errors, larkitError } from "../output/errors.ts";
+import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { untilAborted } from "../provider.ts";
 import { type GetAccount, requireUserAccount } from "../../relay/enroll.ts";
 import type { RemoteControlStatus } from "../../relay/status.ts";
@@ -21,6 +26,9 @@ import {
   type ServerLog,
   turnRunner,
 } from "./app_server.ts";
+import { METHODS } from "../../rpc/protocol.ts";
+
+type RemoteControlClient = z.infer<(typeof METHODS)["remoteControl/client/list"]["result"]>["data"][number];
 import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 import { agentEventMethods } from "./event.ts";
@@ -35,10 +43,22 @@ larksuite-staging.com (and subdomains), or http/https on localhost and loopback 
 
 start (the default) starts the background daemon when none answers on its socket, enables remote control and
 waits up to --wait-ms for the relay connection. The daemon keeps its relay URL and credentials until it exits.
-stop disables remote control (the socket to the relay is closed; enrolled devices are not revoked); the daemon
-keeps serving local clients on its socket. stop --shutdown also ends the daemon.
+stop disables remote control (the socket to the relay is closed); the daemon keeps serving local clients on
+its socket. As in the relay protocol, stopping does not revoke paired devices: they can reconnect once remote
+control is started again. stop lists them (pairedClients, and a line on stderr) so that is never silent;
+stop --revoke-clients revokes them all. stop --shutdown also ends the daemon.
 status reports the daemon's remote-control status without starting anything.
 Each prints one envelope: {mode, status, serverName, installationId, environmentId, daemon: {socket, running}}.
+
+pair prints a pairing code (and its expiry) a new device redeems at the relay; --manual-code also asks for a
+short numeric code. It works while remote control is disabled; the device reaches this machine once started.
+  larkit remote-control pair                      {pairingCode, manualPairingCode, environmentId, expiresAt}
+  larkit remote-control clients                   the devices paired with this machine, with lastSeenAt
+  larkit remote-control clients revoke <id>       the relay refuses it from now on; its streams close at once
+  larkit remote-control hosts [--stale]           this account's enrolled machines (--stale: offline, not this one)
+  larkit remote-control hosts delete <env_id>     forget a machine at the relay and revoke its devices
+  larkit remote-control hosts delete --stale      delete every stale machine
+Times (expiresAt, lastSeenAt) are Unix seconds.
 `;
 
 const OptionsSchema = z.object({
@@ -49,7 +69,23 @@ const OptionsSchema = z.object({
   remoteReadOnly: z.optional(z.boolean()),
   remoteForbidService: z.optional(z.string()),
   remoteOwnThreads: z.optional(z.boolean()),
+  revokeClients: z.optional(z.boolean()),
+  manualCode: z.optional(z.boolean()),
+  stale: z.optional(z.boolean()),
 });
+
+type Action = "start" | "stop" | "status" | "pair" | "clients" | "hosts";
+
+/** Flags that belong to one action only. */
+const ACTION_FLAGS: [keyof z.infer<typeof OptionsSchema>, string, Action][] = [
+  ["shutdown", "--shutdown", "stop"],
+  ["revokeClients", "--revoke-clients", "stop"],
+  ["manualCode", "--manual-code", "pair"],
+  ["stale", "--stale", "hosts"],
+  ["remoteReadOnly", "--remote-read-only", "start"],
+  ["remoteForbidService", "--remote-forbid-service", "start"],
+  ["remoteOwnThreads", "--remote-own-threads", "start"],
+];
 
 /** The relay account from the credential chain: a user login when there is one, otherwise the app (refused). */
 export function accountFromCredentials(ctx: RunContext): GetAccount {
@@ -190,12 +226,15 @@ async function runThroughDaemon(
     logFile,
   });
   if (!reached) {
+    // Stopped already; the devices paired with this machine are still reported (and revoked if asked).
+    const paired = action === "stop" ? { pairedClients: await pairedWithoutDaemon(ctx, opts) } : {};
     await emit({
       mode: "daemon",
       status: "disabled",
       serverName: p.system.hostname,
       installationId: null,
       environmentId: null,
+      ...paired,
       daemon: { socket, running: false },
     });
     return;
@@ -221,14 +260,242 @@ async function runThroughDaemon(
     const status = daemon.parseStatus(
       await client.call(action === "stop" ? "remoteControl/disable" : "remoteControl/status/read"),
     );
+    const call: DeviceCall = (method, params) => client.call(method, params);
+    const paired = action === "stop" ? { pairedClients: await pairedAfterStop(ctx, call, opts) } : {};
     if (action === "stop" && opts.shutdown) {
       await daemon.shutdownDaemon(client, socket, p.clock);
-      await emit({ mode: "daemon", ...status, daemon: { socket, running: false } });
+      await emit({ mode: "daemon", ...status, ...paired, daemon: { socket, running: false } });
       return;
     }
-    await emit({ mode: "daemon", ...status, daemon: running });
+    await emit({ mode: "daemon", ...status, ...paired, daemon: running });
   } finally {
     client.close();
+  }
+}
+
+/**
+ * After a stop: the devices still paired (revoked first with --revoke-clients), said on stderr too, since they
+ * can come back once remote control is started again. null when the relay could not be asked.
+ */
+async function pairedAfterStop(
+  ctx: RunContext,
+  call: DeviceCall,
+  opts: z.infer<typeof OptionsSchema>,
+): Promise<RemoteControlClient[] | null> {
+  let clients: RemoteControlClient[];
+  try {
+    clients = await allClients((params) => call("remoteControl/client/list", params));
+    if (opts.revokeClients) {
+      for (const c of clients) await call("remoteControl/client/revoke", { clientId: c.clientId });
+      if (clients.length > 0) await ctx.diag.info(`Revoked ${clients.length} paired device(s).`);
+      return [];
+    }
+  } catch (e) {
+    await ctx.diag.warn(
+      `Could not list the paired devices: ${
+        toLarkitError(e).message
+      }. Paired devices can reconnect when remote ` +
+        "control is started again; see `larkit remote-control clients`.",
+    );
+    return null;
+  }
+  if (clients.length > 0) {
+    await ctx.diag.warn(
+      `${clients.length} paired device(s) can reconnect when remote control is started again: ` +
+        clients.map((c) => c.displayName ? `${c.clientId} (${c.displayName})` : c.clientId).join(", ") +
+        ". Revoke with `larkit remote-control clients revoke <id>` or `stop --revoke-clients`.",
+    );
+  }
+  return clients;
+}
+
+/** `pairedAfterStop` when no daemon runs: on a remote control in this process, if one can be made at all. */
+async function pairedWithoutDaemon(
+  ctx: RunContext,
+  opts: z.infer<typeof OptionsSchema>,
+): Promise<RemoteControlClient[] | null> {
+  try {
+    return await withDevices(ctx, opts, (t) => pairedAfterStop(ctx, t.call, opts));
+  } catch (e) {
+    await ctx.diag.warn(`Could not list the paired devices: ${toLarkitError(e).message}.`);
+    return null;
+  }
+}
+
+type ListClients = (params: { cursor?: string | null; limit: number }) => Promise<unknown>;
+
+/** Every page of `remoteControl/client/list`. */
+async function allClients(list: ListClients): Promise<RemoteControlClient[]> {
+  const all: RemoteControlClient[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const got: { data: RemoteControlClient[]; nextCursor: string | null } = parseResult(
+      "remoteControl/client/list",
+      await list({ cursor, limit: 200 }),
+    );
+    all.push(...got.data);
+    cursor = got.nextCursor;
+    if (cursor === null) break;
+  }
+  return all;
+}
+
+function parseResult<M extends "remoteControl/client/list" | "remoteControl/pairing/start">(
+  method: M,
+  value: unknown,
+): z.infer<(typeof METHODS)[M]["result"]> {
+  const parsed = METHODS[method].result.safeParse(value);
+  if (!parsed.success) {
+    throw errors.internal(`${method} answered an unexpected shape: ${parsed.error.message}`);
+  }
+  return parsed.data as z.infer<(typeof METHODS)[M]["result"]>;
+}
+
+/** One device method, on the running daemon or on a remote control in this process. */
+type DeviceCall = (
+  method: "remoteControl/pairing/start" | "remoteControl/client/list" | "remoteControl/client/revoke",
+  params: unknown,
+) => Promise<unknown>;
+
+/** What pair, clients and stop act on: the running daemon's remote control, else one in this process. */
+interface DeviceTarget {
+  call: DeviceCall;
+}
+
+async function withDevices<T>(
+  ctx: RunContext,
+  opts: z.infer<typeof OptionsSchema>,
+  fn: (target: DeviceTarget) => Promise<T>,
+): Promise<T> {
+  const daemon = await import("../../relay/daemon.ts");
+  const { p } = ctx;
+  const reached = await daemon.reachDaemon({
+    socketPath: daemon.daemonSocketPath(p.paths),
+    version: p.version,
+    clock: p.clock,
+    logFile: daemon.daemonLogPath(p.paths),
+  });
+  if (reached) {
+    try {
+      return await fn({ call: (method, params) => reached.client.call(method, params) });
+    } finally {
+      reached.client.close();
+    }
+  }
+  const { createRemoteControlHost } = await import("../../relay/host.ts");
+  const host = createRemoteControlHost({
+    provider: p,
+    baseUrl: await resolveRelayUrl(ctx, opts.relayUrl),
+    getAccount: accountFromCredentials(ctx),
+    clientName: "",
+    followPreference: false,
+    log: (line) => void ctx.diag.debug(line),
+  });
+  try {
+    const remote = host.remote;
+    return await fn({
+      // The same params the daemon's methods take, parsed by the same schemas.
+      call: async (method, params) => {
+        switch (method) {
+          case "remoteControl/pairing/start":
+            return await remote.pair(METHODS[method].params.parse(params) ?? {});
+          case "remoteControl/client/list":
+            return await remote.listClients(METHODS[method].params.parse(params) ?? {});
+          case "remoteControl/client/revoke": {
+            const q = METHODS[method].params.parse(params);
+            await remote.revokeClient(q.clientId, q.environmentId);
+            return {};
+          }
+        }
+      },
+    });
+  } finally {
+    await host.close();
+  }
+}
+
+function isoSeconds(s: number): string {
+  return new Date(s * 1000).toISOString();
+}
+
+async function runPair(ctx: RunContext, opts: z.infer<typeof OptionsSchema>, cmd: Command): Promise<void> {
+  const code = await withDevices(ctx, opts, async (t) =>
+    parseResult(
+      "remoteControl/pairing/start",
+      await t.call("remoteControl/pairing/start", opts.manualCode ? { manualCode: true } : {}),
+    ));
+  await ctx.diag.info(
+    `Pairing code: ${code.pairingCode}` + (code.manualPairingCode ? ` (or ${code.manualPairingCode})` : "") +
+      ` -- expires at ${isoSeconds(code.expiresAt)}`,
+  );
+  await emitEnvelope(ctx, cmd, { data: code, wrote: true });
+}
+
+async function runClients(
+  ctx: RunContext,
+  args: string[],
+  opts: z.infer<typeof OptionsSchema>,
+  cmd: Command,
+): Promise<void> {
+  const [sub = "list", id, ...extra] = args;
+  if (sub === "list" && id === undefined) {
+    const clients = await withDevices(
+      ctx,
+      opts,
+      (t) => allClients((q) => t.call("remoteControl/client/list", q)),
+    );
+    await emitEnvelope(ctx, cmd, { data: { clients } });
+    return;
+  }
+  if (sub === "revoke" && id !== undefined && extra.length === 0) {
+    await withDevices(ctx, opts, (t) => t.call("remoteControl/client/revoke", { clientId: id }));
+    await ctx.diag.info(`Revoked ${id}: the relay refuses it from now on.`);
+    await emitEnvelope(ctx, cmd, { data: { clientId: id, revoked: true }, wrote: true });
+    return;
+  }
+  throw errors.usage(`unknown clients usage: ${["clients", ...args].join(" ")}`, {
+    hint: "larkit remote-control clients [list | revoke <client_id>]",
+  });
+}
+
+async function runHosts(
+  ctx: RunContext,
+  args: string[],
+  opts: z.infer<typeof OptionsSchema>,
+  cmd: Command,
+): Promise<void> {
+  const [sub = "list", id, ...extra] = args;
+  const list = sub === "list" && id === undefined;
+  const del = sub === "delete" && extra.length === 0 && (id !== undefined) !== (opts.stale === true);
+  if (!list && !del) {
+    throw errors.usage(`unknown hosts usage: ${["hosts", ...args].join(" ")}`, {
+      hint:
+        "larkit remote-control hosts [list] [--stale] | hosts delete <environment_id> | hosts delete --stale",
+    });
+  }
+  const { createRemoteControlHost } = await import("../../relay/host.ts");
+  const host = createRemoteControlHost({
+    provider: ctx.p,
+    baseUrl: await resolveRelayUrl(ctx, opts.relayUrl),
+    getAccount: accountFromCredentials(ctx),
+    clientName: "",
+    followPreference: false,
+    log: (line) => void ctx.diag.debug(line),
+  });
+  try {
+    const all = await host.remote.listHosts();
+    // Stale: not connected to the relay, and not this machine (whose enrollment the daemon reuses).
+    const stale = all.filter((h) => !h.online && !h.current);
+    if (list) {
+      await emitEnvelope(ctx, cmd, { data: { hosts: opts.stale ? stale : all } });
+      return;
+    }
+    const targets = id !== undefined ? [id] : stale.map((h) => h.environmentId);
+    for (const env of targets) await host.remote.deleteHost(env);
+    await ctx.diag.info(`Deleted ${targets.length} host(s).`);
+    await emitEnvelope(ctx, cmd, { data: { deleted: targets }, wrote: true });
+  } finally {
+    await host.close();
   }
 }
 
@@ -236,10 +503,18 @@ export function registerRemoteControl(program: Command, ctx: RunContext): void {
   const remote = program.command("remote-control");
   // Made by the command, not imported: `app-server` loads this module for `remoteControlServer` without
   // commander (start-up), and a value import of commander would load it all the same.
-  const action = remote.createArgument("[action]", "what to do").choices(["start", "stop", "status"]);
+  const action = remote.createArgument("[action]", "what to do").choices([
+    "start",
+    "stop",
+    "status",
+    "pair",
+    "clients",
+    "hosts",
+  ]);
   const cmd = envelopeOutput(remote)
     .description("let your remote devices drive this machine's agent server through the relay")
     .addArgument(action.default("start"))
+    .argument("[args...]", "clients: [list | revoke <client_id>]; hosts: [list | delete <environment_id>]")
     .option("--no-daemon", "start: serve in this process (foreground, until Ctrl-C) instead of the daemon")
     .option("--relay-url <url>", `relay base URL (default: $${RELAY_URL_ENV}, else the account's origin)`)
     .option("--wait-ms <ms>", "start: how long to wait for the relay connection", "15000")
@@ -250,19 +525,32 @@ export function registerRemoteControl(program: Command, ctx: RunContext): void {
       "start: comma-separated services remote devices may not use",
     )
     .option("--remote-own-threads", "start: remote devices see and continue only the threads they started")
+    .option("--revoke-clients", "stop: also revoke every paired device")
+    .option("--manual-code", "pair: also ask for a short numeric code")
+    .option("--stale", "hosts: only machines that are offline and not this one")
     .addHelpText("after", HELP)
-    .action(async (action: "start" | "stop" | "status", raw: unknown) => {
+    .action(async (action: Action, args: string[], raw: unknown) => {
       const opts = parseOptions(OptionsSchema, raw, "remote-control");
       if (!opts.daemon && action !== "start") {
         throw errors.usage(`--no-daemon applies to start only, not ${action}`, {
           hint: "a foreground server (`larkit remote-control --no-daemon`) is stopped with Ctrl-C",
         });
       }
-      if (opts.shutdown && action !== "stop") {
-        throw errors.usage("--shutdown applies to stop only", {
-          hint: "larkit remote-control stop --shutdown",
+      for (const [key, flag, only] of ACTION_FLAGS) {
+        if (opts[key] && action !== only) {
+          throw errors.usage(`${flag} applies to ${only} only`, {
+            hint: `larkit remote-control ${only} ${flag}`,
+          });
+        }
+      }
+      if (args.length > 0 && action !== "clients" && action !== "hosts") {
+        throw errors.usage(`remote-control ${action} takes no arguments: ${args.join(" ")}`, {
+          hint: "larkit remote-control --help",
         });
       }
+      if (action === "pair") return await runPair(ctx, opts, cmd);
+      if (action === "clients") return await runClients(ctx, args, opts, cmd);
+      if (action === "hosts") return await runHosts(ctx, args, opts, cmd);
       if (!opts.daemon) {
         return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl), remotePolicyOf(opts), cmd);
       }
