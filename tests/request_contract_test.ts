@@ -17,20 +17,6 @@ import { withSuite } from "./helpers/suite_session.ts";
 const CALLS_FLOOR = 740;
 
 /**
- * Shortcuts whose requests the suite would refuse, being fixed on their own (issue #32 item 7): each entry a
- * shortcut and the field a call of its examples gets wrong. Tolerated while listed; an entry that no longer
- * fails fails the test, so the list shrinks as the fixes land.
- */
-const KNOWN_DEFECTS: [shortcut: string, field: string][] = [
-  // Found by this sweep in the same shortcuts' service (okr v2 content is `block_element_type`/
-  // `paragraph_element_type`/`text_run`, and cycles take no `time_range`): fixed with issue #32 item 7.
-  ["okr +create", "content.blocks[0].type"], // issue #32 item 7 (found by the sweep)
-  ["okr +patch", "content.blocks[0].type"], // issue #32 item 7 (found by the sweep)
-  ["okr +batch-create", "content.blocks[0].type"], // issue #32 item 7 (found by the sweep)
-  ["okr +cycle-list", "time_range"], // issue #32 item 7 (found by the sweep)
-];
-
-/**
  * Skill mentions that are no example: they name a shortcut in running text and leave the flags the text
  * around them gives (the base or spreadsheet being talked about) to the reader.
  */
@@ -286,7 +272,6 @@ async function filesFor(ex: Example): Promise<string> {
 Deno.test("the request-contract sweep: every shortcut example's planned calls fit their methods' request schemas", async () => {
   const all = await examples();
   const problems: string[] = [];
-  const seenDefects = new Set<string>();
   let calls = 0;
   await withSuite(async (_emu, larkit) => {
     for (const ex of all) {
@@ -307,19 +292,11 @@ Deno.test("the request-contract sweep: every shortcut example's planned calls fi
       for (const call of doc.data.api ?? []) {
         calls++;
         const p = await planProblems(call);
-        if (!p) continue;
-        const known = KNOWN_DEFECTS.filter(([s, f]) => s === ex.shortcut && p.includes(`${f}:`));
-        for (const [s, f] of known) seenDefects.add(`${s} ${f}`);
-        if (!known.length) problems.push(`${ex.source}: ${line}: ${p}`);
+        if (p) problems.push(`${ex.source}: ${line}: ${p}`);
       }
     }
   });
   console.log(`request-contract sweep: ${all.length} examples, ${calls} planned calls checked`);
   assert.deepEqual(problems, []);
-  assert.deepEqual(
-    KNOWN_DEFECTS.filter(([s, f]) => !seenDefects.has(`${s} ${f}`)),
-    [],
-    "these known defects no longer fail: remove them from KNOWN_DEFECTS",
-  );
   assert.ok(calls >= CALLS_FLOOR, `only ${calls} calls checked (floor ${CALLS_FLOOR})`);
 });

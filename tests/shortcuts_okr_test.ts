@@ -33,6 +33,8 @@ const CASES: Record<string, ShortcutCase> = {
     says: /--cycle-id is required with --level objective/,
   },
   "okr +patch": {
+    // The emulator patches the key result its list holds (an unknown one is not found).
+    setup: (emu) => seed(emu, `/open-apis/okr/v2/objectives/${OBJ}/key_results`, KR, { score: 0 }),
     argv: ["--level", "key-result", "--target-id", KR, "--score", "0.7", "--deadline", "2026-12-31"],
     sends: [`PATCH /okr/v2/key_results/${KR}`],
     bad: ["--level", "key-result", "--target-id", KR, "--score", "1.5"],
@@ -301,5 +303,105 @@ Deno.test("the emulator refuses the old reorder/weight bodies with the suite's f
     });
     assert.equal(b.status, 400);
     assert.ok(b.body.error.field_violations.some((v: { field: string }) => v.field === "objective_weights"));
+  });
+});
+
+Deno.test("okr +create and +patch write OKR v2 blocks; +cycle-detail reads back what was written", async () => {
+  await withSuite(async (emu, larkit) => {
+    const made = await larkit(
+      ["okr", "+create", "--level", "objective", "--cycle-id", CYCLE, "--content", "Grow\nusers"],
+      { asUser: true },
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const objective = made.json<{ data: { id: string } }>().data.id;
+    const post = suiteCalls(emu).find((q) => q.method === "POST")?.body as Record<string, unknown>;
+    assert.deepEqual(post.content, {
+      blocks: ["Grow", "users"].map((text) => ({
+        block_element_type: "paragraph",
+        paragraph: { elements: [{ paragraph_element_type: "textRun", text_run: { text } }] },
+      })),
+    });
+    const kr = await larkit(
+      ["okr", "+create", "--level", "key-result", "--objective-id", objective, "--content", "Ship it"],
+      { asUser: true },
+    );
+    assert.equal(kr.code, 0, kr.stderr);
+    const patched = await larkit(
+      [
+        "okr",
+        "+patch",
+        "--level",
+        "objective",
+        "--target-id",
+        objective,
+        "--content",
+        "Grow more",
+        "--score",
+        "0.5",
+      ],
+      { asUser: true },
+    );
+    assert.equal(patched.code, 0, patched.stderr);
+    const detail = await larkit(["okr", "+cycle-detail", "--cycle-id", CYCLE], { asUser: true });
+    assert.equal(detail.code, 0, detail.stderr);
+    type Item = { id: string; text: string; score: number; content: { blocks: Record<string, unknown>[] } };
+    const [o] = detail.json<{ data: { objectives: (Item & { key_results: Item[] })[] } }>().data.objectives;
+    assert.deepEqual([o.id, o.text, o.score], [objective, "Grow more", 0.5]);
+    assert.equal(o.content.blocks[0].block_element_type, "paragraph");
+    assert.deepEqual(o.key_results.map((k) => k.text), ["Ship it"]);
+  });
+});
+
+Deno.test("okr +cycle-list --time-range keeps the cycles overlapping the months, without a query the method lacks", async () => {
+  await withSuite(async (emu, larkit) => {
+    const ms = (date: string) => String(Date.parse(`${date}T00:00:00Z`));
+    seed(emu, "/open-apis/okr/v2/cycles", "c2025", {
+      start_time: ms("2025-01-01"),
+      end_time: ms("2025-06-30"),
+    });
+    seed(emu, "/open-apis/okr/v2/cycles", "c2026", {
+      start_time: ms("2026-01-01"),
+      end_time: ms("2026-06-30"),
+    });
+    seed(emu, "/open-apis/okr/v2/cycles", "c2027", {
+      start_time: ms("2026-12-31"),
+      end_time: ms("2027-06-30"),
+    });
+    const r = await larkit(
+      ["okr", "+cycle-list", "--user-id", fixtures.USERS.alice.open_id, "--time-range", "2026-02--2026-12"],
+      { asUser: true },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json<{ data: { id: string }[] }>().data.map((c) => c.id), ["c2026", "c2027"]);
+    const get = suiteCalls(emu).find((q) => q.path === "/open-apis/okr/v2/cycles");
+    assert.ok(get && !("time_range" in get.query), JSON.stringify(get?.query));
+  });
+});
+
+Deno.test("okr +create / +patch refuse notes and a category for a key result, which has neither", async () => {
+  await withSuite(async (emu, larkit) => {
+    const p = await larkit(["okr", "+patch", "--level", "key-result", "--target-id", KR, "--notes", "n"], {
+      asUser: true,
+    });
+    assert.equal(p.code, 2, p.stderr);
+    assert.match(p.errorJson().error.message, /--notes is for objectives/);
+    const c = await larkit(
+      [
+        "okr",
+        "+create",
+        "--level",
+        "key-result",
+        "--objective-id",
+        OBJ,
+        "--content",
+        "x",
+        "--category-id",
+        "c1",
+      ],
+      { asUser: true },
+    );
+    assert.equal(c.code, 2, c.stderr);
+    assert.match(c.errorJson().error.message, /--category-id is for objectives/);
+    assert.deepEqual(suiteCalls(emu).filter((q) => q.method !== "GET"), []);
   });
 });

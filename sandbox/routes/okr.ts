@@ -1,38 +1,119 @@
 /**
- * OKR v2 creation: a new objective in a cycle, a new key result under an objective, each with its own ID and
- * stored in the generic collection its list reads, so `okr +cycle-detail` sees what `okr +create` made. The
- * generic handler would answer these action-shaped paths with one fixed ID; a batch of creates needs distinct
- * ones (and deleting one must not delete another). Reordering and reweighting a level change the items
- * stored there, with the bodies the suite takes (`objective_ids`, `key_result_weights: [{key_result_id,
- * weight}]`...), refusing unknown fields. Everything else of OKR v2 is served generically.
+ * OKR v2 objectives and key results, stored where their lists read them (the generic collections
+ * `.../cycles/<id>/objectives` and `.../objectives/<id>/key_results`), so `okr +cycle-detail` sees what
+ * `okr +create` made and `okr +patch` changed. Creation gives each item its own 19-digit ID (the generic
+ * handler would answer these action-shaped paths with one fixed ID; a batch of creates needs distinct ones);
+ * an item is read, patched and deleted by its ID wherever its list keeps it (deleting an objective deletes its
+ * key results). Content and notes are stored as sent -- the request check (`request_check.ts`) has already
+ * held them to the suite's block document (`block_element_type`, `paragraph_element_type`, `text_run`) -- and
+ * come back the same. Reordering and reweighting a level change the items stored there, with the bodies the
+ * suite takes (`objective_ids`, `key_result_weights: [{key_result_id, weight}]`...), refusing unknown fields.
+ * Everything else of OKR v2 is served generically.
  */
 import * as z from "zod";
-import { all, nextCounter, run, tx } from "../db.ts";
-import { invalidParam, ok } from "../reply.ts";
+import { all, nextCounter, one, run, tx } from "../db.ts";
+import { invalidParam, ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
 import { strictBody, strictQuery } from "./strict_body.ts";
 
 const OKR_WRITE = ["okr:okr.content:writeonly"];
+const OKR_READ = ["okr:okr.content:readonly", "okr:okr.content:writeonly"];
 const Blocks = z.object({ blocks: z.array(z.looseObject({})) });
-const Create = z.object({
-  content: Blocks,
-  notes: z.optional(Blocks),
-  category_id: z.optional(z.string()),
+/**
+ * What a patch may set per level (a key result has no notes or category); a field outside it (let through
+ * only with lenient fields) is dropped, as the suite ignores it. A create also needs the content.
+ */
+const KeyResultFields = z.object({
+  content: z.optional(Blocks),
+  score: z.optional(z.number()),
+  deadline: z.optional(z.string()),
 });
+const FIELDS = {
+  key_result: KeyResultFields,
+  objective: z.extend(KeyResultFields, { notes: z.optional(Blocks), category_id: z.optional(z.string()) }),
+};
+
+type Level = "objective" | "key_result";
+/** The lists each level's items live in (`%` stands for the parent's ID). */
+const LISTS: Record<Level, string> = {
+  objective: "/open-apis/okr/v2/cycles/%/objectives",
+  key_result: "/open-apis/okr/v2/objectives/%/key_results",
+};
 
 /** Stores the new item where its list (`GET <collection>`) finds it; returns its 19-digit suite-style ID. */
-function create(ctx: CallerCtx, collection: string): string {
-  const body = jsonBody(ctx, Create);
+function create(ctx: CallerCtx, level: Level, parent: string): string {
+  const body = jsonBody(ctx, z.extend(FIELDS[level], { content: Blocks }));
   const id = String(7100000000000000000n + BigInt(nextCounter(ctx.st.db, "okr_item")));
+  const now = String(ctx.st.clock.now());
+  const item = {
+    id,
+    create_time: now,
+    update_time: now,
+    owner: { owner_type: "user", user_id: ctx.caller.openId },
+    ...(level === "objective" ? { cycle_id: parent } : { objective_id: parent }),
+    ...body,
+    weight: 0,
+    score: body.score ?? 0,
+  };
   run(
     ctx.st.db,
     "INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, ?)",
-    collection,
+    LISTS[level].replace("%", parent),
     id,
-    JSON.stringify({ id, ...body, weight: 0, score: 0 }),
+    JSON.stringify(item),
     nextCounter(ctx.st.db, "generic_seq"),
   );
   return id;
+}
+
+/** A live item by its ID, in whichever list of its level keeps it; the suite's not-found otherwise. */
+function findItem(
+  ctx: CallerCtx,
+  level: Level,
+  id: string,
+): { collection: string; item: Record<string, unknown> } {
+  const row = one<{ collection: string; body: string }>(
+    ctx.st.db,
+    "SELECT collection, body FROM generic_objects WHERE id = ? AND deleted = 0 AND collection LIKE ?",
+    id,
+    LISTS[level],
+  );
+  if (!row) return raise(404, 404, `not found: ${level} ${id}`);
+  return { collection: row.collection, item: JSON.parse(row.body) };
+}
+
+function getItem(ctx: CallerCtx, level: Level, id: string) {
+  strictQuery(ctx, Query);
+  return ok({ [level]: findItem(ctx, level, id).item });
+}
+
+function patchItem(ctx: CallerCtx, level: Level, id: string) {
+  strictQuery(ctx, Query);
+  const { collection, item } = findItem(ctx, level, id);
+  const changed = { ...item, ...jsonBody(ctx, FIELDS[level]), update_time: String(ctx.st.clock.now()) };
+  run(
+    ctx.st.db,
+    "UPDATE generic_objects SET body = ? WHERE collection = ? AND id = ?",
+    JSON.stringify(changed),
+    collection,
+    id,
+  );
+  return ok({ [level]: changed });
+}
+
+function deleteItem(ctx: CallerCtx, level: Level, id: string) {
+  const { collection } = findItem(ctx, level, id);
+  tx(ctx.st.db, () => {
+    run(ctx.st.db, "UPDATE generic_objects SET deleted = 1 WHERE collection = ? AND id = ?", collection, id);
+    if (level === "objective") {
+      run(
+        ctx.st.db,
+        "UPDATE generic_objects SET deleted = 1 WHERE collection = ?",
+        LISTS.key_result.replace("%", id),
+      );
+    }
+  });
+  return ok({ [`${level}_id`]: id });
 }
 
 /** The query these methods take (the SDK's `params`). */
@@ -108,9 +189,8 @@ function weight(ctx: CallerCtx, collection: string, field: "objective_weights" |
   return ok({ items: changed });
 }
 
-const cycleList = (ctx: CallerCtx) => `/open-apis/okr/v2/cycles/${ctx.params.cycle_id}/objectives`;
-const objectiveList = (ctx: CallerCtx) =>
-  `/open-apis/okr/v2/objectives/${ctx.params.objective_id}/key_results`;
+const cycleList = (ctx: CallerCtx) => LISTS.objective.replace("%", ctx.params.cycle_id);
+const objectiveList = (ctx: CallerCtx) => LISTS.key_result.replace("%", ctx.params.objective_id);
 
 export const okrRoutes: Route[] = [
   ...([
@@ -145,17 +225,34 @@ export const okrRoutes: Route[] = [
     path: "/open-apis/okr/v2/cycles/:cycle_id/objectives",
     auth: "token",
     scopes: OKR_WRITE,
-    handle: (ctx) =>
-      ok({ objective_id: create(ctx, `/open-apis/okr/v2/cycles/${ctx.params.cycle_id}/objectives`) }),
+    handle: (ctx) => {
+      strictQuery(ctx, Query);
+      return ok({ objective_id: create(ctx, "objective", ctx.params.cycle_id) });
+    },
   },
   {
     method: "POST",
     path: "/open-apis/okr/v2/objectives/:objective_id/key_results",
     auth: "token",
     scopes: OKR_WRITE,
-    handle: (ctx) =>
-      ok({
-        key_result_id: create(ctx, `/open-apis/okr/v2/objectives/${ctx.params.objective_id}/key_results`),
-      }),
+    handle: (ctx) => {
+      strictQuery(ctx, Query);
+      return ok({ key_result_id: create(ctx, "key_result", ctx.params.objective_id) });
+    },
   },
+  ...(["objective", "key_result"] as const).flatMap((level): Route[] => {
+    const path = `/open-apis/okr/v2/${level}s/:${level}_id`;
+    const id = (ctx: CallerCtx) => ctx.params[`${level}_id`];
+    return [
+      { method: "GET", path, auth: "token", scopes: OKR_READ, handle: (c) => getItem(c, level, id(c)) },
+      { method: "PATCH", path, auth: "token", scopes: OKR_WRITE, handle: (c) => patchItem(c, level, id(c)) },
+      {
+        method: "DELETE",
+        path,
+        auth: "token",
+        scopes: OKR_WRITE,
+        handle: (c) => deleteItem(c, level, id(c)),
+      },
+    ];
+  }),
 ];

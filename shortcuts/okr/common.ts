@@ -1,6 +1,7 @@
 /**
  * What the okr shortcuts share: paths, the two levels (objective, key result), and OKR rich text -- plain
- * text becomes one paragraph per line; `--style richtext` takes the suite's block document as JSON.
+ * text becomes one paragraph per line; `--style richtext` takes the suite's block document as JSON. OKR v2
+ * (objectives, key results) and v1 (progress records) spell the same block document differently.
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
@@ -28,16 +29,36 @@ export const itemPath = (level: Level, id: string) =>
 const Blocks = z.looseObject({ blocks: z.array(z.looseObject({})) });
 export type Blocks = z.infer<typeof Blocks>;
 
-/** The text of `--<name>` as the suite's rich text. */
+/**
+ * The text of `--<name>` as OKR v2 rich text (objectives and key results): each line a paragraph block,
+ * typed by `block_element_type` / `paragraph_element_type`, its text in `text_run`.
+ */
 export function richText(name: string, text: string, style: "simple" | "richtext"): Blocks {
-  if (style === "simple") {
-    return {
-      blocks: text.split("\n").map((line) => ({
-        type: "paragraph",
-        paragraph: { elements: [{ type: "textRun", textRun: { text: line } }] },
-      })),
-    };
-  }
+  if (style === "richtext") return blocksJson(name, text);
+  return {
+    blocks: text.split("\n").map((line) => ({
+      block_element_type: "paragraph",
+      paragraph: { elements: [{ paragraph_element_type: "textRun", text_run: { text: line } }] },
+    })),
+  };
+}
+
+/**
+ * The same as OKR v1 rich text (progress records), which names the same things differently: `type` on
+ * blocks and elements, the text in `textRun`.
+ */
+export function progressText(name: string, text: string, style: "simple" | "richtext"): Blocks {
+  if (style === "richtext") return blocksJson(name, text);
+  return {
+    blocks: text.split("\n").map((line) => ({
+      type: "paragraph",
+      paragraph: { elements: [{ type: "textRun", textRun: { text: line } }] },
+    })),
+  };
+}
+
+/** `--style richtext`: the block document as given, once it is JSON with a `blocks` array. */
+function blocksJson(name: string, text: string): Blocks {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -49,13 +70,15 @@ export function richText(name: string, text: string, style: "simple" | "richtext
   return r.data;
 }
 
-/** Rich text back to plain text, for tables and `--format pretty`. */
+type Element = { text_run?: { text?: string }; textRun?: { text?: string } };
+
+/** Rich text (v2's `text_run` or v1's `textRun`) back to plain text, for tables and `--format pretty`. */
 export function plainText(content: unknown): string {
   const blocks = (content as { blocks?: unknown[] } | undefined)?.blocks;
   if (!Array.isArray(blocks)) return typeof content === "string" ? content : "";
   return blocks.map((b) =>
-    ((b as { paragraph?: { elements?: { textRun?: { text?: string } }[] } }).paragraph?.elements ?? [])
-      .map((e) => e.textRun?.text ?? "").join("")
+    ((b as { paragraph?: { elements?: Element[] } }).paragraph?.elements ?? [])
+      .map((e) => e.text_run?.text ?? e.textRun?.text ?? "").join("")
   ).join("\n");
 }
 

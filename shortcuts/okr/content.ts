@@ -33,6 +33,14 @@ function parentPath(level: Level, cycle: string | undefined, objective: string |
     : `${OKR}/v2/objectives/${enc(idFlag("objective-id", objective, level))}/key_results`;
 }
 
+/** A key result has no notes and no category (the suite's key result methods take neither). */
+function objectiveOnly(level: Level, given: Record<string, string | undefined>): void {
+  const named = Object.keys(given).filter((k) => given[k] !== undefined);
+  if (level === "key-result" && named.length) {
+    throw errors.validation(`--${named[0]} is for objectives: a key result has none`);
+  }
+}
+
 const Created = z.looseObject({
   objective_id: z.optional(z.string()),
   key_result_id: z.optional(z.string()),
@@ -82,6 +90,7 @@ export const create = defineShortcut({
   },
   async run(ctx) {
     const f = ctx.flags;
+    objectiveOnly(f.level, { notes: f.notes, "category-id": f["category-id"] });
     const path = parentPath(f.level, f["cycle-id"], f["objective-id"]);
     const id = await createItem(ctx, path, f.level, {
       content: richText("content", f.content, f.style),
@@ -116,6 +125,7 @@ export const patch = defineShortcut({
   async run(ctx) {
     const f = ctx.flags;
     const id = idFlag("target-id", f["target-id"], f.level);
+    objectiveOnly(f.level, { notes: f.notes });
     if (f.deadline !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(f.deadline)) {
       throw errors.validation(`--deadline must be a date (YYYY-MM-DD), got "${f.deadline}"`);
     }

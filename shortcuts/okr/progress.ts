@@ -6,7 +6,7 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags } from "../im/paging.ts";
-import { enc, OKR, plainText, richText, styleFlag } from "./common.ts";
+import { enc, OKR, plainText, progressText, styleFlag } from "./common.ts";
 
 const RECORDS = `${OKR}/v1/progress_records`;
 const READ = { user: ["okr:okr.progress:readonly"], bot: ["okr:okr.progress:readonly"] };
@@ -110,7 +110,7 @@ export const progressCreate = defineShortcut({
       path: RECORDS,
       params: { user_id_type: "open_id" },
       body: {
-        content: richText("content", f.content, f.style),
+        content: progressText("content", f.content, f.style),
         // The suite's target types: 2 objective, 3 key result.
         target_type: f["target-type"] === "objective" ? 2 : 3,
         target_id: f["target-id"],
@@ -144,7 +144,7 @@ export const progressUpdate = defineShortcut({
       method: "PUT",
       path: `${RECORDS}/${enc(idOf(ctx.flags["progress-id"]))}`,
       params: { user_id_type: "open_id" },
-      body: { content: richText("content", ctx.flags.content, ctx.flags.style) },
+      body: { content: progressText("content", ctx.flags.content, ctx.flags.style) },
       response: Progress,
       planned: { progress_id: ctx.flags["progress-id"] },
     });
