@@ -238,9 +238,10 @@ function start(opts: EmulatorOptions): Emulator {
     app: SANDBOX_APP,
     origin: "",
     overlay: undefined,
+    lenientFields: opts.lenientFields ?? false,
   };
   const faults = new FaultBoard();
-  const check: CheckOptions = { lenientFields: opts.lenientFields ?? false };
+  const check: CheckOptions = { lenientFields: st.lenientFields };
   const events = attachEvents(st);
   let log: RequestLogEntry[] = [];
   let logCounter = 0;

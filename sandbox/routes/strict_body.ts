@@ -2,8 +2,9 @@
  * A hand-written route's body read as strictly as the suite reads it: the schema is a `z.strictObject`, so a
  * missing required field, a wrong type and an unknown field all answer 400 / 99992402 "field validation
  * failed" with one `field_violations` entry per problem, named by its path -- the envelope the generic
- * validation sends (sandbox/generic.ts). An unknown field is refused rather than ignored: a misspelt field
- * would otherwise lose data unseen.
+ * validation sends (sandbox/request_check.ts). An unknown field is refused rather than ignored: a misspelt
+ * field would otherwise lose data unseen -- unless the emulator runs with lenient fields, where unknown fields
+ * are dropped, as the suite ignores them, and the rest is read as strictly.
  */
 import type * as z from "zod";
 import { invalidParam, raise } from "../reply.ts";
@@ -16,14 +17,26 @@ export function strictBody<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T):
   } catch {
     return invalidParam("request body is not valid JSON");
   }
-  const parsed = schema.safeParse(raw);
-  return parsed.success ? parsed.data : refuse(parsed.error);
+  return parse(ctx, schema, raw);
 }
 
 /** The query the same way: `z.strictObject` of the parameters the method has (values arrive as text). */
 export function strictQuery<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z.infer<T> {
-  const parsed = schema.safeParse(Object.fromEntries(ctx.query));
-  return parsed.success ? parsed.data : refuse(parsed.error);
+  return parse(ctx, schema, Object.fromEntries(ctx.query));
+}
+
+function parse<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T, raw: unknown): z.infer<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  if (!ctx.st.lenientFields) return refuse(parsed.error);
+  // zod names every unknown key in one pass, nested ones included: drop them all, then read the rest.
+  for (const i of parsed.error.issues) {
+    if (i.code !== "unrecognized_keys") continue;
+    const at = i.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k], raw);
+    for (const k of i.keys) delete (at as Record<string, unknown>)[k];
+  }
+  const again = schema.safeParse(raw);
+  return again.success ? again.data : refuse(again.error);
 }
 
 function refuse(error: z.core.$ZodError): never {
