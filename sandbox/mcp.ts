@@ -4,16 +4,15 @@
  * is opened by `initialize` (its `Mcp-Session-Id` is required on every later message: 400 without, 404 when
  * unknown or ended by `DELETE`); `MCP-Protocol-Version` must be a revision the server speaks (400); notifications
  * and responses are answered 202 with no body; JSON-RPC batches only in a session that negotiated 2025-03-26;
- * `ping`, `tools/list`, `tools/call` for the docs tools `create-doc`, `fetch-doc` and `update-doc`. A tool's
- * failure (bad arguments, a missing document, a missing scope) is a result with `isError: true` whose text holds
- * the suite's `{code, msg}`; JSON-RPC errors are for protocol errors (unknown method or tool, bad params).
+ * `ping`, `tools/list`, `tools/call` for the docs tools `create-doc`, `fetch-doc` and `update-doc`, whose
+ * arguments are held to their declared input schemas (`registry/mcp_tools.json`, closed unless the emulator runs
+ * with lenient fields). A tool's failure (bad arguments, a missing document, a missing scope) is a result with
+ * `isError: true` whose text holds the suite's `{code, msg}` (and, for bad arguments, `error.field_violations`);
+ * JSON-RPC errors are for protocol errors (unknown method or tool, malformed messages).
  * Credentials come in `X-Lark-MCP-UAT` (user) or `X-Lark-MCP-TAT` (bot), never `Authorization`; a missing or bad
  * one is 401 with `WWW-Authenticate`. A tool result is `content: [{type: "text", text: <JSON>}]`.
  */
 import * as z from "zod";
-// JSON Schema conversion only the emulator needs: taken from zod's core, so larkit's own bundle stays without it
-// (cli/vendor/zod/entry.ts).
-import { toJSONSchema } from "zod-npm/v4/core";
 import { type Caller, callerFromToken, checkScopes } from "./auth.ts";
 import { applyUpdate } from "./doc_edit.ts";
 import { createDoc, docUrl, findDoc, saveDoc } from "./docs_store.ts";
@@ -21,6 +20,14 @@ import { isReply, json, type Reply } from "./reply.ts";
 import type { RequestCtx, Route } from "./router.ts";
 import { CREATE_DOC, READ_DOC, WRITE_DOC } from "./scopes.ts";
 import type { EmulatorState } from "./state.ts";
+import { mcpArgumentProblems } from "./request_check.ts";
+import mcpTools from "../registry/mcp_tools.json" with { type: "json" };
+
+/** A tool's input schema as `tools/list` shows it: the one its arguments are held to (closed unless lenient). */
+function inputSchemaOf(st: EmulatorState, name: string): Record<string, unknown> {
+  const schema = (mcpTools.tools as Record<string, Record<string, unknown>>)[name];
+  return st.lenientFields ? schema : { ...schema, additionalProperties: false };
+}
 
 /** The revisions the endpoint speaks, newest first; an `initialize` asking for another gets the newest. */
 const MCP_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
@@ -83,38 +90,26 @@ function sessionsOf(st: EmulatorState): Map<string, Session> {
   return map;
 }
 
-const CreateArgs = z.object({
-  markdown: z.string(),
-  title: z.optional(z.string()),
-  folder_token: z.optional(z.string()),
-  wiki_node: z.optional(z.string()),
-  wiki_space: z.optional(z.string()),
-});
-const FetchArgs = z.object({
-  doc: z.string().check(z.minLength(1)),
-  offset: z.optional(z.number().check(z.int(), z.minimum(0))),
-  limit: z.optional(z.number().check(z.int(), z.minimum(1))),
-});
-const UpdateArgs = z.object({
-  doc: z.string().check(z.minLength(1)),
-  mode: z.enum([
-    "append",
-    "overwrite",
-    "replace_range",
-    "replace_all",
-    "insert_before",
-    "insert_after",
-    "delete_range",
-  ]),
-  markdown: z.optional(z.string()),
-  selection_with_ellipsis: z.optional(z.string()),
-  selection_by_title: z.optional(z.string()),
-  new_title: z.optional(z.string()),
-});
+/**
+ * The tools' arguments, as their declared input schemas (`registry/mcp_tools.json`) type them: `callTool`
+ * holds the arguments to those schemas (`mcpArgumentProblems`) before a tool runs.
+ */
+interface CreateArgs {
+  markdown: string;
+  title?: string;
+  folder_token?: string;
+  wiki_node?: string;
+  wiki_space?: string;
+}
+interface FetchArgs {
+  doc: string;
+  offset?: number;
+  limit?: number;
+}
+type UpdateArgs = Parameters<typeof applyUpdate>[1] & { doc: string; new_title?: string };
 
 interface Tool {
   description: string;
-  schema: z.ZodMiniType;
   scopes: string[];
   run(st: EmulatorState, caller: Caller, args: never): ToolOutcome;
 }
@@ -129,9 +124,8 @@ const INVALID_PARAM = 99992402;
 const TOOLS: Record<string, Tool> = {
   "create-doc": {
     description: "Create a cloud document from Lark-flavoured markdown.",
-    schema: CreateArgs,
     scopes: CREATE_DOC,
-    run(st, caller, args: z.infer<typeof CreateArgs>) {
+    run(st, caller, args: CreateArgs) {
       const doc = createDoc(st, caller.openId, args.markdown, args.title, args.folder_token ?? "");
       return {
         ok: true,
@@ -141,9 +135,8 @@ const TOOLS: Record<string, Tool> = {
   },
   "fetch-doc": {
     description: "Fetch a document as markdown; `offset`/`limit` page through long documents by characters.",
-    schema: FetchArgs,
     scopes: READ_DOC,
-    run(st, _caller, args: z.infer<typeof FetchArgs>) {
+    run(st, _caller, args: FetchArgs) {
       const doc = findDoc(st, args.doc);
       if (!doc) return { ok: false, code: DOC_NOT_FOUND, message: `document not found: ${args.doc}` };
       const offset = args.offset ?? 0;
@@ -162,9 +155,8 @@ const TOOLS: Record<string, Tool> = {
   },
   "update-doc": {
     description: "Update a document: append, overwrite, or edit a selection (by ellipsis or by title).",
-    schema: UpdateArgs,
     scopes: WRITE_DOC,
-    run(st, _caller, args: z.infer<typeof UpdateArgs>) {
+    run(st, _caller, args: UpdateArgs) {
       const doc = findDoc(st, args.doc);
       if (!doc) return { ok: false, code: DOC_NOT_FOUND, message: `document not found: ${args.doc}` };
       const edited = applyUpdate(doc.markdown, args);
@@ -219,14 +211,17 @@ function callTool(ctx: RequestCtx, caller: Caller, params: Record<string, unknow
   }
   const denied = checkScopes(caller, tool.scopes);
   if (denied?.kind === "suite") return { result: toolFailure(denied.code, denied.msg, denied.error) };
-  const args = tool.schema.safeParse(params.arguments ?? {});
-  if (!args.success) {
-    const detail = args.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join(
-      "; ",
-    );
-    return { result: toolFailure(INVALID_PARAM, `field validation failed: ${detail}`) };
+  const args = params.arguments ?? {};
+  const problems = mcpArgumentProblems(name, args, { lenientFields: ctx.st.lenientFields }) ?? [];
+  if (problems.length) {
+    const detail = problems.map((p) => `${p.field || "arguments"}: ${p.description}`).join("; ");
+    return {
+      result: toolFailure(INVALID_PARAM, `field validation failed: ${detail}`, {
+        field_violations: problems,
+      }),
+    };
   }
-  const out = tool.run(ctx.st, caller, args.data as never);
+  const out = tool.run(ctx.st, caller, args as never);
   if (!out.ok) return { result: toolFailure(out.code, out.message) };
   return { result: { content: [{ type: "text", text: JSON.stringify(out.value) }] } };
 }
@@ -246,7 +241,7 @@ function answer(
           tools: Object.entries(TOOLS).map(([name, t]) => ({
             name,
             description: t.description,
-            inputSchema: toJSONSchema(t.schema),
+            inputSchema: inputSchemaOf(ctx.st, name),
           })),
         },
       };

@@ -243,3 +243,54 @@ Deno.test("docx OpenAPI: unknown document → 1770002", async () => {
     await emu.stop();
   }
 });
+
+Deno.test("tool arguments are held to the tools' declared schemas: unknown, missing, mistyped refused, named", async () => {
+  const emu = await startEmulator();
+  try {
+    const h = await session(emu, { "X-Lark-MCP-TAT": await tenantToken(emu) });
+    const violations = async (name: string, args: unknown) => {
+      const r = await rpc(emu, h, "tools/call", { name, arguments: args });
+      const failure = toolFailure(r) as { code: number; error?: { field_violations: unknown[] } };
+      assert.equal(failure.code, 99992402);
+      return failure.error?.field_violations;
+    };
+    assert.deepEqual(await violations("create-doc", { markdown: "x", colour: "red" }), [
+      { field: "colour", description: "unknown field" },
+    ]);
+    assert.deepEqual(await violations("fetch-doc", { doc: 5 }), [{
+      field: "doc",
+      description: "expected string, got number",
+    }]);
+    assert.deepEqual(await violations("update-doc", { doc: DOCS.handbook }), [{
+      field: "mode",
+      description: "required",
+    }]);
+    // tools/list shows the schemas the arguments are held to.
+    const listed = await rpc(emu, h, "tools/list");
+    const tools = (listed.body.result?.tools ?? []) as {
+      name: string;
+      inputSchema: { required?: string[] };
+    }[];
+    const update = tools.find((t) => t.name === "update-doc")?.inputSchema;
+    assert.deepEqual([update?.required, update?.additionalProperties], [["doc", "mode"], false]);
+  } finally {
+    await emu.stop();
+  }
+});
+
+Deno.test("with lenient fields the MCP endpoint ignores unknown tool arguments as the suite does", async () => {
+  const emu = await startEmulator({ lenientFields: true });
+  try {
+    const h = await session(emu, { "X-Lark-MCP-TAT": await tenantToken(emu) });
+    const r = await rpc(emu, h, "tools/call", {
+      name: "create-doc",
+      arguments: { markdown: "# Hi", colour: "red" },
+    });
+    assert.equal(r.body.result?.isError, undefined, JSON.stringify(r.body));
+    assert.ok(payload(r).doc_id);
+    const missing = await rpc(emu, h, "tools/call", { name: "create-doc", arguments: { colour: "red" } });
+    assert.equal(toolFailure(missing).code, 99992402);
+  } finally {
+    await emu.stop();
+  }
+});

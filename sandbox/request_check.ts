@@ -142,7 +142,8 @@ export async function checkRequest(
 /**
  * An MCP `tools/call`'s arguments against the tool's declared input schema (`registry/mcp_tools.json`, closed
  * objects): the violations, empty when they fit; undefined when no such tool is declared. The MCP endpoint
- * answers them as its JSON-RPC "invalid params"; the request-contract sweep holds planned calls to them.
+ * answers them as a tool failure (an `isError` result with 99992402 and the violations); the request-contract
+ * sweep holds planned calls to them.
  */
 export function mcpArgumentProblems(
   tool: string,
