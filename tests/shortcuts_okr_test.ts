@@ -27,6 +27,8 @@ const CASES: Record<string, ShortcutCase> = {
     says: /is not an ID/,
   },
   "okr +create": {
+    // The emulator creates a key result under an objective it holds.
+    setup: (emu) => seed(emu, `/open-apis/okr/v2/cycles/${CYCLE}/objectives`, OBJ, {}),
     argv: ["--level", "key-result", "--objective-id", OBJ, "--content", "Ship onboarding v2"],
     sends: [`POST /okr/v2/objectives/${OBJ}/key_results`],
     bad: ["--level", "objective", "--content", "x"],
@@ -349,6 +351,17 @@ Deno.test("okr +create and +patch write OKR v2 blocks; +cycle-detail reads back 
     assert.deepEqual([o.id, o.text, o.score], [objective, "Grow more", 0.5]);
     assert.equal(o.content.blocks[0].block_element_type, "paragraph");
     assert.deepEqual(o.key_results.map((k) => k.text), ["Ship it"]);
+    // An objective that does not exist is not found, for a patch and for a key result under it.
+    for (
+      const argv of [
+        ["+patch", "--level", "objective", "--target-id", "7999999999999999999", "--score", "0.1"],
+        ["+create", "--level", "key-result", "--objective-id", "7999999999999999999", "--content", "x"],
+      ]
+    ) {
+      const missing = await larkit(["okr", ...argv], { asUser: true });
+      assert.notEqual(missing.code, 0);
+      assert.match(missing.errorJson().error.message, /not found: objective 7999999999999999999/);
+    }
   });
 });
 

@@ -237,6 +237,8 @@ export const okrRoutes: Route[] = [
     scopes: OKR_WRITE,
     handle: (ctx) => {
       strictQuery(ctx, Query);
+      // A key result needs its objective (a cycle is the tenant's and has no create method to make one).
+      findItem(ctx, "objective", ctx.params.objective_id);
       return ok({ key_result_id: create(ctx, "key_result", ctx.params.objective_id) });
     },
   },
