@@ -269,7 +269,7 @@ Deno.test("tool arguments are held to the tools' declared schemas: unknown, miss
     const listed = await rpc(emu, h, "tools/list");
     const tools = (listed.body.result?.tools ?? []) as {
       name: string;
-      inputSchema: { required?: string[] };
+      inputSchema: { required?: string[]; additionalProperties?: boolean };
     }[];
     const update = tools.find((t) => t.name === "update-doc")?.inputSchema;
     assert.deepEqual([update?.required, update?.additionalProperties], [["doc", "mode"], false]);
