@@ -118,9 +118,7 @@ export function schemaOf(
   if (ts.isUnionTypeNode(t)) {
     const branches = t.types.filter((b) => !isNothing(b));
     if (branches.length === 1) return schemaOf(branches[0], d, depth);
-    const files = branches.map((b) => schemaOf(b, d, depth + 1)).filter((b) =>
-      b.format === "binary"
-    );
+    const files = branches.map((b) => schemaOf(b, d, depth + 1)).filter((b) => b.format === "binary");
     if (files.length === branches.length) return BINARY;
     const literals = branches.map(literalOf);
     if (literals.every((v) => v !== undefined)) {
@@ -128,9 +126,7 @@ export function schemaOf(
       if (types.size === 1) {
         const type = [...types][0];
         // `true | false` is how TS spells boolean once expanded.
-        return type === "boolean"
-          ? { type }
-          : { type, enum: literals as (string | number)[] };
+        return type === "boolean" ? { type } : { type, enum: literals as (string | number)[] };
       }
     }
     return {};
