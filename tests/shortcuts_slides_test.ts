@@ -3,6 +3,7 @@
  * methods): per shortcut its main path, its dry run (nothing sent, the plan fits the registry's request
  * schemas) and one bad input (exit 2, validation, nothing sent).
  */
+import { fixtures } from "./helpers/emulator.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 
 const P = "sldcnSandboxDeck0001";
@@ -59,6 +60,8 @@ const CASES: Record<string, ShortcutCase> = {
     says: /not a token/,
   },
   "slides +history-revert-status": {
+    // The task a revert started earlier.
+    setup: (emu) => fixtures.seedObject(emu.db, "revert_tasks", "7312345678901234568", {}),
     argv: ["--presentation", P, "--task-id", "7312345678901234568"],
     sends: [`GET ${X}/history/revert_status`],
     bad: ["--presentation", P],
@@ -76,4 +79,7 @@ const CASES: Record<string, ShortcutCase> = {
 shortcutCaseTests(CASES, {
   coverage: { title: "every slides shortcut has a case here", services: ["slides"] },
   unplanned: /upload_all/,
+  // The deck the cases edit, as `+create` would have made it.
+  setup: (emu) =>
+    fixtures.seedPath(emu.db, `/open-apis${X}`, { xml_presentation_id: P, title: "Quarterly review" }),
 });

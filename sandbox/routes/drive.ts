@@ -7,12 +7,13 @@
 import * as z from "zod";
 import { all, newHex, one, run, tx } from "../db.ts";
 import { DRIVE } from "../fixtures.ts";
-import { pageOf, paginate } from "../paging.ts";
+import { decodePageToken, pageOf, paginate } from "../paging.ts";
 import { invalidParam, ok, raise, type Reply } from "../reply.ts";
 import { type CallerCtx, jsonBody, multipartBody, type Route } from "../router.ts";
 import { DRIVE_DOWNLOAD, DRIVE_READ, DRIVE_UPLOAD } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
 import { adler32 } from "../file_store.ts";
+import { driveDocs } from "../drive_index.ts";
 
 const MAX_UPLOAD_ALL = 20 * 1024 * 1024;
 /** The suite's fixed block size for chunked uploads. */
@@ -268,4 +269,94 @@ export const driveRoutes: Route[] = [
     handle: download,
   },
   { method: "GET", path: FILES, auth: "token", scopes: DRIVE_READ, handle: list },
+  {
+    method: "POST",
+    path: "/open-apis/drive/v1/metas/batch_query",
+    auth: "token",
+    scopes: ["drive:drive.metadata:readonly", ...DRIVE_READ],
+    handle: metas,
+  },
+  {
+    method: "POST",
+    path: "/open-apis/search/v2/doc_wiki/search",
+    auth: "token",
+    scopes: ["search:docs:read"],
+    handle: search,
+  },
 ];
+
+/** Metas of the documents the emulator holds; a token that names none is in `failed_list` (970005). */
+function metas(ctx: CallerCtx): Reply {
+  const body = jsonBody(
+    ctx,
+    z.object({
+      request_docs: z.array(z.object({ doc_token: z.string(), doc_type: z.string() })),
+      with_url: z.optional(z.boolean()),
+    }),
+  );
+  const docs = driveDocs(ctx.st);
+  const found = [];
+  const failed_list = [];
+  for (const r of body.request_docs) {
+    const d = docs.find((x) => x.token === r.doc_token && (x.type === r.doc_type || r.doc_type === "wiki"));
+    if (!d) {
+      failed_list.push({ token: r.doc_token, code: 970005 });
+      continue;
+    }
+    found.push({
+      doc_token: d.token,
+      doc_type: d.type,
+      title: d.title,
+      owner_id: d.owner,
+      create_time: d.createTime,
+      latest_modify_user: d.owner,
+      latest_modify_time: d.createTime,
+      url: body.with_url ? `${ctx.st.origin}/${d.type}/${d.token}` : "",
+    });
+  }
+  return ok({ metas: found, failed_list });
+}
+
+/**
+ * The document search over what the emulator holds: a document matches when every word of the query is in its
+ * title (or, unless `only_title`, its text), case-insensitively; no ranking beyond the order of creation.
+ */
+function search(ctx: CallerCtx): Reply {
+  const body = jsonBody(
+    ctx,
+    z.object({
+      query: z._default(z.string(), ""),
+      doc_filter: z.optional(
+        z.object({ doc_types: z.optional(z.array(z.string())), only_title: z.optional(z.boolean()) }),
+      ),
+      page_size: z._default(z.number(), 15),
+      page_token: z.optional(z.string()),
+    }),
+  );
+  const words = body.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const types = body.doc_filter?.doc_types?.map((t) => t.toLowerCase());
+  const hits = driveDocs(ctx.st).filter((d) => {
+    if (types?.length && !types.includes(d.type)) return false;
+    const hay = (body.doc_filter?.only_title ? d.title : `${d.title}\n${d.text}`).toLowerCase();
+    return words.every((w) => hay.includes(w));
+  }).map((d) => ({
+    entity_type: d.type.toUpperCase(),
+    title_highlighted: d.title,
+    result_meta: {
+      token: d.token,
+      doc_types: d.type.toUpperCase(),
+      owner_id: d.owner,
+      url: `${ctx.st.origin}/${d.type}/${d.token}`,
+    },
+  }));
+  const page = paginate(hits, {
+    offset: body.page_token ? decodePageToken(body.page_token) : 0,
+    size: Math.min(Math.max(1, body.page_size), 20),
+  });
+  return ok({
+    res_units: page.items,
+    has_more: page.has_more,
+    total: hits.length,
+    ...(page.page_token ? { page_token: page.page_token } : {}),
+  });
+}
