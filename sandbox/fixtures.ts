@@ -65,7 +65,9 @@ export const BASE = {
 } as const;
 export const WIKI = { library: "7034502641455490001" } as const;
 export const BIG_DEPARTMENT = { id: "od-sandbox-big-0001", size: 10_500 } as const;
-export const DEPARTMENTS = { engineering: "od-sandbox-eng-0001" } as const;
+export const DEPARTMENTS = { root: "0", engineering: "od-sandbox-eng-0001" } as const;
+/** Where `department.get` (the generic handler) finds departments. */
+export const DEPARTMENTS_COLLECTION = "/open-apis/contact/v3/departments";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -317,6 +319,22 @@ export function seedFixtures(
         )
       )
     );
+
+    const departments: [string, string, string, number][] = [
+      [DEPARTMENTS.root, "larkit sandbox", "", 0],
+      [DEPARTMENTS.engineering, "Engineering", DEPARTMENTS.root, Object.keys(USERS).length],
+      [BIG_DEPARTMENT.id, "Operations", DEPARTMENTS.root, BIG_DEPARTMENT.size],
+    ];
+    for (const [id, name, parent, members] of departments) {
+      seedObject(db, DEPARTMENTS_COLLECTION, id, {
+        department_id: id,
+        open_department_id: id,
+        name,
+        ...(id === DEPARTMENTS.root ? {} : { parent_department_id: parent }),
+        member_count: members,
+        status: { is_deleted: false },
+      });
+    }
 
     const apps = `/open-apis/bitable/v1/apps`;
     seedObject(db, apps, BASE.app, { app_token: BASE.app, name: "Issue tracker", revision: 1 });

@@ -473,10 +473,15 @@ export async function genericHandle(ctx: RequestCtx, request: FoundMethod): Prom
   }
 
   if (method.httpMethod === "POST" && idParam) {
-    // Create: a new object in the collection.
-    const id = suiteId(idParam, `${collection}#${nextCounter(ctx.st.db, "generic_id")}`);
+    // Create: a new object in the collection, under the id the request gave it (a member's `member_id`) or a
+    // new one.
+    const fromRequest = bodyObject(body, objectSlot(shape, idParam));
+    const named = fromRequest[idParam];
+    const id = typeof named === "string" && named
+      ? named
+      : suiteId(idParam, `${collection}#${nextCounter(ctx.st.db, "generic_id")}`);
     const itemSchema = itemSchemaOf(shape, idParam);
-    const obj = newObject(itemSchema, idParam, id, params, bodyObject(body, objectSlot(shape, idParam)));
+    const obj = newObject(itemSchema, idParam, id, params, fromRequest);
     save(ctx, collection, id, obj);
     return respondWithObject(shape, idParam, obj);
   }
