@@ -383,23 +383,12 @@ export async function genericHandle(ctx: RequestCtx, request: FoundMethod): Prom
   const { method, params, index } = found;
   const known = await responseShapeOf(method);
   const shape: JsonSchema = known ?? { type: "object" };
-  if (shape.format === "binary") {
-    const bytes = new TextEncoder().encode(`emulator file for ${ctx.url.pathname}\n`);
-    return {
-      kind: "raw",
-      status: 200,
-      body: bytes,
-      headers: {
-        "content-type": "application/octet-stream",
-        "content-disposition": 'attachment; filename="file.bin"',
-      },
-    };
-  }
   const segments = method.path.split("/");
   const last = segments.at(-1) ?? "";
   const lastParam = /^\{(.+)\}$/.exec(last)?.[1];
   const body = jsonBodyOf(ctx);
   checkParents(ctx, found, segments.length - 1);
+  if (shape.format === "binary") return download(ctx, found);
 
   if (lastParam) {
     // An item: get / update / delete (or an action POSTed at the item). Only what exists.
@@ -629,4 +618,29 @@ function unknownPeople(
   return Object.fromEntries(
     fields.map((f) => [f, !notExisting.length || notExisting.includes(f) ? unknown : []]),
   );
+}
+
+/**
+ * A download: the bytes stored under a key the path names (a file uploaded earlier). The emulator makes up no
+ * file: a path naming none it holds is the service's not-found for its last id.
+ */
+function download(ctx: RequestCtx, found: FoundMethod): Reply {
+  const names = Object.entries(found.params);
+  for (const [, value] of names) {
+    const bytes = ctx.st.files.read(value);
+    if (!bytes) continue;
+    const name = one<{ name: string }>(ctx.st.db, "SELECT name FROM blobs WHERE key = ?", value)?.name ??
+      value;
+    return {
+      kind: "raw",
+      status: 200,
+      body: new Uint8Array(bytes),
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-disposition": `attachment; filename="${encodeURIComponent(name)}"`,
+      },
+    };
+  }
+  const [param, id] = names.at(-1) ?? ["", ctx.url.pathname];
+  return notFoundOf(found.method.service, param, id);
 }
