@@ -77,7 +77,12 @@ export function driveDocs(st: EmulatorState): DriveDoc[] {
       createTime: "",
     });
   }
-  for (const [id, body] of genericAll(st, "/open-apis/bitable/v1/apps")) {
+  const bases = new Map(genericAll(st, "/open-apis/bitable/v1/apps"));
+  // A base known only by its records (written straight into the records table) is a base all the same.
+  for (const r of all<{ app_token: string }>(db, "SELECT DISTINCT app_token FROM records")) {
+    if (!bases.has(r.app_token)) bases.set(r.app_token, {});
+  }
+  for (const [id, body] of bases) {
     out.push({
       token: id,
       type: "bitable",

@@ -29,6 +29,7 @@ import { ok, raise, type Reply } from "./reply.ts";
 import type { RequestCtx } from "./router.ts";
 import { fit, suiteId } from "./sample.ts";
 import { notFoundOf } from "./not_found.ts";
+import { driveDocs } from "./drive_index.ts";
 
 interface ServiceIndex {
   methods: CompiledMethod[];
@@ -313,16 +314,9 @@ const TABLES: Record<string, (ctx: RequestCtx, id: string) => boolean> = {
   token: (ctx, id) => anyFile(ctx, id),
 };
 
+/** Whatever kind of file a Drive token names (see drive_index.ts). */
 function anyFile(ctx: RequestCtx, id: string): boolean {
-  return has(ctx, "SELECT 1 FROM blobs WHERE key = ?", id) ||
-    has(ctx, "SELECT 1 FROM docs WHERE document_id = ?", id) ||
-    has(ctx, "SELECT 1 FROM sheet_tabs WHERE spreadsheet_token = ?", id) ||
-    has(ctx, "SELECT 1 FROM records WHERE app_token = ?", id) ||
-    has(
-      ctx,
-      "SELECT 1 FROM generic_objects WHERE collection = '/open-apis/drive/v1/files' AND id = ? AND deleted = 0",
-      id,
-    );
+  return driveDocs(ctx.st).some((d) => d.token === id);
 }
 
 function has(ctx: RequestCtx, sql: string, id: string): boolean {
@@ -451,7 +445,8 @@ export async function genericHandle(ctx: RequestCtx, request: FoundMethod): Prom
       return itemsSchema ? fit(itemsSchema, stored) ?? {} : stored;
     });
     const props = shape.properties ?? {};
-    const data = fitted(shape, {});
+    // The answer's other fields are what a write to the same path stored (`PUT .../moderation`, then its list).
+    const data = fitted(shape, load(ctx, singletonKey(method.path, params), "")?.body ?? {});
     data[listField] = list;
     if (props.has_more || method.parameters.page_token) data.has_more = has_more;
     if (page_token) data.page_token = page_token;
@@ -489,7 +484,7 @@ export async function genericHandle(ctx: RequestCtx, request: FoundMethod): Prom
 
   // An action or a singleton: what the request and the emulator's state determine. A singleton written
   // earlier (`PUT .../announcement`) is read back; otherwise only the fields the request itself named.
-  const key = `singleton:${collectionKey(method.path, params)}`;
+  const key = singletonKey(method.path, params);
   const before = load(ctx, key, "")?.body ?? {};
   if (method.httpMethod === "GET") return ok(fitted(shape, before));
   const state = method.httpMethod === "PUT" || method.httpMethod === "PATCH" ? merge(before, body) : before;
@@ -521,6 +516,11 @@ function mintIds(
     answer[field] = id;
     save(ctx, collection, id, { ...answer });
   }
+}
+
+/** Where a singleton (`.../announcement`, `.../moderation`) keeps what was written to it. */
+function singletonKey(template: string, params: Record<string, string>): string {
+  return `singleton:${collectionKey(template, params)}`;
 }
 
 /** Verbs that make a new object of the collection they sit under (`files/create_folder`, `files/{t}/copy`). */

@@ -394,3 +394,29 @@ Deno.test("department 0 (the root) is found by departments get and by users find
     );
   });
 });
+
+Deno.test("a setting written to a chat is what reading it answers (a singleton keeps its state)", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const at = ["--params", JSON.stringify({ chat_id: CHATS.engineering }), "--as", "bot"];
+    await data(larkit, [
+      "im",
+      "chat.moderation",
+      "update",
+      ...at,
+      "--data",
+      JSON.stringify({ moderation_setting: "only_owner" }),
+    ]);
+    const got = await data<{ moderation_setting: string }>(larkit, ["im", "chat.moderation", "get", ...at]);
+    assert.equal(got.moderation_setting, "only_owner");
+    const other = await data<{ moderation_setting?: string }>(larkit, [
+      "im",
+      "chat.moderation",
+      "get",
+      "--params",
+      JSON.stringify({ chat_id: CHATS.random }),
+      "--as",
+      "bot",
+    ]);
+    assert.equal(other.moderation_setting, undefined, "a chat never set says nothing it does not know");
+  });
+});
