@@ -16,6 +16,8 @@ export interface DriveDoc {
   owner: string;
   /** Seconds since the epoch, as the suite's strings; "" where unknown. */
   createTime: string;
+  /** The folder it is in; "" where it is in none the emulator knows. */
+  parent: string;
 }
 
 const seconds = (ms: number | null | undefined) => ms ? String(Math.floor(ms / 1000)) : "";
@@ -25,10 +27,17 @@ export function driveDocs(st: EmulatorState): DriveDoc[] {
   const out: DriveDoc[] = [];
   for (
     const d of all<
-      { document_id: string; title: string; markdown: string; owner: string; create_time: number }
+      {
+        document_id: string;
+        title: string;
+        markdown: string;
+        owner: string;
+        create_time: number;
+        folder_token: string;
+      }
     >(
       db,
-      "SELECT document_id, title, markdown, owner, create_time FROM docs ORDER BY create_time",
+      "SELECT document_id, title, markdown, owner, create_time, folder_token FROM docs ORDER BY create_time",
     )
   ) {
     out.push({
@@ -38,12 +47,13 @@ export function driveDocs(st: EmulatorState): DriveDoc[] {
       text: d.markdown,
       owner: d.owner,
       createTime: seconds(d.create_time),
+      parent: d.folder_token,
     });
   }
   for (
-    const b of all<{ key: string; name: string; owner: string; create_time: number }>(
+    const b of all<{ key: string; name: string; owner: string; create_time: number; parent: string }>(
       db,
-      "SELECT key, name, owner, create_time FROM blobs WHERE kind = 'drive' ORDER BY create_time",
+      "SELECT key, name, owner, create_time, parent FROM blobs WHERE kind = 'drive' ORDER BY create_time",
     )
   ) {
     out.push({
@@ -53,6 +63,7 @@ export function driveDocs(st: EmulatorState): DriveDoc[] {
       text: "",
       owner: b.owner,
       createTime: seconds(b.create_time),
+      parent: b.parent,
     });
   }
   for (
@@ -75,6 +86,7 @@ export function driveDocs(st: EmulatorState): DriveDoc[] {
       text: cells,
       owner: typeof meta?.owner_id === "string" ? meta.owner_id : "",
       createTime: "",
+      parent: typeof meta?.folder_token === "string" ? meta.folder_token : "",
     });
   }
   const bases = new Map(genericAll(st, "/open-apis/bitable/v1/apps"));
@@ -90,6 +102,7 @@ export function driveDocs(st: EmulatorState): DriveDoc[] {
       text: "",
       owner: "",
       createTime: "",
+      parent: "",
     });
   }
   for (const [id, body] of genericAll(st, "/open-apis/drive/v1/files")) {
@@ -100,6 +113,7 @@ export function driveDocs(st: EmulatorState): DriveDoc[] {
       text: "",
       owner: String(body.owner_id ?? ""),
       createTime: String(body.created_time ?? ""),
+      parent: String(body.parent_token ?? body.folder_token ?? ""),
     });
   }
   return out;

@@ -420,3 +420,52 @@ Deno.test("a setting written to a chat is what reading it answers (a singleton k
     assert.equal(other.moderation_setting, undefined, "a chat never set says nothing it does not know");
   });
 });
+
+Deno.test("a folder made by drive +create-folder lists what is put in it; an unknown folder is not found", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const made = await data<{ folder_token: string }>(larkit, [
+      "drive",
+      "+create-folder",
+      "--name",
+      "Reports",
+    ]);
+    await data(larkit, [
+      "sheets",
+      "+workbook-create",
+      "--title",
+      "Q4",
+      "--folder-token",
+      made.folder_token,
+    ]);
+    const root = await data<{ files: { token: string; type: string; name: string }[] }>(larkit, [
+      "drive",
+      "files",
+      "list",
+      "--as",
+      "bot",
+    ]);
+    assert.ok(
+      root.files.some((f) => f.token === made.folder_token && f.type === "folder" && f.name === "Reports"),
+    );
+    const inside = await data<{ files: { name: string; type: string }[] }>(larkit, [
+      "drive",
+      "files",
+      "list",
+      "--params",
+      JSON.stringify({ folder_token: made.folder_token }),
+      "--as",
+      "bot",
+    ]);
+    assert.deepEqual(inside.files.map((f) => [f.name, f.type]), [["Q4", "sheet"]]);
+    const nowhere = await larkit([
+      "drive",
+      "files",
+      "list",
+      "--params",
+      JSON.stringify({ folder_token: "fldcnNowhere0001" }),
+      "--as",
+      "bot",
+    ]);
+    assert.equal(nowhere.errorJson().error.subtype, "not_found");
+  });
+});

@@ -14,6 +14,7 @@ import { DRIVE_DOWNLOAD, DRIVE_READ, DRIVE_UPLOAD } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
 import { adler32 } from "../file_store.ts";
 import { driveDocs } from "../drive_index.ts";
+import { seedObject } from "../fixtures.ts";
 
 const MAX_UPLOAD_ALL = 20 * 1024 * 1024;
 /** The suite's fixed block size for chunked uploads. */
@@ -219,32 +220,24 @@ async function download(ctx: CallerCtx): Promise<Reply> {
   };
 }
 
+/** Whether `token` is a folder: the root of My Space, or one made by `create_folder`. */
+function isFolder(st: EmulatorState, token: string): boolean {
+  return token === DRIVE.folder || driveDocs(st).some((d) => d.token === token && d.type === "folder");
+}
+
+/** A folder's contents, whichever API made them (documents, uploads, spreadsheets, folders, copies). */
 function list(ctx: CallerCtx): Reply {
   const folder = ctx.query.get("folder_token") || DRIVE.folder;
-  const rows = all<BlobRow>(
-    ctx.st.db,
-    "SELECT key, name, owner, parent, create_time FROM blobs WHERE kind = 'drive' AND parent = ? ORDER BY create_time, key",
-    folder,
-  );
-  const docs = all<{ document_id: string; title: string; owner: string; create_time: number }>(
-    ctx.st.db,
-    "SELECT document_id, title, owner, create_time FROM docs WHERE folder_token = ? ORDER BY create_time",
-    folder,
-  );
-  const entry = (token: string, name: string, type: "docx" | "file", created: number, owner: string) => ({
-    token,
-    name,
-    type,
+  if (!isFolder(ctx.st, folder)) raise(404, 1061007, `file not found: ${folder}`);
+  const files = driveDocs(ctx.st).filter((d) => d.parent === folder).map((d) => ({
+    token: d.token,
+    name: d.title,
+    type: d.type,
     parent_token: folder,
-    url: `${ctx.st.origin}/${type}/${token}`,
-    created_time: String(Math.floor(created / 1000)),
-    modified_time: String(Math.floor(created / 1000)),
-    owner_id: owner,
-  });
-  const files = [
-    ...docs.map((d) => entry(d.document_id, d.title, "docx", d.create_time, d.owner)),
-    ...rows.map((b) => entry(b.key, b.name, "file", b.create_time, b.owner)),
-  ];
+    url: `${ctx.st.origin}/${d.type}/${d.token}`,
+    ...(d.createTime ? { created_time: d.createTime, modified_time: d.createTime } : {}),
+    ...(d.owner ? { owner_id: d.owner } : {}),
+  }));
   const page = paginate(files, pageOf(ctx.query, { size: 100, max: 200 }));
   // Drive names its cursor `next_page_token`.
   return ok({
@@ -252,6 +245,28 @@ function list(ctx: CallerCtx): Reply {
     has_more: page.has_more,
     ...(page.page_token ? { next_page_token: page.page_token } : {}),
   });
+}
+
+/** A new folder in a folder that exists (My Space's root when none is named). */
+function createFolder(ctx: CallerCtx): Reply {
+  const body = jsonBody(
+    ctx,
+    z.object({ name: z.string().check(z.minLength(1)), folder_token: z._default(z.string(), "") }),
+  );
+  const parent = body.folder_token || DRIVE.folder;
+  if (!isFolder(ctx.st, parent)) raise(404, 1061007, `file not found: ${parent}`);
+  const token = `fldcn${newHex(ctx.st.db, "drive", 22)}`;
+  const url = `${ctx.st.origin}/folder/${token}`;
+  seedObject(ctx.st.db, FILES, token, {
+    token,
+    name: body.name,
+    type: "folder",
+    parent_token: parent,
+    url,
+    owner_id: ctx.caller.openId,
+    created_time: String(Math.floor(ctx.st.clock.now() / 1000)),
+  });
+  return ok({ token, url });
 }
 
 const FILES = "/open-apis/drive/v1/files";
@@ -269,6 +284,13 @@ export const driveRoutes: Route[] = [
     handle: download,
   },
   { method: "GET", path: FILES, auth: "token", scopes: DRIVE_READ, handle: list },
+  {
+    method: "POST",
+    path: `${FILES}/create_folder`,
+    auth: "token",
+    scopes: ["space:folder:create", "drive:drive"],
+    handle: createFolder,
+  },
   {
     method: "POST",
     path: "/open-apis/drive/v1/metas/batch_query",
