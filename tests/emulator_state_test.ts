@@ -21,32 +21,48 @@ async function data<T = Record<string, unknown>>(larkit: Larkit, args: string[],
   return r.json<{ data: T }>().data;
 }
 
-Deno.test("im chat.members create: a member the tenant has is added (no invalid ids), one it lacks is reported", async () => {
+Deno.test("im chat.members create: a member the tenant has is added (no invalid ids); one it lacks is refused or reported", async () => {
   await withSuite(async (_emu, larkit) => {
     const nobody = "ou_00000000000000000000000000000000";
-    const added = await data<{ invalid_id_list?: string[]; not_existed_id_list?: string[] }>(larkit, [
-      "im",
-      "chat.members",
-      "create",
-      "--params",
-      JSON.stringify({ chat_id: CHATS.launch, member_id_type: "open_id" }),
-      "--data",
-      JSON.stringify({ id_list: [USERS.bob.open_id, nobody] }),
-      "--as",
-      "bot",
-    ]);
+    const add = (query: Record<string, unknown>, ids: string[]) =>
+      larkit([
+        "im",
+        "chat.members",
+        "create",
+        "--params",
+        JSON.stringify({ chat_id: CHATS.launch, ...query }),
+        "--data",
+        JSON.stringify({ id_list: ids }),
+        "--as",
+        "bot",
+      ]);
+    const members = async () =>
+      (await data<{ items: { member_id: string }[] }>(larkit, [
+        "im",
+        "chat.members",
+        "get",
+        "--params",
+        JSON.stringify({ chat_id: CHATS.launch }),
+        "--as",
+        "bot",
+      ])).items.map((m) => m.member_id);
+    // A valid member alone: added, nothing invalid, nothing missing.
+    const clean = await add({}, [USERS.dan.open_id]);
+    assert.equal(clean.code, 0, clean.stderr);
+    const ok = clean.json<{ data: { invalid_id_list: string[]; not_existed_id_list: string[] } }>().data;
+    assert.deepEqual([ok.invalid_id_list, ok.not_existed_id_list], [[], []]);
+    assert.ok((await members()).includes(USERS.dan.open_id));
+    // By default an id that names nobody fails the request, and no one is added.
+    const refused = await add({}, [USERS.bob.open_id, nobody]);
+    assert.equal((refused.errorJson().error as { code?: number }).code, 232024);
+    assert.ok(!(await members()).includes(USERS.bob.open_id));
+    // succeed_type 1 adds whom it can and reports the rest.
+    const r = await add({ succeed_type: 1 }, [USERS.bob.open_id, nobody]);
+    assert.equal(r.code, 0, r.stderr);
+    const added = r.json<{ data: { invalid_id_list?: string[]; not_existed_id_list?: string[] } }>().data;
     assert.deepEqual(added.invalid_id_list ?? [], []);
     assert.deepEqual(added.not_existed_id_list, [nobody]);
-    const members = await data<{ items: { member_id: string }[] }>(larkit, [
-      "im",
-      "chat.members",
-      "get",
-      "--params",
-      JSON.stringify({ chat_id: CHATS.launch }),
-      "--as",
-      "bot",
-    ]);
-    const ids = members.items.map((m) => m.member_id);
+    const ids = await members();
     assert.ok(ids.includes(USERS.bob.open_id), ids.join(","));
     assert.ok(!ids.includes(nobody));
   });

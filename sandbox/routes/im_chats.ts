@@ -488,19 +488,15 @@ export const imChatRoutes: Route[] = [
     handle(ctx) {
       const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
       const { id_list } = jsonBody(ctx, z.looseObject({ id_list: z._default(z.array(z.string()), []) }));
-      const column = memberColumn(ctx);
-      const notExisting: string[] = [];
+      const found = id_list.map((id) => [id, personOf(ctx, id)] as const);
+      const notExisting = found.filter(([, openId]) => !openId).map(([id]) => id);
+      // succeed_type 0 (the default) and 2 refuse the whole request when an id names nobody; 1 adds the rest.
+      if (notExisting.length && ctx.query.get("succeed_type") !== "1") {
+        raise(400, 232024, `Users do not exist: ${notExisting.join(",")}`);
+      }
       tx(ctx.st.db, () => {
-        for (const id of id_list) {
-          // A bot joins by its app id; people by the id type the query names.
-          const openId = id === ctx.st.app.appId
-            ? ctx.st.app.botOpenId
-            : one<{ open_id: string }>(ctx.st.db, `SELECT open_id FROM users WHERE ${column} = ?`, id)
-              ?.open_id;
-          if (!openId) {
-            notExisting.push(id);
-            continue;
-          }
+        for (const [, openId] of found) {
+          if (!openId) continue;
           run(
             ctx.st.db,
             "INSERT OR IGNORE INTO chat_members (chat_id, member_id) VALUES (?, ?)",
@@ -520,22 +516,14 @@ export const imChatRoutes: Route[] = [
     handle(ctx) {
       const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
       const { id_list } = jsonBody(ctx, z.looseObject({ id_list: z._default(z.array(z.string()), []) }));
-      const column = memberColumn(ctx);
       const invalid: string[] = [];
       for (const id of id_list) {
-        const openId = one<{ open_id: string }>(
-          ctx.st.db,
-          `SELECT open_id FROM users WHERE ${column} = ?`,
-          id,
-        )
-          ?.open_id;
-        if (!openId || !memberIds(ctx.st, chat.chat_id).includes(openId)) invalid.push(id);
-        else {run(
-            ctx.st.db,
-            "DELETE FROM chat_members WHERE chat_id = ? AND member_id = ?",
-            chat.chat_id,
-            openId,
-          );}
+        const openId = personOf(ctx, id);
+        if (!openId || !memberIds(ctx.st, chat.chat_id).includes(openId)) {
+          invalid.push(id);
+          continue;
+        }
+        run(ctx.st.db, "DELETE FROM chat_members WHERE chat_id = ? AND member_id = ?", chat.chat_id, openId);
       }
       return ok({ invalid_id_list: invalid });
     },
@@ -615,11 +603,13 @@ export const imChatRoutes: Route[] = [
 
 const PINS = "/open-apis/im/v1/pins";
 
-/** The member id column of `member_id_type` (open_id by default). */
-function memberColumn(ctx: CallerCtx): string {
-  return ({ user_id: "user_id", union_id: "union_id" } as Record<string, string>)[
+/** The open_id of a member id of `member_id_type` (open_id by default); a bot is named by its app id. */
+function personOf(ctx: CallerCtx, id: string): string | undefined {
+  if (id === ctx.st.app.appId) return ctx.st.app.botOpenId;
+  const column = ({ user_id: "user_id", union_id: "union_id" } as Record<string, string>)[
     ctx.query.get("member_id_type") ?? ""
   ] ?? "open_id";
+  return one<{ open_id: string }>(ctx.st.db, `SELECT open_id FROM users WHERE ${column} = ?`, id)?.open_id;
 }
 
 /** A message in a chat the caller is in (230011 when there is none). */
