@@ -299,6 +299,14 @@ export function seedFixtures(
       now - 5 * DAY,
     );
 
+    // What `GET /sheets/v3/spreadsheets/{token}` answers (the generic handler), as for a created one.
+    seedObject(db, "/open-apis/sheets/v3/spreadsheets", SHEETS.budget, {
+      spreadsheet_token: SHEETS.budget,
+      token: SHEETS.budget,
+      title: "Team budget",
+      owner_id: USERS.alice.open_id,
+      folder_token: DRIVE.folder,
+    });
     run(
       db,
       "INSERT INTO sheet_tabs (spreadsheet_token, sheet_id, title, idx) VALUES (?, ?, 'Budget', 0)",

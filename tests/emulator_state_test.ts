@@ -485,3 +485,30 @@ Deno.test("a folder made by drive +create-folder lists what is put in it; an unk
     assert.equal(nowhere.errorJson().error.subtype, "not_found");
   });
 });
+
+Deno.test("the seeded spreadsheet's info is its own: title and owner, and it is in its folder", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const info = await larkit([
+      "sheets",
+      "spreadsheets",
+      "get",
+      "--params",
+      JSON.stringify({
+        spreadsheet_token: fixtures.SHEETS.budget,
+      }),
+      "--as",
+      "bot",
+    ]);
+    assert.equal(info.code, 0, info.stderr);
+    const { spreadsheet } = info.json<{ data: { spreadsheet: { title: string; owner_id: string } } }>().data;
+    assert.deepEqual([spreadsheet.title, spreadsheet.owner_id], ["Team budget", USERS.alice.open_id]);
+    const root = await data<{ files: { token: string; type: string }[] }>(larkit, [
+      "drive",
+      "files",
+      "list",
+      "--as",
+      "bot",
+    ]);
+    assert.ok(root.files.some((f) => f.token === fixtures.SHEETS.budget && f.type === "sheet"));
+  });
+});
