@@ -104,7 +104,7 @@ function fits(schema: JsonSchema, v: unknown): boolean {
 }
 
 /** The value a required property takes when the emulator knows nothing about it: its type's empty value. */
-export function emptyOf(schema: JsonSchema, depth = 0): unknown {
+function emptyOf(schema: JsonSchema, depth = 0): unknown {
   if (schema.enum?.length) return schema.enum[0];
   switch (typeOf(schema)) {
     case "string":

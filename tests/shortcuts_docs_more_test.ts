@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fixtures } from "./helpers/emulator.ts";
+import { REVERT_TASKS } from "../sandbox/routes/doc_tasks.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { withSuite } from "./helpers/suite_session.ts";
 
@@ -35,7 +36,7 @@ const CASES: Record<string, ShortcutCase> = {
   },
   "docs +history-revert-status": {
     // The task a revert started earlier.
-    setup: (emu) => fixtures.seedObject(emu.db, "revert_tasks", "7312345678901234568", {}),
+    setup: (emu) => fixtures.seedObject(emu.db, REVERT_TASKS, "7312345678901234568", {}),
     argv: ["--doc", DOC, "--task-id", "7312345678901234568"],
     sends: [`GET /docs_ai/v1/documents/${DOC}/history/revert_status`],
     bad: ["--doc", DOC],

@@ -4,6 +4,7 @@
  * schemas) and one bad input (exit 2, validation, nothing sent).
  */
 import { fixtures } from "./helpers/emulator.ts";
+import { REVERT_TASKS } from "../sandbox/routes/doc_tasks.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 
 const P = "sldcnSandboxDeck0001";
@@ -61,7 +62,7 @@ const CASES: Record<string, ShortcutCase> = {
   },
   "slides +history-revert-status": {
     // The task a revert started earlier.
-    setup: (emu) => fixtures.seedObject(emu.db, "revert_tasks", "7312345678901234568", {}),
+    setup: (emu) => fixtures.seedObject(emu.db, REVERT_TASKS, "7312345678901234568", {}),
     argv: ["--presentation", P, "--task-id", "7312345678901234568"],
     sends: [`GET ${X}/history/revert_status`],
     bad: ["--presentation", P],
