@@ -512,3 +512,21 @@ Deno.test("the seeded spreadsheet's info is its own: title and owner, and it is 
     assert.ok(root.files.some((f) => f.token === fixtures.SHEETS.budget && f.type === "sheet"));
   });
 });
+
+Deno.test("the root department's children are the seeded departments under it", async () => {
+  await withSuite(async (_emu, larkit) => {
+    const { items } = await data<{ items: { department_id: string; name: string }[] }>(larkit, [
+      "contact",
+      "departments",
+      "children",
+      "--params",
+      JSON.stringify({ department_id: "0" }),
+      "--as",
+      "bot",
+    ]);
+    assert.deepEqual(items.map((d) => d.department_id), [
+      fixtures.DEPARTMENTS.engineering,
+      fixtures.BIG_DEPARTMENT.id,
+    ]);
+  });
+});

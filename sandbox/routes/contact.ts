@@ -10,6 +10,7 @@ import { pageBody, pageOf, paginate } from "../paging.ts";
 import { ok, raise } from "../reply.ts";
 import { jsonBody, type Route } from "../router.ts";
 import { CONTACT_ID, CONTACT_READ, USER_SEARCH } from "../scopes.ts";
+import type { EmulatorState } from "../state.ts";
 
 interface UserRow {
   open_id: string;
@@ -68,6 +69,15 @@ export function bigMember(i: number): UserRow {
 
 const USERS_PATH = "/open-apis/contact/v3/users";
 
+/** The departments `department.get` answers (seeded into the generic store). */
+function departments(st: EmulatorState): Record<string, unknown>[] {
+  return all<{ body: string }>(
+    st.db,
+    "SELECT body FROM generic_objects WHERE collection = ? AND deleted = 0 ORDER BY seq",
+    DEPARTMENTS_COLLECTION,
+  ).map((r) => JSON.parse(r.body));
+}
+
 /** The users column an id of `user_id_type` is in (open_id by default). */
 function idColumn(type: string | null): string {
   return ({ user_id: "user_id", union_id: "union_id" } as Record<string, string>)[type ?? ""] ?? "open_id";
@@ -121,12 +131,7 @@ export const contactRoutes: Route[] = [
         dept,
       );
       // The departments `department.get` answers (the root "0" among them), whether or not people are in it.
-      const known = one(
-        ctx.st.db,
-        "SELECT 1 AS x FROM generic_objects WHERE collection = ? AND id = ? AND deleted = 0",
-        DEPARTMENTS_COLLECTION,
-        dept,
-      );
+      const known = departments(ctx.st).some((d) => d.department_id === dept);
       if (rows.length === 0 && !known) raise(400, 40011, `department not found: ${dept}`);
       return ok(paginate(rows.map(userJson), page));
     },
@@ -160,6 +165,23 @@ export const contactRoutes: Route[] = [
       const u = one<UserRow>(ctx.st.db, `SELECT * FROM users WHERE ${column} = ?`, ctx.params.user_id) ??
         raise(400, 41050, `no user authority error: user ${ctx.params.user_id} not found`);
       return ok({ user: userJson(u) });
+    },
+  },
+  {
+    // A department's sub-departments (all levels with fetch_child=true), from the departments the tenant has.
+    method: "GET",
+    path: "/open-apis/contact/v3/departments/:department_id/children",
+    auth: "token",
+    scopes: CONTACT_READ,
+    handle(ctx) {
+      const known = departments(ctx.st);
+      const id = ctx.params.department_id;
+      if (!known.some((d) => d.department_id === id)) raise(400, 40011, `department not found: ${id}`);
+      const deep = ctx.query.get("fetch_child") === "true";
+      const under = (parent: string): Record<string, unknown>[] =>
+        known.filter((d) => d.parent_department_id === parent)
+          .flatMap((d) => [d, ...(deep ? under(String(d.department_id)) : [])]);
+      return ok(paginate(under(id), pageOf(ctx.query, { size: 10, max: 50 })));
     },
   },
   {
