@@ -1,10 +1,11 @@
 /**
  * The suite's long-running document tasks, as a shortcut waits on them: wiki moves and deletions, Drive
- * imports and exports, and Drive's async file moves/deletions (`task_check`). Each task answers "running" on
- * its first check and "done" from the second on (document reverts too), so a caller's polling (progress, interval) is exercised; an
- * export's result downloads as a file. The generic handler would answer a plausible but never-ending status.
- * Also the byte-carrying media endpoints these flows use: a media upload (an import's source) is stored like
- * a Drive file, and a preview downloads as bytes.
+ * imports and exports, Drive's async file moves/deletions (`task_check`) and history reverts of documents and
+ * decks. Each task answers "running" on its first check and "done" from the second on, so a caller's polling
+ * (progress, interval) is exercised; an export's result downloads as a file. The generic handler knows no task's
+ * progress. Moves and deletions find the file first, in whichever table holds it (`drive_index.ts`); a wiki
+ * node is found by its token in whichever space holds it. Also the byte-carrying media endpoints these flows
+ * use: a media upload (an import's source) is stored like a Drive file, and a preview downloads as bytes.
  */
 import { newHex, one, run } from "../db.ts";
 import { driveDocs } from "../drive_index.ts";
