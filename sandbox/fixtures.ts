@@ -1,8 +1,10 @@
 /**
  * Realistic seed data: one tenant with an app and its bot, a handful of people, their calendars with events
  * for TODAY (relative to the injected clock, in the fixtures' zone) including recurring ones, chats with
- * history, a document, a drive file, a spreadsheet, a base table, tasks and mail. Ids have the suite's
- * prefixes and are fixed, so tests and README examples can name them.
+ * history, a document, a drive file, a spreadsheet, a base (its table, fields, view and records), departments
+ * (the root "0" among them), a personal wiki library, tasks and mail. Ids have the suite's prefixes and are
+ * fixed, so tests and README examples can name them. The emulator answers only from what is here or was made
+ * since: `seedObject`/`seedPath` put an object the tenant already has where the generic handler finds it.
  */
 import type { DatabaseSync } from "node:sqlite";
 import { nextCounter, one, run, tx } from "./db.ts";
