@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS sheet_cells (spreadsheet_token TEXT NOT NULL, sheet_i
 CREATE TABLE IF NOT EXISTS records (app_token TEXT NOT NULL, table_id TEXT NOT NULL, record_id TEXT NOT NULL,
   fields TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (app_token, table_id, record_id));
 CREATE TABLE IF NOT EXISTS tasks (guid TEXT PRIMARY KEY, summary TEXT NOT NULL, description TEXT NOT NULL,
-  due_ts INTEGER, completed_at INTEGER NOT NULL, creator TEXT NOT NULL, assignee TEXT, create_time INTEGER NOT NULL,
+  due_ts INTEGER, due_all_day INTEGER NOT NULL DEFAULT 0, completed_at INTEGER NOT NULL, creator TEXT NOT NULL, assignee TEXT, create_time INTEGER NOT NULL,
   update_time INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS mails (message_id TEXT PRIMARY KEY, mailbox TEXT NOT NULL, folder TEXT NOT NULL,
   subject TEXT NOT NULL, head_from TEXT NOT NULL, recipients TEXT NOT NULL, body_plain TEXT NOT NULL,
@@ -71,6 +71,11 @@ export function openDatabase(dataDir?: string): DatabaseSync {
   const db = new DatabaseSync(dataDir ? join(dataDir, "sandbox.db") : ":memory:");
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
   db.exec(SCHEMA);
+  // A data dir made before tasks kept whether their due is a date.
+  const taskColumns = db.prepare("PRAGMA table_info(tasks)").all() as { name: string }[];
+  if (!taskColumns.some((c) => c.name === "due_all_day")) {
+    db.exec("ALTER TABLE tasks ADD COLUMN due_all_day INTEGER NOT NULL DEFAULT 0");
+  }
   return db;
 }
 

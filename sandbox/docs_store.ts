@@ -75,3 +75,44 @@ export function plainText(markdown: string): string {
     .map((l) => l.replace(/^#{1,6}\s+/, "").replace(/^\s*[-*+]\s+/, "").replace(/[*_`]/g, ""))
     .join("\n");
 }
+
+/** A docx block as the suite lists it: the page, then one block per heading, list item or paragraph. */
+export interface DocBlock {
+  block_id: string;
+  block_type: number;
+  parent_id: string;
+  children?: string[];
+  [content: string]: unknown;
+}
+
+/**
+ * The blocks of a document, derived from its markdown so they always say what its text says: block 1 the page
+ * (its id the document's, its title the document's), then headings (types 3-8), bullets (12), ordered items
+ * (13) and paragraphs (2) in order. Block ids are the document id and the block's position.
+ */
+export function blocksOf(doc: DocRow): DocBlock[] {
+  const text = (content: string) => ({ elements: [{ text_run: { content } }], style: {} });
+  const children: DocBlock[] = [];
+  for (const line of doc.markdown.split("\n")) {
+    if (!line.trim()) continue;
+    const id = `${doc.document_id}_${children.length + 1}`;
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const ordered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    const base = { block_id: id, parent_id: doc.document_id };
+    if (heading) {
+      const level = heading[1].length;
+      children.push({ ...base, block_type: 2 + level, [`heading${level}`]: text(heading[2]) });
+    } else if (bullet) children.push({ ...base, block_type: 12, bullet: text(bullet[1]) });
+    else if (ordered) children.push({ ...base, block_type: 13, ordered: text(ordered[1]) });
+    else children.push({ ...base, block_type: 2, text: text(line) });
+  }
+  const page: DocBlock = {
+    block_id: doc.document_id,
+    block_type: 1,
+    parent_id: "",
+    children: children.map((b) => b.block_id),
+    page: text(doc.title),
+  };
+  return [page, ...children];
+}

@@ -1,11 +1,13 @@
 /**
  * Realistic seed data: one tenant with an app and its bot, a handful of people, their calendars with events
  * for TODAY (relative to the injected clock, in the fixtures' zone) including recurring ones, chats with
- * history, a document, a drive file, a spreadsheet, a base table, tasks and mail. Ids have the suite's
- * prefixes and are fixed, so tests and README examples can name them.
+ * history, a document, a drive file, a spreadsheet, a base (its table, fields, view and records), departments
+ * (the root "0" among them), a personal wiki library, tasks and mail. Ids have the suite's prefixes and are
+ * fixed, so tests and README examples can name them. The emulator answers only from what is here or was made
+ * since: `seedObject`/`seedPath` put an object the tenant already has where the generic handler finds it.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { one, run, tx } from "./db.ts";
+import { nextCounter, one, run, tx } from "./db.ts";
 import type { FileStore } from "./file_store.ts";
 import { DEFAULT_SCOPES } from "./scopes.ts";
 import type { SandboxApp } from "./state.ts";
@@ -57,9 +59,17 @@ export const CHATS = {
 export const DOCS = { handbook: "doxcnSandboxHandbook0001" } as const;
 export const DRIVE = { folder: "fldcnSandboxRoot0001", readme: "boxcnSandboxReadme0001" } as const;
 export const SHEETS = { budget: "shtcnSandboxBudget0001", budgetSheet: "0b12cd" } as const;
-export const BASE = { app: "bascnSandboxTracker0001", table: "tblSandboxIssues01" } as const;
+export const BASE = {
+  app: "bascnSandboxTracker0001",
+  table: "tblSandboxIssues01",
+  view: "vewSandboxGrid",
+  fields: { title: "fldSandboxTitle", status: "fldSandboxStatus", priority: "fldSandboxPrio" },
+} as const;
+export const WIKI = { library: "7034502641455490001" } as const;
 export const BIG_DEPARTMENT = { id: "od-sandbox-big-0001", size: 10_500 } as const;
-export const DEPARTMENTS = { engineering: "od-sandbox-eng-0001" } as const;
+export const DEPARTMENTS = { root: "0", engineering: "od-sandbox-eng-0001" } as const;
+/** Where `department.get` (the generic handler) finds departments. */
+export const DEPARTMENTS_COLLECTION = "/open-apis/contact/v3/departments";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -271,14 +281,11 @@ export function seedFixtures(
       )
     );
 
-    run(
+    seedDoc(
       db,
-      "INSERT INTO docs (document_id, title, markdown, folder_token, revision, owner, create_time) VALUES (?, ?, ?, ?, 1, ?, ?)",
       DOCS.handbook,
       "Team handbook",
       "# Team handbook\n\n## Launch checklist\n\n- Freeze scope\n- Write release notes\n\n## On-call\n\nRotate weekly.\n",
-      DRIVE.folder,
-      USERS.alice.open_id,
       now - 10 * DAY,
     );
     const readme = new TextEncoder().encode("Welcome to the larkit sandbox drive.\n");
@@ -294,6 +301,14 @@ export function seedFixtures(
       now - 5 * DAY,
     );
 
+    // What `GET /sheets/v3/spreadsheets/{token}` answers (the generic handler), as for a created one.
+    seedObject(db, "/open-apis/sheets/v3/spreadsheets", SHEETS.budget, {
+      spreadsheet_token: SHEETS.budget,
+      token: SHEETS.budget,
+      title: "Team budget",
+      owner_id: USERS.alice.open_id,
+      folder_token: DRIVE.folder,
+    });
     run(
       db,
       "INSERT INTO sheet_tabs (spreadsheet_token, sheet_id, title, idx) VALUES (?, ?, 'Budget', 0)",
@@ -314,6 +329,55 @@ export function seedFixtures(
         )
       )
     );
+
+    const departments: [string, string, string, number][] = [
+      [DEPARTMENTS.root, "larkit sandbox", "", 0],
+      [DEPARTMENTS.engineering, "Engineering", DEPARTMENTS.root, Object.keys(USERS).length],
+      [BIG_DEPARTMENT.id, "Operations", DEPARTMENTS.root, BIG_DEPARTMENT.size],
+    ];
+    for (const [id, name, parent, members] of departments) {
+      seedObject(db, DEPARTMENTS_COLLECTION, id, {
+        department_id: id,
+        open_department_id: id,
+        name,
+        ...(id === DEPARTMENTS.root ? {} : { parent_department_id: parent }),
+        member_count: members,
+        status: { is_deleted: false },
+      });
+    }
+
+    const apps = `/open-apis/bitable/v1/apps`;
+    seedObject(db, apps, BASE.app, { app_token: BASE.app, name: "Issue tracker", revision: 1 });
+    seedObject(db, `${apps}/${BASE.app}/tables`, BASE.table, {
+      table_id: BASE.table,
+      name: "Issues",
+      revision: 1,
+      default_view_id: BASE.view,
+    });
+    const table = `${apps}/${BASE.app}/tables/${BASE.table}`;
+    const select = (...names: string[]) => ({ options: names.map((name) => ({ name })) });
+    const fields: [string, string, number, Record<string, unknown>?][] = [
+      [BASE.fields.title, "Title", 1],
+      [BASE.fields.status, "Status", 3, select("Open", "In progress", "Done")],
+      [BASE.fields.priority, "Priority", 3, select("P1", "P2", "P3")],
+    ];
+    for (const [field_id, field_name, type, property] of fields) {
+      seedObject(db, `${table}/fields`, field_id, {
+        field_id,
+        field_name,
+        type,
+        is_primary: field_id === BASE.fields.title,
+        ...(property ? { property } : {}),
+      });
+    }
+    seedObject(db, `${table}/views`, BASE.view, { view_id: BASE.view, view_name: "Grid", view_type: "grid" });
+
+    seedObject(db, "/open-apis/wiki/v2/spaces", WIKI.library, {
+      space_id: WIKI.library,
+      name: "My library",
+      space_type: "my_library",
+      visibility: "private",
+    });
 
     const issues = [
       { Title: "Login page flickers", Status: "Open", Priority: "P1" },
@@ -374,4 +438,56 @@ export function seedFixtures(
     );
     run(db, "INSERT INTO meta (key, value) VALUES ('seeded', ?)", String(now));
   });
+}
+
+/**
+ * An object the tenant already has, in the generic handler's store (`generic.ts`): `collection` is the list's
+ * path (`/open-apis/.../tables`), `id` the item's path parameter value. Tests seed what they read the same way.
+ */
+export function seedObject(
+  db: DatabaseSync,
+  collection: string,
+  id: string,
+  body: Record<string, unknown>,
+): void {
+  run(
+    db,
+    `INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, ?)
+     ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, deleted = 0`,
+    collection,
+    id,
+    JSON.stringify(body),
+    nextCounter(db, "generic_seq"),
+  );
+}
+
+/** `seedObject` by the object's full path (`/open-apis/.../comments/{comment_id}`). */
+export function seedPath(db: DatabaseSync, path: string, body: Record<string, unknown> = {}): void {
+  const i = path.lastIndexOf("/");
+  seedObject(db, path.slice(0, i), path.slice(i + 1), body);
+}
+
+/** A document (docx) the tenant has, owned by Alice, in the sandbox's root folder. */
+export function seedDoc(
+  db: DatabaseSync,
+  id: string,
+  title: string,
+  markdown: string,
+  createTime: number,
+): void {
+  run(
+    db,
+    "INSERT INTO docs (document_id, title, markdown, folder_token, revision, owner, create_time) VALUES (?, ?, ?, ?, 1, ?, ?)",
+    id,
+    title,
+    markdown,
+    DRIVE.folder,
+    USERS.alice.open_id,
+    createTime,
+  );
+}
+
+/** A singleton the tenant already has (`GET .../announcement`, a note's transcript), by its path. */
+export function seedSingleton(db: DatabaseSync, path: string, body: Record<string, unknown>): void {
+  seedObject(db, `singleton:${path}`, "", body);
 }

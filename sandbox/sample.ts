@@ -1,23 +1,11 @@
 /**
- * Plausible values for the generic handler: a value for any response shape, ids in the suite's formats, and
- * `conform`, which fits a stored object to a shape (stored fields that fit are kept, the rest is sampled), so
- * every generic response validates against its method's shape. Deterministic: the same seed and shape give
- * the same value, so tests and recordings are stable.
+ * What the generic handler may say: ids in the suite's formats for objects the emulator creates, and `fit`,
+ * which shapes a stored object to a method's response shape without inventing anything. A stored value that
+ * fits its property's type is kept; a property the emulator does not know is left out, unless the shape
+ * requires it, then it gets the empty value of its type (`""`, `0`, `false`, `[]`, an object of its own
+ * required properties, the first value of an enum). Deterministic, so tests and recordings are stable.
  */
 import type { JsonSchema } from "../registry/fields.ts";
-
-export interface SampleCtx {
-  /** The emulator clock (ms since the epoch), for `*_time` fields. */
-  nowMs: number;
-  origin: string;
-  /** Mixed into ids and names so two objects differ. */
-  seed: string;
-}
-
-/** Arrays get one sampled item down to this depth, then stay empty (still valid, and the answer stays small). */
-const ARRAY_DEPTH = 4;
-/** Response types are finite, but a guard keeps a hostile overlay shape from recursing forever. */
-const MAX_DEPTH = 40;
 
 function hash(text: string): number {
   let h = 2166136261;
@@ -88,78 +76,16 @@ export function suiteId(name: string, seed: string): string {
   return `7${digits(s, 18)}`;
 }
 
-function looksLikeId(n: string): boolean {
-  return /(^|_)(id|guid|token|key)$/.test(n) || n === "root_id";
-}
+/** Response types are finite, but a guard keeps a hostile overlay shape from recursing forever. */
+const MAX_DEPTH = 40;
 
-function stringFor(name: string, schema: JsonSchema, c: SampleCtx): string {
-  if (schema.enum?.length) return String(schema.enum[0]);
-  const n = name.toLowerCase();
-  if (looksLikeId(n)) return suiteId(n, c.seed);
-  if (/(^|_)(time|at|timestamp|date)$/.test(n) || /_time_?/.test(n)) {
-    return /date/.test(n) ? new Date(c.nowMs).toISOString().slice(0, 10) : String(Math.floor(c.nowMs / 1000));
-  }
-  if (/(count|total|num|number|amount|duration)(_accumulated)?$/.test(n)) return "1";
-  if (/(^|_)(url|link|href|avatar)/.test(n)) {
-    return `${c.origin}/sandbox/${encodeURIComponent(name)}/${hex(c.seed, 8)}`;
-  }
-  if (/e?mail$/.test(n)) return `user.${hex(c.seed, 6)}@sandbox.example`;
-  if (/mobile|phone/.test(n)) return "+8613800000000";
-  if (/(^|_)(name|title|summary|subject)$/.test(n)) {
-    return `Sandbox ${name.replace(/_/g, " ")} ${hex(c.seed, 4)}`;
-  }
-  if (/(^|_)(description|content|text|body|comment|remark)$/.test(n)) return `Sample ${name} (emulator)`;
-  if (/(^|_)(type|status|mode|kind|role)$/.test(n)) return "default";
-  if (/(^|_)(lang|locale|language)$/.test(n)) return "en_us";
-  if (/timezone|time_zone/.test(n)) return "Asia/Shanghai";
-  return `sample_${name}`;
-}
-
-function numberFor(name: string, schema: JsonSchema, c: SampleCtx): number {
-  if (schema.enum?.length) return Number(schema.enum[0]);
-  const n = name.toLowerCase();
-  if (/(^|_)(time|at|timestamp)$/.test(n)) return Math.floor(c.nowMs / 1000);
-  let v = /(count|total|size|num|number)$/.test(n) ? 1 : hash(`${name}:${c.seed}`) % 100;
-  if (schema.minimum !== undefined) v = Math.max(v, schema.minimum);
-  if (schema.maximum !== undefined) v = Math.min(v, schema.maximum);
-  return v;
-}
-
-/** A plausible value for `schema`; `name` is the field's name (it picks formats). */
-export function sample(schema: JsonSchema, c: SampleCtx, name = "", depth = 0): unknown {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  switch (type) {
-    case "string":
-      return schema.format === "binary" ? "" : stringFor(name, schema, c);
-    case "number":
-    case "integer":
-      return numberFor(name, schema, c);
-    case "boolean":
-      // `has_more` and friends: false reads as "the end", which is always consistent.
-      return false;
-    case "array": {
-      if (depth >= ARRAY_DEPTH || !schema.items || Array.isArray(schema.items)) return [];
-      return [sample(schema.items, { ...c, seed: `${c.seed}/0` }, singular(name), depth + 1)];
-    }
-    case "object": {
-      const out: Record<string, unknown> = {};
-      if (depth >= MAX_DEPTH) return out;
-      for (const [k, p] of Object.entries(schema.properties ?? {})) out[k] = sample(p, c, k, depth + 1);
-      return out;
-    }
-    default:
-      return name ? stringFor(name, { type: "string" }, c) : {};
-  }
-}
-
-function singular(name: string): string {
-  return name.endsWith("ies") ? name.slice(0, -3) + "y" : name.replace(/s$/, "");
+function typeOf(schema: JsonSchema): unknown {
+  return Array.isArray(schema.type) ? schema.type[0] : schema.type;
 }
 
 function fits(schema: JsonSchema, v: unknown): boolean {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (schema.enum && !schema.enum.includes(v)) return false;
-  switch (type) {
+  switch (typeOf(schema)) {
     case "string":
       return typeof v === "string";
     case "integer":
@@ -177,25 +103,49 @@ function fits(schema: JsonSchema, v: unknown): boolean {
   }
 }
 
+/** The value a required property takes when the emulator knows nothing about it: its type's empty value. */
+function emptyOf(schema: JsonSchema, depth = 0): unknown {
+  if (schema.enum?.length) return schema.enum[0];
+  switch (typeOf(schema)) {
+    case "string":
+      return "";
+    case "integer":
+    case "number":
+      return 0;
+    case "boolean":
+      return false;
+    case "array":
+      return [];
+    case "object":
+      return fit(schema, {}, depth + 1);
+    default:
+      return {};
+  }
+}
+
 /**
- * `stored` fitted to `schema`: every property of the schema is present; a stored value is kept where its
- * type fits (recursively), otherwise the property is sampled. Stored fields the schema does not name are
- * kept at the top of an object only when the schema names none (free-form objects).
+ * `stored` shaped to `schema`: kept where its type fits (recursively), left out where it does not or is absent
+ * (the empty value when the shape requires the property). Stored fields the schema does not name are kept only
+ * in an object whose schema names none (a free-form object).
  */
-export function conform(schema: JsonSchema, stored: unknown, c: SampleCtx, name = "", depth = 0): unknown {
-  if (stored === undefined || !fits(schema, stored)) return sample(schema, c, name, depth);
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+export function fit(schema: JsonSchema, stored: unknown, depth = 0): unknown {
+  if (depth >= MAX_DEPTH) return typeOf(schema) === "object" ? {} : undefined;
+  if (stored === undefined || !fits(schema, stored)) return undefined;
+  const type = typeOf(schema);
   if (type === "object" && schema.properties) {
     const obj = stored as Record<string, unknown>;
+    const required = new Set(schema.required ?? []);
     const out: Record<string, unknown> = {};
-    for (const [k, p] of Object.entries(schema.properties)) out[k] = conform(p, obj[k], c, k, depth + 1);
+    for (const [k, p] of Object.entries(schema.properties)) {
+      const v = fit(p, obj[k], depth + 1);
+      if (v !== undefined) out[k] = v;
+      else if (required.has(k)) out[k] = emptyOf(p, depth + 1);
+    }
     return out;
   }
   if (type === "array" && schema.items && !Array.isArray(schema.items)) {
     const items = schema.items;
-    return (stored as unknown[]).map((v, i) =>
-      conform(items, v, { ...c, seed: `${c.seed}/${i}` }, name, depth + 1)
-    );
+    return (stored as unknown[]).map((v) => fit(items, v, depth + 1)).filter((v) => v !== undefined);
   }
   return stored;
 }

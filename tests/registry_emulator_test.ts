@@ -1,7 +1,8 @@
 /**
- * The registry end to end: every generated command's `--dry-run`; every method answered by the emulator with a
- * response that validates against its shape; a rotating sample of ≥ 200 methods run for real through larkit
- * (exit 0, data valid against the shape) and, for a deliberately bad request, the suite's validation error.
+ * The registry end to end: every generated command's `--dry-run`; every method answered by the emulator from
+ * its state (a response that validates against its shape and invents nothing, or the service's not-found for
+ * an id it does not hold); a rotating sample of ≥ 200 methods run for real through larkit (exit 0 with data
+ * valid against the shape, or the not-found) and, for a deliberately bad request, the suite's validation error.
  * The sample's seed rotates daily; set REGISTRY_SAMPLE_SEED to replay one (it is printed on failure).
  */
 import assert from "node:assert/strict";
@@ -11,7 +12,14 @@ import { exampleRequest } from "../registry/example.ts";
 import { responseShapeOf } from "../registry/shapes.ts";
 import { validateValue } from "../registry/validate.ts";
 import { hasHandWrittenRoute } from "../sandbox/server.ts";
-import { emulatorEnv, manualClock, startEmulator, tenantToken, userToken } from "./helpers/emulator.ts";
+import {
+  emulatorEnv,
+  fixtures,
+  manualClock,
+  startEmulator,
+  tenantToken,
+  userToken,
+} from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { daySeed, sampleOf } from "./helpers/sample.ts";
 
@@ -76,7 +84,27 @@ Deno.test("every generated command's --dry-run prints its request", async () => 
   assert.deepEqual(failures, [], `${failures.length} of ${methods.length} dry-runs failed`);
 });
 
-Deno.test("the emulator answers every registry method; its answers validate against the response shape", async () => {
+/** Keys whose string values are ids (`chat_id`, `token`, `member_id_list`, ...). */
+const ID_KEY = /(^|_)(id|ids|guid|token|key|code)(_list)?$/;
+/** What a generic answer must never hold: the old sampler's placeholders. */
+const PLACEHOLDER = /sample_|\(emulator\)|^Sandbox [a-z ]+ [0-9a-f]{4}$/;
+
+/** Every (key, string) pair in an answer, arrays of strings under their key. */
+function* stringsOf(v: unknown, key = ""): Generator<[string, string]> {
+  if (typeof v === "string") yield [key, v];
+  else if (Array.isArray(v)) { for (const x of v) yield* stringsOf(x, key); }
+  else if (v && typeof v === "object") { for (const [k, x] of Object.entries(v)) yield* stringsOf(x, k); }
+}
+
+/** All the emulator's state as text: an id found here was seeded or created by the emulator. */
+function stateText(emu: { db: import("node:sqlite").DatabaseSync }): string {
+  const tables = emu.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+    name: string;
+  }[];
+  return tables.map((t) => JSON.stringify(emu.db.prepare(`SELECT * FROM "${t.name}"`).all())).join("\n");
+}
+
+Deno.test("the emulator answers every registry method from its state: valid shapes, no invented data", async () => {
   const methods = await allMethods();
   const emu = await startEmulator({ clock: manualClock() });
   try {
@@ -84,19 +112,24 @@ Deno.test("the emulator answers every registry method; its answers validate agai
     const uat = (await userToken(emu)).access_token;
     const failures: string[] = [];
     let generic = 0;
+    let answered = 0;
+    let notFound = 0;
+    let idsChecked = 0;
+    const services = new Set<string>();
     let handWrittenOk = 0;
     for (const m of methods) {
       const { params, data } = exampleRequest(m);
       const url = urlOf(emu.url, m, params);
       const handWritten = hasHandWrittenRoute(m.httpMethod, new URL(url).pathname);
       const multipart = m.fileFields.length > 0;
+      const sent = JSON.stringify(data ?? {});
       const res = await fetch(url, {
         method: m.httpMethod,
         headers: {
           authorization: `Bearer ${m.identities.includes("bot") ? tat : uat}`,
           "content-type": "application/json",
         },
-        body: m.httpMethod === "GET" || multipart ? undefined : JSON.stringify(data ?? {}),
+        body: m.httpMethod === "GET" || multipart ? undefined : sent,
       });
       const text = await res.text();
       if (res.status === 404 && /page not found/.test(text)) {
@@ -114,20 +147,46 @@ Deno.test("the emulator answers every registry method; its answers validate agai
         continue;
       }
       generic++;
-      if (shape?.format === "binary") {
-        if (res.status !== 200) failures.push(`${m.id}: download answered ${res.status}`);
+      if (shape?.format === "binary" && res.status === 200) {
+        failures.push(`${m.id}: a download of a file the emulator never held answered ${res.status}`);
         continue;
       }
-      const body = JSON.parse(text) as { code: number; data?: unknown };
+      const body = JSON.parse(text) as { code: number; msg: string; data?: unknown };
       if (res.status !== 200 || body.code !== 0) {
-        failures.push(`${m.id}: ${res.status} ${text.slice(0, 200)}`);
+        // The example ids name nothing the emulator holds: the only failure allowed is the service's
+        // not-found for one of them.
+        const named = Object.entries(params).some(([k, v]) =>
+          m.parameters[k]?.location === "path" && body.msg?.endsWith(`: ${v}`)
+        );
+        if (named && res.status >= 400 && res.status < 500) notFound++;
+        else failures.push(`${m.id}: ${res.status} ${text.slice(0, 200)}`);
         continue;
       }
+      answered++;
+      services.add(m.service);
       const problems = shape ? validateValue(shape, body.data) : [];
       if (problems.length) failures.push(`${m.id}: ${problems.slice(0, 3).join("; ")}`);
+      // Nothing invented: no placeholder, and every id is one the request named or the emulator holds.
+      let state: string | undefined;
+      for (const [key, value] of stringsOf(body.data)) {
+        if (PLACEHOLDER.test(value)) {
+          failures.push(`${m.id}: ${key} = ${JSON.stringify(value)} is a placeholder`);
+        }
+        if (!value || !ID_KEY.test(key)) continue;
+        idsChecked++;
+        if (url.includes(encodeURIComponent(value)) || sent.includes(JSON.stringify(value))) continue;
+        state ??= stateText(emu);
+        if (!state.includes(value)) {
+          failures.push(`${m.id}: ${key} = ${value} was neither asked for nor held`);
+        }
+      }
     }
     assert.deepEqual(failures, [], `${failures.length} failures`);
     assert.ok(generic > 1100, `${generic} methods served by the generic handler`);
+    // The sweep's coverage: successful generic answers across services, and the not-found answers.
+    assert.ok(answered >= 600 && services.size >= 45, `${answered} answers from ${services.size} services`);
+    assert.ok(notFound >= 500, `${notFound} not-found answers`);
+    assert.ok(idsChecked >= 300, `${idsChecked} ids checked`);
     assert.ok(handWrittenOk >= 10, `${handWrittenOk} hand-written answers checked against their shapes`);
   } finally {
     await emu.stop();
@@ -148,6 +207,7 @@ Deno.test("a rotating sample of 200+ methods runs for real through larkit; bad r
     const env = { ...emulatorEnv(emu), LARKIT_USER_ACCESS_TOKEN: uat };
     const failures: string[] = [];
     let bad = 0;
+    let notFound = 0;
     for (const m of ordered) {
       const shape = await responseShapeOf(m);
       // A method that answers a file is run as a user would run it: with --output, in a directory of its own.
@@ -159,10 +219,17 @@ Deno.test("a rotating sample of 200+ methods runs for real through larkit; bad r
         failures.push(`${m.id}: --output wrote an empty file`);
       }
       if (r.code !== 0) {
-        failures.push(`${m.id}: exit ${r.code} ${r.stderr.slice(0, 300)}`);
-        continue;
-      }
-      if (shape && shape.format !== "binary") {
+        // An example id names nothing the emulator holds: the service's not-found is the right answer.
+        const e = r.stderr ? r.errorJson() as { error?: { subtype?: string; message?: string } } : {};
+        const named = Object.entries(exampleRequest(m).params).some(([k, v]) =>
+          m.parameters[k]?.location === "path" && e.error?.message?.endsWith(`: ${v}`)
+        );
+        if (!named) {
+          failures.push(`${m.id}: exit ${r.code} ${r.stderr.slice(0, 300)}`);
+          continue;
+        }
+        notFound++;
+      } else if (shape && shape.format !== "binary") {
         const problems = validateValue(shape, (r.json() as { data: unknown }).data);
         if (problems.length) failures.push(`${m.id}: ${problems.slice(0, 3).join("; ")}`);
       }
@@ -199,8 +266,8 @@ Deno.test("a rotating sample of 200+ methods runs for real through larkit; bad r
       `seed ${seed} (REGISTRY_SAMPLE_SEED=${seed} to replay): ${failures.length} failures`,
     );
     assert.ok(
-      sample.length >= 200 && bad >= 50,
-      `seed ${seed}: ${sample.length} sampled, ${bad} bad requests`,
+      sample.length >= 200 && bad >= 50 && sample.length - notFound >= 80,
+      `seed ${seed}: ${sample.length} sampled (${notFound} answered not-found), ${bad} bad requests`,
     );
   } finally {
     await emu.stop();
@@ -218,8 +285,22 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
       assert.equal(r.code, 0, r.stderr);
       return (r.json() as { data: Record<string, unknown> }).data;
     };
-    // A shaped resource (bitable views): ids in the suite's format, the body merged in, answers fit the shape.
-    const app = JSON.stringify({ app_token: "bascnSandboxApp", table_id: "tblSandbox" });
+    // A table made through the tables API takes views (a shaped resource): ids in the suite's format, the body
+    // merged in, answers fit the shape.
+    const madeTable = await run([
+      "bitable",
+      "app.tables",
+      "create",
+      "--as",
+      "bot",
+      "--params",
+      JSON.stringify({ app_token: fixtures.BASE.app }),
+      "--data",
+      '{"table":{"name":"Leads"}}',
+    ]);
+    const tableId = madeTable.table_id as string;
+    assert.match(tableId, /^tbl[A-Za-z0-9]{13}$/, "a bitable table id in the suite's format");
+    const app = JSON.stringify({ app_token: fixtures.BASE.app, table_id: tableId });
     const made = await run([
       "bitable",
       "app.table.views",
@@ -234,11 +315,7 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
     const view = made.view as { view_id: string; view_name: string };
     assert.equal(view.view_name, "Open items");
     assert.match(view.view_id, /^vew[A-Za-z0-9]{10}$/, "a bitable view id in the suite's format");
-    const at = JSON.stringify({
-      app_token: "bascnSandboxApp",
-      table_id: "tblSandbox",
-      view_id: view.view_id,
-    });
+    const at = JSON.stringify({ app_token: fixtures.BASE.app, table_id: tableId, view_id: view.view_id });
     await run([
       "bitable",
       "app.table.views",
@@ -284,8 +361,8 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
     ]);
     assert.deepEqual((found.items as { cost_center_id: string }[]).map((c) => c.cost_center_id), [centerId]);
 
-    // An id never created stands for an object the tenant already had: it answers under its own id.
-    const meeting = await run([
+    // An id never created names nothing: the suite's not-found, not a made-up meeting.
+    const meeting = await larkit([
       "vc",
       "meetings",
       "get",
@@ -294,7 +371,9 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
       "--params",
       '{"meeting_id":"6911188411932033028"}',
     ]);
-    assert.equal((meeting.meeting as { id: string }).id, "6911188411932033028");
+    assert.equal(meeting.code, 1, meeting.stderr);
+    assert.equal(meeting.errorJson().error.subtype, "not_found");
+    assert.equal(meeting.stdout, "");
 
     // A supplementary entry (base v3 tables, no declared response) is served the same way.
     const base = JSON.stringify({ base_token: "bascnSandboxBase" });
@@ -314,11 +393,12 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
     assert.deepEqual((tables.items as { name: string }[]).map((t) => t.name), ["Leads"]);
 
     // Pagination over created objects: page_size, page_token, has_more.
+    // After the seeded personal library, the spaces made here, in order.
     for (const name of ["One", "Two", "Three"]) {
       await run(["wiki", "spaces", "create", "--as", "user", "--data", JSON.stringify({ name })]);
     }
     const page1 = await run(["wiki", "spaces", "list", "--as", "user", "--params", '{"page_size":2}']);
-    assert.deepEqual((page1.items as { name: string }[]).map((s) => s.name), ["One", "Two"]);
+    assert.deepEqual((page1.items as { name: string }[]).map((s) => s.name), ["My library", "One"]);
     assert.equal(page1.has_more, true);
     const page2 = await run([
       "wiki",
@@ -329,11 +409,11 @@ Deno.test("generic handler: create → get → patch → list → delete act on 
       "--params",
       JSON.stringify({ page_size: 2, page_token: page1.page_token }),
     ]);
-    assert.deepEqual((page2.items as { name: string }[]).map((s) => s.name), ["Three"]);
+    assert.deepEqual((page2.items as { name: string }[]).map((s) => s.name), ["Two", "Three"]);
     assert.equal(page2.has_more, false);
     const all = await larkit(["wiki", "spaces", "list", "--as", "user", "--page-all", "--page-size", "1"]);
     assert.equal(all.code, 0, all.stderr);
-    assert.equal((all.json() as { data: { items: unknown[] } }).data.items.length, 3);
+    assert.equal((all.json() as { data: { items: unknown[] } }).data.items.length, 4);
   } finally {
     await emu.stop();
   }
@@ -353,29 +433,21 @@ Deno.test("a generated command counts the items of its declared list field, not 
     const registry = await openRegistry();
     const m = (await registry.findMethod("attendance", "user_stats_datas", "query"))!;
     assert.equal(m.listField, "user_datas");
-    const r = await runCli([...argsOf(m), "--params", JSON.stringify({ employee_type: "employee_id" })], {
-      env: emulatorEnv(emu),
-    });
+    // A user the tenant does not have: the answer lists it in `invalid_user_list`, before the (empty) list field.
+    const data = JSON.stringify({ ...exampleRequest(m).data, user_ids: ["nobody01"] });
+    const args = [...argsOf(m), "--params", JSON.stringify({ employee_type: "employee_id" }), "--data", data];
+    const r = await runCli(args, { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json() as {
       data: { user_datas: unknown[]; invalid_user_list: unknown[] };
       meta: { count: number };
     };
-    assert.equal(out.data.invalid_user_list.length, 1, "the sampled answer has another, non-empty array");
+    assert.deepEqual(out.data.invalid_user_list, ["nobody01"], "the answer has another, non-empty array");
     assert.equal(out.meta.count, out.data.user_datas.length);
     // The table shows the list field's items, not the other array (nor the wrapper).
-    const sampled = String(out.data.invalid_user_list[0]);
-    const table = await runCli([
-      ...argsOf(m),
-      "--params",
-      JSON.stringify({ employee_type: "employee_id" }),
-      "--format",
-      "table",
-    ], {
-      env: emulatorEnv(emu),
-    });
+    const table = await runCli([...args, "--format", "table"], { env: emulatorEnv(emu) });
     assert.equal(table.code, 0, table.stderr);
-    assert.ok(!table.stdout.includes(sampled), table.stdout);
+    assert.ok(!table.stdout.includes("nobody01"), table.stdout);
   } finally {
     await emu.stop();
   }

@@ -18,9 +18,7 @@ const R = `${A}/tables/${TBL}`;
 
 /** An object the suite already holds in `collection` (a path after /open-apis). */
 function seed(emu: Emulator, collection: string, id: string, body: Record<string, unknown>): void {
-  emu.db.prepare(
-    "INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, (SELECT count(*) FROM generic_objects))",
-  ).run(`/open-apis${collection}`, id, JSON.stringify(body));
+  fixtures.seedObject(emu.db, `/open-apis${collection}`, id, body);
 }
 /** A record the suite's record routes hold. */
 function seedRecord(emu: Emulator, id: string, fields: Record<string, unknown>): void {
@@ -29,6 +27,31 @@ function seedRecord(emu: Emulator, id: string, fields: Record<string, unknown>):
   ).run(APP, TBL, id, JSON.stringify(fields));
 }
 const FILES = { field_id: "fldF", field_name: "Files", type: 17 };
+
+/** The base's parts these cases address: a field, a grid view, a form (a form view), a role, a workflow. */
+function seedBaseParts(emu: Emulator): void {
+  const app = `/open-apis${A}`;
+  const table = `/open-apis${R}`;
+  fixtures.seedPath(emu.db, `${table}/fields/fldA`, { field_id: "fldA", field_name: "Owner", type: 1 });
+  fixtures.seedPath(emu.db, `${table}/views/vewA`, { view_id: "vewA", view_name: "Open", view_type: "grid" });
+  fixtures.seedPath(emu.db, `${table}/views/vewF`, {
+    view_id: "vewF",
+    view_name: "Intake",
+    view_type: "form",
+  });
+  fixtures.seedPath(emu.db, `${table}/forms/vewF`, { name: "Intake", shared: false });
+  fixtures.seedPath(emu.db, `${table}/forms/vewF/fields/fldA`, {
+    field_id: "fldA",
+    title: "Owner",
+    required: false,
+  });
+  fixtures.seedPath(emu.db, `${app}/roles/rolA`, { role_id: "rolA", role_name: "Readers", table_roles: [] });
+  fixtures.seedPath(emu.db, `${app}/workflows/wkfA`, {
+    workflow_id: "wkfA",
+    title: "Notify",
+    status: "Enable",
+  });
+}
 
 const CASES: Record<string, ShortcutCase> = {
   "base +field-get": {
@@ -161,7 +184,7 @@ const CASES: Record<string, ShortcutCase> = {
 };
 
 // A multipart upload's body is not JSON: the registry's schemas do not describe it.
-shortcutCaseTests(CASES, { asUser: true, unplanned: /\/upload_all$/ });
+shortcutCaseTests(CASES, { asUser: true, unplanned: /\/upload_all$/, setup: seedBaseParts });
 
 Deno.test("base +record-upload-attachment adds the file next to the others; +record-download-attachment gets it back", async () => {
   const cwd = await Deno.makeTempDir();

@@ -29,6 +29,31 @@ function seedStatusField(emu: Emulator): void {
   ).run(`/open-apis/bitable/v1/apps/${APP}/tables/${TBL}/fields`, "fldS", JSON.stringify(field));
 }
 
+/** The base's parts these cases address: a field, a grid view, a form (a form view), a role, a workflow. */
+function seedBaseParts(emu: Emulator): void {
+  const app = `/open-apis${A}`;
+  const table = `/open-apis${R}`;
+  fixtures.seedPath(emu.db, `${table}/fields/fldA`, { field_id: "fldA", field_name: "Owner", type: 1 });
+  fixtures.seedPath(emu.db, `${table}/views/vewA`, { view_id: "vewA", view_name: "Open", view_type: "grid" });
+  fixtures.seedPath(emu.db, `${table}/views/vewF`, {
+    view_id: "vewF",
+    view_name: "Intake",
+    view_type: "form",
+  });
+  fixtures.seedPath(emu.db, `${table}/forms/vewF`, { name: "Intake", shared: false });
+  fixtures.seedPath(emu.db, `${table}/forms/vewF/fields/fldA`, {
+    field_id: "fldA",
+    title: "Owner",
+    required: false,
+  });
+  fixtures.seedPath(emu.db, `${app}/roles/rolA`, { role_id: "rolA", role_name: "Readers", table_roles: [] });
+  fixtures.seedPath(emu.db, `${app}/workflows/wkfA`, {
+    workflow_id: "wkfA",
+    title: "Notify",
+    status: "Enable",
+  });
+}
+
 const CASES: Record<string, ShortcutCase> = {
   "base +base-get": {
     argv: ["--base-token", APP],
@@ -324,6 +349,7 @@ const CASES: Record<string, ShortcutCase> = {
 };
 
 shortcutCaseTests(CASES, {
+  setup: seedBaseParts,
   coverage: {
     title:
       "every base shortcut has a case here, or is listed in `elsewhere` (cases in shortcuts_base_test.ts and shortcuts_base_extra_test.ts)",
@@ -397,7 +423,8 @@ Deno.test("base +record-batch-update: when the second chunk fails, the error say
 });
 
 Deno.test("base +view-set-filter and +view-set-visible-fields are read back by the matching get shortcuts", async () => {
-  await withSuite(async (_emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
+    seedBaseParts(emu);
     const filter = {
       conjunction: "and",
       conditions: [{ field_id: "fldA", operator: "is", value: '["Done"]' }],

@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fixtures } from "./helpers/emulator.ts";
+import { REVERT_TASKS } from "../sandbox/routes/doc_tasks.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { withSuite } from "./helpers/suite_session.ts";
 
@@ -33,6 +35,8 @@ const CASES: Record<string, ShortcutCase> = {
     says: /not an ID/,
   },
   "docs +history-revert-status": {
+    // The task a revert started earlier.
+    setup: (emu) => fixtures.seedObject(emu.db, REVERT_TASKS, "7312345678901234568", {}),
     argv: ["--doc", DOC, "--task-id", "7312345678901234568"],
     sends: [`GET /docs_ai/v1/documents/${DOC}/history/revert_status`],
     bad: ["--doc", DOC],
@@ -114,6 +118,8 @@ shortcutCaseTests(CASES, {
     elsewhere: ELSEWHERE,
   },
   unplanned: /upload_all/,
+  // The document these cases work on.
+  setup: (emu) => fixtures.seedDoc(emu.db, DOC, "Plan", "# Plan\n\nShip it.\n", Date.UTC(2026, 10, 1)),
 });
 
 Deno.test("markdown +create then +fetch round-trips the file byte for byte (images and tables untouched)", async () => {

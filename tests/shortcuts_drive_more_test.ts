@@ -8,12 +8,33 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import type { Emulator } from "./helpers/emulator.ts";
+import { seedPath } from "../sandbox/fixtures.ts";
 
 const DOC = "doxcnSandboxDoc0001";
 const FILE = "boxcnSandboxFile0001";
 const FOLDER = "fldcnSandboxRoot0001";
 const CMT = "6916106822734578184";
 const RPL = "6916106822734594568";
+
+/** The tenant's drive as these cases find it: a document with a comment and its reply, a file, a sub-folder. */
+function seedDrive(emu: Emulator): void {
+  const files = "/open-apis/drive/v1/files";
+  seedPath(emu.db, `${files}/${DOC}`, { token: DOC, name: "Plan", type: "docx", parent_token: FOLDER });
+  seedPath(emu.db, `${files}/${FILE}`, {
+    token: FILE,
+    name: "notes.txt",
+    type: "file",
+    parent_token: FOLDER,
+  });
+  seedPath(emu.db, `${files}/fldcnSub0001`, { token: "fldcnSub0001", name: "Sub", type: "folder" });
+  seedPath(emu.db, `${files}/${DOC}/comments/${CMT}`, { comment_id: CMT, is_solved: false });
+  seedPath(emu.db, `${files}/${DOC}/comments/${CMT}/replies/${RPL}`, { reply_id: RPL });
+  seedPath(emu.db, `/open-apis/drive/v1/permissions/${DOC}/members/ou_1`, {
+    member_id: "ou_1",
+    perm: "view",
+  });
+}
 
 const T = ["--token", DOC];
 const CASES: Record<string, ShortcutCase> = {
@@ -257,6 +278,7 @@ shortcutCaseTests(CASES, {
     elsewhere: ELSEWHERE,
   },
   unplanned: /upload_all/,
+  setup: seedDrive,
 });
 
 Deno.test("drive +import and +export poll their task to the end, +export saves the file, +version-get downloads", async () => {
@@ -323,7 +345,8 @@ Deno.test("drive +import and +export poll their task to the end, +export saves t
 });
 
 Deno.test("a task still running at --timeout is a timeout error naming the command to check it later", async () => {
-  await withSuite(async (_emu, larkit) => {
+  await withSuite(async (emu, larkit) => {
+    seedPath(emu.db, "/open-apis/drive/v1/files/fldcnSub0002", { token: "fldcnSub0002", type: "folder" });
     const r = await larkit([
       "drive",
       "+move",

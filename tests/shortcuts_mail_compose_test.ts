@@ -325,9 +325,24 @@ Deno.test("every mail shortcut has a case here", async () => {
   assert.deepEqual(Object.keys(CASES).sort(), (await loadShortcuts("mail")).map((s) => s.command).sort());
 });
 
+/** The mailbox's thread, template and rules the cases name (its messages are the emulator's fixtures). */
+function seedMailbox(emu: Emulator): void {
+  const box = "/open-apis/mail/v1/user_mailboxes/me";
+  fixtures.seedPath(emu.db, `${box}/threads/thr_1`, { thread_id: "thr_1" });
+  fixtures.seedPath(emu.db, `${box}/templates/tpl_1`, {
+    template_id: "tpl_1",
+    name: "Weekly",
+    subject: "v1",
+  });
+  for (const id of ["7301", "7302"]) {
+    fixtures.seedPath(emu.db, `${box}/rules/${id}`, { id, name: `Rule ${id}` });
+  }
+}
+
 for (const [cmd, c] of Object.entries(CASES)) {
   Deno.test(`mail ${cmd}: runs, its dry run sends nothing and fits the registry, a bad input is refused`, async () => {
     await withSuite(async (emu, larkit) => {
+      seedMailbox(emu);
       c.setup?.(emu);
       if (!c.dryOnly) {
         const r = await larkit(["mail", cmd, ...c.argv, ...(HIGH_RISK.has(cmd) ? ["--yes"] : [])], U);

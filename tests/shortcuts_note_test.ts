@@ -4,9 +4,21 @@
  */
 import assert from "node:assert/strict";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import { type Emulator, fixtures } from "./helpers/emulator.ts";
+
+/** Meeting note 7301: its document and its transcript. */
+function seedNote(emu: Emulator): void {
+  const note = "/open-apis/vc/v1/notes/7301";
+  fixtures.seedPath(emu.db, note, { note_id: "7301", doc_token: "doxcnNote7301" });
+  fixtures.seedSingleton(emu.db, `${note}/unified_note_transcript`, {
+    content: "Alice: we ship on Friday.",
+    format: "plain_text",
+  });
+}
 
 Deno.test("note +detail: a note's documents; dry run sends nothing; a malformed ID is refused", async () => {
   await withSuite(async (emu, larkit) => {
+    seedNote(emu);
     const r = await larkit(["note", "+detail", "--note-id", "7301"]);
     assert.equal(r.code, 0, r.stderr);
     const note = r.json<{ data: { note_id: string; doc_token: string } }>().data;
@@ -27,6 +39,7 @@ Deno.test("note +detail: a note's documents; dry run sends nothing; a malformed 
 
 Deno.test("note +transcript: the text as data.content, or alone with --format pretty; user only", async () => {
   await withSuite(async (emu, larkit) => {
+    seedNote(emu);
     const argv = [
       "note",
       "+transcript",
@@ -40,7 +53,7 @@ Deno.test("note +transcript: the text as data.content, or alone with --format pr
     const r = await larkit(argv, { asUser: true });
     assert.equal(r.code, 0, r.stderr);
     const t = r.json<{ data: { note_id: string; format: string; content: string } }>().data;
-    assert.deepEqual([t.note_id, t.format], ["7301", "plain_text"]);
+    assert.deepEqual([t.note_id, t.format, t.content], ["7301", "plain_text", "Alice: we ship on Friday."]);
     const sent = suiteCalls(emu).find((c) => c.path.endsWith("/unified_note_transcript"));
     assert.deepEqual(sent?.query, { format: "plain_text", locale: "en_us" });
     const pretty = await larkit([...argv, "--format", "pretty"], { asUser: true });

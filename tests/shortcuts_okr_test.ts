@@ -113,9 +113,15 @@ const CASES: Record<string, ShortcutCase> = {
 
 /** An object the tenant already has in a generic collection (the emulator's generic store). */
 function seed(emu: Emulator, collection: string, id: string, body: Record<string, unknown>): void {
-  emu.db.prepare(
-    "INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, (SELECT count(*) FROM generic_objects))",
-  ).run(collection, id, JSON.stringify({ id, ...body }));
+  fixtures.seedObject(emu.db, collection, id, { id, ...body });
+}
+
+/** The cycle, objective, key result and progress record the cases name. */
+function seedOkr(emu: Emulator): void {
+  seed(emu, "/open-apis/okr/v2/cycles", CYCLE, {});
+  seed(emu, "/open-apis/okr/v2/objectives", OBJ, { cycle_id: CYCLE });
+  seed(emu, "/open-apis/okr/v2/key_results", KR, { objective_id: OBJ });
+  seed(emu, "/open-apis/okr/v1/progress_records", PROGRESS, { progress_id: PROGRESS });
 }
 
 shortcutCaseTests(CASES, {
@@ -123,6 +129,7 @@ shortcutCaseTests(CASES, {
   asUser: true,
   // Both identities, so a shortcut cannot work for one only.
   runAs: [true, false],
+  setup: seedOkr,
 });
 
 Deno.test("okr +progress-create sends the text as rich text on the right target type", async () => {

@@ -264,6 +264,11 @@ const CASES: Record<string, ShortcutCase> = {
 };
 
 shortcutCaseTests(CASES, {
+  // The filter view and floating image the cases change.
+  setup: (emu) => {
+    fixtures.seedPath(emu.db, `/open-apis${V3}/filter_views/pH9hbVcCXA`, { filter_view_id: "pH9hbVcCXA" });
+    fixtures.seedPath(emu.db, `/open-apis${V3}/float_images/ye06SS14ph`, { float_image_id: "ye06SS14ph" });
+  },
   coverage: {
     title:
       "every sheets shortcut but the values ones has a case here (those: tests/shortcuts_sheets_test.ts)",

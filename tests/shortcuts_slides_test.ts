@@ -4,6 +4,8 @@
  * schemas) and one bad input (exit 2, validation, nothing sent).
  */
 import assert from "node:assert/strict";
+import { fixtures } from "./helpers/emulator.ts";
+import { REVERT_TASKS } from "../sandbox/routes/doc_tasks.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
@@ -61,6 +63,8 @@ const CASES: Record<string, ShortcutCase> = {
     says: /not a token/,
   },
   "slides +history-revert-status": {
+    // The task a revert started earlier.
+    setup: (emu) => fixtures.seedObject(emu.db, REVERT_TASKS, "7312345678901234568", {}),
     argv: ["--presentation", P, "--task-id", "7312345678901234568"],
     sends: [`GET ${X}/history/revert_status`],
     bad: ["--presentation", P],
@@ -78,6 +82,9 @@ const CASES: Record<string, ShortcutCase> = {
 shortcutCaseTests(CASES, {
   coverage: { title: "every slides shortcut has a case here", services: ["slides"] },
   unplanned: /upload_all/,
+  // The deck the cases edit, as `+create` would have made it.
+  setup: (emu) =>
+    fixtures.seedPath(emu.db, `/open-apis${X}`, { xml_presentation_id: P, title: "Quarterly review" }),
 });
 
 Deno.test("slides +media-upload uploads with a parent_type in upload_all's enum (slide_file)", async () => {

@@ -76,10 +76,10 @@ const CASES: Record<string, ShortcutCase> = {
     says: /not an open_id/,
   },
   "task +tasklist-task-add": {
-    argv: ["--tasklist-id", LIST, "--task-id", `${TASK},0b1f7d2c-1a9e-4c3d-8e5f-6a7b8c9d0e1f`],
+    argv: ["--tasklist-id", LIST, "--task-id", `${TASK},6f1b2c3d-0002-4e5f-8a9b-0c1d2e3f4a5b`],
     sends: [
       `POST /task/v2/tasks/${TASK}/add_tasklist`,
-      "POST /task/v2/tasks/0b1f7d2c-1a9e-4c3d-8e5f-6a7b8c9d0e1f/add_tasklist",
+      "POST /task/v2/tasks/6f1b2c3d-0002-4e5f-8a9b-0c1d2e3f4a5b/add_tasklist",
     ],
     bad: ["--tasklist-id", LIST],
     says: /--task-id/,
@@ -99,7 +99,12 @@ const CASES: Record<string, ShortcutCase> = {
   },
 };
 
-shortcutCaseTests(CASES, { asUser: true });
+shortcutCaseTests(CASES, {
+  asUser: true,
+  // The tasklist the cases add to.
+  setup: (emu) =>
+    fixtures.seedPath(emu.db, `/open-apis/task/v2/tasklists/${LIST}`, { guid: LIST, name: "Launch" }),
+});
 
 Deno.test("task +update then +reopen change the stored task; +get-my-tasks pages with --page-all", async () => {
   await withSuite(async (_emu, larkit) => {

@@ -50,7 +50,7 @@ Deno.test("task +create with a date due (all day) and an assignee; +complete mar
     const created = c.json<{ data: Task; meta: { idempotency_key: string } }>();
     assert.deepEqual(created.data.due, {
       timestamp: String(Date.UTC(2026, 10, 25)),
-      is_all_day: false,
+      is_all_day: true,
       datetime: "2026-11-25T00:00:00+00:00",
     });
     assert.equal(created.meta.idempotency_key, "k-1");

@@ -4,7 +4,7 @@
  * run (nothing sent, the plan fits the registry's request schemas) and one bad input (exit 2, nothing sent).
  */
 import assert from "node:assert/strict";
-import { fixtures, tenantToken, userToken } from "./helpers/emulator.ts";
+import { type Emulator, fixtures, tenantToken, userToken } from "./helpers/emulator.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
@@ -32,8 +32,8 @@ const CASES: Record<string, ShortcutCase> = {
     says: /is not an ID/,
   },
   "vc +recording": {
-    argv: ["--calendar-event-ids", "evt_1", "--calendar-id", "cal_1"],
-    sends: ["POST /calendar/v4/calendars/cal_1/events/mget_instance_relation_info"],
+    argv: ["--calendar-event-ids", "evt_1", "--calendar-id", fixtures.CALENDARS.alice],
+    sends: [`POST /calendar/v4/calendars/${fixtures.CALENDARS.alice}/events/mget_instance_relation_info`],
     bad: ["--meeting-ids", MEETING, "--calendar-event-ids", "evt_1"],
     says: /exactly one of --meeting-ids and --calendar-event-ids/,
   },
@@ -140,8 +140,25 @@ const CASES: Record<string, ShortcutCase> = {
   },
 };
 
+/** The meetings (one with its minutes) these cases read. */
+function seedMeetings(emu: Emulator): void {
+  for (const id of [MEETING, "6911188411934433029"]) {
+    fixtures.seedPath(emu.db, `/open-apis/vc/v1/meetings/${id}`, {
+      id,
+      meeting_id: id,
+      topic: "Weekly sync",
+    });
+  }
+  fixtures.seedPath(emu.db, `/open-apis/minutes/v1/minutes/${MINUTE}`, {
+    token: MINUTE,
+    minute_token: MINUTE,
+    topic: "Roadmap review",
+  });
+}
+
 shortcutCaseTests(CASES, {
   coverage: { title: "every vc and minutes shortcut has a case here", services: ["vc", "minutes"] },
+  setup: seedMeetings,
 });
 
 Deno.test("user-only vc and minutes shortcuts refuse the bot without suggesting --as bot", async () => {

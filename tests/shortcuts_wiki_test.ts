@@ -6,9 +6,30 @@
 import assert from "node:assert/strict";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import { type Emulator, fixtures } from "./helpers/emulator.ts";
 
 const SPACE = "7034502641455497244";
 const NODE = "wikcnKQ1k3p";
+
+/** The team space these cases use, with one page (a docx) in it. */
+function seedWiki(emu: Emulator): void {
+  const spaces = "/open-apis/wiki/v2/spaces";
+  fixtures.seedPath(emu.db, `${spaces}/${SPACE}`, { space_id: SPACE, name: "Team", space_type: "team" });
+  fixtures.seedPath(emu.db, `${spaces}/7034502641455497245`, {
+    space_id: "7034502641455497245",
+    name: "Archive",
+  });
+  fixtures.seedPath(emu.db, `${spaces}/${SPACE}/nodes/${NODE}`, {
+    space_id: SPACE,
+    node_token: NODE,
+    obj_token: "doxcnWikiPage0001",
+    obj_type: "docx",
+    node_type: "origin",
+    title: "Onboarding",
+    has_child: false,
+  });
+  fixtures.seedPath(emu.db, `${spaces}/${SPACE}/members/ou_1`, { member_id: "ou_1", member_type: "openid" });
+}
 
 const CASES: Record<string, ShortcutCase> = {
   "wiki +space-list": {
@@ -93,10 +114,14 @@ const CASES: Record<string, ShortcutCase> = {
   },
 };
 
-shortcutCaseTests(CASES, { coverage: { title: "every wiki shortcut has a case here", services: ["wiki"] } });
+shortcutCaseTests(CASES, {
+  coverage: { title: "every wiki shortcut has a case here", services: ["wiki"] },
+  setup: seedWiki,
+});
 
 Deno.test("wiki +node-create as bot grants the logged-in user full access to the new page", async () => {
   await withSuite(async (emu, larkit) => {
+    seedWiki(emu);
     const r = await larkit(["wiki", "+node-create", "--space-id", SPACE, "--title", "Bot page"], {
       asUser: true,
     });

@@ -17,9 +17,24 @@ interface RecordRow {
   fields: string;
 }
 
+/** Whether the generic store holds a live object (a base or table created through the tables API). */
+function heldGenerically(ctx: CallerCtx, collection: string, id: string): boolean {
+  return one(
+    ctx.st.db,
+    "SELECT 1 AS x FROM generic_objects WHERE collection = ? AND id = ? AND deleted = 0",
+    collection,
+    id,
+  ) !== undefined;
+}
+
+/** The table's records; a base or table that exists neither here nor in the tables API is not found. */
 function tableRows(ctx: CallerCtx): RecordRow[] {
   const { app_token, table_id } = ctx.params;
-  if (!one(ctx.st.db, "SELECT 1 AS x FROM records WHERE app_token = ?", app_token)) {
+  const apps = "/open-apis/bitable/v1/apps";
+  if (
+    !one(ctx.st.db, "SELECT 1 AS x FROM records WHERE app_token = ?", app_token) &&
+    !heldGenerically(ctx, apps, app_token)
+  ) {
     raise(404, 1254040, `BaseTokenNotFound: ${app_token}`);
   }
   const rows = all<RecordRow>(
@@ -28,7 +43,9 @@ function tableRows(ctx: CallerCtx): RecordRow[] {
     app_token,
     table_id,
   );
-  if (rows.length === 0) raise(404, 1254041, `TableIdNotFound: ${table_id}`);
+  if (rows.length === 0 && !heldGenerically(ctx, `${apps}/${app_token}/tables`, table_id)) {
+    raise(404, 1254041, `TableIdNotFound: ${table_id}`);
+  }
   return rows;
 }
 

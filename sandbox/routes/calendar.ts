@@ -336,6 +336,91 @@ function freebusy(ctx: CallerCtx) {
   });
 }
 
+const SearchBody = z.object({
+  query: z.string(),
+  filter: z.optional(z.object({
+    start_time: z.optional(z.object({ timestamp: z.string() })),
+    end_time: z.optional(z.object({ timestamp: z.string() })),
+    user_ids: z.optional(z.array(z.string())),
+  })),
+});
+
+/**
+ * Events of the calendar whose title or description holds the query (case-insensitive), optionally within a
+ * time range and with all the given attendees. No relevance ranking: in the order they start.
+ */
+function searchEvents(ctx: CallerCtx) {
+  const cal = calendarOf(ctx);
+  const body = jsonBody(ctx, SearchBody);
+  const q = body.query.toLowerCase();
+  const from = body.filter?.start_time ? Number(body.filter.start_time.timestamp) * 1000 : 0;
+  const to = body.filter?.end_time ? Number(body.filter.end_time.timestamp) * 1000 : Number.MAX_SAFE_INTEGER;
+  const rows = all<EventRow>(
+    ctx.st.db,
+    "SELECT * FROM events WHERE calendar_id = ? AND start_ts < ? AND (end_ts > ? OR recurrence != '') ORDER BY start_ts, event_id",
+    cal.calendar_id,
+    to,
+    from,
+  ).filter((e) => `${e.summary}\n${e.description}`.toLowerCase().includes(q))
+    .filter((e) =>
+      (body.filter?.user_ids ?? []).every((u) =>
+        e.organizer === u ||
+        one(ctx.st.db, "SELECT 1 AS x FROM attendees WHERE event_id = ? AND open_id = ?", e.event_id, u)
+      )
+    );
+  const page = paginate(
+    rows.map((e) => eventJson(ctx.st, e, ctx.caller)),
+    pageOf(ctx.query, { size: 20, max: 50 }),
+  );
+  return ok(page);
+}
+
+const SuggestionBody = z.object({
+  time_min: z.string(),
+  time_max: z.string(),
+  duration_minutes: z._default(z.number(), 30),
+  timezone: z.optional(z.string()),
+  attendee_user_ids: z.optional(z.array(z.string())),
+  event_rrule: z.optional(z.string()),
+  exclude_events: z.optional(z.array(z.string())),
+});
+
+/**
+ * Free blocks common to the attendees (the caller by default), from their primary calendars' busy time: the
+ * start of every gap long enough for the block, at most ten.
+ */
+function suggestion(ctx: CallerCtx) {
+  const body = jsonBody(ctx, SuggestionBody);
+  const from = Date.parse(body.time_min);
+  const to = Date.parse(body.time_max);
+  if (Number.isNaN(from) || Number.isNaN(to) || to <= from) {
+    invalidParam("time_min/time_max must be RFC 3339, min < max");
+  }
+  const people = body.attendee_user_ids?.length ? body.attendee_user_ids : [ctx.caller.openId];
+  const exclude = new Set(body.exclude_events ?? []);
+  const busy: [number, number][] = [];
+  for (const person of people) {
+    const cal = primaryOf(ctx.st, person);
+    if (!cal) continue;
+    for (const [e, s] of instancesIn(ctx.st, cal.calendar_id, from, to)) {
+      if (e.status === "cancelled" || e.free_busy_status !== "busy" || exclude.has(e.event_id)) continue;
+      busy.push([s, s + e.end_ts - e.start_ts]);
+    }
+  }
+  busy.sort((a, b) => a[0] - b[0]);
+  const length = body.duration_minutes * 60_000;
+  const zone = body.timezone ?? ctx.st.timeZone;
+  const suggestions: { start_time: string; end_time: string }[] = [];
+  let cursor = from;
+  for (const [s, e] of [...busy, [to, to] as [number, number]]) {
+    if (s - cursor >= length && suggestions.length < 10) {
+      suggestions.push({ start_time: rfc3339(cursor, zone), end_time: rfc3339(cursor + length, zone) });
+    }
+    cursor = Math.max(cursor, e);
+  }
+  return ok({ suggestions });
+}
+
 const AttendeesBody = z.object({
   attendees: z.array(z.object({
     type: z._default(z.enum(["user", "chat", "resource", "third_party"]), "user"),
@@ -523,6 +608,14 @@ export const calendarRoutes: Route[] = [
     handle: deleteAttendees,
   },
   { method: "POST", path: `${EVENTS}/:event_id/reply`, auth: "token", scopes: REPLY_EVENT, handle: reply },
+  { method: "POST", path: `${EVENTS}/search`, auth: "token", scopes: READ_CALENDAR, handle: searchEvents },
+  {
+    method: "POST",
+    path: "/open-apis/calendar/v4/freebusy/suggestion",
+    auth: "token",
+    scopes: READ_FREEBUSY,
+    handle: suggestion,
+  },
   {
     method: "POST",
     path: "/open-apis/calendar/v4/freebusy/list",

@@ -5,12 +5,13 @@
  */
 import * as z from "zod";
 import { all, one } from "../db.ts";
-import { BIG_DEPARTMENT, TENANT_KEY } from "../fixtures.ts";
+import { BIG_DEPARTMENT, DEPARTMENTS_COLLECTION, TENANT_KEY } from "../fixtures.ts";
 import { pageBody, pageOf, paginate } from "../paging.ts";
 import { ok, raise } from "../reply.ts";
 import { jsonBody, type Route } from "../router.ts";
 import { CONTACT_ID, CONTACT_PROFILE, CONTACT_READ, USER_SEARCH } from "../scopes.ts";
 import { strictBody, strictQuery } from "./strict_body.ts";
+import type { EmulatorState } from "../state.ts";
 
 interface UserRow {
   open_id: string;
@@ -68,6 +69,20 @@ export function bigMember(i: number): UserRow {
 }
 
 const USERS_PATH = "/open-apis/contact/v3/users";
+
+/** The departments `department.get` answers (seeded into the generic store). */
+function departments(st: EmulatorState): Record<string, unknown>[] {
+  return all<{ body: string }>(
+    st.db,
+    "SELECT body FROM generic_objects WHERE collection = ? AND deleted = 0 ORDER BY seq",
+    DEPARTMENTS_COLLECTION,
+  ).map((r) => JSON.parse(r.body));
+}
+
+/** The users column an id of `user_id_type` is in (open_id by default). */
+function idColumn(type: string | null): string {
+  return ({ user_id: "user_id", union_id: "union_id" } as Record<string, string>)[type ?? ""] ?? "open_id";
+}
 
 export const contactRoutes: Route[] = [
   {
@@ -139,8 +154,29 @@ export const contactRoutes: Route[] = [
         "SELECT * FROM users WHERE department_id = ? ORDER BY open_id",
         dept,
       );
-      if (rows.length === 0) raise(400, 40011, `department not found: ${dept}`);
+      // The departments `department.get` answers (the root "0" among them), whether or not people are in it.
+      const known = departments(ctx.st).some((d) => d.department_id === dept);
+      if (rows.length === 0 && !known) raise(400, 40011, `department not found: ${dept}`);
       return ok(paginate(rows.map(userJson), page));
+    },
+  },
+  {
+    // A literal path before the parameter route below, which would take `batch` for a user id.
+    method: "GET",
+    path: `${USERS_PATH}/batch`,
+    auth: "token",
+    scopes: CONTACT_READ,
+    handle(ctx) {
+      const column = idColumn(ctx.query.get("user_id_type"));
+      const ids = ctx.query.getAll("user_ids").flatMap((v) => v.split(",")).filter(Boolean);
+      if (!ids.length) raise(400, 99992402, "field validation failed: user_ids is required");
+      if (ids.length > 50) raise(400, 99992402, "field validation failed: user_ids: at most 50");
+      // Ids that name nobody are left out, as the suite does.
+      const items = ids.flatMap((id) => {
+        const u = one<UserRow>(ctx.st.db, `SELECT * FROM users WHERE ${column} = ?`, id);
+        return u ? [userJson(u)] : [];
+      });
+      return ok({ items });
     },
   },
   {
@@ -149,13 +185,27 @@ export const contactRoutes: Route[] = [
     auth: "token",
     scopes: CONTACT_READ,
     handle(ctx) {
-      const column = ({ user_id: "user_id", union_id: "union_id" } as Record<string, string>)[
-        ctx.query.get("user_id_type") ?? ""
-      ] ??
-        "open_id";
+      const column = idColumn(ctx.query.get("user_id_type"));
       const u = one<UserRow>(ctx.st.db, `SELECT * FROM users WHERE ${column} = ?`, ctx.params.user_id) ??
         raise(400, 41050, `no user authority error: user ${ctx.params.user_id} not found`);
       return ok({ user: userJson(u) });
+    },
+  },
+  {
+    // A department's sub-departments (all levels with fetch_child=true), from the departments the tenant has.
+    method: "GET",
+    path: "/open-apis/contact/v3/departments/:department_id/children",
+    auth: "token",
+    scopes: CONTACT_READ,
+    handle(ctx) {
+      const known = departments(ctx.st);
+      const id = ctx.params.department_id;
+      if (!known.some((d) => d.department_id === id)) raise(400, 40011, `department not found: ${id}`);
+      const deep = ctx.query.get("fetch_child") === "true";
+      const under = (parent: string): Record<string, unknown>[] =>
+        known.filter((d) => d.parent_department_id === parent)
+          .flatMap((d) => [d, ...(deep ? under(String(d.department_id)) : [])]);
+      return ok(paginate(under(id), pageOf(ctx.query, { size: 10, max: 50 })));
     },
   },
   {

@@ -1,12 +1,15 @@
 /**
  * The suite's long-running document tasks, as a shortcut waits on them: wiki moves and deletions, Drive
- * imports and exports, and Drive's async file moves/deletions (`task_check`). Each task answers "running" on
- * its first check and "done" from the second on (document reverts too), so a caller's polling (progress, interval) is exercised; an
- * export's result downloads as a file. The generic handler would answer a plausible but never-ending status.
- * Also the byte-carrying media endpoints these flows use: a media upload (an import's source) is stored like
- * a Drive file, and a preview downloads as bytes.
+ * imports and exports, Drive's async file moves/deletions (`task_check`) and history reverts of documents and
+ * decks. Each task answers "running" on its first check and "done" from the second on, so a caller's polling
+ * (progress, interval) is exercised; an export's result downloads as a file. The generic handler knows no task's
+ * progress. Moves and deletions find the file first, in whichever table holds it (`drive_index.ts`); a wiki
+ * node is found by its token in whichever space holds it. Also the byte-carrying media endpoints these flows
+ * use: a media upload (an import's source) is stored like a Drive file, and a preview downloads as bytes.
  */
 import { newHex, one, run } from "../db.ts";
+import { driveDocs } from "../drive_index.ts";
+import { seedObject } from "../fixtures.ts";
 import { invalidParam, ok, raise, type Reply } from "../reply.ts";
 import { type CallerCtx, multipartBody, type Route } from "../router.ts";
 import { DOCS_WORK, DRIVE_READ } from "../scopes.ts";
@@ -99,8 +102,36 @@ function exportDownload(ctx: CallerCtx): Reply {
   };
 }
 
+/** Where revert tasks are kept (the generic store): per document or deck, by task id. */
+export const REVERT_TASKS = "revert_tasks";
+
+/** A history revert of a document (docs_ai) or deck (slides_ai) that exists: a task, checked by its status. */
+function revert(kind: "document" | "deck") {
+  return (ctx: CallerCtx): Reply => {
+    const id = kind === "document" ? ctx.params.document_id : ctx.params.xml_presentation_id;
+    const exists = kind === "document"
+      ? driveDocs(ctx.st).some((d) => d.token === id && d.type === "docx")
+      : one(
+        ctx.st.db,
+        "SELECT 1 AS x FROM generic_objects WHERE collection = '/open-apis/slides_ai/v1/xml_presentations' AND id = ? AND deleted = 0",
+        id,
+      ) !== undefined;
+    if (!exists) raise(404, kind === "document" ? 1770002 : 404, `not found: ${id}`);
+    const task = `7${newHex(ctx.st.db, "revert_task", 18)}`;
+    seedObject(ctx.st.db, REVERT_TASKS, task, { target: id });
+    return ok({ task_id: task });
+  };
+}
+
 function revertStatus(ctx: CallerCtx): Reply {
   const id = idParam(ctx, "task_id");
+  const task = one(
+    ctx.st.db,
+    "SELECT 1 AS x FROM generic_objects WHERE collection = ? AND id = ? AND deleted = 0",
+    REVERT_TASKS,
+    id,
+  );
+  if (!task) raise(404, 404, `revert task not found: ${id}`);
   return ok({ status: nthCheck(ctx, id) > 1 ? "success" : "processing" });
 }
 
@@ -180,9 +211,63 @@ function boardImage(ctx: CallerCtx): Reply {
   };
 }
 
+/**
+ * A move or deletion of what Drive holds: the file is looked up first (1061007 when it names nothing); a
+ * folder's runs as a task (`task_check`), a file's is done at once. A deletion removes the file from every
+ * listing and search.
+ */
+function moveOrDelete(ctx: CallerCtx, del: boolean): Reply {
+  const token = ctx.params.file_token;
+  const doc = driveDocs(ctx.st).find((d) => d.token === token);
+  if (!doc) raise(404, 1061007, `file not found: ${token}`);
+  if (del) {
+    run(ctx.st.db, "DELETE FROM docs WHERE document_id = ?", token);
+    run(ctx.st.db, "DELETE FROM blobs WHERE key = ? AND kind = 'drive'", token);
+    run(ctx.st.db, "UPDATE generic_objects SET deleted = 1 WHERE collection = ? AND id = ?", FILES, token);
+  } else {
+    const target = (JSON.parse(new TextDecoder().decode(ctx.bytes) || "{}") as { folder_token?: unknown })
+      .folder_token;
+    if (typeof target === "string") {
+      run(ctx.st.db, "UPDATE docs SET folder_token = ? WHERE document_id = ?", target, token);
+      run(ctx.st.db, "UPDATE blobs SET parent = ? WHERE key = ? AND kind = 'drive'", target, token);
+      run(
+        ctx.st.db,
+        "UPDATE generic_objects SET body = json_set(body, '$.parent_token', ?) WHERE collection = ? AND id = ?",
+        target,
+        FILES,
+        token,
+      );
+    }
+  }
+  return ok(doc.type === "folder" ? { task_id: `7${newHex(ctx.st.db, "drive_task", 18)}` } : {});
+}
+
+/**
+ * A wiki node by its token (or, with `obj_type`, by the document it holds), in whichever space it was made.
+ */
+function getNode(ctx: CallerCtx): Reply {
+  const token = ctx.query.get("token") ?? invalidParam("token is required");
+  const byObj = ctx.query.get("obj_type") && ctx.query.get("obj_type") !== "wiki";
+  const row = one<{ body: string }>(
+    ctx.st.db,
+    `SELECT body FROM generic_objects WHERE collection LIKE '/open-apis/wiki/v2/spaces/%/nodes' AND deleted = 0
+       AND ${byObj ? "json_extract(body, '$.obj_token')" : "id"} = ?`,
+    token,
+  ) ?? raise(404, 131005, `not found: ${token}`);
+  return ok({ node: JSON.parse(row.body) });
+}
+
+const FILES = "/open-apis/drive/v1/files";
 const scopes = [...DOCS_WORK, ...DRIVE_READ];
 export const docTaskRoutes: Route[] = [
   { method: "GET", path: "/open-apis/wiki/v2/tasks/:task_id", auth: "token", scopes, handle: wikiTask },
+  {
+    method: "GET",
+    path: "/open-apis/wiki/v2/spaces/get_node",
+    auth: "token",
+    scopes: ["wiki:wiki", "wiki:wiki:readonly", "wiki:node:read"],
+    handle: getNode,
+  },
   {
     method: "GET",
     path: "/open-apis/drive/v1/import_tasks/:ticket",
@@ -205,6 +290,41 @@ export const docTaskRoutes: Route[] = [
     handle: exportDownload,
   },
   { method: "GET", path: "/open-apis/drive/v1/files/task_check", auth: "token", scopes, handle: taskCheck },
+  {
+    method: "POST",
+    path: `${FILES}/:file_token/move`,
+    auth: "token",
+    scopes: ["space:document:move", "drive:drive"],
+    handle: (ctx) => moveOrDelete(ctx, false),
+  },
+  {
+    method: "DELETE",
+    path: `${FILES}/:file_token`,
+    auth: "token",
+    scopes: ["space:document:delete", "drive:drive"],
+    handle: (ctx) => moveOrDelete(ctx, true),
+  },
+  {
+    method: "POST",
+    path: "/open-apis/docs_ai/v1/documents/:document_id/history/revert",
+    auth: "token",
+    scopes: ["docx:document:write_only", "docx:document"],
+    handle: revert("document"),
+  },
+  {
+    method: "POST",
+    path: "/open-apis/slides_ai/v1/xml_presentations/:xml_presentation_id/history/revert",
+    auth: "token",
+    scopes: ["slides:presentation:update"],
+    handle: revert("deck"),
+  },
+  {
+    method: "GET",
+    path: "/open-apis/slides_ai/v1/xml_presentations/:xml_presentation_id/history/revert_status",
+    auth: "token",
+    scopes: ["slides:presentation:read"],
+    handle: revertStatus,
+  },
   {
     method: "GET",
     path: "/open-apis/docs_ai/v1/documents/:document_id/history/revert_status",

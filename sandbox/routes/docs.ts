@@ -1,7 +1,9 @@
 /**
- * Docx v1 reads over OpenAPI: document metadata and raw (plain-text) content. Writes go through MCP.
+ * Docx v1 reads over OpenAPI: document metadata, raw (plain-text) content and blocks (derived from the text,
+ * so they agree with it). Writes go through MCP.
  */
-import { findDoc, plainText } from "../docs_store.ts";
+import { blocksOf, findDoc, plainText } from "../docs_store.ts";
+import { pageOf, paginate } from "../paging.ts";
 import { coverOf } from "./doc_cover.ts";
 import { ok, raise } from "../reply.ts";
 import type { CallerCtx, Route } from "../router.ts";
@@ -36,5 +38,26 @@ export const docsRoutes: Route[] = [
     auth: "token",
     scopes: READ_DOC,
     handle: (ctx) => ok({ content: plainText(docOrFail(ctx).markdown) }),
+  },
+  {
+    method: "GET",
+    path: "/open-apis/docx/v1/documents/:document_id/blocks",
+    auth: "token",
+    scopes: READ_DOC,
+    handle(ctx) {
+      const page = paginate(blocksOf(docOrFail(ctx)), pageOf(ctx.query, { size: 500, max: 500 }));
+      return ok({ ...page, page_token: page.page_token ?? "" });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/docx/v1/documents/:document_id/blocks/:block_id",
+    auth: "token",
+    scopes: READ_DOC,
+    handle(ctx) {
+      const block = blocksOf(docOrFail(ctx)).find((b) => b.block_id === ctx.params.block_id) ??
+        raise(404, 1770002, `not found: ${ctx.params.block_id}`);
+      return ok({ block });
+    },
   },
 ];

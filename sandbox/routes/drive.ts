@@ -7,12 +7,14 @@
 import * as z from "zod";
 import { all, newHex, one, run, tx } from "../db.ts";
 import { DRIVE } from "../fixtures.ts";
-import { pageOf, paginate } from "../paging.ts";
+import { decodePageToken, pageOf, paginate } from "../paging.ts";
 import { invalidParam, ok, raise, type Reply } from "../reply.ts";
 import { type CallerCtx, jsonBody, multipartBody, type Route } from "../router.ts";
 import { DRIVE_DOWNLOAD, DRIVE_READ, DRIVE_UPLOAD } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
 import { adler32 } from "../file_store.ts";
+import { driveDocs } from "../drive_index.ts";
+import { seedObject } from "../fixtures.ts";
 
 const MAX_UPLOAD_ALL = 20 * 1024 * 1024;
 /** The suite's fixed block size for chunked uploads. */
@@ -218,32 +220,24 @@ async function download(ctx: CallerCtx): Promise<Reply> {
   };
 }
 
+/** Whether `token` is a folder: the root of My Space, or one made by `create_folder`. */
+function isFolder(st: EmulatorState, token: string): boolean {
+  return token === DRIVE.folder || driveDocs(st).some((d) => d.token === token && d.type === "folder");
+}
+
+/** A folder's contents, whichever API made them (documents, uploads, spreadsheets, folders, copies). */
 function list(ctx: CallerCtx): Reply {
   const folder = ctx.query.get("folder_token") || DRIVE.folder;
-  const rows = all<BlobRow>(
-    ctx.st.db,
-    "SELECT key, name, owner, parent, create_time FROM blobs WHERE kind = 'drive' AND parent = ? ORDER BY create_time, key",
-    folder,
-  );
-  const docs = all<{ document_id: string; title: string; owner: string; create_time: number }>(
-    ctx.st.db,
-    "SELECT document_id, title, owner, create_time FROM docs WHERE folder_token = ? ORDER BY create_time",
-    folder,
-  );
-  const entry = (token: string, name: string, type: "docx" | "file", created: number, owner: string) => ({
-    token,
-    name,
-    type,
+  if (!isFolder(ctx.st, folder)) raise(404, 1061007, `file not found: ${folder}`);
+  const files = driveDocs(ctx.st).filter((d) => d.parent === folder).map((d) => ({
+    token: d.token,
+    name: d.title,
+    type: d.type,
     parent_token: folder,
-    url: `${ctx.st.origin}/${type}/${token}`,
-    created_time: String(Math.floor(created / 1000)),
-    modified_time: String(Math.floor(created / 1000)),
-    owner_id: owner,
-  });
-  const files = [
-    ...docs.map((d) => entry(d.document_id, d.title, "docx", d.create_time, d.owner)),
-    ...rows.map((b) => entry(b.key, b.name, "file", b.create_time, b.owner)),
-  ];
+    url: `${ctx.st.origin}/${d.type}/${d.token}`,
+    ...(d.createTime ? { created_time: d.createTime, modified_time: d.createTime } : {}),
+    ...(d.owner ? { owner_id: d.owner } : {}),
+  }));
   const page = paginate(files, pageOf(ctx.query, { size: 100, max: 200 }));
   // Drive names its cursor `next_page_token`.
   return ok({
@@ -251,6 +245,28 @@ function list(ctx: CallerCtx): Reply {
     has_more: page.has_more,
     ...(page.page_token ? { next_page_token: page.page_token } : {}),
   });
+}
+
+/** A new folder in a folder that exists (My Space's root when none is named). */
+function createFolder(ctx: CallerCtx): Reply {
+  const body = jsonBody(
+    ctx,
+    z.object({ name: z.string().check(z.minLength(1)), folder_token: z._default(z.string(), "") }),
+  );
+  const parent = body.folder_token || DRIVE.folder;
+  if (!isFolder(ctx.st, parent)) raise(404, 1061007, `file not found: ${parent}`);
+  const token = `fldcn${newHex(ctx.st.db, "drive", 22)}`;
+  const url = `${ctx.st.origin}/folder/${token}`;
+  seedObject(ctx.st.db, FILES, token, {
+    token,
+    name: body.name,
+    type: "folder",
+    parent_token: parent,
+    url,
+    owner_id: ctx.caller.openId,
+    created_time: String(Math.floor(ctx.st.clock.now() / 1000)),
+  });
+  return ok({ token, url });
 }
 
 const FILES = "/open-apis/drive/v1/files";
@@ -268,4 +284,101 @@ export const driveRoutes: Route[] = [
     handle: download,
   },
   { method: "GET", path: FILES, auth: "token", scopes: DRIVE_READ, handle: list },
+  {
+    method: "POST",
+    path: `${FILES}/create_folder`,
+    auth: "token",
+    scopes: ["space:folder:create", "drive:drive"],
+    handle: createFolder,
+  },
+  {
+    method: "POST",
+    path: "/open-apis/drive/v1/metas/batch_query",
+    auth: "token",
+    scopes: ["drive:drive.metadata:readonly", ...DRIVE_READ],
+    handle: metas,
+  },
+  {
+    method: "POST",
+    path: "/open-apis/search/v2/doc_wiki/search",
+    auth: "token",
+    scopes: ["search:docs:read"],
+    handle: search,
+  },
 ];
+
+/** Metas of the documents the emulator holds; a token that names none is in `failed_list` (970005). */
+function metas(ctx: CallerCtx): Reply {
+  const body = jsonBody(
+    ctx,
+    z.object({
+      request_docs: z.array(z.object({ doc_token: z.string(), doc_type: z.string() })),
+      with_url: z.optional(z.boolean()),
+    }),
+  );
+  const docs = driveDocs(ctx.st);
+  const found = [];
+  const failed_list = [];
+  for (const r of body.request_docs) {
+    const d = docs.find((x) => x.token === r.doc_token && (x.type === r.doc_type || r.doc_type === "wiki"));
+    if (!d) {
+      failed_list.push({ token: r.doc_token, code: 970005 });
+      continue;
+    }
+    found.push({
+      doc_token: d.token,
+      doc_type: d.type,
+      title: d.title,
+      owner_id: d.owner,
+      create_time: d.createTime,
+      latest_modify_user: d.owner,
+      latest_modify_time: d.createTime,
+      url: body.with_url ? `${ctx.st.origin}/${d.type}/${d.token}` : "",
+    });
+  }
+  return ok({ metas: found, failed_list });
+}
+
+/**
+ * The document search over what the emulator holds: a document matches when every word of the query is in its
+ * title (or, unless `only_title`, its text), case-insensitively; no ranking beyond the order of creation.
+ */
+function search(ctx: CallerCtx): Reply {
+  const body = jsonBody(
+    ctx,
+    z.object({
+      query: z._default(z.string(), ""),
+      doc_filter: z.optional(
+        z.object({ doc_types: z.optional(z.array(z.string())), only_title: z.optional(z.boolean()) }),
+      ),
+      page_size: z._default(z.number(), 15),
+      page_token: z.optional(z.string()),
+    }),
+  );
+  const words = body.query.toLowerCase().split(/\s+/).filter(Boolean);
+  const types = body.doc_filter?.doc_types?.map((t) => t.toLowerCase());
+  const hits = driveDocs(ctx.st).filter((d) => {
+    if (types?.length && !types.includes(d.type)) return false;
+    const hay = (body.doc_filter?.only_title ? d.title : `${d.title}\n${d.text}`).toLowerCase();
+    return words.every((w) => hay.includes(w));
+  }).map((d) => ({
+    entity_type: d.type.toUpperCase(),
+    title_highlighted: d.title,
+    result_meta: {
+      token: d.token,
+      doc_types: d.type.toUpperCase(),
+      owner_id: d.owner,
+      url: `${ctx.st.origin}/${d.type}/${d.token}`,
+    },
+  }));
+  const page = paginate(hits, {
+    offset: body.page_token ? decodePageToken(body.page_token) : 0,
+    size: Math.min(Math.max(1, body.page_size), 20),
+  });
+  return ok({
+    res_units: page.items,
+    has_more: page.has_more,
+    total: hits.length,
+    ...(page.page_token ? { page_token: page.page_token } : {}),
+  });
+}

@@ -266,7 +266,7 @@ function stored(st: EmulatorState, collection: string) {
     st.db,
     "SELECT id, body FROM generic_objects WHERE collection = ? AND deleted = 0 ORDER BY seq",
     collection,
-  ).map((r) => ({ id: r.id, ...JSON.parse(r.body) as Record<string, unknown> }));
+  ).map((r): { id: string } & Record<string, unknown> => ({ id: r.id, ...JSON.parse(r.body) }));
 }
 
 function put(st: EmulatorState, collection: string, id: string, body: unknown, seq: number, deleted = 0) {
@@ -489,4 +489,145 @@ export const imChatRoutes: Route[] = [
       return ok({ failed_shortcuts: failed });
     },
   })),
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    auth: "token",
+    scopes: ["im:chat.members:write_only", "im:chat:operate_as_owner", "im:chat"],
+    handle(ctx) {
+      const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
+      const { id_list } = jsonBody(ctx, z.looseObject({ id_list: z._default(z.array(z.string()), []) }));
+      const found = id_list.map((id) => [id, personOf(ctx, id)] as const);
+      const notExisting = found.filter(([, openId]) => !openId).map(([id]) => id);
+      // succeed_type 0 (the default) and 2 refuse the whole request when an id names nobody; 1 adds the rest.
+      if (notExisting.length && ctx.query.get("succeed_type") !== "1") {
+        raise(400, 232024, `Users do not exist: ${notExisting.join(",")}`);
+      }
+      tx(ctx.st.db, () => {
+        for (const [, openId] of found) {
+          if (!openId) continue;
+          run(
+            ctx.st.db,
+            "INSERT OR IGNORE INTO chat_members (chat_id, member_id) VALUES (?, ?)",
+            chat.chat_id,
+            openId,
+          );
+        }
+      });
+      return ok({ invalid_id_list: [], not_existed_id_list: notExisting, pending_approval_id_list: [] });
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/open-apis/im/v1/chats/:chat_id/members",
+    auth: "token",
+    scopes: ["im:chat.members:write_only", "im:chat:operate_as_owner", "im:chat"],
+    handle(ctx) {
+      const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
+      const { id_list } = jsonBody(ctx, z.looseObject({ id_list: z._default(z.array(z.string()), []) }));
+      const invalid: string[] = [];
+      for (const id of id_list) {
+        const openId = personOf(ctx, id);
+        if (!openId || !memberIds(ctx.st, chat.chat_id).includes(openId)) {
+          invalid.push(id);
+          continue;
+        }
+        run(ctx.st.db, "DELETE FROM chat_members WHERE chat_id = ? AND member_id = ?", chat.chat_id, openId);
+      }
+      return ok({ invalid_id_list: invalid });
+    },
+  },
+  {
+    method: "POST",
+    path: "/open-apis/im/v1/pins",
+    auth: "token",
+    scopes: ["im:message.pins:write_only", "im:message"],
+    handle(ctx) {
+      const { message_id } = jsonBody(ctx, z.looseObject({ message_id: z.string() }));
+      const m = messageIn(ctx, message_id);
+      const pin = {
+        message_id,
+        chat_id: m.chat_id,
+        operator_id: ctx.caller.openId,
+        operator_id_type: "open_id",
+        create_time: String(ctx.st.clock.now()),
+      };
+      put(ctx.st, PINS, message_id, pin, nextCounter(ctx.st.db, "generic_seq"));
+      return ok({ pin });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/pins",
+    auth: "token",
+    scopes: ["im:message.pins:read", "im:message"],
+    handle(ctx) {
+      const chatId = ctx.query.get("chat_id") ?? raise(400, 99992402, "field validation failed: chat_id");
+      chatOf(ctx.st, chatId, ctx.caller);
+      const pins = stored(ctx.st, PINS).filter((p) => p.chat_id === chatId).map(({ id: _id, ...p }) => p);
+      const page = paginate(pins, pageOf(ctx.query, { size: 20, max: 50 }));
+      return ok({ items: page.items, has_more: page.has_more, page_token: page.page_token ?? "" });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/im/v1/messages/:message_id/reactions",
+    auth: "token",
+    scopes: ["im:message.reactions:read", "im:message"],
+    handle(ctx) {
+      // Reactions are added and removed by sandbox/events/reactions.ts (which pushes their events), into its
+      // `reactions` table; the list reads the same table, so what was added is what is listed.
+      const m = messageIn(ctx, ctx.params.message_id);
+      const type = ctx.query.get("reaction_type");
+      const hasTable = one(
+        ctx.st.db,
+        "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'reactions'",
+      );
+      const rows = hasTable
+        ? all<
+          {
+            reaction_id: string;
+            emoji_type: string;
+            operator_id: string;
+            operator_type: string;
+            action_time: number;
+          }
+        >(
+          ctx.st.db,
+          "SELECT * FROM reactions WHERE message_id = ? ORDER BY action_time, rowid",
+          m.message_id,
+        )
+        : [];
+      const items = rows.filter((r) => !type || r.emoji_type === type).map((r) => ({
+        reaction_id: r.reaction_id,
+        operator: { operator_id: r.operator_id, operator_type: r.operator_type },
+        action_time: String(r.action_time),
+        reaction_type: { emoji_type: r.emoji_type },
+      }));
+      const page = paginate(items, pageOf(ctx.query, { size: 20, max: 50 }));
+      return ok({ items: page.items, has_more: page.has_more, page_token: page.page_token ?? "" });
+    },
+  },
 ];
+
+const PINS = "/open-apis/im/v1/pins";
+
+/** The open_id of a member id of `member_id_type` (open_id by default); a bot is named by its app id. */
+function personOf(ctx: CallerCtx, id: string): string | undefined {
+  if (id === ctx.st.app.appId) return ctx.st.app.botOpenId;
+  const column = ({ user_id: "user_id", union_id: "union_id" } as Record<string, string>)[
+    ctx.query.get("member_id_type") ?? ""
+  ] ?? "open_id";
+  return one<{ open_id: string }>(ctx.st.db, `SELECT open_id FROM users WHERE ${column} = ?`, id)?.open_id;
+}
+
+/** A message in a chat the caller is in (230011 when there is none). */
+function messageIn(ctx: CallerCtx, messageId: string): { message_id: string; chat_id: string } {
+  const m = one<{ message_id: string; chat_id: string }>(
+    ctx.st.db,
+    "SELECT message_id, chat_id FROM messages WHERE message_id = ?",
+    messageId,
+  ) ?? raise(400, 230011, `The message was not found: ${messageId}`);
+  chatOf(ctx.st, m.chat_id, ctx.caller);
+  return m;
+}

@@ -3,7 +3,8 @@
  * `<sheetId>!A1:C4` notation; a bare `<sheetId>` means the sheet's used area.
  */
 import * as z from "zod";
-import { all, one, run, tx } from "../db.ts";
+import { all, newHex, one, run, tx } from "../db.ts";
+import { seedObject } from "../fixtures.ts";
 import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, type Route } from "../router.ts";
 import { SHEETS_READ, SHEETS_WRITE } from "../scopes.ts";
@@ -214,30 +215,89 @@ export const sheetsRoutes: Route[] = [
     auth: "token",
     scopes: SHEETS_READ,
     handle(ctx) {
-      const tabs = all<{ sheet_id: string; title: string; idx: number }>(
-        ctx.st.db,
-        "SELECT sheet_id, title, idx FROM sheet_tabs WHERE spreadsheet_token = ? ORDER BY idx",
-        ctx.params.spreadsheet_token,
-      );
+      const tabs = tabsOf(ctx);
       if (tabs.length === 0) raise(404, 1310214, `spreadsheet not found: ${ctx.params.spreadsheet_token}`);
-      return ok({
-        sheets: tabs.map((t) => {
-          const used = cells(ctx, t.sheet_id);
-          return {
-            sheet_id: t.sheet_id,
-            title: t.title,
-            index: t.idx,
-            hidden: false,
-            resource_type: "sheet",
-            grid_properties: {
-              frozen_row_count: 0,
-              frozen_column_count: 0,
-              row_count: Math.max(200, ...used.map((c) => c.row + 1)),
-              column_count: Math.max(20, ...used.map((c) => c.col + 1)),
-            },
-          };
-        }),
+      return ok({ sheets: tabs.map((t) => sheetJson(ctx, t)) });
+    },
+  },
+  {
+    method: "GET",
+    path: "/open-apis/sheets/v3/spreadsheets/:spreadsheet_token/sheets/:sheet_id",
+    auth: "token",
+    scopes: SHEETS_READ,
+    handle(ctx) {
+      const tabs = tabsOf(ctx);
+      if (tabs.length === 0) raise(404, 1310214, `spreadsheet not found: ${ctx.params.spreadsheet_token}`);
+      const tab = tabs.find((t) => t.sheet_id === ctx.params.sheet_id) ??
+        raise(400, 90215, `sheet not found: ${ctx.params.sheet_id}`);
+      return ok({ sheet: sheetJson(ctx, tab) });
+    },
+  },
+  {
+    // A new spreadsheet has one empty sheet, so the values routes (`+append`, `+write`) take it at once.
+    method: "POST",
+    path: "/open-apis/sheets/v3/spreadsheets",
+    auth: "token",
+    scopes: ["sheets:spreadsheet:create", ...SHEETS_WRITE],
+    handle(ctx) {
+      const body = jsonBody(
+        ctx,
+        z.object({ title: z._default(z.string(), ""), folder_token: z.optional(z.string()) }),
+      );
+      const token = `shtcn${newHex(ctx.st.db, "spreadsheet", 22)}`;
+      const sheetId = newHex(ctx.st.db, "sheet_tab", 6);
+      const spreadsheet = {
+        spreadsheet_token: token,
+        title: body.title,
+        url: `${ctx.st.origin}/sheets/${token}`,
+        ...(body.folder_token ? { folder_token: body.folder_token } : {}),
+      };
+      tx(ctx.st.db, () => {
+        run(
+          ctx.st.db,
+          "INSERT INTO sheet_tabs (spreadsheet_token, sheet_id, title, idx) VALUES (?, ?, 'Sheet1', 0)",
+          token,
+          sheetId,
+        );
+        // What `GET .../spreadsheets/{token}` (the generic handler) answers.
+        seedObject(ctx.st.db, "/open-apis/sheets/v3/spreadsheets", token, {
+          ...spreadsheet,
+          token,
+          owner_id: ctx.caller.openId,
+        });
       });
+      return ok({ spreadsheet });
     },
   },
 ];
+
+interface Tab {
+  sheet_id: string;
+  title: string;
+  idx: number;
+}
+
+function tabsOf(ctx: CallerCtx): Tab[] {
+  return all<Tab>(
+    ctx.st.db,
+    "SELECT sheet_id, title, idx FROM sheet_tabs WHERE spreadsheet_token = ? ORDER BY idx",
+    ctx.params.spreadsheet_token,
+  );
+}
+
+function sheetJson(ctx: CallerCtx, t: Tab) {
+  const used = cells(ctx, t.sheet_id);
+  return {
+    sheet_id: t.sheet_id,
+    title: t.title,
+    index: t.idx,
+    hidden: false,
+    resource_type: "sheet",
+    grid_properties: {
+      frozen_row_count: 0,
+      frozen_column_count: 0,
+      row_count: Math.max(200, ...used.map((c) => c.row + 1)),
+      column_count: Math.max(20, ...used.map((c) => c.col + 1)),
+    },
+  };
+}

@@ -16,6 +16,8 @@ interface TaskRow {
   summary: string;
   description: string;
   due_ts: number | null;
+  /** 1 when the due is a date (no time of day). */
+  due_all_day: number;
   completed_at: number;
   creator: string;
   assignee: string | null;
@@ -28,7 +30,7 @@ function taskJson(st: EmulatorState, t: TaskRow) {
     guid: t.guid,
     summary: t.summary,
     description: t.description,
-    ...(t.due_ts !== null ? { due: { timestamp: String(t.due_ts), is_all_day: false } } : {}),
+    ...(t.due_ts !== null ? { due: { timestamp: String(t.due_ts), is_all_day: t.due_all_day === 1 } } : {}),
     completed_at: String(t.completed_at),
     status: t.completed_at > 0 ? "done" : "todo",
     creator: { id: t.creator, type: "user" },
@@ -59,7 +61,9 @@ const Patch = z.object({
     summary: z.optional(z.string()),
     description: z.optional(z.string()),
     completed_at: z.optional(z.string().check(z.regex(/^\d+$/))),
-    due: z.optional(z.object({ timestamp: z.string().check(z.regex(/^\d+$/)) })),
+    due: z.optional(
+      z.object({ timestamp: z.string().check(z.regex(/^\d+$/)), is_all_day: z.optional(z.boolean()) }),
+    ),
   }),
   update_fields: z.array(z.enum(["summary", "description", "completed_at", "due"])).check(z.minLength(1)),
 });
@@ -84,12 +88,14 @@ export const taskRoutes: Route[] = [
           (ctx.caller.kind === "user" ? ctx.caller.openId : null);
         run(
           ctx.st.db,
-          `INSERT INTO tasks (guid, summary, description, due_ts, completed_at, creator, assignee, create_time, update_time)
-           VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+          `INSERT INTO tasks (guid, summary, description, due_ts, due_all_day, completed_at, creator, assignee,
+             create_time, update_time)
+           VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
           guid,
           body.summary,
           body.description ?? "",
           body.due ? Number(body.due.timestamp) : null,
+          body.due?.is_all_day ? 1 : 0,
           ctx.caller.openId,
           assignee,
           now,
@@ -139,15 +145,17 @@ export const taskRoutes: Route[] = [
         description: has("description") ? task.description ?? "" : t.description,
         completed_at: has("completed_at") ? Number(task.completed_at ?? 0) : t.completed_at,
         due_ts: has("due") ? (task.due ? Number(task.due.timestamp) : null) : t.due_ts,
+        due_all_day: has("due") ? (task.due?.is_all_day ? 1 : 0) : t.due_all_day,
         update_time: ctx.st.clock.now(),
       };
       run(
         ctx.st.db,
-        "UPDATE tasks SET summary = ?, description = ?, completed_at = ?, due_ts = ?, update_time = ? WHERE guid = ?",
+        "UPDATE tasks SET summary = ?, description = ?, completed_at = ?, due_ts = ?, due_all_day = ?, update_time = ? WHERE guid = ?",
         next.summary,
         next.description,
         next.completed_at,
         next.due_ts,
+        next.due_all_day,
         next.update_time,
         t.guid,
       );

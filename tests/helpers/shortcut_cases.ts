@@ -46,6 +46,8 @@ export interface ShortcutCaseOptions {
   runAs?: boolean[];
   /** Planned requests outside the registry (e.g. uploads, whose multipart body the schemas do not describe). */
   unplanned?: RegExp;
+  /** Objects the suite already has for every case of the file (the emulator answers only from its state). */
+  setup?: (emu: Emulator) => void;
 }
 
 /** Registers the coverage test (when asked) and one test per case. */
@@ -71,6 +73,7 @@ export function shortcutCaseTests(cases: Record<string, ShortcutCase>, opts: Sho
           for (const [f, text] of Object.entries(c.files ?? {})) await Deno.writeTextFile(join(dir, f), text);
         }
         const cmd = name.split(" ");
+        opts.setup?.(emu);
         c.setup?.(emu);
         for (const as of c.runAs ?? opts.runAs ?? [asUser]) {
           emu.clearRequests();
