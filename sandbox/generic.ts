@@ -388,7 +388,9 @@ export async function genericHandle(ctx: RequestCtx, request: FoundMethod): Prom
     data[listField] = list;
     if (props.has_more || method.parameters.page_token) data.has_more = has_more;
     if (page_token) data.page_token = page_token;
-    else if (props.page_token) data.page_token = "";
+    // The last page's empty token, where the shape types it a string (a few SDK types say number: left out).
+    else if (props.page_token?.type === "string") data.page_token = "";
+    else delete data.page_token;
     if (props.total) data.total = props.total.type === "string" ? String(matching.length) : matching.length;
     Object.assign(data, unknownPeople(ctx, shape, body));
     return ok(data);
@@ -563,7 +565,12 @@ function unknownPeople(
  * file: a path naming none it holds is the service's not-found for its last id.
  */
 function download(ctx: RequestCtx, found: FoundMethod): Reply {
-  const names = Object.entries(found.params);
+  // The file is named in the path (`images/{image_key}`) or, for some downloads, in the query
+  // (`vc exports download?file_token=`, `helpdesk ticket_images?ticket_id=&msg_id=`).
+  const names = [
+    ...Object.entries(found.params),
+    ...[...ctx.query.entries()].filter(([k]) => /(^|_)(id|token|key)$/.test(k)),
+  ];
   for (const [, value] of names) {
     const bytes = ctx.st.files.read(value);
     if (!bytes) continue;

@@ -156,7 +156,7 @@ Deno.test("the emulator answers every registry method from its state: valid shap
         // The example ids name nothing the emulator holds: the only failure allowed is the service's
         // not-found for one of them.
         const named = Object.entries(params).some(([k, v]) =>
-          m.parameters[k]?.location === "path" && body.msg?.endsWith(`: ${v}`)
+          ["path", "query"].includes(m.parameters[k]?.location ?? "") && body.msg?.endsWith(`: ${v}`)
         );
         if (named && res.status >= 400 && res.status < 500) notFound++;
         else failures.push(`${m.id}: ${res.status} ${text.slice(0, 200)}`);

@@ -1,13 +1,17 @@
 /**
- * Docx v1 reads over OpenAPI: document metadata, raw (plain-text) content and blocks (derived from the text,
- * so they agree with it). Writes go through MCP.
+ * Docx v1 over OpenAPI: creating an empty document (the same document the MCP tools, drive and search see),
+ * document metadata, raw (plain-text) content and blocks (derived from the text, so they agree with it).
+ * Content writes go through MCP.
  */
-import { blocksOf, findDoc, plainText } from "../docs_store.ts";
+import * as z from "zod";
+import { blocksOf, createDoc, findDoc, plainText } from "../docs_store.ts";
 import { pageOf, paginate } from "../paging.ts";
 import { coverOf } from "./doc_cover.ts";
 import { ok, raise } from "../reply.ts";
-import type { CallerCtx, Route } from "../router.ts";
-import { READ_DOC } from "../scopes.ts";
+import { type CallerCtx, jsonBody, type Route } from "../router.ts";
+import { CREATE_DOC, READ_DOC } from "../scopes.ts";
+import { DRIVE } from "../fixtures.ts";
+import { isFolder } from "./drive.ts";
 
 function docOrFail(ctx: CallerCtx) {
   return findDoc(ctx.st, ctx.params.document_id) ??
@@ -15,6 +19,23 @@ function docOrFail(ctx: CallerCtx) {
 }
 
 export const docsRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/open-apis/docx/v1/documents",
+    auth: "token",
+    scopes: CREATE_DOC,
+    handle(ctx) {
+      // Fields were checked against the SDK's request type before this handler (request_check.ts).
+      const body = jsonBody(
+        ctx,
+        z.object({ title: z.optional(z.string()), folder_token: z.optional(z.string()) }),
+      );
+      const folder = body.folder_token || DRIVE.folder;
+      if (!isFolder(ctx.st, folder)) raise(404, 1061007, `file not found: ${folder}`);
+      const doc = createDoc(ctx.st, ctx.caller.openId, "", body.title ?? "", folder);
+      return ok({ document: { document_id: doc.document_id, revision_id: doc.revision, title: doc.title } });
+    },
+  },
   {
     method: "GET",
     path: "/open-apis/docx/v1/documents/:document_id",

@@ -221,7 +221,7 @@ async function download(ctx: CallerCtx): Promise<Reply> {
 }
 
 /** Whether `token` is a folder: the root of My Space, or one made by `create_folder`. */
-function isFolder(st: EmulatorState, token: string): boolean {
+export function isFolder(st: EmulatorState, token: string): boolean {
   return token === DRIVE.folder || driveDocs(st).some((d) => d.token === token && d.type === "folder");
 }
 

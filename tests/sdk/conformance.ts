@@ -41,7 +41,15 @@ export class Conformance {
     run: () => Promise<T>,
   ): Promise<{ value: T; methods: ApiMethod[] }> {
     const before = this.#emu.requests().length;
-    const value = await run();
+    let value: T;
+    try {
+      value = await run();
+    } catch (e) {
+      // The SDK's own error names no request: say which one failed and what the emulator answered.
+      const last = this.#emu.requests().slice(before).at(-1);
+      const body = (e as { response?: { data?: unknown } }).response?.data;
+      throw new Error(`${last?.method} ${last?.path}: ${e} ${JSON.stringify(body ?? null).slice(0, 300)}`);
+    }
     const methods: ApiMethod[] = [];
     const requests = this.#emu.requests().slice(before);
     // The SDK fetches its token on its own before a call: not the method under test, unless it is the call.
