@@ -75,7 +75,7 @@ export function buildRequest(
     if (spec.location === "path") {
       if (value === undefined || value === null || value === "") {
         throw errors.validation(`missing required path parameter: ${name}`, {
-          hint: `pass it in --params '{"${name}":"\u2026"}'; ${schemaHint(m)}`,
+          hint: `pass it in --params '{"${name}":"…"}'; ${schemaHint(m)}`,
         });
       }
       if (typeof value !== "string" && typeof value !== "number") {
@@ -87,7 +87,7 @@ export function buildRequest(
     if (value === undefined || value === null) {
       if (spec.required && !(opts.pageAll && PAGINATION_PARAMS.has(name))) {
         throw errors.validation(`missing required query parameter: ${name}`, {
-          hint: `pass it in --params '{"${name}":"\u2026"}'; ${schemaHint(m)}`,
+          hint: `pass it in --params '{"${name}":"…"}'; ${schemaHint(m)}`,
         });
       }
       continue;

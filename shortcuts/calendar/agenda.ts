@@ -116,7 +116,7 @@ export function agendaText(data: unknown, columns?: number): string {
       start: when(e.start_time),
       end: when(e.end_time),
       summary: [...summary].length > SUMMARY_MAX
-        ? [...summary].slice(0, SUMMARY_MAX - 1).join("") + "\u2026"
+        ? [...summary].slice(0, SUMMARY_MAX - 1).join("") + "…"
         : summary,
       event_id: e.event_id,
       free_busy_status: e.free_busy_status,
@@ -135,8 +135,8 @@ function timeSpan(item: unknown): string {
   const [from, to] = [short(e.start_time), short(e.end_time)];
   if (!to || to === from) return from;
   return from.length > 10 && from.slice(0, 10) === to.slice(0, 10)
-    ? `${from}\u2013${to.slice(11)}`
-    : `${from}\u2013${to}`;
+    ? `${from}–${to.slice(11)}`
+    : `${from}–${to}`;
 }
 
 export const agenda = defineShortcut({
@@ -153,7 +153,7 @@ export const agenda = defineShortcut({
   scopes: { user: ["calendar:calendar.event:read"], bot: ["calendar:calendar.event:read"] },
   hasFormat: true,
   columns: [
-    { name: "start\u2013end", value: timeSpan },
+    { name: "start–end", value: timeSpan },
     "summary",
     {
       name: "organizer",

@@ -69,7 +69,7 @@ export function truncateCell(text: string, max: number): string {
     out += segment;
     width += w;
   }
-  return out + "\u2026";
+  return out + "…";
 }
 
 export function padCell(text: string, width: number): string {
