@@ -1,13 +1,11 @@
 /**
  * `larkit commands` answers the same through the lean resolver (`cli/fast/catalogue.ts`) as through the tree:
  * same stdout, stderr and exit code for every format, one service, a jq filter and the errors. The tree is
- * forced by a gate that allows everything. `cli/fast/catalogue_static.json` (the entries that are not the
- * registry's) is written from the tree by `deno run -A tests/startup_catalogue_test.ts`.
+ * forced by a gate that allows everything. `cli/fast/catalogue_static.ndjson` is written from the tree by
+ * `deno task gen` (`tests/manifest_test.ts` checks it is fresh).
  */
 import assert from "node:assert/strict";
-import type { CatalogueEntry } from "../cli/commands/catalogue.ts";
-import { FIXED_NAMES } from "../cli/commands/index.ts";
-import { methodEntry, registryEntries, STATIC_FILE, type StaticHeader } from "../cli/fast/catalogue.ts";
+import { registryEntries, STATIC_FILE, type StaticHeader } from "../cli/fast/catalogue.ts";
 import { runCli as runIn } from "../cli/run.ts";
 import { calendarOverlay } from "./helpers/lean_vs_tree.ts";
 import { openRegistry } from "../registry/index.ts";
@@ -20,43 +18,6 @@ async function run(argv: string[], tree: boolean, configDir: string, env: Record
   const code = await runIn(argv, p, tree ? { gate: () => undefined } : {});
   return { code, stdout: p.out.text(), stderr: p.err.text() };
 }
-
-/** `catalogue_static.ndjson` as the tree gives it: a header, then the entries in tree order. */
-async function staticFromTree(): Promise<string> {
-  const configDir = await Deno.makeTempDir({ prefix: "larkit-catalogue-" });
-  try {
-    const out = await run(["commands", "--format", "json"], true, configDir);
-    assert.equal(out.code, 0, out.stderr);
-    const entries = JSON.parse(out.stdout).data as CatalogueEntry[];
-    const registry = await openRegistry();
-    const generated = new Set<string>();
-    for (const s of registry.listServices()) {
-      for (const m of await registry.methods(s.name)) generated.add(methodEntry(s.name, m).path);
-    }
-    const header: StaticHeader = { registry: registry.version, fixed: 0, services: {} };
-    for (const e of entries) {
-      const word = e.path.split(" ")[0];
-      if (FIXED_NAMES.has(word)) header.fixed++;
-      else {
-        const counts = header.services[word] ??= [0, 0];
-        if (generated.has(e.path)) {
-          // The file relies on a service's generated methods coming before its other leaves in the tree.
-          assert.equal(counts[1], 0, `${e.path} comes after a leaf that is not generated`);
-          counts[0]++;
-        } else counts[1]++;
-      }
-    }
-    return [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n";
-  } finally {
-    await Deno.remove(configDir, { recursive: true });
-  }
-}
-
-Deno.test("catalogue_static.ndjson is the tree's catalogue for this registry", async () => {
-  const want = await staticFromTree();
-  const have = await Deno.readTextFile(STATIC_FILE);
-  assert.ok(have === want, "stale: run `deno run -A tests/startup_catalogue_test.ts` to rewrite it");
-});
 
 Deno.test("the generated methods' entries worked out from the registry are the tree's (the overlay's path)", async () => {
   const lines = (await Deno.readTextFile(STATIC_FILE)).trimEnd().split("\n");
@@ -123,7 +84,3 @@ Deno.test("with a registry overlay in force, the generated entries come from the
     await Deno.remove(cacheDir, { recursive: true });
   }
 });
-
-if (import.meta.main) {
-  await Deno.writeTextFile(STATIC_FILE, await staticFromTree());
-}

@@ -6,17 +6,14 @@
  * line is answered by the lean path directly (it must answer, not fall back) and by the tree (a run with a
  * gate that allows everything always takes the tree), and the two must match byte for byte. Lines the lean
  * path leaves to the tree (root help, strict mode, an unknown word, other flags) must still match end to end.
- * `cli/fast/help_static.ndjson` (the shortcuts' help and completion data) is written from the declarations by
- * `deno run -A tests/startup_help_test.ts`, and checked against them here.
+ * `cli/fast/help_static.ndjson` (the shortcuts' help and completion data) is written by `deno task gen`
+ * (`tests/manifest_test.ts` checks it is fresh).
  */
 import assert from "node:assert/strict";
 import { registryOf } from "../cli/api_commands/registry_of.ts";
 import { FIXED_NAMES } from "../cli/commands/index.ts";
 import { createRunContext } from "../cli/context.ts";
 import { runHelp } from "../cli/fast/help.ts";
-import { HELP_STATIC_FILE, type StaticRoot, staticShortcut } from "../cli/fast/help_model.ts";
-import { isHidden } from "../cli/command_meta.ts";
-import { buildTree } from "../cli/tree.ts";
 import { prescanGlobals } from "../cli/globals.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../shortcuts/index.ts";
 import {
@@ -172,52 +169,6 @@ Deno.test("in strict mode lean --help prunes as the tree prunes; a forbidden lea
     await Deno.remove(configDir, { recursive: true });
   }
 });
-
-/** The root's line of `help_static.ndjson`, from the tree (strict mode off, the baseline registry). */
-async function rootFromTree(): Promise<string> {
-  const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });
-  try {
-    const p = cliProvider({ configDir });
-    const ctx = createRunContext(p, prescanGlobals([], p.env));
-    const program = await buildTree([], ctx);
-    const help = program.createHelp();
-    const root: StaticRoot = {
-      registry: (await registryOf(ctx)).version,
-      description: program.description(),
-      commands: program.commands.map((c) => ({
-        name: c.name(),
-        aliases: c.aliases(),
-        ...(isHidden(c) ? { hidden: true } : {}),
-        term: help.subcommandTerm(c),
-        about: c.summary() || c.description(),
-      })),
-    };
-    return JSON.stringify({ root });
-  } finally {
-    await Deno.remove(configDir, { recursive: true });
-  }
-}
-
-/**
- * `help_static.ndjson` as the tree and the shortcut declarations give it: the root's line, then a line per
- * service with shortcuts the lean path describes.
- */
-async function staticFromDeclarations(): Promise<string> {
-  const lines = [await rootFromTree()];
-  for (const service of Object.keys(SHORTCUT_SERVICES)) {
-    if (FIXED_NAMES.has(service) || service === "event") continue;
-    lines.push(JSON.stringify({ service, shortcuts: (await loadShortcuts(service)).map(staticShortcut) }));
-  }
-  return lines.join("\n") + "\n";
-}
-
-Deno.test("help_static.ndjson is what the tree and the shortcut declarations give (rewrite: deno run -A tests/startup_help_test.ts)", async () => {
-  assert.equal(await Deno.readTextFile(HELP_STATIC_FILE), await staticFromDeclarations());
-});
-
-if (import.meta.main) {
-  await Deno.writeTextFile(HELP_STATIC_FILE, await staticFromDeclarations());
-}
 
 Deno.test("with a registry overlay in force, lean help shows the overlay's methods; the root's list goes to the tree", async () => {
   const configDir = await Deno.makeTempDir({ prefix: "larkit-help-" });

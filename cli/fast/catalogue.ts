@@ -3,8 +3,8 @@
  * and shortcut module cost 35× a hello-world; reading every registry service, 7 MB of JSON, another 6×). The
  * catalogue of the tree with strict mode off is kept in `catalogue_static.ndjson`, one entry per line in tree
  * order, so `--format ndjson` prints its lines as they are and other formats parse only the lines they show.
- * The file is written from the tree by `deno run -A tests/startup_catalogue_test.ts`, which also checks it
- * against the tree byte for byte. The generated methods' lines serve only while the registry is the version
+ * The file is written from the tree by `deno task gen` (`cli/gen/manifest.ts`; `tests/manifest_test.ts` checks
+ * it is fresh). The generated methods' lines serve only while the registry is the version
  * they were written from; with an overlay in force those entries are worked out from the registry as this run
  * sees it, with the flags `addApiFlags` declares. Strict mode and anything unusual go to the tree.
  */

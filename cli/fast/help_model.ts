@@ -121,7 +121,7 @@ export function staticShortcut(shortcut: Shortcut<FlagSpecs>): StaticShortcut {
  * (`{"root":...}`, the first line, see `StaticRoot`), then the shortcuts, one line per service with shortcuts
  * (`{"service":...,"shortcuts":[...]}`). Loading a service's shortcut modules to describe them cost a help run
  * about 55 ms, the fixed commands' modules and commander far more (issue 17). The file is written from the
- * tree and the declarations by `deno run -A tests/startup_help_test.ts`, which also checks it byte for byte.
+ * tree and the declarations by `deno task gen` (`tests/manifest_test.ts` checks it is fresh).
  */
 export const HELP_STATIC_FILE = new URL("./help_static.ndjson", import.meta.url);
 

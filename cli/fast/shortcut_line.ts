@@ -20,7 +20,7 @@ const later = <T>(path: string): Promise<T> => import(path);
 
 /**
  * Which module declares each shortcut, per service and name (aliases included), as paths under `shortcuts/`.
- * Written from the service lists by `deno run -A tests/startup_shortcut_modules_test.ts`, which checks it;
+ * Written from the service lists by `deno task gen` (`tests/manifest_test.ts` checks it is fresh);
  * read rather than imported, and each module it names is one its service's `index.ts` imports, so a compiled
  * binary embeds it.
  */
