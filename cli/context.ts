@@ -3,10 +3,9 @@
  * services (credential chain, HTTP client) -- built once per run, only when a command needs them.
  */
 import type { Command } from "commander";
-import type * as Chain from "./auth/chain.ts";
+import { lazy } from "./lazy.ts";
 import type { CommandGate } from "./command_meta.ts";
 import type { CredentialChain } from "./auth/types.ts";
-import type * as Client from "./http/client.ts";
 import type { ApiRequest, HttpClient } from "./http/client.ts";
 import { type Diagnostics, diagnostics } from "./output/diagnostics.ts";
 import { errors } from "./output/errors.ts";
@@ -66,13 +65,6 @@ export interface RunContext {
 }
 
 /**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-
-/**
  * The credential chain and the HTTP client, with their modules (config, token stores, zod schemas) loaded on
  * the first call that needs them: a run that never asks for a token or sends a request never loads them.
  */
@@ -125,7 +117,7 @@ export function createRunContext(
     hooks,
     credentials: () =>
       chain ??= deferredChain(async () =>
-        (await later<typeof Chain>("./auth/chain.ts")).createCredentialChain(p, {
+        (await lazy("cli/auth/chain.ts")).createCredentialChain(p, {
           profile: globals.profile,
           freshBotToken: globals.record !== undefined,
           diag,
@@ -134,7 +126,7 @@ export function createRunContext(
       ),
     http: () =>
       http ??= deferredHttp(async () =>
-        (await later<typeof Client>("./http/client.ts")).createHttpClient({
+        (await lazy("cli/http/client.ts")).createHttpClient({
           p,
           credentials: ctx.credentials(),
           diag,

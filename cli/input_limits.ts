@@ -3,18 +3,11 @@
  * these, while only a value read from a file or stdin needs the path rule's module, which `localPaths` loads
  * then (start-up, issue 17).
  */
-import type * as LocalPaths from "./local_paths.ts";
+import { lazy } from "./lazy.ts";
 import { errors } from "./output/errors.ts";
 
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-
 /** The path rule, loaded for the first flag that reads or writes a local file or stdin. */
-export const localPaths = () => later<typeof LocalPaths>("./local_paths.ts");
+export const localPaths = () => lazy("cli/local_paths.ts");
 
 const MiB = 1024 * 1024;
 

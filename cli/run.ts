@@ -9,19 +9,7 @@ import { asksOnlyVersion, prescanGlobals, refuseHostFlags, versionText } from ".
 import { emitError, emitRendered } from "./output/emit.ts";
 import { errors, LarkitError, toLarkitError } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
-import type * as FastComplete from "./fast/complete.ts";
-import type * as FastHelp from "./fast/help.ts";
-import type * as FastMethod from "./fast/method.ts";
-import type * as RecordSession from "./record/session.ts";
-import type * as RunTree from "./run_tree.ts";
-import type * as Tree from "./tree.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
+import { lazy } from "./lazy.ts";
 
 /**
  * `--record`/`--replay` swap the provider's network, random ids and clock before anything runs. Their modules
@@ -34,7 +22,7 @@ async function withRecordReplay(p: Provider, globals: Globals): Promise<Provider
   if (!globals.replay && !globals.record) return p;
   const [{ resolve }, { recordingEdges, replayEdges }] = await Promise.all([
     import("node:path"),
-    later<typeof RecordSession>("./record/session.ts"),
+    lazy("cli/record/session.ts"),
   ]);
   if (globals.replay) return await replayEdges(p, resolve(p.cwd, globals.replay));
   return recordingEdges(p, resolve(p.cwd, globals.record as string));
@@ -49,7 +37,7 @@ export interface RunOptions {
 }
 
 const HOOKS: RunHooks = {
-  tree: async (argv, ctx, opts) => (await later<typeof Tree>("./tree.ts")).buildTree(argv, ctx, opts),
+  tree: async (argv, ctx, opts) => (await lazy("cli/tree.ts")).buildTree(argv, ctx, opts),
   run: (argv, p, opts) => runCli(argv, p, opts),
 };
 
@@ -66,10 +54,10 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     }
     // A Tab of completion and `--help` within a service are answered without commander when plain enough.
     if (!opts.gate && argv[0] === "__complete") {
-      const code = await (await later<typeof FastComplete>("./fast/complete.ts")).runComplete(argv, ctx);
+      const code = await (await lazy("cli/fast/complete.ts")).runComplete(argv, ctx);
       if (code !== undefined) return code;
     } else if (!opts.gate && argv.some((a) => a === "--help" || a === "-h" || a === "help")) {
-      const code = await (await later<typeof FastHelp>("./fast/help.ts")).runHelp(argv, ctx);
+      const code = await (await lazy("cli/fast/help.ts")).runHelp(argv, ctx);
       if (code !== undefined) return code;
     }
     // A generated method, a shortcut, `api`, `schema`, `commands` and `app-server` are resolved without
@@ -78,10 +66,10 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
     const lean = argv.length >= 3 || argv[0] === "schema" || argv[0] === "commands" ||
       argv[0] === "app-server" || argv[1]?.startsWith("+");
     if (lean && !argv[0].startsWith("-")) {
-      const code = await (await later<typeof FastMethod>("./fast/method.ts")).runLean(argv, ctx, opts.gate);
+      const code = await (await lazy("cli/fast/method.ts")).runLean(argv, ctx, opts.gate);
       if (code !== undefined) return code;
     }
-    return await (await later<typeof RunTree>("./run_tree.ts")).runTree(argv, ctx, opts.gate);
+    return await (await lazy("cli/run_tree.ts")).runTree(argv, ctx, opts.gate);
   } catch (e) {
     // An interrupted run reports the interruption, whatever the abort surfaced as where it landed (told with
     // what it means there when the code it struck said so: a write's key, a prompt where nothing was sent).

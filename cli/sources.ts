@@ -5,15 +5,8 @@
  */
 import { registrySource } from "./api_commands/source.ts";
 import type { ServiceSource } from "./service_source.ts";
-import type * as EventCommands from "./commands/event.ts";
+import { lazy } from "./lazy.ts";
 import { shortcutSource } from "../shortcuts/source.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 /**
  * The event commands' module (with the hub client and event catalogue behind it) loads only for a run that
@@ -27,7 +20,7 @@ const eventSource: ServiceSource = {
   }],
   async register(serviceCmd, service, ctx) {
     if (service === "event") {
-      (await later<typeof EventCommands>("./commands/event.ts")).registerEventCommands(serviceCmd, ctx);
+      (await lazy("cli/commands/event.ts")).registerEventCommands(serviceCmd, ctx);
     }
   },
 };

@@ -8,20 +8,13 @@
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
 import { joinPath as join } from "../cli/files.ts";
 import type { ServiceSpec, ServiceSummary } from "./schema.ts";
-import type * as Schemas from "./schema.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
+import { lazy } from "../cli/lazy.ts";
 
 /**
  * The metadata schemas are many and costly to build: they load when an overlay file or response is actually
  * read, not on every run that merely looks for one (start-up).
  */
-export const schemas = () => later<typeof Schemas>("./schema.ts");
+export const schemas = () => lazy("registry/schema.ts");
 
 /** The file operations the overlay needs (the provider's `files` fits). */
 export interface OverlayFiles {

@@ -7,32 +7,7 @@
  */
 import type { Identity } from "../cli/output/envelope.ts";
 import type { FlagSpecs, Shortcut } from "./declare.ts";
-import type * as CalendarShortcuts from "./calendar/index.ts";
-import type * as ImShortcuts from "./im/index.ts";
-import type * as DocsShortcuts from "./docs/index.ts";
-import type * as DriveShortcuts from "./drive/index.ts";
-import type * as SheetsShortcuts from "./sheets/index.ts";
-import type * as BaseShortcuts from "./base/index.ts";
-import type * as TaskShortcuts from "./task/index.ts";
-import type * as ContactShortcuts from "./contact/index.ts";
-import type * as ApplicationShortcuts from "./application/index.ts";
-import type * as NoteShortcuts from "./note/index.ts";
-import type * as MailShortcuts from "./mail/index.ts";
-import type * as EventShortcuts from "./event/index.ts";
-import type * as VcShortcuts from "./vc/index.ts";
-import type * as MinutesShortcuts from "./minutes/index.ts";
-import type * as OkrShortcuts from "./okr/index.ts";
-import type * as WikiShortcuts from "./wiki/index.ts";
-import type * as MarkdownShortcuts from "./markdown/index.ts";
-import type * as WhiteboardShortcuts from "./whiteboard/index.ts";
-import type * as SlidesShortcuts from "./slides/index.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
+import { lazy } from "../cli/lazy.ts";
 
 export interface ShortcutService {
   /** Help text of the service (the registry's own description wins where it has one). */
@@ -46,98 +21,98 @@ export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
   calendar: {
     description: "Calendar: agenda, events, free/busy, invitations",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof CalendarShortcuts>("./calendar/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/calendar/index.ts")).SHORTCUTS,
   },
   im: {
     description: "Messenger: messages, chats, bookmarks and the feed",
     identities: ["bot", "user"],
-    load: async () => (await later<typeof ImShortcuts>("./im/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/im/index.ts")).SHORTCUTS,
   },
   docs: {
     description: "Docs: create, read and edit documents; history, media, search",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof DocsShortcuts>("./docs/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/docs/index.ts")).SHORTCUTS,
   },
   drive: {
     description: "Drive: files, folders, comments, permissions, versions, import and export",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof DriveShortcuts>("./drive/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/drive/index.ts")).SHORTCUTS,
   },
   sheets: {
     description: "Sheets: read, write and append cell values",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof SheetsShortcuts>("./sheets/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/sheets/index.ts")).SHORTCUTS,
   },
   base: {
     description: "Base: list and upsert table records",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof BaseShortcuts>("./base/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/base/index.ts")).SHORTCUTS,
   },
   task: {
     description: "Tasks: create, list and complete",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof TaskShortcuts>("./task/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/task/index.ts")).SHORTCUTS,
   },
   contact: {
     description: "Contacts: find people and bots, read profiles",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof ContactShortcuts>("./contact/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/contact/index.ts")).SHORTCUTS,
   },
   application: {
     description: "Application: the app's slash commands",
     identities: ["bot", "user"],
-    load: async () => (await later<typeof ApplicationShortcuts>("./application/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/application/index.ts")).SHORTCUTS,
   },
   note: {
     description: "Meeting notes: details and transcripts",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof NoteShortcuts>("./note/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/note/index.ts")).SHORTCUTS,
   },
   mail: {
     description:
       "Mail: compose (drafts first), reply, forward, triage, organize, receipts, templates and rules",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof MailShortcuts>("./mail/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/mail/index.ts")).SHORTCUTS,
   },
   vc: {
     description: "Video meetings: search, details, recordings, notes and the meeting bot",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof VcShortcuts>("./vc/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/vc/index.ts")).SHORTCUTS,
   },
   minutes: {
     description: "Minutes: search, details, media, and edits to summaries, todos and transcripts",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof MinutesShortcuts>("./minutes/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/minutes/index.ts")).SHORTCUTS,
   },
   okr: {
     description: "OKR: cycles, objectives and key results, weights, indicators, progress records",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof OkrShortcuts>("./okr/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/okr/index.ts")).SHORTCUTS,
   },
   wiki: {
     description: "Wiki: spaces, pages, members and moves",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof WikiShortcuts>("./wiki/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/wiki/index.ts")).SHORTCUTS,
   },
   markdown: {
     description: "Markdown files in Drive: store and fetch them byte for byte",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof MarkdownShortcuts>("./markdown/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/markdown/index.ts")).SHORTCUTS,
   },
   whiteboard: {
     description: "Whiteboards: read nodes, export as image, add nodes or diagrams",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof WhiteboardShortcuts>("./whiteboard/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/whiteboard/index.ts")).SHORTCUTS,
   },
   slides: {
     description: "Slides: presentations as XML \u2014 create, read, edit slides, versions, images",
     identities: ["user", "bot"],
-    load: async () => (await later<typeof SlidesShortcuts>("./slides/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/slides/index.ts")).SHORTCUTS,
   },
   event: {
     description: "event operations",
     identities: ["bot"],
-    load: async () => (await later<typeof EventShortcuts>("./event/index.ts")).SHORTCUTS,
+    load: async () => (await lazy("shortcuts/event/index.ts")).SHORTCUTS,
   },
 };
 

@@ -19,31 +19,21 @@ import { checkScopes } from "../cli/auth/scopes.ts";
 import type { Account, Identity } from "../cli/auth/types.ts";
 import type { RunContext } from "../cli/context.ts";
 import type { ApiRequest, FileUpload } from "../cli/http/client.ts";
-import type * as Mcp from "../cli/http/mcp.ts";
+import { lazy } from "../cli/lazy.ts";
 import { apiUrl } from "../cli/http/url.ts";
-import type * as Pagination from "../cli/http/pagination.ts";
 import type { Truncation } from "../cli/http/pagination.ts";
 import { type DryRunDocument, dryRunDocument, type PlannedRequest } from "../cli/output/dry_run.ts";
 import { emitDryRun, emitResult } from "../cli/output/emit.ts";
 import type { Meta } from "../cli/output/envelope.ts";
 import { errors, LarkitError } from "../cli/output/errors.ts";
-import type * as Jq from "../cli/output/formats/jq.ts";
 import { type OutputFormat, parseFormat } from "../cli/output/formats/names.ts";
 import { type Column, parseColumns } from "../cli/output/formats/rows.ts";
-import type * as RiskGate from "../cli/risk.ts";
 import { parseResponse } from "./common/response.ts";
 import { timeZoneOf } from "./common/time.ts";
 import type { Call, Dedup, FlagSpecs, FlagValues, Shortcut, ShortcutContext, UploadCall } from "./declare.ts";
 import { localPaths } from "../cli/input_limits.ts";
 import { type RawFlagValue, resolveFlags } from "./inputs.ts";
 import { takesFormat } from "./command_flags.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so what only some runs need (`--jq`, the MCP
- * client, pagination, the risk prompt of a real write) stays out of a shortcut's start-up graph; the type imports
- * keep them checked and `deno task compile` lists them for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 /** What the command line gave: the automatic flags, and the shortcut's own flags by name. */
 export interface Invocation {
@@ -76,7 +66,7 @@ function parseAs(raw: string | undefined) {
 async function outputSettings(shortcut: Shortcut<FlagSpecs>, inv: Invocation): Promise<OutputFormat> {
   // With --jq and table/csv/ndjson the filter runs first and its results are rendered (emitResult).
   const format = takesFormat(shortcut) ? parseFormat(inv.format) : "json";
-  if (inv.jq !== undefined) await (await later<typeof Jq>("../cli/output/formats/jq.ts")).checkJq(inv.jq);
+  if (inv.jq !== undefined) await (await lazy("cli/output/formats/jq.ts")).checkJq(inv.jq);
   return format;
 }
 
@@ -294,7 +284,7 @@ async function plan<F extends FlagSpecs>(r: Resolved<F>): Promise<DryRunDocument
       return undefined;
     },
     mcp: async (call) => {
-      const { plannedToolCall } = await later<typeof Mcp>("../cli/http/mcp.ts");
+      const { plannedToolCall } = await lazy("cli/http/mcp.ts");
       requests.push(plannedToolCall(r.account.endpoints.mcp, call.tool, call.args));
       facts.mcp_tool = call.tool;
       return call.planned;
@@ -385,7 +375,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
         truncated: true,
         ...(resumable ? { page_token: truncation.pageToken } : {}),
       };
-      const { truncationWarning } = await later<typeof Pagination>("../cli/http/pagination.ts");
+      const { truncationWarning } = await lazy("cli/http/pagination.ts");
       await run.diag.warn(truncationWarning(
         truncation,
         resumable
@@ -423,7 +413,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       return parseResponse(call.response, data, what(call.method, call.path));
     },
     paginate: async (call, opts) => {
-      const { nextPageToken } = await later<typeof Pagination>("../cli/http/pagination.ts");
+      const { nextPageToken } = await lazy("cli/http/pagination.ts");
       const pages = [];
       let token: string | undefined;
       do {
@@ -482,7 +472,7 @@ async function execute<F extends FlagSpecs>(r: Resolved<F>): Promise<void> {
       return utf8(await boundedBody(res, call.maxBytes, where), where);
     },
     mcp: async (call) => {
-      const { callMcpTool } = await later<typeof Mcp>("../cli/http/mcp.ts");
+      const { callMcpTool } = await lazy("cli/http/mcp.ts");
       const value = await callMcpTool(
         { p, http, credentials: run.credentials(), diag: run.diag },
         {
@@ -566,7 +556,7 @@ export async function runShortcut<F extends FlagSpecs>(
   }
   // 7. risk confirmation, then execute
   if (shortcut.risk !== "read") {
-    await (await later<typeof RiskGate>("../cli/risk.ts")).confirmRisk(run, {
+    await (await lazy("cli/risk.ts")).confirmRisk(run, {
       risk: shortcut.risk,
       argv: run.argv,
       command,

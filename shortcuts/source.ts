@@ -10,14 +10,7 @@ import type { ServiceSource } from "../cli/service_source.ts";
 import { invocationOf, shortcutFlags, shortcutHelpText } from "./command_flags.ts";
 import type { FlagSpecs, Shortcut } from "./declare.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "./index.ts";
-import type * as Pipeline from "./pipeline.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
+import { lazy } from "../cli/lazy.ts";
 
 /** One `+name` command wired to the pipeline. */
 export function shortcutCommand(
@@ -71,7 +64,7 @@ export function shortcutCommand(
   cmd.action(async () => {
     const invocation = invocationOf(shortcut, cmd.opts(), (f) => attributes.get(f.spec) as string);
     // The pipeline (and zod, the HTTP client behind it) loads only when a shortcut runs, not to build help.
-    const { runShortcut } = await later<typeof Pipeline>("./pipeline.ts");
+    const { runShortcut } = await lazy("shortcuts/pipeline.ts");
     await runShortcut(ctx, shortcut, invocation);
   });
   return cmd;

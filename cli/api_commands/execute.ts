@@ -9,27 +9,15 @@ import type { Identity } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import type { ApiRequest } from "../http/client.ts";
 import { apiUrl } from "../http/url.ts";
-import type * as Pagination from "../http/pagination.ts";
+import { lazy } from "../lazy.ts";
 import { dryRunDocument } from "../output/dry_run.ts";
 import { emitDryRun, emitItems, emitResult } from "../output/emit.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
-import type * as Jq from "../output/formats/jq.ts";
 import type * as Rows from "../output/formats/rows.ts";
 import { type ItemFormat, parseFormat } from "../output/formats/names.ts";
-import type * as LocalPaths from "../local_paths.ts";
 import type { Risk } from "../provider.ts";
-import type * as RiskGate from "../risk.ts";
-import type * as Scopes from "../auth/scopes.ts";
 import { type FileInput, type InputSource, jsonInput, jsonObjectInput, readFileInput } from "./inputs.ts";
 import type { BuiltRequest } from "./request.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so what only some runs need (`--jq`,
- * `--page-all`, `--output`, a declared scope's check, a response's items, the risk prompt of a real write) stays
- * out of a dry run's start-up graph; the type imports keep them checked and `deno task compile` lists them for
- * `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 /**
  * The flags every API command takes, as commander hands them over: each flag's schema, built when a run first
@@ -114,7 +102,7 @@ function itemsOf(rows: typeof Rows, call: Pick<ApiCall, "listField">, data: unkn
   return Array.isArray(declared) ? declared : rows.extractItems(data);
 }
 
-const rowsModule = () => later<typeof Rows>("../output/formats/rows.ts");
+const rowsModule = () => lazy("cli/output/formats/rows.ts");
 
 export function parseApiFlags(raw: unknown): ApiFlags {
   const parsed = apiFlagsSchema(raw).safeParse(raw);
@@ -191,7 +179,7 @@ async function planOf(ctx: RunContext, prep: Prepared, identity: Identity | unde
 async function checkMethodScopes(ctx: RunContext, call: ApiCall, identity: Identity): Promise<void> {
   // Nothing declared, nothing to check (a generated method's usual case): the module stays unloaded.
   if (call.requiredScopes.length === 0 && call.scopes.length === 0) return;
-  const { checkScopes, missingScopeHint, scopeFacts } = await later<typeof Scopes>("../auth/scopes.ts");
+  const { checkScopes, missingScopeHint, scopeFacts } = await lazy("cli/auth/scopes.ts");
   await checkScopes(ctx, identity, call.requiredScopes);
   if (call.scopes.length === 0 || call.requiredScopes.length) return;
   const granted = await ctx.credentials().grantedScopes(identity);
@@ -236,9 +224,7 @@ async function pageAll(
     `--params '${JSON.stringify({ ...params, page_token: token })}'`;
   const rows = await rowsModule();
   const fields = rows.parseColumns(f.columns);
-  const { mergePages, nextPageToken, paginate, truncationWarning } = await later<typeof Pagination>(
-    "../http/pagination.ts",
-  );
+  const { mergePages, nextPageToken, paginate, truncationWarning } = await lazy("cli/http/pagination.ts");
   const settings = { identity: req.identity, format, jq: f.jq, wrote, listField: call.listField, fields };
   const pagination = paginate(ctx.http(), req, { pageSize: f.pageSize, pageLimit: f.pageLimit });
   const streaming = !f.jq && (format === "ndjson" || format === "table" || format === "csv");
@@ -304,7 +290,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   const prep = await prepare(ctx, call, f);
   const outputPath = f.output === undefined
     ? undefined
-    : await (await later<typeof LocalPaths>("../local_paths.ts")).resolveOutputPath(
+    : await (await lazy("cli/local_paths.ts")).resolveOutputPath(
       ctx.p,
       "output",
       f.output,
@@ -315,7 +301,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
       hint: "add --overwrite to replace it",
     });
   }
-  if (f.jq) await (await later<typeof Jq>("../output/formats/jq.ts")).checkJq(f.jq);
+  if (f.jq) await (await lazy("cli/output/formats/jq.ts")).checkJq(f.jq);
 
   let identity: Identity | undefined;
   if (call.identities.length) {
@@ -325,7 +311,7 @@ export async function runApiCall(ctx: RunContext, call: ApiCall, rawFlags: unkno
   }
   const plan = await planOf(ctx, prep, identity);
   if (f.dryRun) return await emitDryRun(ctx, plan, { format: parseFormat(f.format), jq: f.jq });
-  await (await later<typeof RiskGate>("../risk.ts")).confirmRisk(ctx, {
+  await (await lazy("cli/risk.ts")).confirmRisk(ctx, {
     risk: call.risk,
     argv: ctx.argv,
     command: call.command,

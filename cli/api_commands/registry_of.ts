@@ -6,15 +6,8 @@
  */
 import type { RunContext } from "../context.ts";
 import { openRegistry, type Registry } from "../../registry/index.ts";
-import type * as Overlay from "../../registry/overlay.ts";
+import { lazy } from "../lazy.ts";
 import type { OverlayDeps } from "../../registry/overlay_cache.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`. The refresh runs only when asked.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 const OPENED = new WeakMap<RunContext, Promise<Registry>>();
 
@@ -52,9 +45,7 @@ export async function refreshRegistryOverlay(
   opts: { force: boolean },
 ): Promise<RefreshResult> {
   if (!remoteEnabled(ctx)) return "off";
-  const { DEFAULT_TTL_MS, refreshDue, refreshOverlay } = await later<typeof Overlay>(
-    "../../registry/overlay.ts",
-  );
+  const { DEFAULT_TTL_MS, refreshDue, refreshOverlay } = await lazy("registry/overlay.ts");
   const deps = overlayDeps(ctx);
   const ttlSeconds = Number(ctx.p.env.get("LARKIT_META_TTL") ?? "");
   const ttl = Number.isFinite(ttlSeconds) && ttlSeconds > 0 ? ttlSeconds * 1000 : DEFAULT_TTL_MS;

@@ -10,16 +10,9 @@ import type { ServiceSource } from "../service_source.ts";
 import type { ApiMethod } from "../../registry/index.ts";
 import { apiCallOf, apiFlagSetOf } from "./call.ts";
 import { enumParamValues } from "./param_values.ts";
-import type * as Execute from "./execute.ts";
+import { lazy } from "../lazy.ts";
 import { addApiFlags } from "./flags.ts";
 import { registryOf } from "./registry_of.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod[] = []): Command {
   const cmd = new Command(m.name)
@@ -30,7 +23,7 @@ export function methodCommand(ctx: RunContext, m: ApiMethod, siblings: ApiMethod
   cmd.configureHelp({ showGlobalOptions: true }).addHelpText("after", methodHelp(m));
   cmd.action(async (opts: Record<string, unknown>) => {
     // Loaded when a generated command runs, not for every service a run builds.
-    const { runApiCall } = await later<typeof Execute>("./execute.ts");
+    const { runApiCall } = await lazy("cli/api_commands/execute.ts");
     await runApiCall(ctx, apiCallOf(ctx, m, siblings), opts);
   });
   setMeta(cmd, {

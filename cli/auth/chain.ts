@@ -8,14 +8,12 @@
  * comes first because it is set for one run, which is a more specific wish than anything persisted.
  */
 import type * as ConfigFile from "../config/config_file.ts";
-import type * as SecretStoreModule from "../config/secret_store.ts";
+import { lazy } from "../lazy.ts";
 import type { SecretStore } from "../config/secret_store.ts";
 import type { Diagnostics } from "../output/diagnostics.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
-import type * as ConfigProvider from "./config_provider.ts";
 import { envProvider } from "./env_provider.ts";
-import type * as ExtensionProvider from "./extension_provider.ts";
 import { loginCommandFor } from "./login_command.ts";
 import type { Send } from "./oauth_token.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
@@ -26,13 +24,6 @@ import type {
   CredentialSource,
   Identity,
 } from "./types.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 /** A token handed out earlier in this run is reused until this close to its expiry. */
 const REUSE_MARGIN_MS = 60_000;
@@ -54,8 +45,7 @@ export interface ChainOptions {
  */
 function deferredStore(p: Provider): SecretStore {
   let store: Promise<SecretStore> | undefined;
-  const open = () =>
-    store ??= later<typeof SecretStoreModule>("../config/secret_store.ts").then((m) => m.secretStore(p));
+  const open = () => store ??= lazy("cli/config/secret_store.ts").then((m) => m.secretStore(p));
   return {
     get: async (key) => await (await open()).get(key),
     set: async (key, value) => await (await open()).set(key, value),
@@ -73,7 +63,7 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
   };
   const config = (() => {
     let loaded: ReturnType<typeof ConfigFile.loadConfig> | undefined;
-    return () => loaded ??= later<typeof ConfigFile>("../config/config_file.ts").then((c) => c.loadConfig(p));
+    return () => loaded ??= lazy("cli/config/config_file.ts").then((c) => c.loadConfig(p));
   })();
 
   /**
@@ -84,10 +74,10 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
     yield envProvider(deps);
     const extensions = (await config())?.credentialProviders ?? [];
     if (extensions.length) {
-      const { extensionProvider } = await later<typeof ExtensionProvider>("./extension_provider.ts");
+      const { extensionProvider } = await lazy("cli/auth/extension_provider.ts");
       for (const path of extensions) yield extensionProvider(p, path);
     }
-    const { configProvider } = await later<typeof ConfigProvider>("./config_provider.ts");
+    const { configProvider } = await lazy("cli/auth/config_provider.ts");
     yield configProvider({ ...deps, config, profile: opts.profile });
   }
 

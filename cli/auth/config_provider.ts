@@ -9,20 +9,12 @@ import { appSecretKey, type SecretStore } from "../config/secret_store.ts";
 import { errors } from "../output/errors.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
 import { parseScopes } from "./scopes.ts";
-import type * as TenantToken from "./tenant_token.ts";
+import { lazy } from "../lazy.ts";
 import type { CredentialProvider, CredentialSource, Identity } from "./types.ts";
-import type * as UserToken from "./user_token.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 /** The token stores and their zod schemas load with the first token read, not with the account. */
-const tenantTokens = () => later<typeof TenantToken>("./tenant_token.ts");
-const userTokens = () => later<typeof UserToken>("./user_token.ts");
+const tenantTokens = () => lazy("cli/auth/tenant_token.ts");
+const userTokens = () => lazy("cli/auth/user_token.ts");
 
 export async function requireAppSecret(store: SecretStore, profile: Profile): Promise<string> {
   const secret = await store.get(appSecretKey(profile.appId));

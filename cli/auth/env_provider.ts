@@ -22,24 +22,16 @@ import { AS_VALUES, BRANDS, STRICT_MODES } from "../config/values.ts";
 import { errors } from "../output/errors.ts";
 import type { Env } from "../provider.ts";
 import type { ProviderDeps } from "./provider_deps.ts";
-import type * as Scopes from "./scopes.ts";
-import type * as TenantToken from "./tenant_token.ts";
+import { lazy } from "../lazy.ts";
 import type { CredentialProvider, CredentialSource, Identity } from "./types.ts";
 
 const PREFIXES = ["LARKIT_", "LARKSUITE_CLI_"];
 
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-
 /** `LARKIT_BOT_SCOPES` is parsed when a scope check asks for it, not with the account (start-up). */
-const scopes = () => later<typeof Scopes>("./scopes.ts");
+const scopes = () => lazy("cli/auth/scopes.ts");
 
 /** The bot token cache and its zod schemas load with the first token asked for, not with the account. */
-const tenantTokens = () => later<typeof TenantToken>("./tenant_token.ts");
+const tenantTokens = () => lazy("cli/auth/tenant_token.ts");
 
 export function envValue(env: Env, name: string): string | undefined {
   for (const prefix of PREFIXES) {

@@ -6,7 +6,7 @@
  */
 import type { Command, Option } from "commander";
 import { isHidden, metaOf, readOnlyInTurns, setMeta } from "../command_meta.ts";
-import type * as ConfigFile from "../config/config_file.ts";
+import { lazy } from "../lazy.ts";
 import type { RunContext } from "../context.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -116,18 +116,11 @@ export function viewOf(cmd: Command, parent?: CompletionCommand): CompletionComm
   return view;
 }
 
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of the start-up graph
- * (a literal specifier is loaded up front); the type import keeps it type-checked and `deno task compile`
- * lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-
 /** The names of the config's profiles, for `--profile`; none when there is no config to read. */
 export async function configProfiles(ctx: RunContext): Promise<string[]> {
   // Through `later`: a literal specifier would put the config's module graph (zod, 745 KB to read and hash)
   // into every Tab's, which reads it only to complete `--profile` (issue 17).
-  const { loadConfig } = await later<typeof ConfigFile>("../config/config_file.ts");
+  const { loadConfig } = await lazy("cli/config/config_file.ts");
   return ((await loadConfig(ctx.p).catch(() => undefined))?.profiles ?? []).map((p) => p.name);
 }
 

@@ -6,27 +6,7 @@
  */
 import type { Command } from "commander";
 import type { RunContext } from "../context.ts";
-import type * as Completion from "./completion.ts";
-import type * as Catalogue from "./catalogue.ts";
-import type * as Config from "./config.ts";
-import type * as Auth from "./auth.ts";
-import type * as Profile from "./profile.ts";
-import type * as Api from "./api.ts";
-import type * as Schema from "./schema.ts";
-import type * as Registry from "./registry.ts";
-import type * as Doctor from "./doctor.ts";
-import type * as AppServer from "./app_server.ts";
-import type * as RemoteControl from "./remote_control.ts";
-import type * as RelayDev from "./relay_dev.ts";
-import type * as Sandbox from "./sandbox.ts";
-import type * as Skills from "./skills.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time: a literal specifier would put every
- * command's module graph (the agent server, the relay client, the emulator) into every run's start-up. The type
- * imports above keep them type-checked; `deno task compile` lists them for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
+import { lazy } from "../lazy.ts";
 
 export type RegisterFixed = (program: Command, ctx: RunContext) => void;
 
@@ -39,30 +19,30 @@ export interface FixedCommand {
 export const FIXED_COMMANDS: FixedCommand[] = [
   {
     names: ["completion", "__complete"],
-    load: async () => (await later<typeof Completion>("./completion.ts")).registerCompletion,
+    load: async () => (await lazy("cli/commands/completion.ts")).registerCompletion,
   },
   {
     names: ["commands"],
-    load: async () => (await later<typeof Catalogue>("./catalogue.ts")).registerCatalogue,
+    load: async () => (await lazy("cli/commands/catalogue.ts")).registerCatalogue,
   },
-  { names: ["config"], load: async () => (await later<typeof Config>("./config.ts")).registerConfig },
-  { names: ["auth"], load: async () => (await later<typeof Auth>("./auth.ts")).registerAuth },
-  { names: ["profile"], load: async () => (await later<typeof Profile>("./profile.ts")).registerProfile },
-  { names: ["api"], load: async () => (await later<typeof Api>("./api.ts")).registerApi },
-  { names: ["schema"], load: async () => (await later<typeof Schema>("./schema.ts")).registerSchema },
-  { names: ["registry"], load: async () => (await later<typeof Registry>("./registry.ts")).registerRegistry },
-  { names: ["doctor"], load: async () => (await later<typeof Doctor>("./doctor.ts")).registerDoctor },
+  { names: ["config"], load: async () => (await lazy("cli/commands/config.ts")).registerConfig },
+  { names: ["auth"], load: async () => (await lazy("cli/commands/auth.ts")).registerAuth },
+  { names: ["profile"], load: async () => (await lazy("cli/commands/profile.ts")).registerProfile },
+  { names: ["api"], load: async () => (await lazy("cli/commands/api.ts")).registerApi },
+  { names: ["schema"], load: async () => (await lazy("cli/commands/schema.ts")).registerSchema },
+  { names: ["registry"], load: async () => (await lazy("cli/commands/registry.ts")).registerRegistry },
+  { names: ["doctor"], load: async () => (await lazy("cli/commands/doctor.ts")).registerDoctor },
   {
     names: ["app-server"],
-    load: async () => (await later<typeof AppServer>("./app_server.ts")).registerAppServer,
+    load: async () => (await lazy("cli/commands/app_server.ts")).registerAppServer,
   },
   {
     names: ["remote-control"],
-    load: async () => (await later<typeof RemoteControl>("./remote_control.ts")).registerRemoteControl,
+    load: async () => (await lazy("cli/commands/remote_control.ts")).registerRemoteControl,
   },
-  { names: ["relay"], load: async () => (await later<typeof RelayDev>("./relay_dev.ts")).registerRelayDev },
-  { names: ["sandbox"], load: async () => (await later<typeof Sandbox>("./sandbox.ts")).registerSandbox },
-  { names: ["skills"], load: async () => (await later<typeof Skills>("./skills.ts")).registerSkills },
+  { names: ["relay"], load: async () => (await lazy("cli/commands/relay_dev.ts")).registerRelayDev },
+  { names: ["sandbox"], load: async () => (await lazy("cli/commands/sandbox.ts")).registerSandbox },
+  { names: ["skills"], load: async () => (await lazy("cli/commands/skills.ts")).registerSkills },
 ];
 
 /** Every fixed top-level name (a service of the same name is not added: the fixed command wins). */

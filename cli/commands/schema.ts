@@ -12,17 +12,11 @@ import type { RunContext } from "../context.ts";
 import { emitResult, emitText } from "../output/emit.ts";
 import type { Meta } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
-import type * as Jq from "../output/formats/jq.ts";
+import { lazy } from "../lazy.ts";
 import type { ApiMethod, Registry, ServiceSpec } from "../../registry/index.ts";
 import type { Shortcut } from "../../shortcuts/declare.ts";
 import type { CalledMethod } from "./schema_calls.ts";
 import { toApiMethod } from "../../registry/method.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time: `--jq`'s engine loads only for a run that has
- * one (start-up); the type import keeps it checked and `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 export type SchemaTarget =
   | { kind: "services" }
@@ -95,17 +89,6 @@ function methodList(service: ServiceSpec, resource: string) {
     };
   });
 }
-
-/**
- * Modules only `schema` needs. Their specifiers are not literals, so Deno leaves them (and the response shapes
- * behind them) out of every other run's module graph; `deno task compile` embeds them with `--include`.
- */
-const DESCRIBE = "../../registry/describe.ts";
-const SHAPES = "../../registry/shapes.ts";
-const SCHEMA_CALLS = "./schema_calls.ts";
-type Describe = typeof import("../../registry/describe.ts");
-type Shapes = typeof import("../../registry/shapes.ts");
-type SchemaCalls = typeof import("./schema_calls.ts");
 
 /** The shortcuts of a service, or one of them; their modules load only here, not on every `schema`. */
 async function shortcutsOf(service: string): Promise<Shortcut[]> {
@@ -190,7 +173,7 @@ export async function show(
   if (format !== "json" && format !== "pretty") {
     throw errors.validation(`invalid value "${format}" for --format`, { hint: "use json or pretty" });
   }
-  if (jq !== undefined) await (await later<typeof Jq>("../output/formats/jq.ts")).checkJq(jq);
+  if (jq !== undefined) await (await lazy("cli/output/formats/jq.ts")).checkJq(jq);
   // --jq filters the JSON envelope, so it takes precedence over the pretty text.
   const emitSuccess = (_: RunContext, parts: { data: unknown; meta?: Meta }) =>
     emitResult(ctx, { identity: ctx.state.identity, format: "json", jq }, parts.data, parts.meta);
@@ -258,16 +241,16 @@ export async function show(
     }
     case "method": {
       // The response shapes and the renderer load only here, never on another command's path.
-      const [{ describeMethod, prettyMethod }, { responseShapeOf }]: [Describe, Shapes] = await Promise.all([
-        import(DESCRIBE),
-        import(SHAPES),
+      const [{ describeMethod, prettyMethod }, { responseShapeOf }] = await Promise.all([
+        lazy("registry/describe.ts"),
+        lazy("registry/shapes.ts"),
       ]);
       const response = await responseShapeOf(target.method);
       if (pretty) return await emitText(ctx, prettyMethod(target.method, response));
       return await emitSuccess(ctx, { data: describeMethod(target.method, response) });
     }
     case "shortcut": {
-      const { shortcutCalls }: SchemaCalls = await import(SCHEMA_CALLS);
+      const { shortcutCalls } = await lazy("cli/commands/schema_calls.ts");
       const called = await shortcutCalls(target.shortcut, registry);
       if (pretty) return await emitText(ctx, prettyShortcut(target.shortcut, called));
       return await emitSuccess(ctx, { data: describeShortcut(target.shortcut, called) });

@@ -11,27 +11,15 @@
 import type { Command } from "commander";
 import { apiCallOf, apiFlagSetOf } from "../api_commands/call.ts";
 import type { ApiFlagSet } from "../api_commands/flags.ts";
-import type * as Execute from "../api_commands/execute.ts";
+import { lazy } from "../lazy.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
-import type * as RawApi from "../commands/api.ts";
 import type * as AppServer from "../commands/app_server.ts";
-import type * as LeanCatalogue from "./catalogue.ts";
-import type * as ShortcutLine from "./shortcut_line.ts";
-import type * as Usage from "./usage.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
-import type * as Schema from "../commands/schema.ts";
 import type { RunContext } from "../context.ts";
 import { admit, apiOperand, type CommandGate, suiteCommand } from "../command_meta.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { LarkitError } from "../output/errors.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 export interface DeclaredFlag {
   long: string;
@@ -153,7 +141,7 @@ export async function unknownOption(
     if (flag && (eq === -1 || flag.takesValue)) continue;
     if (!parseFlags(flags, args.slice(0, k)) || !parseFlags(flags, args.slice(k + 1))) return undefined;
     const longs = [...shown.map((f) => `--${f.long}`), ...PARENT_FLAGS];
-    const { optionSuggestion, usageError } = await later<typeof Usage>("./usage.ts");
+    const { optionSuggestion, usageError } = await lazy("cli/fast/usage.ts");
     return usageError(`unknown option '${arg}'${optionSuggestion(arg, longs)}`, "unknownOption", {
       path,
       suggestions: [],
@@ -214,7 +202,7 @@ export async function runMethod(
   const siblings =
     (await Promise.all(["get", "list"].map((n) => registry.findRunnable(service, resource, n))))
       .filter((s) => s !== undefined);
-  const { runApiCall } = await later<typeof Execute>("../api_commands/execute.ts");
+  const { runApiCall } = await lazy("cli/api_commands/execute.ts");
   await runApiCall(ctx, apiCallOf(ctx, m, siblings), parsed.opts);
   return ctx.state.exitCode ?? 0;
 }
@@ -231,7 +219,7 @@ export async function runRaw(
   const [, methodArg, pathArg] = argv;
   if (argv.length < 3 || methodArg.startsWith("-") || pathArg.startsWith("-")) return undefined;
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const api = await later<typeof RawApi>("../commands/api.ts");
+  const api = await lazy("cli/commands/api.ts");
   const flags = declaredFlags(api.RAW_API_FLAGS);
   const parsed = flags && parseFlags(flags, argv.slice(3));
   if (!parsed) return undefined;
@@ -244,7 +232,7 @@ export async function runRaw(
 /** `schema [path] [--format <fmt>] [--jq <expr>]`, through the function the `schema` command runs. */
 export async function runSchema(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const schema = await later<typeof Schema>("../commands/schema.ts");
+  const schema = await lazy("cli/commands/schema.ts");
   const format: DeclaredFlag = {
     long: "format",
     takesValue: true,
@@ -265,7 +253,7 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
  */
 export async function runAppServerLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const appServer = await later<typeof AppServer>("../commands/app_server.ts");
+  const appServer = await lazy("cli/commands/app_server.ts");
   const flags = allDeclared(appServer.APP_SERVER_FLAGS);
   const parsed = flags && parseFlags(flags, argv.slice(1));
   if (!parsed) return undefined;
@@ -275,7 +263,7 @@ export async function runAppServerLine(argv: string[], ctx: RunContext): Promise
 
 /** `<service> +name [flags]`: its module loads only for a shortcut's line (a method's run needs none of it). */
 async function runShortcutLine(argv: string[], ctx: RunContext, gate?: CommandGate) {
-  return (await later<typeof ShortcutLine>("./shortcut_line.ts")).runShortcutLine(argv, ctx, gate);
+  return (await lazy("cli/fast/shortcut_line.ts")).runShortcutLine(argv, ctx, gate);
 }
 
 /**
@@ -295,7 +283,7 @@ export async function runLean(
     return argv[1]?.startsWith("+") ? runShortcutLine(argv, ctx, gate) : runMethod(argv, ctx, gate);
   }
   if (argv[0] === "commands") {
-    return (await later<typeof LeanCatalogue>("./catalogue.ts")).runCatalogue(argv, ctx);
+    return (await lazy("cli/fast/catalogue.ts")).runCatalogue(argv, ctx);
   }
   if (argv[0] === "api") return runRaw(argv, ctx);
   if (argv[0] === "schema") return runSchema(argv, ctx);

@@ -9,14 +9,8 @@ import type { RunContext } from "../context.ts";
 import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
 import type { FlagSpecs, Shortcut } from "../../shortcuts/declare.ts";
-import type * as Pipeline from "../../shortcuts/pipeline.ts";
+import { lazy, lazyNamed } from "../lazy.ts";
 import { allDeclared, asksHelpOrVersion, leafKept, parseFlags, unknownOption } from "./method.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph; the type import keeps it type-checked and `deno task compile` lists it for `--include`.
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 /**
  * Which module declares each shortcut, per service and name (aliases included), as paths under `shortcuts/`.
@@ -43,7 +37,7 @@ async function shortcutNamed(ctx: RunContext, service: string, name: string) {
     ? modules[service][name]
     : undefined;
   if (typeof module === "string") {
-    const exports = await later<Record<string, unknown>>(`../../shortcuts/${module}`);
+    const exports = await lazyNamed(`shortcuts/${module}`);
     const found = Object.values(exports).find((v) =>
       typeof v === "object" && v !== null && "run" in v && answersTo(v as Shortcut<FlagSpecs>, name)
     );
@@ -77,7 +71,7 @@ export async function runShortcutLine(
   admit(gate, suiteCommand([service, shortcut.command], "shortcut", service));
   const attributes = new Map(commandFlags.map((f, i) => [f.spec, flags[i].attribute]));
   const attribute = (f: CommandFlag) => attributes.get(f.spec) as string;
-  const { runShortcut } = await later<typeof Pipeline>("../../shortcuts/pipeline.ts");
+  const { runShortcut } = await lazy("shortcuts/pipeline.ts");
   await runShortcut(ctx, shortcut, invocationOf(shortcut, parsed.opts, attribute));
   return ctx.state.exitCode ?? 0;
 }

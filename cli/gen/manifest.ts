@@ -9,6 +9,8 @@
  * - `cli/fast/help_static.ndjson`: the root's help list (from the tree), then per service the shortcuts' help
  *   and completion data.
  * - `cli/fast/catalogue_static.ndjson`: the tree's catalogue (`commands`), a header first.
+ * - `deno.json`'s `compile` task: an `--include` for every lazily loaded module (`cli/lazy.ts`'s table) and
+ *   every path a run reads by a computed name (`LAZY_DATA`), so the compiled binary holds them.
  *
  * Kept as three files, not one: a shortcut's dry run reads 13 KB of module names, not the 3.8 MB catalogue.
  * `tests/manifest_test.ts` checks each is what this writes and names the command that rewrites them.
@@ -24,6 +26,7 @@ import { methodEntry, STATIC_FILE, type StaticHeader } from "../fast/catalogue.t
 import { HELP_STATIC_FILE, type StaticRoot, staticShortcut } from "../fast/help_model.ts";
 import { SHORTCUT_MODULES_FILE, type ShortcutModules } from "../fast/shortcut_line.ts";
 import { prescanGlobals } from "../globals.ts";
+import { LAZY_DATA } from "../lazy.ts";
 import { runCli } from "../run.ts";
 import { testProvider } from "../test_provider.ts";
 import { buildTree } from "../tree.ts";
@@ -145,11 +148,40 @@ export function catalogueStatic(): Promise<string> {
   });
 }
 
+const LAZY_FILE = new URL("../lazy.ts", import.meta.url);
+const DENO_JSON = new URL("../../deno.json", import.meta.url);
+
+/** The keys of `cli/lazy.ts`'s table (`LazyModules`) with the type each names, in table order. */
+export async function lazyTable(): Promise<{ path: string; type: string }[]> {
+  const text = await Deno.readTextFile(LAZY_FILE);
+  const body = text.split("export interface LazyModules {")[1]?.split("\n}")[0];
+  if (body === undefined) throw new Error("cli/lazy.ts has no `export interface LazyModules { ... }`");
+  return [...body.matchAll(/^\s*"([^"]+)": typeof (\w+);$/gm)].map((m) => ({ path: m[1], type: m[2] }));
+}
+
+/** The `compile` task: an `--include` for every lazily loaded module and every path read by a computed name. */
+export async function compileTask(): Promise<string> {
+  const includes = [...LAZY_DATA, ...(await lazyTable()).map((e) => e.path)];
+  return `deno compile -A --frozen ${
+    includes.map((i) => `--include ${i}`).join(" ")
+  } --output dist/larkit main.ts`;
+}
+
+/** `deno.json` with its `compile` task rewritten from the table, everything else as it is. */
+export async function denoJson(): Promise<string> {
+  const text = await Deno.readTextFile(DENO_JSON);
+  const task = /^(\s*"compile": )"[^"\n]*"(,?)$/m;
+  if (!task.test(text)) throw new Error('deno.json has no one-line "compile" task');
+  const compile = await compileTask();
+  return text.replace(task, (_, head, comma) => `${head}${JSON.stringify(compile)}${comma}`);
+}
+
 /** Every file of the manifest, as a URL, with the generator that writes it. */
 export const MANIFEST: [URL, () => Promise<string>][] = [
   [SHORTCUT_MODULES_FILE, shortcutModules],
   [HELP_STATIC_FILE, helpStatic],
   [STATIC_FILE, catalogueStatic],
+  [DENO_JSON, denoJson],
 ];
 
 /** The command that rewrites the manifest, for a stale file's message. */

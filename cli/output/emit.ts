@@ -1,27 +1,18 @@
 /**
  * The single exit for results and errors: every byte larkit writes to stdout, and every error envelope and
  * prompt it writes to stderr, leaves through this module. Commands hand a value here; this module decides the
- * bytes (format, `--jq`, the dry-run document).
+ * bytes (format, `--jq`, the dry-run document). Every run loads this module, and most write only text or an
+ * error envelope: the formats (render, table, csv, rows, cells) and jq load lazily, for a result document only
+ * -- seven modules, about 2.5 ms of each other run's start-up (issue 17).
  */
 import type { RunContext } from "../context.ts";
 import type { DryRunDocument } from "./dry_run.ts";
-import type * as DryRun from "./dry_run.ts";
+import { lazy } from "../lazy.ts";
 import { errorEnvelope, type Identity, type Meta, successEnvelope, toJsonDocument } from "./envelope.ts";
 import { LarkitError } from "./errors.ts";
-import type * as Jq from "./formats/jq.ts";
 import type { Column } from "./formats/rows.ts";
-import type * as Render from "./formats/render.ts";
 import type { ItemFormat, OutputFormat } from "./formats/names.ts";
 import type { ItemWriter } from "./formats/render.ts";
-
-/**
- * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
- * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
- * `deno task compile` lists it for `--include`. Every run loads this module, and most write only text or an
- * error envelope: the formats (render, table, csv, rows, cells) and jq load for a result document only -- seven
- * modules, about 2.5 ms of each other run's start-up (issue 17).
- */
-const later = <T>(path: string): Promise<T> => import(path);
 
 type Ctx = Pick<RunContext, "p" | "state" | "diag">;
 
@@ -89,7 +80,7 @@ export async function emitResult(
     await ctx.p.stdout.write(toJsonDocument(envelope));
     return;
   }
-  const { prepareFormat, renderDocument } = await later<typeof Render>("./formats/render.ts");
+  const { prepareFormat, renderDocument } = await lazy("cli/output/formats/render.ts");
   await prepareFormat(settings.format);
   if (settings.jq === undefined) {
     await ctx.p.stdout.write(
@@ -106,7 +97,7 @@ export async function emitResult(
   if (settings.format === "table" || settings.format === "csv" || settings.format === "ndjson") {
     // Filter first, then render: the filter's results are the rows (callers pass only --columns here, since
     // a command's declared columns describe its unfiltered items).
-    const { applyJqItems } = await later<typeof Jq>("./formats/jq.ts");
+    const { applyJqItems } = await lazy("cli/output/formats/jq.ts");
     const items = await applyJqItems(envelope, settings.jq, ctx.p.signal);
     await ctx.p.stdout.write(
       renderDocument(successEnvelope({ data: items }), settings.format, {
@@ -116,7 +107,7 @@ export async function emitResult(
     );
     return;
   }
-  const { applyJq } = await later<typeof Jq>("./formats/jq.ts");
+  const { applyJq } = await lazy("cli/output/formats/jq.ts");
   let text: string;
   try {
     text = await applyJq(envelope, settings.jq, ctx.p.signal);
@@ -138,7 +129,7 @@ export async function emitDryRun(
 ): Promise<void> {
   await ctx.diag.info("=== Dry Run === (nothing was sent)");
   const format = settings.format === "pretty" ? "pretty" : "json";
-  const pretty = format === "pretty" ? (await later<typeof DryRun>("./dry_run.ts")).dryRunText : undefined;
+  const pretty = format === "pretty" ? (await lazy("cli/output/dry_run.ts")).dryRunText : undefined;
   await emitResult(ctx, { format, jq: settings.jq }, doc, { dry_run: true }, pretty && (() => pretty(doc)));
 }
 
@@ -148,6 +139,6 @@ export async function emitItems(
   format: ItemFormat,
   fields?: Column[],
 ): Promise<ItemWriter> {
-  const { createItemWriter } = await later<typeof Render>("./formats/render.ts");
+  const { createItemWriter } = await lazy("cli/output/formats/render.ts");
   return createItemWriter(format, (t) => ctx.p.stdout.write(t), { columns: ctx.p.stdout.columns, fields });
 }

@@ -10,16 +10,10 @@ import { errors } from "../../cli/output/errors.ts";
 import { parseTime, unixSeconds } from "../common/time.ts";
 import { flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { addressesOf, mailboxFlag } from "./mailbox.ts";
-import type * as Mime from "./mime.ts";
+import { lazy } from "../../cli/lazy.ts";
 import type { MailFile, MailMessage } from "./mime.ts";
 
-/**
- * The MIME modules (nodemailer's composer, ~30 ms of CPU to load; postal-mime) load only when a message is
- * built or edited: runs of the mail shortcuts that compose nothing (templates, +draft-send, +decline-receipt)
- * never pay for them.
- */
-const later = <T>(path: string): Promise<T> => import(path);
-export const mime = () => later<typeof Mime>("./mime.ts");
+export const mime = () => lazy("shortcuts/mail/mime.ts");
 
 /** The suite's limit on the attachments of one message. */
 export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;

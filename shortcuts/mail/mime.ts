@@ -3,7 +3,7 @@
  * MailComposer (UTF-8 subjects and display names as RFC 2047 words, folded headers, CRLF lines, text and HTML
  * alternatives, inline images by Content-ID in a multipart/related part, attachments, base64 bodies in
  * 76-character lines) and read back with `postal-mime` (+draft-edit patches a draft's raw form). Both load only
- * when a mail shortcut builds or edits a message: `compose.ts` loads this module through `later(...)`.
+ * when a mail shortcut builds or edits a message: `compose.ts` loads this module through `lazy(...)`.
  *
  * Date and Message-ID are set here from the run's clock and content, so a message does not depend on the
  * library's own clock. The composer never reads a file or a URL: contents are handed over in memory.

@@ -3,15 +3,14 @@
  * control characters and bidi overrides (a message body, an event title), which must not reach a terminal
  * through a table. Width is counted in display columns, so CJK text and emoji (two columns each) align.
  */
-import type * as Width from "./width.ts";
+import { lazy } from "../../lazy.ts";
 
-// A computed specifier keeps string-width out of the start-up graph (deno compile gets it by --include).
-const later = <T>(path: string): Promise<T> => import(path);
+// string-width loads with the first table or summary, not with every run.
 let stringWidth: ((text: string) => number) | undefined;
 
 /** Loads the width measure; every writer of tables and pretty summaries awaits this before rendering. */
 export async function loadCellWidths(): Promise<void> {
-  stringWidth ??= (await later<typeof Width>("./width.ts")).stringWidth;
+  stringWidth ??= (await lazy("cli/output/formats/width.ts")).stringWidth;
 }
 
 function measure(text: string): number {
