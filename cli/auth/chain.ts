@@ -39,6 +39,8 @@ const REUSE_MARGIN_MS = 60_000;
 
 export interface ChainOptions {
   profile?: string;
+  /** `--user` / LARKIT_USER: which of the profile's logged-in users the user identity is. */
+  user?: string;
   diag: Diagnostics;
   send: Send;
   /**
@@ -68,7 +70,7 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
     p,
     store: deferredStore(p),
     send: opts.send,
-    loginCommand: loginCommandFor(opts.profile),
+    loginCommand: loginCommandFor(opts.profile, opts.user),
     freshBotToken: opts.freshBotToken,
   };
   const config = (() => {
@@ -88,7 +90,7 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
       for (const path of extensions) yield extensionProvider(p, path);
     }
     const { configProvider } = await later<typeof ConfigProvider>("./config_provider.ts");
-    yield configProvider({ ...deps, config, profile: opts.profile });
+    yield configProvider({ ...deps, config, profile: opts.profile, user: opts.user });
   }
 
   async function resolveSource(): Promise<CredentialSource> {

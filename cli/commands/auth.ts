@@ -3,7 +3,7 @@
  */
 import type { Command } from "commander";
 import * as z from "zod";
-import { requireAppSecret } from "../auth/config_provider.ts";
+import { requireAppSecret, selectUser } from "../auth/config_provider.ts";
 import {
   completeLogin,
   type LoginResult,
@@ -63,7 +63,8 @@ async function loginSession(ctx: RunContext): Promise<LoginSession> {
     profile,
     endpoints: account.endpoints,
     appSecret: await requireAppSecret(store, profile),
-    loginCommand: loginCommandFor(ctx.globals.profile),
+    user: ctx.globals.user,
+    loginCommand: loginCommandFor(ctx.globals.profile, ctx.globals.user),
     signal: ctx.p.signal,
     waiting: (left) =>
       ctx.diag.status(`waiting for approval in the browser\u2026 ${left} s left on the code`),
@@ -179,17 +180,21 @@ async function verifyIdentities(ctx: RunContext, identities: Identity[]): Promis
 
 function registerLogout(auth: Command, ctx: RunContext): void {
   const logout = auth.command("logout")
-    .description("forget the profile's user tokens")
+    .description(
+      "forget the profile's user tokens; with the global --user <name|open_id> only that user's (others stay)",
+    )
     .action(async () => {
       const account = await ctx.credentials().account();
       requireConfigSource(account, "auth logout");
       const config = await loadConfig(ctx.p);
       const profile = requireProfile(config, account.profile);
       const store = secretStore(ctx.p);
-      for (const u of profile.users) await store.remove(userTokenKey(profile.appId, u.openId));
-      if (config) await saveConfig(ctx.p, updateProfile(config, profile.name, { users: [] }));
-      await ctx.diag.info(profile.users.length ? "OK: Logged out" : "Not logged in.");
-      await emitSuccess(ctx, { data: { profile: profile.name, logged_out: profile.users } });
+      const gone = ctx.globals.user === undefined ? profile.users : [selectUser(profile, ctx.globals.user)!];
+      for (const u of gone) await store.remove(userTokenKey(profile.appId, u.openId));
+      const users = profile.users.filter((u) => !gone.includes(u));
+      if (config) await saveConfig(ctx.p, updateProfile(config, profile.name, { users }));
+      await ctx.diag.info(gone.length ? "OK: Logged out" : "Not logged in.");
+      await emitSuccess(ctx, { data: { profile: profile.name, logged_out: gone, still_logged_in: users } });
     });
   setMeta(logout, { layer: "builtin", turn: refusedInTurns("deletes credentials on this machine") });
 }

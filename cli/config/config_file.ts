@@ -34,7 +34,11 @@ const ProfileSchema = z.lazy(() =>
     strictMode: z.optional(z.enum(STRICT_MODES)),
     /** The app's granted scopes, when known: what the bot-side scope pre-check compares against. */
     botScopes: z.optional(z.array(z.string())),
-    /** The logged-in user; a profile holds at most one (a new login replaces the old one). */
+    /**
+     * The logged-in users, each with its own token in the secret store (keyed by app and open_id); the first
+     * is the default (the latest login), `--user` / LARKIT_USER picks another. A config written when a
+     * profile held one user reads the same.
+     */
     users: z._default(z.array(ProfileUserSchema), []),
   })
 );
