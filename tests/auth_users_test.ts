@@ -137,3 +137,66 @@ Deno.test("auth logout --user forgets that user only; the other keeps acting", a
     assert.equal(errorOf(gone).subtype, "auth");
   });
 });
+
+Deno.test("auth status (whoami): every user with token state and scope counts, --scopes the lists, auto and why", async () => {
+  await withProfile(async (s) => {
+    assert.equal((await s.login(alice.open_id)).code, 0);
+    assert.equal((await s.login(bob.open_id, `${SCOPE} calendar:calendar.event:read`)).code, 0);
+    const r = await s.larkit(["--user", alice.name, "auth", "whoami"]);
+    assert.equal(r.code, 0, r.stderr);
+    const data = r.json<{ data: Record<string, unknown> & { users: Record<string, unknown>[] } }>().data;
+    assert.equal(data.profile, "default");
+    assert.equal(data.appId, s.emu.app.appId);
+    assert.deepEqual(data.bot, { available: true, appId: s.emu.app.appId, scope_count: null });
+    assert.deepEqual(data.auto, {
+      identity: "user",
+      why: `${alice.name} (${alice.open_id}) is logged in with a live refresh token; auto prefers the user`,
+    });
+    assert.deepEqual(
+      data.users.map((
+        u,
+      ) => [u.name, u.open_id, u.tenant_key, u.default, u.selected, u.token_status, u.scope_count]),
+      [
+        [bob.name, bob.open_id, fixtures.TENANT_KEY, true, false, "valid", 3],
+        [alice.name, alice.open_id, fixtures.TENANT_KEY, false, true, "valid", 2],
+      ],
+    );
+    assert.ok(data.users.every((u) => u.scopes === undefined && typeof u.expires_at === "string"));
+    assert.deepEqual(data.user, { openId: alice.open_id, name: alice.name });
+
+    const listed = (await s.larkit(["auth", "status", "--scopes"])).json<
+      { data: { users: { scopes: string[] }[] } }
+    >().data;
+    assert.deepEqual(listed.users[1].scopes.sort(), [SCOPE, "offline_access"].sort());
+
+    // Every login has expired (refresh tokens included): auto falls to the bot and says why.
+    s.clock.advance(30 * 86_400_000);
+    const expired =
+      (await s.larkit(["auth", "status"])).json<{ data: { auto: { identity: string; why: string } } }>()
+        .data;
+    assert.equal(expired.auto.identity, "bot");
+    assert.match(expired.auto.why, /login has expired/);
+  });
+});
+
+Deno.test("auth list: one line per profile's bot and per logged-in user, as json or a table", async () => {
+  await withProfile(async (s) => {
+    assert.equal((await s.login(alice.open_id)).code, 0);
+    assert.equal((await s.login(bob.open_id)).code, 0);
+    const r = await s.larkit(["auth", "list"]);
+    assert.equal(r.code, 0, r.stderr);
+    const rows = r.json<{ data: Record<string, unknown>[]; meta: { count: number } }>();
+    assert.equal(rows.meta.count, 3);
+    assert.deepEqual(rows.data.map((x) => [x.profile, x.kind, x.openId, x.default, x.token]), [
+      ["default", "bot", null, null, "app_secret"],
+      ["default", "user", bob.open_id, true, "valid"],
+      ["default", "user", alice.open_id, false, "valid"],
+    ]);
+    const table = await s.larkit(["auth", "list", "--format", "table"]);
+    assert.equal(table.code, 0, table.stderr);
+    const lines = table.stdout.trim().split("\n");
+    for (const u of [alice, bob]) {
+      assert.equal(lines.filter((l) => l.includes(u.name) && l.includes(u.open_id)).length, 1, table.stdout);
+    }
+  });
+});

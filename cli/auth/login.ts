@@ -6,7 +6,7 @@
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
 import { joinPath as join } from "../files.ts";
 import * as z from "zod";
-import { loadConfig, type Profile, saveConfig } from "../config/config_file.ts";
+import { loadConfig, type Profile, type ProfileUser, saveConfig } from "../config/config_file.ts";
 import type { Endpoints } from "../config/endpoints.ts";
 import { updateProfile } from "../config/profiles.ts";
 import type { SecretStore } from "../config/secret_store.ts";
@@ -55,7 +55,9 @@ export type PendingLogin = z.infer<typeof PendingLoginSchema>;
 const UserInfoSchema = z.object({
   code: z.number(),
   msg: z.optional(z.string()),
-  data: z.optional(z.object({ open_id: z.string(), name: z.optional(z.string()) })),
+  data: z.optional(
+    z.object({ open_id: z.string(), name: z.optional(z.string()), tenant_key: z.optional(z.string()) }),
+  ),
 });
 
 export interface LoginResult {
@@ -126,7 +128,7 @@ export async function pendingLogin(s: LoginSession, deviceCode: string): Promise
   return parsed.data;
 }
 
-async function fetchUser(s: LoginSession, accessToken: string): Promise<{ openId: string; name?: string }> {
+async function fetchUser(s: LoginSession, accessToken: string): Promise<ProfileUser> {
   const res = await s.send(new URL(USER_INFO_PATH, s.endpoints.open).toString(), {
     method: "GET",
     headers: { Authorization: `Bearer ${accessToken}` },
@@ -138,7 +140,8 @@ async function fetchUser(s: LoginSession, accessToken: string): Promise<{ openId
       hint: `retry the login: ${s.loginCommand([])}`,
     });
   }
-  return { openId: parsed.data.data.open_id, name: parsed.data.data.name || undefined };
+  const { open_id, name, tenant_key } = parsed.data.data;
+  return { openId: open_id, name: name || undefined, ...(tenant_key ? { tenantKey: tenant_key } : {}) };
 }
 
 export function scopeReport(requested: string[], before: string[], granted: string[]): Omit<

@@ -17,11 +17,11 @@ import { recommendedScopes } from "../auth/recommended_scopes.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import { checkGrant, describeAuth } from "../auth/status.ts";
 import type { Account, Identity } from "../auth/types.ts";
-import { userTokenKey } from "../auth/user_token.ts";
+import { readUserToken, tokenStatus, userTokenKey } from "../auth/user_token.ts";
 import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
 import { IDENTITIES, loadConfig, saveConfig } from "../config/config_file.ts";
-import { requireProfile, updateProfile } from "../config/profiles.ts";
-import { secretStore } from "../config/secret_store.ts";
+import { requireProfile, selectProfile, updateProfile } from "../config/profiles.ts";
+import { appSecretKey, secretStore } from "../config/secret_store.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
@@ -150,15 +150,23 @@ function registerLogin(auth: Command, ctx: RunContext): void {
 }
 
 function registerStatus(auth: Command, ctx: RunContext): void {
-  const status = envelopeOutput(auth.command("status"))
-    .description("who is logged in, which identities are usable, token state (no request unless --verify)")
+  const status = envelopeOutput(auth.command("status").alias("whoami"))
+    .description(
+      "who am I: profile, app, bot, each logged-in user with token expiry and scope counts, what --as auto " +
+        "picks and why (no request unless --verify)",
+    )
+    .option("--scopes", "list the granted scopes themselves, not just how many")
     .option(
       "--verify",
       "prove each usable identity's token works (refreshing or minting it); fail if one does not",
     )
     .action(async (raw) => {
-      const flags = parseOptions(z.object({ verify: z.optional(z.boolean()) }), raw, "auth status");
-      const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p));
+      const flags = parseOptions(
+        z.object({ verify: z.optional(z.boolean()), scopes: z.optional(z.boolean()) }),
+        raw,
+        "auth status",
+      );
+      const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p), { scopes: flags.scopes });
       if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
       await emitEnvelope(ctx, status, { data });
     });
@@ -166,6 +174,46 @@ function registerStatus(auth: Command, ctx: RunContext): void {
     layer: "builtin",
     turn: readOnlyInTurns("reports identities and token state, secrets redacted"),
   });
+}
+
+function registerList(auth: Command, ctx: RunContext): void {
+  const list = envelopeOutput(auth.command("list"), ["json", "table", "csv", "ndjson"])
+    .description("every profile's bot and logged-in user on this machine, one line each (no request)")
+    .action(async () => {
+      const config = await loadConfig(ctx.p);
+      const current = selectProfile(config, ctx.globals.profile)?.name;
+      const store = secretStore(ctx.p);
+      const rows = [];
+      for (const p of config?.profiles ?? []) {
+        const secret = await store.get(appSecretKey(p.appId)) !== undefined;
+        const base = { profile: p.name, current: p.name === current, appId: p.appId, brand: p.brand };
+        rows.push({
+          ...base,
+          kind: "bot",
+          name: null,
+          openId: null,
+          default: null,
+          token: secret ? "app_secret" : "no_secret",
+        });
+        for (const [i, u] of p.users.entries()) {
+          const token = await readUserToken(store, p.appId, u.openId);
+          rows.push({
+            ...base,
+            kind: "user",
+            name: u.name ?? null,
+            openId: u.openId,
+            default: i === 0,
+            token: token ? tokenStatus(token, ctx.p.clock.now()) : "no_token",
+          });
+        }
+      }
+      await emitEnvelope(ctx, list, {
+        data: rows,
+        meta: { count: rows.length },
+        columns: ["profile", "kind", "name", "openId", "default", "token", "current", "appId", "brand"],
+      });
+    });
+  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists profiles and user names; no secret") });
 }
 
 /** A user token is proven by asking who it belongs to; a bot token by minting (or reusing) it. */
@@ -250,6 +298,7 @@ export function registerAuth(program: Command, ctx: RunContext): void {
   setMeta(auth, { layer: "builtin" });
   registerLogin(auth, ctx);
   registerStatus(auth, ctx);
+  registerList(auth, ctx);
   registerLogout(auth, ctx);
   registerScopes(auth, ctx);
   registerCheck(auth, ctx);

@@ -14,7 +14,12 @@ export { AS_VALUES, BRANDS, IDENTITIES, LANGS, STRICT_MODES } from "./values.ts"
 
 // Schemas are built on first parse, not at import: most runs never parse these (start-up).
 const ProfileUserSchema = z.lazy(() =>
-  z.object({ openId: z.string().check(z.minLength(1)), name: z.optional(z.string()) })
+  z.object({
+    openId: z.string().check(z.minLength(1)),
+    name: z.optional(z.string()),
+    /** The user's tenant, as the suite named it at login (absent for logins made before it was kept). */
+    tenantKey: z.optional(z.string()),
+  })
 );
 
 const ProfileSchema = z.lazy(() =>
