@@ -13,7 +13,7 @@ import {
   USER_INFO_PATH,
 } from "../auth/login.ts";
 import { loginCommandFor } from "../auth/login_command.ts";
-import { recommendedScopes } from "../auth/recommended_scopes.ts";
+import { domainScopes, parseDomains } from "../auth/recommended_scopes.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import { checkGrant, describeAuth } from "../auth/status.ts";
 import type { Account, Identity } from "../auth/types.ts";
@@ -30,10 +30,14 @@ import { parseOptions } from "./parse_options.ts";
 
 const LoginFlagsSchema = z.object({
   scope: z.optional(z.string()),
+  domain: z.optional(z.array(z.string())),
+  exclude: z.optional(z.string()),
   recommend: z.optional(z.boolean()),
+  json: z.optional(z.boolean()),
   wait: z.boolean(),
   deviceCode: z.optional(z.string().check(z.minLength(1))),
 });
+type LoginFlags = z.infer<typeof LoginFlagsSchema>;
 
 /** Logins are stored for a config profile; with another credential source a login would be ignored. */
 function requireConfigSource(account: Account, action: string): void {
@@ -71,29 +75,79 @@ async function loginSession(ctx: RunContext): Promise<LoginSession> {
   };
 }
 
-async function reportLogin(ctx: RunContext, result: LoginResult): Promise<void> {
+/**
+ * The login's result: by default a summary an agent can read in one glance (who, how many scopes, what the
+ * login added, what was refused: well under 1 KB); `--json` gives every list in full, `[]` when empty.
+ */
+async function reportLogin(ctx: RunContext, result: LoginResult, full: boolean): Promise<void> {
   await ctx.diag.status();
   const who = result.user_name ? `${result.user_name} (${result.user_open_id})` : result.user_open_id;
   await ctx.diag.info(`OK: Authorization successful! User: ${who}`);
-  if (result.newly_granted.length) {
-    await ctx.diag.info(`  Newly granted scopes: ${result.newly_granted.join(" ")}`);
-  }
+  await ctx.diag.info(
+    `  ${result.granted.length} scopes granted, ${result.newly_granted.length} of them new` +
+      (full ? "" : " (larkit auth status --scopes lists them)"),
+  );
   if (result.missing.length) {
     await ctx.diag.warn(
-      `not granted: ${result.missing.join(" ")} (ask the admin, or log in again with them)`,
+      `${result.missing.length} requested scope(s) not granted (ask the admin, or log in again with them)`,
     );
   }
-  await emitSuccess(ctx, { data: result });
+  if (full) return await emitSuccess(ctx, { data: result });
+  await emitSuccess(ctx, {
+    data: {
+      user_open_id: result.user_open_id,
+      user_name: result.user_name,
+      counts: {
+        requested: result.requested.length,
+        granted: result.granted.length,
+        newly_granted: result.newly_granted.length,
+        already_granted: result.already_granted.length,
+        missing: result.missing.length,
+      },
+      // What to do next depends on these, so they are listed; at most a few in practice.
+      missing: result.missing,
+    },
+  });
 }
+
+/** The scopes a login asks for, from its flags. */
+async function requestedScopes(flags: LoginFlags): Promise<string[]> {
+  const { SHORTCUT_SERVICES } = await import("../../shortcuts/index.ts");
+  const picked = flags.domain ? parseDomains(flags.domain, Object.keys(SHORTCUT_SERVICES)) : undefined;
+  const scopes = new Set([
+    ...parseScopes(flags.scope),
+    ...(picked || flags.recommend
+      ? await domainScopes(SHORTCUT_SERVICES, { domains: picked, readOnly: flags.recommend === true })
+      : []),
+  ]);
+  for (const s of parseScopes(flags.exclude)) scopes.delete(s);
+  return [...scopes];
+}
+
+const LOGIN_FLAGS_HINT = "larkit auth login --domain calendar,im (or all), --recommend for the read-only " +
+  'scopes, --scope "<scope> <scope>"; --exclude "<scope>" drops some';
 
 function registerLogin(auth: Command, ctx: RunContext): void {
   const login = auth.command("login")
-    .description("log in as a user by device flow: prints a link to approve in a browser, then waits")
+    .description(
+      "log in as a user by device flow: prints a link to approve in a browser, then waits. Another person's " +
+        "login adds a user to the profile (pick one per command with --user)",
+    )
     .option(
       "--scope <scopes>",
       'scopes to grant, space-separated: --scope "calendar:calendar.event:read im:chat:read"',
     )
-    .option("--recommend", "grant the common read-only scopes (admins usually pre-approve them)")
+    .option(
+      "--domain <services>",
+      "grant every scope the shortcuts of these services declare: --domain calendar,im, or all (repeatable)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option("--exclude <scopes>", "scopes not to ask for, space- or comma-separated")
+    .option(
+      "--recommend",
+      "only the read-only scopes (of --domain, else of every service; admins usually pre-approve them)",
+    )
+    .option("--json", "the result with every scope list in full ([] when empty), not the summary")
     .option("--no-wait", "print {verification_url, device_code, expires_in, hint} and return at once")
     .option("--device-code <code>", "resume waiting for a code printed by --no-wait")
     .action(async (raw) => {
@@ -105,21 +159,16 @@ function registerLogin(auth: Command, ctx: RunContext): void {
         return await reportLogin(
           ctx,
           await completeLogin(session, await pendingLogin(session, flags.deviceCode)),
+          flags.json === true,
         );
       }
-      const scopes = [
-        ...new Set([
-          ...parseScopes(flags.scope),
-          ...(flags.recommend
-            ? await recommendedScopes(
-              Object.values((await import("../../shortcuts/index.ts")).SHORTCUT_SERVICES),
-            )
-            : []),
-        ]),
-      ];
+      if (flags.scope === undefined && flags.domain === undefined && flags.recommend !== true) {
+        throw errors.validation("please specify the scopes to authorize", { hint: LOGIN_FLAGS_HINT });
+      }
+      const scopes = await requestedScopes(flags);
       if (scopes.length === 0) {
-        throw errors.validation("please specify the scopes to authorize", {
-          hint: 'larkit auth login --scope "<scope> <scope>", or --recommend for the common read-only scopes',
+        throw errors.validation("no matching scopes found: every scope asked for was excluded", {
+          hint: LOGIN_FLAGS_HINT,
         });
       }
       const { authorization, pending } = await startLogin(session, scopes);
@@ -140,7 +189,7 @@ function registerLogin(auth: Command, ctx: RunContext): void {
       );
       if (authorization.userCode) await ctx.diag.info(`User code: ${authorization.userCode}`);
       await ctx.diag.info("Waiting for user authorization...");
-      await reportLogin(ctx, await completeLogin(session, pending));
+      await reportLogin(ctx, await completeLogin(session, pending), flags.json === true);
     });
   setMeta(login, {
     layer: "builtin",
