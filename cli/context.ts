@@ -83,7 +83,7 @@ function deferredChain(make: () => Promise<CredentialChain>): CredentialChain {
   const get = () => chain ??= make();
   return {
     account: async () => (await get()).account(),
-    token: async (identity, signal) => (await get()).token(identity, signal),
+    token: async (identity, signal, request) => (await get()).token(identity, signal, request),
     identities: async () => (await get()).identities(),
     grantedScopes: async (identity) => (await get()).grantedScopes(identity),
     invalidate: async (identity, token, signal) => {

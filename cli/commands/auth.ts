@@ -23,10 +23,19 @@ import { IDENTITIES, loadConfig, saveConfig } from "../config/config_file.ts";
 import { requireProfile, selectProfile, updateProfile } from "../config/profiles.ts";
 import { appSecretKey, secretStore } from "../config/secret_store.ts";
 import type { RunContext } from "../context.ts";
+import { joinPath } from "../files.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
+import type * as AuthServe from "./auth_serve.ts";
 import { parseOptions } from "./parse_options.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
 
 const LoginFlagsSchema = z.object({
   scope: z.optional(z.string()),
@@ -342,12 +351,48 @@ function registerCheck(auth: Command, ctx: RunContext): void {
   setMeta(check, { layer: "builtin", turn: readOnlyInTurns("compares scopes; no secret") });
 }
 
+function registerServe(auth: Command, ctx: RunContext): void {
+  const serve = auth.command("serve")
+    .description(
+      "token broker for sandboxed agents: holds this machine's credentials and answers a short-lived access " +
+        "token per request over a 0600 unix socket to runs with LARKIT_AUTH_BROKER=unix:<path>; they never " +
+        "see a refresh token or the app secret. Serves until Ctrl-C",
+    )
+    .requiredOption("--socket <path>", "the unix socket to listen on (made 0600)")
+    .option(
+      "--allow-service <services>",
+      "only requests to these API services (the /open-apis/<service>/ of the path), comma-separated, repeatable",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option("--read-only", "only requests whose method is a read")
+    .action(async (raw) => {
+      const flags = parseOptions(
+        z.object({
+          socket: z.string().check(z.minLength(1)),
+          allowService: z.optional(z.array(z.string())),
+          readOnly: z.optional(z.boolean()),
+        }),
+        raw,
+        "auth serve",
+      );
+      const { serveTokens } = await later<typeof AuthServe>("./auth_serve.ts");
+      const socket = flags.socket.startsWith("/") ? flags.socket : joinPath(ctx.p.cwd, flags.socket);
+      const socketPath = await serveTokens(ctx, { ...flags, socket });
+      await emitSuccess(ctx, { data: { socket: socketPath, stopped: true } });
+    });
+  setMeta(serve, {
+    layer: "builtin",
+    turn: refusedInTurns("serves this machine's credentials to other processes"),
+  });
+}
+
 export function registerAuth(program: Command, ctx: RunContext): void {
   const auth = program.command("auth").description("log in as a user and inspect credentials and scopes");
   setMeta(auth, { layer: "builtin" });
   registerLogin(auth, ctx);
   registerStatus(auth, ctx);
   registerList(auth, ctx);
+  registerServe(auth, ctx);
   registerLogout(auth, ctx);
   registerScopes(auth, ctx);
   registerCheck(auth, ctx);
