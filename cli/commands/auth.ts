@@ -133,6 +133,17 @@ async function requestedScopes(flags: LoginFlags): Promise<string[]> {
   return [...scopes];
 }
 
+/** The picker at a terminal: the services with shortcuts, each granting what its shortcuts declare. */
+async function pickDomains(pick: NonNullable<RunContext["p"]["stdin"]["pickMany"]>): Promise<string[]> {
+  const { SHORTCUT_SERVICES } = await import("../../shortcuts/index.ts");
+  const choices = Object.entries(SHORTCUT_SERVICES).map(([name, s]) => ({
+    value: name,
+    name,
+    description: s.description,
+  }));
+  return await pick("Log in for which services? (space: select, a: all, enter: done)", choices);
+}
+
 const LOGIN_FLAGS_HINT = "larkit auth login --domain calendar,im (or all), --recommend for the read-only " +
   'scopes, --scope "<scope> <scope>"; --exclude "<scope>" drops some';
 
@@ -140,7 +151,8 @@ function registerLogin(auth: Command, ctx: RunContext): void {
   const login = auth.command("login")
     .description(
       "log in as a user by device flow: prints a link to approve in a browser, then waits. Another person's " +
-        "login adds a user to the profile (pick one per command with --user)",
+        "login adds a user to the profile (pick one per command with --user). At a terminal without flags, " +
+        "pick the services from a list",
     )
     .option(
       "--scope <scopes>",
@@ -172,7 +184,12 @@ function registerLogin(auth: Command, ctx: RunContext): void {
         );
       }
       if (flags.scope === undefined && flags.domain === undefined && flags.recommend !== true) {
-        throw errors.validation("please specify the scopes to authorize", { hint: LOGIN_FLAGS_HINT });
+        const pick = ctx.p.stdin.pickMany;
+        // Only a person at a terminal is asked; an agent gets the flags it can give instead.
+        if (!pick || flags.json) {
+          throw errors.validation("please specify the scopes to authorize", { hint: LOGIN_FLAGS_HINT });
+        }
+        flags.domain = [(await pickDomains(pick)).join(",")];
       }
       const scopes = await requestedScopes(flags);
       if (scopes.length === 0) {
