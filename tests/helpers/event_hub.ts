@@ -17,10 +17,11 @@ export const clock: Clock = {
 export function emulatorHub(
   emu: Emulator,
   socket: string,
-  opts: { pid: number; idleMs: number; launchedAt?: number },
+  opts: { pid: number; idleMs: number; launchedAt?: number; version?: string },
 ): EventHub {
   return new EventHub({
     ...(opts.launchedAt !== undefined ? { launchedAt: opts.launchedAt } : {}),
+    ...(opts.version !== undefined ? { version: opts.version } : {}),
     appId: emu.app.appId,
     socketPath: socket,
     clock,
