@@ -55,6 +55,8 @@ export const ConfigSchema = z.lazy(() =>
     currentProfile: z.optional(z.string()),
     /** What `profile use -` switches back to. */
     previousProfile: z.optional(z.string()),
+    /** Where app secrets and user tokens are kept: the encrypted file (default) or the OS keychain. */
+    secretStore: z.optional(z.enum(["file", "keychain"])),
     /** Executables of extension credential providers, asked in this order (docs/credential-providers.md). */
     credentialProviders: z.optional(z.array(z.string())),
     profiles: z._default(z.array(ProfileSchema), []),
