@@ -47,11 +47,34 @@ async function secretService(home: string) {
   const w = keyring.stdin.getWriter();
   await w.write(new TextEncoder().encode("test-password"));
   await w.close();
-  // Ready once a secret can be stored: before that, secret-tool fails to reach the service.
+  // Ours owns the service name first: a client asking earlier would have the bus start another keyring by
+  // D-Bus activation, one that nobody unlocked. NameHasOwner itself activates nothing.
+  for (let i = 0;; i++) {
+    const owner = await new Deno.Command("dbus-send", {
+      args: [
+        "--session",
+        "--print-reply",
+        "--dest=org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus.NameHasOwner",
+        "string:org.freedesktop.secrets",
+      ],
+      env,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (new TextDecoder().decode(owner.stdout).includes("boolean true")) break;
+    // Bounded: 30 s, for a machine busy with other work.
+    if (i === 600) throw new Error("the keyring did not register on the session bus");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // Ready once a secret can be stored (the login collection unlocked with the password given).
   for (let i = 0;; i++) {
     const probe = new Deno.Command("secret-tool", {
       args: ["store", "--label", "probe", "service", "larkit-probe"],
       env,
+      // A keyring that wants a person to answer a prompt would wait forever: that is a failure here.
+      signal: AbortSignal.timeout(10_000),
       stdin: "piped",
       stdout: "null",
       stderr: "piped",
@@ -61,8 +84,7 @@ async function secretService(home: string) {
     await pw.close();
     const done = await probe.output();
     if (done.success) break;
-    // Bounded: 30 s, for a machine busy with other work.
-    if (i === 600) {
+    if (i === 100) {
       throw new Error(`the Secret Service did not come up: ${new TextDecoder().decode(done.stderr)}`);
     }
     await new Promise((r) => setTimeout(r, 50));
