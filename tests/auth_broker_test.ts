@@ -122,6 +122,14 @@ Deno.test("the broker without a reachable socket is an auth error, never a fallb
     await runCli(["auth", "status"], { configDir: dir, env: { LARKIT_AUTH_BROKER: "tcp:1" } }),
   );
   assert.equal(bad.type, "config");
+  // The sandbox cannot pick another user than the broker's: refused, not silently ignored.
+  const other = errorOf(
+    await runCli(["--user", "Bob Li", "auth", "status"], {
+      configDir: dir,
+      env: { LARKIT_AUTH_BROKER: `unix:${join(dir, "nobody.sock")}` },
+    }),
+  );
+  assert.match(other.message, /--user \/ LARKIT_USER does not apply through the token broker/);
 });
 
 Deno.test("the policy: services and read-only, and a token without a request only when unrestricted", () => {

@@ -9,6 +9,7 @@ import { loadConfig } from "../cli/config/config_file.ts";
 import { secretStore } from "../cli/config/secret_store.ts";
 import { testProvider } from "../cli/test_provider.ts";
 import { type Emulator, fixtures, manualClock, startEmulator } from "./helpers/emulator.ts";
+import { seedLogin } from "./helpers/login.ts";
 import { errorOf, fakeTime, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
 
 const { alice, bob } = fixtures.USERS;
@@ -198,5 +199,18 @@ Deno.test("auth list: one line per profile's bot and per logged-in user, as json
     for (const u of [alice, bob]) {
       assert.equal(lines.filter((l) => l.includes(u.name) && l.includes(u.open_id)).length, 1, table.stdout);
     }
+  });
+});
+
+Deno.test("a profile logged in the single-user way keeps its user when a second person logs in", async () => {
+  await withProfile(async (s) => {
+    // The store as a login before several users left it: one user listed, one token under its open_id.
+    await seedLogin(s.emu, s.dir);
+    assert.equal((await s.login(bob.open_id)).code, 0);
+    assert.equal(
+      me(await s.larkit(["--user", alice.open_id, "contact", "+get-user", "--as", "user"])),
+      alice.open_id,
+    );
+    assert.equal(me(await s.larkit(["contact", "+get-user", "--as", "user"])), bob.open_id);
   });
 });

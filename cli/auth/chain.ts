@@ -92,6 +92,12 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
     const broker = p.env.get(BROKER_VARIABLE);
     if (broker) {
       // A sandboxed run: the broker is the only source; if it does not answer, nothing else is tried.
+      if (opts.user !== undefined) {
+        throw errors.config("--user / LARKIT_USER does not apply through the token broker", {
+          hint:
+            "the broker acts for the user it was started for: larkit --user <name> auth serve --socket ...",
+        });
+      }
       const { brokerProvider, brokerSocketPath } = await later<typeof Broker>("./broker.ts");
       yield brokerProvider(brokerSocketPath(broker));
       return;
