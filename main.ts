@@ -17,6 +17,14 @@ import {
   withIOFrom,
   type Writer,
 } from "./cli/provider.ts";
+import type * as TerminalPicker from "./cli/terminal_picker.ts";
+
+/**
+ * Imports through a specifier Deno cannot resolve ahead of time, so the module stays out of every run's
+ * start-up graph (a literal specifier is loaded up front); the type import keeps it type-checked and
+ * `deno task compile` lists it for `--include`.
+ */
+const later = <T>(path: string): Promise<T> => import(path);
 
 /**
  * How many bytes a stream's first writes may take synchronously. A process's first async write to a pipe costs
@@ -93,6 +101,10 @@ function stdinReader(): Reader {
     readSecret: Deno.stdin.isTerminal()
       ? secretReader(next, (raw) => Deno.stdin.setRaw(raw, { cbreak: raw }))
       : readLine,
+    pickMany: Deno.stdin.isTerminal() && Deno.stderr.isTerminal()
+      ? async (message, choices) =>
+        (await later<typeof TerminalPicker>("./cli/terminal_picker.ts")).pickMany(message, choices)
+      : undefined,
   };
 }
 
