@@ -17,6 +17,7 @@ import {
   withIOFrom,
   type Writer,
 } from "./cli/provider.ts";
+import { lazy } from "./cli/lazy.ts";
 
 /**
  * How many bytes a stream's first writes may take synchronously. A process's first async write to a pipe costs
@@ -93,6 +94,9 @@ function stdinReader(): Reader {
     readSecret: Deno.stdin.isTerminal()
       ? secretReader(next, (raw) => Deno.stdin.setRaw(raw, { cbreak: raw }))
       : readLine,
+    pickMany: Deno.stdin.isTerminal() && Deno.stderr.isTerminal()
+      ? async (message, choices) => (await lazy("cli/terminal_picker.ts")).pickMany(message, choices)
+      : undefined,
   };
 }
 

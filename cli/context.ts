@@ -14,6 +14,8 @@ import type { Provider } from "./provider.ts";
 
 export interface Globals {
   profile?: string;
+  /** `--user` / LARKIT_USER: the logged-in user (name or open_id) the user identity acts for. */
+  user?: string;
   debug: boolean;
   /** `--quiet`: no progress on stderr. */
   quiet?: boolean;
@@ -73,7 +75,7 @@ function deferredChain(make: () => Promise<CredentialChain>): CredentialChain {
   const get = () => chain ??= make();
   return {
     account: async () => (await get()).account(),
-    token: async (identity, signal) => (await get()).token(identity, signal),
+    token: async (identity, signal, request) => (await get()).token(identity, signal, request),
     identities: async () => (await get()).identities(),
     grantedScopes: async (identity) => (await get()).grantedScopes(identity),
     invalidate: async (identity, token, signal) => {
@@ -119,6 +121,7 @@ export function createRunContext(
       chain ??= deferredChain(async () =>
         (await lazy("cli/auth/chain.ts")).createCredentialChain(p, {
           profile: globals.profile,
+          user: globals.user,
           freshBotToken: globals.record !== undefined,
           diag,
           send: (url, init, opts) => ctx.http().send(url, init, opts),

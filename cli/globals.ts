@@ -21,6 +21,11 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
     value: "<name>",
     description: "config profile to use for this command (env LARKIT_PROFILE)",
   },
+  {
+    flag: "--user",
+    value: "<name|open_id>",
+    description: "which logged-in user of the profile acts as the user identity (env LARKIT_USER)",
+  },
   { flag: "--debug", description: "log requests and responses on stderr, secrets redacted" },
   { flag: "--quiet", description: "no progress on stderr (shown only on a terminal anyway)" },
   { flag: "--no-color", description: "no ANSI colours on stderr (also NO_COLOR)" },
@@ -73,6 +78,7 @@ export function prescanGlobals(argv: string[], env: Env): Globals {
   };
   return {
     profile: valueOf("--profile", env.get("LARKIT_PROFILE")),
+    user: valueOf("--user", env.get("LARKIT_USER")),
     record: valueOf("--record", env.get("LARKIT_RECORD")),
     replay: valueOf("--replay", env.get("LARKIT_REPLAY")),
     debug: before.includes("--debug"),

@@ -9,6 +9,7 @@
  * is not included.
  */
 import type * as Execute from "./api_commands/execute.ts";
+import type * as Broker from "./auth/broker.ts";
 import type * as Chain from "./auth/chain.ts";
 import type * as ConfigProvider from "./auth/config_provider.ts";
 import type * as ExtensionProvider from "./auth/extension_provider.ts";
@@ -18,6 +19,7 @@ import type * as UserToken from "./auth/user_token.ts";
 import type * as Api from "./commands/api.ts";
 import type * as AppServer from "./commands/app_server.ts";
 import type * as Auth from "./commands/auth.ts";
+import type * as AuthServe from "./commands/auth_serve.ts";
 import type * as Catalogue from "./commands/catalogue.ts";
 import type * as Completion from "./commands/completion.ts";
 import type * as Config from "./commands/config.ts";
@@ -32,6 +34,7 @@ import type * as Schema from "./commands/schema.ts";
 import type * as SchemaCalls from "./commands/schema_calls.ts";
 import type * as Skills from "./commands/skills.ts";
 import type * as ConfigFile from "./config/config_file.ts";
+import type * as Keychain from "./config/keychain.ts";
 import type * as SecretStoreModule from "./config/secret_store.ts";
 import type * as LeanCatalogue from "./fast/catalogue.ts";
 import type * as FastComplete from "./fast/complete.ts";
@@ -51,6 +54,7 @@ import type * as Width from "./output/formats/width.ts";
 import type * as RecordSession from "./record/session.ts";
 import type * as RiskGate from "./risk.ts";
 import type * as RunTree from "./run_tree.ts";
+import type * as TerminalPicker from "./terminal_picker.ts";
 import type * as Tree from "./tree.ts";
 import type * as Describe from "../registry/describe.ts";
 import type * as Overlay from "../registry/overlay.ts";
@@ -82,6 +86,7 @@ import type * as WikiShortcuts from "../shortcuts/wiki/index.ts";
 /** Every lazily loaded module, by its path from the repository root. */
 export interface LazyModules {
   "cli/api_commands/execute.ts": typeof Execute;
+  "cli/auth/broker.ts": typeof Broker;
   "cli/auth/chain.ts": typeof Chain;
   "cli/auth/config_provider.ts": typeof ConfigProvider;
   "cli/auth/extension_provider.ts": typeof ExtensionProvider;
@@ -91,6 +96,7 @@ export interface LazyModules {
   "cli/commands/api.ts": typeof Api;
   "cli/commands/app_server.ts": typeof AppServer;
   "cli/commands/auth.ts": typeof Auth;
+  "cli/commands/auth_serve.ts": typeof AuthServe;
   "cli/commands/catalogue.ts": typeof Catalogue;
   "cli/commands/completion.ts": typeof Completion;
   "cli/commands/config.ts": typeof Config;
@@ -105,6 +111,7 @@ export interface LazyModules {
   "cli/commands/schema_calls.ts": typeof SchemaCalls;
   "cli/commands/skills.ts": typeof Skills;
   "cli/config/config_file.ts": typeof ConfigFile;
+  "cli/config/keychain.ts": typeof Keychain;
   "cli/config/secret_store.ts": typeof SecretStoreModule;
   "cli/fast/catalogue.ts": typeof LeanCatalogue;
   "cli/fast/complete.ts": typeof FastComplete;
@@ -124,6 +131,7 @@ export interface LazyModules {
   "cli/record/session.ts": typeof RecordSession;
   "cli/risk.ts": typeof RiskGate;
   "cli/run_tree.ts": typeof RunTree;
+  "cli/terminal_picker.ts": typeof TerminalPicker;
   "cli/tree.ts": typeof Tree;
   "registry/describe.ts": typeof Describe;
   "registry/overlay.ts": typeof Overlay;

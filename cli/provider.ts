@@ -32,6 +32,14 @@ export interface Reader {
   readLine(max?: number): Promise<string | null>;
   /** Like readLine, without echo when stdin is a terminal (the app secret); absent: readLine is used. */
   readSecret?(max?: number): Promise<string | null>;
+  /**
+   * Only when stdin is a terminal a person answers at: several choices picked from a list (arrow keys, space,
+   * Enter); the values picked. Absent everywhere else (pipes, tests in process, agent-server turns).
+   */
+  pickMany?(
+    message: string,
+    choices: { value: string; name: string; description?: string }[],
+  ): Promise<string[]>;
   readonly isTTY: boolean;
 }
 

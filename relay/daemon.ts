@@ -98,6 +98,8 @@ const IncomingSchema = z.union([
   z.object({ method: z.string(), params: z.optional(z.unknown()) }),
 ]);
 
+const ServerInfoSchema = z.object({ serverInfo: z.object({ version: z.string() }) });
+
 /** An RPC error from the daemon as the larkit error it stands for (the daemon sends the type along). */
 function larkitErrorOf(
   method: string,
@@ -129,6 +131,9 @@ export class DaemonClient {
     });
   }
 
+  /** The larkit version the daemon runs, from its initialize answer (undefined: it did not say). */
+  serverVersion: string | undefined;
+
   /** `listener` hears notifications from the start, including the status the daemon sends on initialize. */
   static async connect(
     socketPath: string,
@@ -137,10 +142,13 @@ export class DaemonClient {
   ): Promise<DaemonClient> {
     const client = new DaemonClient(await Deno.connect({ transport: "unix", path: socketPath }));
     if (listener) client.onNotification(listener);
-    await client.call("initialize", {
-      clientInfo: { name: "larkit-remote-control", version },
-      capabilities: { experimentalApi: true },
-    });
+    const init = ServerInfoSchema.safeParse(
+      await client.call("initialize", {
+        clientInfo: { name: "larkit-remote-control", version },
+        capabilities: { experimentalApi: true },
+      }),
+    );
+    client.serverVersion = init.success ? init.data.serverInfo.version : undefined;
     await client.#write({ jsonrpc: "2.0", method: "initialized" });
     return client;
   }
@@ -284,12 +292,26 @@ export interface ReachOptions {
   logFile?: string;
 }
 
-/** The daemon's connection, starting the daemon first when asked to; undefined when none runs. */
-export async function reachDaemon(
-  opts: ReachOptions,
-): Promise<{ client: DaemonClient; spawnedPid?: number } | undefined> {
+export interface Reached {
+  client: DaemonClient;
+  spawnedPid?: number;
+  /** A daemon of another larkit version was running: with `spawn` it was replaced, else it is what answers. */
+  stale?: { version?: string; restarted: boolean };
+}
+
+/**
+ * The daemon's connection, starting the daemon first when asked to; undefined when none runs. A daemon run by
+ * another larkit version is shut down and started again when asked to start one (an upgrade never leaves the
+ * old code serving), and reported as stale otherwise.
+ */
+export async function reachDaemon(opts: ReachOptions): Promise<Reached | undefined> {
+  let stale: Reached["stale"];
   if (await probeSocket(opts.socketPath) === "live") {
-    return { client: await DaemonClient.connect(opts.socketPath, opts.version) };
+    const client = await DaemonClient.connect(opts.socketPath, opts.version);
+    if (client.serverVersion === opts.version) return { client };
+    if (!opts.spawn) return { client, stale: { version: client.serverVersion, restarted: false } };
+    await shutdownDaemon(client, opts.socketPath, opts.clock);
+    stale = { version: client.serverVersion, restarted: true };
   }
   if (!opts.spawn) return undefined;
   const started = await startDetached(
@@ -303,6 +325,7 @@ export async function reachDaemon(
     return {
       client: await DaemonClient.connect(opts.socketPath, opts.version),
       spawnedPid: started.runningPid,
+      ...(stale ? { stale } : {}),
     };
   }
   throw errors.internal(

@@ -131,7 +131,7 @@ Deno.test("device login blocks until approved; status shows the user; logout lea
     await configure(h);
     // Still pending at the first poll; the person approves during the second wait.
     const polled = () => h.emu.requests().filter((r) => r.path === TOKEN_PATH).map((r) => r.status);
-    const r = await h.run(["auth", "login", "--scope", CAL_READ, "--debug"], {
+    const r = await h.run(["auth", "login", "--scope", CAL_READ, "--json", "--debug"], {
       ...fakeTime(clock, { onSleep: (n) => n === 2 && answerLogin(h.emu, "approve") }),
     });
     assert.equal(r.code, 0, r.stderr);

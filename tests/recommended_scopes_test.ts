@@ -19,7 +19,7 @@ Deno.test("auth login --recommend asks for every user scope of the read shortcut
     }
   }
   for (const scope of reads) writesOnly.delete(scope);
-  assert.deepEqual(new Set(await recommendedScopes(Object.values(SHORTCUT_SERVICES))), reads);
+  assert.deepEqual(new Set(await recommendedScopes(SHORTCUT_SERVICES)), reads);
 
   const emu = await startEmulator({});
   const configDir = await Deno.makeTempDir({ prefix: "larkit-recommend-" });

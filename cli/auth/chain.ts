@@ -3,9 +3,11 @@
  * is the token source for the rest of the run (accounts are never mixed), a provider's error stops the chain
  * at once, and when none answers the run is "not configured".
  *
- * Order: the environment provider (registered at start-up), then the extension providers listed in the
- * config's `credentialProviders`, then the default provider (the selected config profile). The environment
- * comes first because it is set for one run, which is a more specific wish than anything persisted.
+ * Order: with LARKIT_AUTH_BROKER set, the token broker alone (a sandboxed run has no credentials of its own,
+ * and must not fall back to any it finds); else the environment provider (registered at start-up), then the
+ * extension providers listed in the config's `credentialProviders`, then the default provider (the selected
+ * config profile). The environment comes first because it is set for one run, which is a more specific wish
+ * than anything persisted.
  */
 import type * as ConfigFile from "../config/config_file.ts";
 import { lazy } from "../lazy.ts";
@@ -25,11 +27,16 @@ import type {
   Identity,
 } from "./types.ts";
 
+/** The broker's variable (`broker.ts`), named here so the broker client loads only when it is set. */
+const BROKER_VARIABLE = "LARKIT_AUTH_BROKER";
+
 /** A token handed out earlier in this run is reused until this close to its expiry. */
 const REUSE_MARGIN_MS = 60_000;
 
 export interface ChainOptions {
   profile?: string;
+  /** `--user` / LARKIT_USER: which of the profile's logged-in users the user identity is. */
+  user?: string;
   diag: Diagnostics;
   send: Send;
   /**
@@ -58,7 +65,7 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
     p,
     store: deferredStore(p),
     send: opts.send,
-    loginCommand: loginCommandFor(opts.profile),
+    loginCommand: loginCommandFor(opts.profile, opts.user),
     freshBotToken: opts.freshBotToken,
   };
   const config = (() => {
@@ -71,6 +78,19 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
    * lists comes after the environment, so a run configured by variables never touches it (start-up).
    */
   async function* providers(): AsyncGenerator<CredentialProvider> {
+    const broker = p.env.get(BROKER_VARIABLE);
+    if (broker) {
+      // A sandboxed run: the broker is the only source; if it does not answer, nothing else is tried.
+      if (opts.user !== undefined) {
+        throw errors.config("--user / LARKIT_USER does not apply through the token broker", {
+          hint:
+            "the broker acts for the user it was started for: larkit --user <name> auth serve --socket ...",
+        });
+      }
+      const { brokerProvider, brokerSocketPath } = await lazy("cli/auth/broker.ts");
+      yield brokerProvider(brokerSocketPath(broker));
+      return;
+    }
     yield envProvider(deps);
     const extensions = (await config())?.credentialProviders ?? [];
     if (extensions.length) {
@@ -78,7 +98,7 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
       for (const path of extensions) yield extensionProvider(p, path);
     }
     const { configProvider } = await lazy("cli/auth/config_provider.ts");
-    yield configProvider({ ...deps, config, profile: opts.profile });
+    yield configProvider({ ...deps, config, profile: opts.profile, user: opts.user });
   }
 
   async function resolveSource(): Promise<CredentialSource> {
@@ -102,12 +122,14 @@ export function createCredentialChain(p: Provider, opts: ChainOptions): Credenti
     account: async () => (await resolved()).account,
     identities: async () => await (await resolved()).identities(),
     grantedScopes: async (identity) => await (await resolved()).grantedScopes(identity),
-    async token(identity, signal) {
+    async token(identity, signal, request) {
+      const src = await resolved();
+      if (src.perRequest) return await src.token(identity, signal, request);
       const held = issued.get(identity);
       if (held && (held.expiresAt === undefined || held.expiresAt - REUSE_MARGIN_MS > p.clock.now())) {
         return held;
       }
-      const fresh = await (await resolved()).token(identity, signal);
+      const fresh = await src.token(identity, signal, request);
       issued.set(identity, fresh);
       return fresh;
     },

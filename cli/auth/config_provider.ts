@@ -2,7 +2,7 @@
  * The default credential provider, asked last: the selected profile of the config file, its app secret and
  * user token from the secret store. It passes (so the chain reports "not configured") when no profile exists.
  */
-import type { LarkitConfig, Profile } from "../config/config_file.ts";
+import type { LarkitConfig, Profile, ProfileUser } from "../config/config_file.ts";
 import { endpointsFor } from "../config/endpoints.ts";
 import { selectProfile } from "../config/profiles.ts";
 import { appSecretKey, type SecretStore } from "../config/secret_store.ts";
@@ -26,12 +26,47 @@ export async function requireAppSecret(store: SecretStore, profile: Profile): Pr
   return secret;
 }
 
-function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profile): CredentialSource {
+/**
+ * The user this run acts for: the one `--user` / LARKIT_USER names (by open_id, else by name), or the
+ * profile's default, its most recent login (listed first). A name that matches no login, or two of them, is an
+ * `auth` error listing who is logged in: acting for somebody else instead would be the worst answer.
+ */
+export function selectUser(profile: Profile, wanted: string | undefined): ProfileUser | undefined {
+  if (wanted === undefined) return profile.users[0];
+  const byId = profile.users.find((u) => u.openId === wanted);
+  if (byId) return byId;
+  const byName = profile.users.filter((u) => u.name === wanted);
+  if (byName.length === 1) return byName[0];
+  const who = profile.users.map((u) => u.name ? `${u.name} (${u.openId})` : u.openId).join(", ");
+  const why = byName.length > 1
+    ? `${byName.length} logged-in users are named "${wanted}"`
+    : `"${wanted}" is not logged in`;
+  throw errors.auth(`${why} on profile "${profile.name}"`, {
+    hint: profile.users.length
+      ? `give --user one of: ${who}; or log that person in: larkit auth login`
+      : "no user is logged in on this profile: larkit auth login",
+    detail: { users: profile.users },
+  });
+}
+
+function profileSource(
+  deps: ProviderDeps & { user?: string },
+  config: LarkitConfig,
+  profile: Profile,
+): CredentialSource {
   const { p, store } = deps;
   const endpoints = endpointsFor(profile.brand, profile.baseUrl, {
     allowUntrusted: profile.confirmedEndpoint !== undefined && profile.confirmedEndpoint === profile.baseUrl,
   });
-  const user = profile.users[0];
+  // A `--user` naming nobody logged in fails the first use of the user identity, not the account: the bot
+  // identity and `auth login` (which may be about to log that person in) still work.
+  let unknownUser: unknown;
+  let user: ProfileUser | undefined;
+  try {
+    user = selectUser(profile, deps.user);
+  } catch (e) {
+    unknownUser = e;
+  }
   const userToken = () =>
     user
       ? userTokens().then((u) => u.readUserToken(store, profile.appId, user.openId))
@@ -51,7 +86,10 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
     async identities() {
       const ids: Identity[] = [];
       const token = await userToken();
-      if (token && (await userTokens()).tokenStatus(token, p.clock.now()) !== "expired") ids.push("user");
+      // A user named by --user is what the run asked for: auto picks the user identity, whose token request
+      // then says why that login is unusable, rather than acting as the bot instead.
+      const alive = token && (await userTokens()).tokenStatus(token, p.clock.now()) !== "expired";
+      if (alive || deps.user !== undefined) ids.push("user");
       if (await store.get(appSecretKey(profile.appId))) ids.push("bot");
       return ids;
     },
@@ -70,6 +108,7 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
           signal,
         });
       }
+      if (unknownUser) throw unknownUser;
       if (!user) {
         throw errors.auth(`no user is logged in for profile "${profile.name}"`, {
           hint: `log in: ${deps.loginCommand([])}`,
@@ -100,7 +139,7 @@ function profileSource(deps: ProviderDeps, config: LarkitConfig, profile: Profil
 }
 
 export function configProvider(
-  deps: ProviderDeps & { config: () => Promise<LarkitConfig | undefined>; profile?: string },
+  deps: ProviderDeps & { config: () => Promise<LarkitConfig | undefined>; profile?: string; user?: string },
 ): CredentialProvider {
   return {
     name: "config",

@@ -1,12 +1,12 @@
 /**
  * User login for a config profile by device flow: start (device code + link, remembered on disk so that
  * `auth login --device-code <code>` can resume in another process), then complete (poll, identify the user,
- * store the token, make that user the profile's user).
+ * store the token, make that user the profile's default user; other users stay logged in).
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
 import { joinPath as join } from "../files.ts";
 import * as z from "zod";
-import { loadConfig, type Profile, saveConfig } from "../config/config_file.ts";
+import { loadConfig, type Profile, type ProfileUser, saveConfig } from "../config/config_file.ts";
 import type { Endpoints } from "../config/endpoints.ts";
 import { updateProfile } from "../config/profiles.ts";
 import type { SecretStore } from "../config/secret_store.ts";
@@ -20,7 +20,7 @@ import {
 } from "./device_flow.ts";
 import type { Send } from "./oauth_token.ts";
 import { missingScopes, parseScopes } from "./scopes.ts";
-import { readUserToken, tokenFromGrant, userTokenKey, writeUserToken } from "./user_token.ts";
+import { readUserToken, tokenFromGrant, writeUserToken } from "./user_token.ts";
 
 export const USER_INFO_PATH = "/open-apis/authen/v1/user_info";
 /** Resuming a code this process did not start: the reference CLI's fixed interval and window. */
@@ -34,6 +34,8 @@ export interface LoginSession {
   profile: Profile;
   endpoints: Endpoints;
   appSecret: string;
+  /** `--user`: the logged-in user whose grant this login adds to (by default the profile's default user). */
+  user?: string;
   /** The exact command to start again, for hints. */
   loginCommand: (scopes: string[]) => string;
   signal?: AbortSignal;
@@ -53,7 +55,9 @@ export type PendingLogin = z.infer<typeof PendingLoginSchema>;
 const UserInfoSchema = z.object({
   code: z.number(),
   msg: z.optional(z.string()),
-  data: z.optional(z.object({ open_id: z.string(), name: z.optional(z.string()) })),
+  data: z.optional(
+    z.object({ open_id: z.string(), name: z.optional(z.string()), tenant_key: z.optional(z.string()) }),
+  ),
 });
 
 export interface LoginResult {
@@ -83,7 +87,9 @@ export async function startLogin(
   const app = { endpoints: s.endpoints, appId: s.profile.appId, appSecret: s.appSecret };
   // A login adds to what the profile's user already granted (a missing-scope hint names only the missing
   // scopes): asking for the new ones alone would replace the grant and lose the others.
-  const user = s.profile.users[0];
+  const user = s.user === undefined
+    ? s.profile.users[0]
+    : s.profile.users.find((u) => u.openId === s.user || u.name === s.user);
   const held = user ? parseScopes((await readUserToken(s.store, s.profile.appId, user.openId))?.scope) : [];
   scopes = [...new Set([...held, ...scopes])];
   const authorization = await requestDeviceAuthorization(s.send, app, scopes, s.signal);
@@ -122,7 +128,7 @@ export async function pendingLogin(s: LoginSession, deviceCode: string): Promise
   return parsed.data;
 }
 
-async function fetchUser(s: LoginSession, accessToken: string): Promise<{ openId: string; name?: string }> {
+async function fetchUser(s: LoginSession, accessToken: string): Promise<ProfileUser> {
   const res = await s.send(new URL(USER_INFO_PATH, s.endpoints.open).toString(), {
     method: "GET",
     headers: { Authorization: `Bearer ${accessToken}` },
@@ -134,7 +140,8 @@ async function fetchUser(s: LoginSession, accessToken: string): Promise<{ openId
       hint: `retry the login: ${s.loginCommand([])}`,
     });
   }
-  return { openId: parsed.data.data.open_id, name: parsed.data.data.name || undefined };
+  const { open_id, name, tenant_key } = parsed.data.data;
+  return { openId: open_id, name: name || undefined, ...(tenant_key ? { tenantKey: tenant_key } : {}) };
 }
 
 export function scopeReport(requested: string[], before: string[], granted: string[]): Omit<
@@ -150,7 +157,7 @@ export function scopeReport(requested: string[], before: string[], granted: stri
   };
 }
 
-/** Polls until the person decides, then stores the token and makes that user the profile's only user. */
+/** Polls until the person decides, then stores the token and makes that user the profile's default user. */
 export async function completeLogin(s: LoginSession, pending: PendingLogin): Promise<LoginResult> {
   const app = { endpoints: s.endpoints, appId: s.profile.appId, appSecret: s.appSecret };
   const hintScopes = pending.requestedScopes.filter((x) => x !== "offline_access");
@@ -185,10 +192,9 @@ export async function completeLogin(s: LoginSession, pending: PendingLogin): Pro
       hint: "configure it again, then log in",
     });
   }
-  for (const other of current.users.filter((u) => u.openId !== user.openId)) {
-    await s.store.remove(userTokenKey(s.profile.appId, other.openId));
-  }
-  await saveConfig(s.p, updateProfile(config, current.name, { users: [user] }));
+  // Other users stay logged in with their own tokens; the newest login becomes the profile's default user.
+  const users = [user, ...current.users.filter((u) => u.openId !== user.openId)];
+  await saveConfig(s.p, updateProfile(config, current.name, { users }));
   await forgetPending(s.p, pending.deviceCode);
   return {
     user_open_id: user.openId,

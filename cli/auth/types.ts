@@ -31,11 +31,18 @@ export interface AccessToken {
   expiresAt?: number;
 }
 
+/** The request a token is for: a broker checks its policy on it (`broker.ts`); other sources ignore it. */
+export interface TokenRequest {
+  method: string;
+  /** `/open-apis/...`, without the query. */
+  path: string;
+}
+
 export interface CredentialChain {
   /** The account of the first provider that answers; a `config` error when none does. */
   account(): Promise<Account>;
   /** A valid token for the identity, refreshed or minted as needed; an `auth` error whose hint is the fix. */
-  token(identity: Identity, signal?: AbortSignal): Promise<AccessToken>;
+  token(identity: Identity, signal?: AbortSignal, request?: TokenRequest): Promise<AccessToken>;
   /** Identities for which credentials exist now (feeds auto identity and strict mode). */
   identities(): Promise<Identity[]>;
   /**
@@ -59,7 +66,9 @@ export interface CredentialChain {
 /** What a provider that answered hands the chain: its account and how to get tokens for it. */
 export interface CredentialSource {
   account: Account;
-  token(identity: Identity, signal?: AbortSignal): Promise<AccessToken>;
+  token(identity: Identity, signal?: AbortSignal, request?: TokenRequest): Promise<AccessToken>;
+  /** Every request asks for its own token (a broker decides each): the chain never reuses one. */
+  perRequest?: boolean;
   identities(): Promise<Identity[]>;
   grantedScopes(identity: Identity): Promise<string[] | undefined>;
   /** See `CredentialChain.invalidate`; absent when the source cannot get another token. */

@@ -3,7 +3,7 @@
  */
 import type { Command } from "commander";
 import * as z from "zod";
-import { requireAppSecret } from "../auth/config_provider.ts";
+import { requireAppSecret, selectUser } from "../auth/config_provider.ts";
 import {
   completeLogin,
   type LoginResult,
@@ -13,27 +13,33 @@ import {
   USER_INFO_PATH,
 } from "../auth/login.ts";
 import { loginCommandFor } from "../auth/login_command.ts";
-import { recommendedScopes } from "../auth/recommended_scopes.ts";
+import { domainScopes, parseDomains } from "../auth/recommended_scopes.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import { checkGrant, describeAuth } from "../auth/status.ts";
 import type { Account, Identity } from "../auth/types.ts";
-import { userTokenKey } from "../auth/user_token.ts";
+import { readUserToken, tokenStatus, userTokenKey } from "../auth/user_token.ts";
 import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
 import { IDENTITIES, loadConfig, saveConfig } from "../config/config_file.ts";
-import { requireProfile, updateProfile } from "../config/profiles.ts";
-import { secretStore } from "../config/secret_store.ts";
+import { requireProfile, selectProfile, updateProfile } from "../config/profiles.ts";
+import { appSecretKey, secretStore } from "../config/secret_store.ts";
 import type { RunContext } from "../context.ts";
+import { joinPath } from "../files.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
+import { lazy } from "../lazy.ts";
 import { parseOptions } from "./parse_options.ts";
 
 const LoginFlagsSchema = z.object({
   scope: z.optional(z.string()),
+  domain: z.optional(z.array(z.string())),
+  exclude: z.optional(z.string()),
   recommend: z.optional(z.boolean()),
+  json: z.optional(z.boolean()),
   wait: z.boolean(),
   deviceCode: z.optional(z.string().check(z.minLength(1))),
 });
+type LoginFlags = z.infer<typeof LoginFlagsSchema>;
 
 /** Logins are stored for a config profile; with another credential source a login would be ignored. */
 function requireConfigSource(account: Account, action: string): void {
@@ -63,36 +69,99 @@ async function loginSession(ctx: RunContext): Promise<LoginSession> {
     profile,
     endpoints: account.endpoints,
     appSecret: await requireAppSecret(store, profile),
-    loginCommand: loginCommandFor(ctx.globals.profile),
+    user: ctx.globals.user,
+    loginCommand: loginCommandFor(ctx.globals.profile, ctx.globals.user),
     signal: ctx.p.signal,
     waiting: (left) =>
       ctx.diag.status(`waiting for approval in the browser\u2026 ${left} s left on the code`),
   };
 }
 
-async function reportLogin(ctx: RunContext, result: LoginResult): Promise<void> {
+/**
+ * The login's result: by default a summary an agent can read in one glance (who, how many scopes, what the
+ * login added, what was refused: well under 1 KB); `--json` gives every list in full, `[]` when empty.
+ */
+async function reportLogin(ctx: RunContext, result: LoginResult, full: boolean): Promise<void> {
   await ctx.diag.status();
   const who = result.user_name ? `${result.user_name} (${result.user_open_id})` : result.user_open_id;
   await ctx.diag.info(`OK: Authorization successful! User: ${who}`);
-  if (result.newly_granted.length) {
-    await ctx.diag.info(`  Newly granted scopes: ${result.newly_granted.join(" ")}`);
-  }
+  await ctx.diag.info(
+    `  ${result.granted.length} scopes granted, ${result.newly_granted.length} of them new` +
+      (full ? "" : " (larkit auth status --scopes lists them)"),
+  );
   if (result.missing.length) {
     await ctx.diag.warn(
-      `not granted: ${result.missing.join(" ")} (ask the admin, or log in again with them)`,
+      `${result.missing.length} requested scope(s) not granted (ask the admin, or log in again with them)`,
     );
   }
-  await emitSuccess(ctx, { data: result });
+  if (full) return await emitSuccess(ctx, { data: result });
+  await emitSuccess(ctx, {
+    data: {
+      user_open_id: result.user_open_id,
+      user_name: result.user_name,
+      counts: {
+        requested: result.requested.length,
+        granted: result.granted.length,
+        newly_granted: result.newly_granted.length,
+        already_granted: result.already_granted.length,
+        missing: result.missing.length,
+      },
+      // What to do next depends on these, so they are listed; at most a few in practice.
+      missing: result.missing,
+    },
+  });
 }
+
+/** The scopes a login asks for, from its flags. */
+async function requestedScopes(flags: LoginFlags): Promise<string[]> {
+  const { SHORTCUT_SERVICES } = await import("../../shortcuts/index.ts");
+  const picked = flags.domain ? parseDomains(flags.domain, Object.keys(SHORTCUT_SERVICES)) : undefined;
+  const scopes = new Set([
+    ...parseScopes(flags.scope),
+    ...(picked || flags.recommend
+      ? await domainScopes(SHORTCUT_SERVICES, { domains: picked, readOnly: flags.recommend === true })
+      : []),
+  ]);
+  for (const s of parseScopes(flags.exclude)) scopes.delete(s);
+  return [...scopes];
+}
+
+/** The picker at a terminal: the services with shortcuts, each granting what its shortcuts declare. */
+async function pickDomains(pick: NonNullable<RunContext["p"]["stdin"]["pickMany"]>): Promise<string[]> {
+  const { SHORTCUT_SERVICES } = await import("../../shortcuts/index.ts");
+  const choices = Object.entries(SHORTCUT_SERVICES).map(([name, s]) => ({
+    value: name,
+    name,
+    description: s.description,
+  }));
+  return await pick("Log in for which services? (space: select, a: all, enter: done)", choices);
+}
+
+const LOGIN_FLAGS_HINT = "larkit auth login --domain calendar,im (or all), --recommend for the read-only " +
+  'scopes, --scope "<scope> <scope>"; --exclude "<scope>" drops some';
 
 function registerLogin(auth: Command, ctx: RunContext): void {
   const login = auth.command("login")
-    .description("log in as a user by device flow: prints a link to approve in a browser, then waits")
+    .description(
+      "log in as a user by device flow: prints a link to approve in a browser, then waits. Another person's " +
+        "login adds a user to the profile (pick one per command with --user). At a terminal without flags, " +
+        "pick the services from a list",
+    )
     .option(
       "--scope <scopes>",
       'scopes to grant, space-separated: --scope "calendar:calendar.event:read im:chat:read"',
     )
-    .option("--recommend", "grant the common read-only scopes (admins usually pre-approve them)")
+    .option(
+      "--domain <services>",
+      "grant every scope the shortcuts of these services declare: --domain calendar,im, or all (repeatable)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option("--exclude <scopes>", "scopes not to ask for, space- or comma-separated")
+    .option(
+      "--recommend",
+      "only the read-only scopes (of --domain, else of every service; admins usually pre-approve them)",
+    )
+    .option("--json", "the result with every scope list in full ([] when empty), not the summary")
     .option("--no-wait", "print {verification_url, device_code, expires_in, hint} and return at once")
     .option("--device-code <code>", "resume waiting for a code printed by --no-wait")
     .action(async (raw) => {
@@ -104,21 +173,21 @@ function registerLogin(auth: Command, ctx: RunContext): void {
         return await reportLogin(
           ctx,
           await completeLogin(session, await pendingLogin(session, flags.deviceCode)),
+          flags.json === true,
         );
       }
-      const scopes = [
-        ...new Set([
-          ...parseScopes(flags.scope),
-          ...(flags.recommend
-            ? await recommendedScopes(
-              Object.values((await import("../../shortcuts/index.ts")).SHORTCUT_SERVICES),
-            )
-            : []),
-        ]),
-      ];
+      if (flags.scope === undefined && flags.domain === undefined && flags.recommend !== true) {
+        const pick = ctx.p.stdin.pickMany;
+        // Only a person at a terminal is asked; an agent gets the flags it can give instead.
+        if (!pick || flags.json) {
+          throw errors.validation("please specify the scopes to authorize", { hint: LOGIN_FLAGS_HINT });
+        }
+        flags.domain = [(await pickDomains(pick)).join(",")];
+      }
+      const scopes = await requestedScopes(flags);
       if (scopes.length === 0) {
-        throw errors.validation("please specify the scopes to authorize", {
-          hint: 'larkit auth login --scope "<scope> <scope>", or --recommend for the common read-only scopes',
+        throw errors.validation("no matching scopes found: every scope asked for was excluded", {
+          hint: LOGIN_FLAGS_HINT,
         });
       }
       const { authorization, pending } = await startLogin(session, scopes);
@@ -139,7 +208,7 @@ function registerLogin(auth: Command, ctx: RunContext): void {
       );
       if (authorization.userCode) await ctx.diag.info(`User code: ${authorization.userCode}`);
       await ctx.diag.info("Waiting for user authorization...");
-      await reportLogin(ctx, await completeLogin(session, pending));
+      await reportLogin(ctx, await completeLogin(session, pending), flags.json === true);
     });
   setMeta(login, {
     layer: "builtin",
@@ -149,15 +218,23 @@ function registerLogin(auth: Command, ctx: RunContext): void {
 }
 
 function registerStatus(auth: Command, ctx: RunContext): void {
-  const status = envelopeOutput(auth.command("status"))
-    .description("who is logged in, which identities are usable, token state (no request unless --verify)")
+  const status = envelopeOutput(auth.command("status").alias("whoami"))
+    .description(
+      "who am I: profile, app, bot, each logged-in user with token expiry and scope counts, what --as auto " +
+        "picks and why (no request unless --verify)",
+    )
+    .option("--scopes", "list the granted scopes themselves, not just how many")
     .option(
       "--verify",
       "prove each usable identity's token works (refreshing or minting it); fail if one does not",
     )
     .action(async (raw) => {
-      const flags = parseOptions(z.object({ verify: z.optional(z.boolean()) }), raw, "auth status");
-      const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p));
+      const flags = parseOptions(
+        z.object({ verify: z.optional(z.boolean()), scopes: z.optional(z.boolean()) }),
+        raw,
+        "auth status",
+      );
+      const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p), { scopes: flags.scopes });
       if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
       await emitEnvelope(ctx, status, { data });
     });
@@ -165,6 +242,46 @@ function registerStatus(auth: Command, ctx: RunContext): void {
     layer: "builtin",
     turn: readOnlyInTurns("reports identities and token state, secrets redacted"),
   });
+}
+
+function registerList(auth: Command, ctx: RunContext): void {
+  const list = envelopeOutput(auth.command("list"), ["json", "table", "csv", "ndjson"])
+    .description("every profile's bot and logged-in user on this machine, one line each (no request)")
+    .action(async () => {
+      const config = await loadConfig(ctx.p);
+      const current = selectProfile(config, ctx.globals.profile)?.name;
+      const store = secretStore(ctx.p);
+      const rows = [];
+      for (const p of config?.profiles ?? []) {
+        const secret = await store.get(appSecretKey(p.appId)) !== undefined;
+        const base = { profile: p.name, current: p.name === current, appId: p.appId, brand: p.brand };
+        rows.push({
+          ...base,
+          kind: "bot",
+          name: null,
+          openId: null,
+          default: null,
+          token: secret ? "app_secret" : "no_secret",
+        });
+        for (const [i, u] of p.users.entries()) {
+          const token = await readUserToken(store, p.appId, u.openId);
+          rows.push({
+            ...base,
+            kind: "user",
+            name: u.name ?? null,
+            openId: u.openId,
+            default: i === 0,
+            token: token ? tokenStatus(token, ctx.p.clock.now()) : "no_token",
+          });
+        }
+      }
+      await emitEnvelope(ctx, list, {
+        data: rows,
+        meta: { count: rows.length },
+        columns: ["profile", "kind", "name", "openId", "default", "token", "current", "appId", "brand"],
+      });
+    });
+  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists profiles and user names; no secret") });
 }
 
 /** A user token is proven by asking who it belongs to; a bot token by minting (or reusing) it. */
@@ -179,17 +296,21 @@ async function verifyIdentities(ctx: RunContext, identities: Identity[]): Promis
 
 function registerLogout(auth: Command, ctx: RunContext): void {
   const logout = auth.command("logout")
-    .description("forget the profile's user tokens")
+    .description(
+      "forget the profile's user tokens; with the global --user <name|open_id> only that user's (others stay)",
+    )
     .action(async () => {
       const account = await ctx.credentials().account();
       requireConfigSource(account, "auth logout");
       const config = await loadConfig(ctx.p);
       const profile = requireProfile(config, account.profile);
       const store = secretStore(ctx.p);
-      for (const u of profile.users) await store.remove(userTokenKey(profile.appId, u.openId));
-      if (config) await saveConfig(ctx.p, updateProfile(config, profile.name, { users: [] }));
-      await ctx.diag.info(profile.users.length ? "OK: Logged out" : "Not logged in.");
-      await emitSuccess(ctx, { data: { profile: profile.name, logged_out: profile.users } });
+      const gone = ctx.globals.user === undefined ? profile.users : [selectUser(profile, ctx.globals.user)!];
+      for (const u of gone) await store.remove(userTokenKey(profile.appId, u.openId));
+      const users = profile.users.filter((u) => !gone.includes(u));
+      if (config) await saveConfig(ctx.p, updateProfile(config, profile.name, { users }));
+      await ctx.diag.info(gone.length ? "OK: Logged out" : "Not logged in.");
+      await emitSuccess(ctx, { data: { profile: profile.name, logged_out: gone, still_logged_in: users } });
     });
   setMeta(logout, { layer: "builtin", turn: refusedInTurns("deletes credentials on this machine") });
 }
@@ -240,11 +361,48 @@ function registerCheck(auth: Command, ctx: RunContext): void {
   setMeta(check, { layer: "builtin", turn: readOnlyInTurns("compares scopes; no secret") });
 }
 
+function registerServe(auth: Command, ctx: RunContext): void {
+  const serve = auth.command("serve")
+    .description(
+      "token broker for sandboxed agents: holds this machine's credentials and answers a short-lived access " +
+        "token per request over a 0600 unix socket to runs with LARKIT_AUTH_BROKER=unix:<path>; they never " +
+        "see a refresh token or the app secret. Serves until Ctrl-C",
+    )
+    .requiredOption("--socket <path>", "the unix socket to listen on (made 0600)")
+    .option(
+      "--allow-service <services>",
+      "only requests to these API services (the /open-apis/<service>/ of the path), comma-separated, repeatable",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option("--read-only", "only requests whose method is a read")
+    .action(async (raw) => {
+      const flags = parseOptions(
+        z.object({
+          socket: z.string().check(z.minLength(1)),
+          allowService: z.optional(z.array(z.string())),
+          readOnly: z.optional(z.boolean()),
+        }),
+        raw,
+        "auth serve",
+      );
+      const { serveTokens } = await lazy("cli/commands/auth_serve.ts");
+      const socket = flags.socket.startsWith("/") ? flags.socket : joinPath(ctx.p.cwd, flags.socket);
+      const socketPath = await serveTokens(ctx, { ...flags, socket });
+      await emitSuccess(ctx, { data: { socket: socketPath, stopped: true } });
+    });
+  setMeta(serve, {
+    layer: "builtin",
+    turn: refusedInTurns("serves this machine's credentials to other processes"),
+  });
+}
+
 export function registerAuth(program: Command, ctx: RunContext): void {
   const auth = program.command("auth").description("log in as a user and inspect credentials and scopes");
   setMeta(auth, { layer: "builtin" });
   registerLogin(auth, ctx);
   registerStatus(auth, ctx);
+  registerList(auth, ctx);
+  registerServe(auth, ctx);
   registerLogout(auth, ctx);
   registerScopes(auth, ctx);
   registerCheck(auth, ctx);

@@ -17,7 +17,7 @@ import {
 } from "../config/config_file.ts";
 import { UNTRUSTED_FLAG } from "../config/endpoints.ts";
 import { requireProfile, updateProfile, validateProfileName } from "../config/profiles.ts";
-import { appSecretKey, secretsDir, secretStore } from "../config/secret_store.ts";
+import { appSecretKey, keychainKeys, secretsDir, secretStore } from "../config/secret_store.ts";
 import { applySetting, confirmConfigRemove, SETTING_KEYS } from "../config/settings.ts";
 import { placeInit } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
@@ -87,7 +87,8 @@ function registerSet(config: Command, ctx: RunContext): void {
   const set = config.command("set")
     .description(
       "change one setting: brand, base-url, lang, bot-scopes (the app's granted scopes, space-separated; " +
-        '"" = unknown), credential-providers (comma-separated provider programs; "" = none)',
+        '"" = unknown), credential-providers (comma-separated provider programs; "" = none), secret-store ' +
+        "(file: the encrypted file, the default; keychain: the OS keychain; the secrets move over)",
     )
     .argument("<key>", SETTING_KEYS.join(", "))
     .argument("<value>", "the new value")
@@ -121,6 +122,12 @@ function registerRemove(config: Command, ctx: RunContext): void {
     .action(async (raw) => {
       const flags = parseOptions(z.object({ yes: z.optional(z.boolean()) }), raw, "config remove");
       await confirmConfigRemove(ctx, flags.yes ?? false);
+      // Secrets in the OS keychain go first, while the config still says which there are.
+      const file = await loadConfig(ctx.p);
+      if (file?.secretStore === "keychain") {
+        const store = secretStore(ctx.p);
+        for (const key of keychainKeys(file)) await store.remove(key);
+      }
       for (const path of [configPath(ctx.p), secretsDir(ctx.p)]) {
         if (await ctx.p.files.stat(path)) await ctx.p.files.remove(path);
       }

@@ -110,8 +110,23 @@ function hubArgv(ctx: RunContext): string[] {
   ];
 }
 
+/** A hub run by another larkit version: restarted by this one (its consumers reconnect), so no old code serves. */
+function staleHub(ctx: RunContext, s: { version?: string } | undefined): boolean {
+  return s !== undefined && s.version !== ctx.p.version;
+}
+
 async function ensureHub(ctx: RunContext, hub: Awaited<ReturnType<typeof appHub>>): Promise<void> {
-  if (await probeHub(hub.socket) === "live") return;
+  if (await probeHub(hub.socket) === "live") {
+    // A turn cannot start a hub, so it keeps whichever runs; `event status` says it is stale.
+    if (ctx.p.approver) return;
+    const { hubStatus, stopHub } = await import("../event/client.ts");
+    const running = await hubStatus(hub.socket);
+    if (!staleHub(ctx, running)) return;
+    await ctx.diag.info(
+      `[event] the hub runs larkit ${running?.version ?? "(older)"}; restarting it with ${ctx.p.version}`,
+    );
+    await stopHub(hub.socket, ctx.p.clock);
+  }
   if (ctx.p.approver) {
     throw errors.config(`no event hub runs for app ${hub.appId}, and a turn does not start one`, {
       hint:
@@ -275,6 +290,7 @@ async function runHub(ctx: RunContext): Promise<void> {
     clock: ctx.p.clock,
     pid: ctx.p.processes.pid,
     idleMs: Number.isFinite(idle) && idle > 0 ? idle : DEFAULT_IDLE_MS,
+    version: ctx.p.version,
     log,
     exclusive: (fn) => withFileLock(ctx.p, `${hub.socket}.lock`, fn),
     ...(Number.isFinite(launchedAt) && launchedAt > 0 ? { launchedAt } : {}),
@@ -385,8 +401,16 @@ export function registerEventCommands(event: Command, ctx: RunContext): void {
       const hub = await appHub(ctx);
       const { hubStatus } = await import("../event/client.ts");
       const s = await hubStatus(hub.socket);
+      const stale = staleHub(ctx, s)
+        ? {
+          stale: true,
+          hint:
+            `the hub runs larkit ${s?.version ?? "older than this"}, this is ${ctx.p.version}: the next ` +
+            "`larkit event consume` restarts it, or now: larkit event stop",
+        }
+        : {};
       await emitEnvelope(ctx, status, {
-        data: { running: s !== undefined, socket: hub.socket, ...(s ? { hub: s } : {}) },
+        data: { running: s !== undefined, socket: hub.socket, ...(s ? { hub: s } : {}), ...stale },
       });
     });
   setMeta(status, { layer: "builtin", turn: readOnlyInTurns("asks the hub for its counters") });

@@ -239,8 +239,21 @@ async function runThroughDaemon(
     });
     return;
   }
-  const { client, spawnedPid } = reached;
-  const running = { socket, running: true, ...(spawnedPid === undefined ? {} : { pid: spawnedPid }) };
+  const { client, spawnedPid, stale } = reached;
+  const running = {
+    socket,
+    running: true,
+    version: client.serverVersion ?? null,
+    ...(spawnedPid === undefined ? {} : { pid: spawnedPid }),
+    ...(stale?.restarted ? { restarted_from: stale.version ?? null } : {}),
+    ...(stale && !stale.restarted
+      ? {
+        stale: true,
+        hint: `the daemon runs larkit ${stale.version ?? "older than this"}, this is ${p.version}: ` +
+          "`larkit remote-control start` restarts it (or `larkit remote-control stop --shutdown`)",
+      }
+      : {}),
+  };
   try {
     if (action === "start") {
       const { status, timedOut } = await daemon.enableAndSettle(client, p.clock, opts.waitMs);

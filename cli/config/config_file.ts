@@ -14,7 +14,12 @@ export { AS_VALUES, BRANDS, IDENTITIES, LANGS, STRICT_MODES } from "./values.ts"
 
 // Schemas are built on first parse, not at import: most runs never parse these (start-up).
 const ProfileUserSchema = z.lazy(() =>
-  z.object({ openId: z.string().check(z.minLength(1)), name: z.optional(z.string()) })
+  z.object({
+    openId: z.string().check(z.minLength(1)),
+    name: z.optional(z.string()),
+    /** The user's tenant, as the suite named it at login (absent for logins made before it was kept). */
+    tenantKey: z.optional(z.string()),
+  })
 );
 
 const ProfileSchema = z.lazy(() =>
@@ -34,7 +39,11 @@ const ProfileSchema = z.lazy(() =>
     strictMode: z.optional(z.enum(STRICT_MODES)),
     /** The app's granted scopes, when known: what the bot-side scope pre-check compares against. */
     botScopes: z.optional(z.array(z.string())),
-    /** The logged-in user; a profile holds at most one (a new login replaces the old one). */
+    /**
+     * The logged-in users, each with its own token in the secret store (keyed by app and open_id); the first
+     * is the default (the latest login), `--user` / LARKIT_USER picks another. A config written when a
+     * profile held one user reads the same.
+     */
     users: z._default(z.array(ProfileUserSchema), []),
   })
 );
@@ -46,6 +55,8 @@ export const ConfigSchema = z.lazy(() =>
     currentProfile: z.optional(z.string()),
     /** What `profile use -` switches back to. */
     previousProfile: z.optional(z.string()),
+    /** Where app secrets and user tokens are kept: the encrypted file (default) or the OS keychain. */
+    secretStore: z.optional(z.enum(["file", "keychain"])),
     /** Executables of extension credential providers, asked in this order (docs/credential-providers.md). */
     credentialProviders: z.optional(z.array(z.string())),
     profiles: z._default(z.array(ProfileSchema), []),

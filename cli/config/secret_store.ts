@@ -1,5 +1,7 @@
 /**
- * Secrets at rest (app secrets, user tokens, cached bot tokens): one AES-256-GCM file per entry under
+ * Secrets at rest (app secrets, user tokens, cached bot tokens). With `config set secret-store keychain` the
+ * app secrets and user tokens live in the OS keychain (`keychain.ts`); otherwise, and for the bot token cache
+ * always, in the encrypted file store: one AES-256-GCM file per entry under
  * `<configDir>/secrets/`, the 32-byte master key beside them in `master.key`, everything 0600. This is
  * lark-cli's Linux keychain layout: it keeps secrets out of the plain config file, out of backups of it and
  * out of `grep`, though not from someone who can read the whole directory as this user.
@@ -11,6 +13,8 @@
 import { joinPath as join } from "../files.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
+import { lazy } from "../lazy.ts";
+import type { LarkitConfig } from "./config_file.ts";
 
 export interface SecretStore {
   get(key: string): Promise<string | undefined>;
@@ -39,7 +43,76 @@ async function readIfExists(p: Provider, path: string): Promise<Uint8Array | und
   }
 }
 
+export type SecretBackend = "file" | "keychain";
+
+/**
+ * What the OS keychain holds when it is chosen: app secrets and user tokens (their refresh tokens). The bot
+ * token cache, minted again from the app secret at will, stays in the file store either way.
+ */
+const KEYCHAIN_KEYS = /^(appsecret|uat):/;
+
+/** The backend the config chose (`config set secret-store`); the encrypted file unless it says keychain. */
+export async function secretBackend(p: Provider): Promise<SecretBackend> {
+  const { loadConfig } = await lazy("cli/config/config_file.ts");
+  return (await loadConfig(p).catch(() => undefined))?.secretStore ?? "file";
+}
+
+export function backendStore(p: Provider, backend: SecretBackend): Promise<SecretStore> {
+  return backend === "keychain"
+    ? lazy("cli/config/keychain.ts").then((k) => k.keychainStore(p))
+    : Promise.resolve(fileStore(p));
+}
+
+/** The store every command uses: app secrets and user tokens where the config says, the rest in the file. */
 export function secretStore(p: Provider): SecretStore {
+  const file = fileStore(p);
+  let chosen: Promise<SecretStore> | undefined;
+  const storeFor = (key: string) =>
+    KEYCHAIN_KEYS.test(key)
+      ? chosen ??= secretBackend(p).then((b) => backendStore(p, b))
+      : Promise.resolve(file);
+  return {
+    get: async (key) => await (await storeFor(key)).get(key),
+    set: async (key, value) => await (await storeFor(key)).set(key, value),
+    remove: async (key) => await (await storeFor(key)).remove(key),
+  };
+}
+
+/** The keys of the secrets a config's profiles hold that the keychain would keep. */
+export function keychainKeys(config: LarkitConfig): string[] {
+  return config.profiles.flatMap((profile) => [
+    appSecretKey(profile.appId),
+    ...profile.users.map((u) => `uat:${profile.appId}:${u.openId}`),
+  ]).filter((k) => KEYCHAIN_KEYS.test(k));
+}
+
+/** Moves the profiles' secrets from one backend to the other: all copied first, then the old ones removed. */
+export async function moveSecrets(
+  p: Provider,
+  config: LarkitConfig,
+  from: SecretBackend,
+  to: SecretBackend,
+): Promise<number> {
+  if (from === to) return 0;
+  const [src, dst] = [await backendStore(p, from), await backendStore(p, to)];
+  const moved: string[] = [];
+  for (const key of keychainKeys(config)) {
+    const value = await src.get(key);
+    if (value === undefined) continue;
+    await dst.set(key, value);
+    if (await dst.get(key) !== value) {
+      throw errors.config(`the ${to} secret store did not keep ${key}`, {
+        hint: "nothing was removed; retry",
+      });
+    }
+    moved.push(key);
+  }
+  for (const key of moved) await src.remove(key);
+  return moved.length;
+}
+
+/** The encrypted-file store (`<configDir>/secrets/`): the default, and the fallback where no keychain is. */
+export function fileStore(p: Provider): SecretStore {
   let master: Promise<CryptoKey> | undefined;
 
   async function loadMasterKey(): Promise<CryptoKey> {

@@ -14,6 +14,8 @@ import { confirmRisk } from "../risk.ts";
 import { BRANDS, LANGS, type LarkitConfig, type Profile } from "./config_file.ts";
 import { endpointsFor, isTrustedOrigin, parseBaseUrl, UNTRUSTED_FLAG } from "./endpoints.ts";
 import { updateProfile } from "./profiles.ts";
+import { lazy } from "../lazy.ts";
+import { moveSecrets } from "./secret_store.ts";
 
 export interface SettingOptions {
   /** `--allow-untrusted-endpoint`: the user confirms a base URL off the suite's domains. */
@@ -46,6 +48,16 @@ const SETTERS: Record<string, Setter> = {
   "lang": (_p, c, profile, v) => updateProfile(c, profile.name, { lang: z.enum(LANGS).parse(v) }),
   "bot-scopes": (_p, c, profile, v) =>
     updateProfile(c, profile.name, { botScopes: v.trim() ? parseScopes(v) : undefined }),
+  "secret-store": async (p, c, _profile, v) => {
+    const to = z.enum(["file", "keychain"]).parse(v);
+    const from = c.secretStore ?? "file";
+    if (to === "keychain") {
+      // Refused before anything moves when there is no keychain to move to (a headless machine).
+      (await lazy("cli/config/keychain.ts")).probeKeychain(p);
+    }
+    await moveSecrets(p, c, from, to);
+    return { ...c, secretStore: to === "file" ? undefined : to };
+  },
   "credential-providers": async (p, c, _profile, v) => {
     const entries = v.trim() ? v.split(",").map((s) => s.trim()).filter(Boolean) : [];
     for (const entry of entries) await checkProviderProgram(p, entry);
@@ -56,7 +68,7 @@ const SETTERS: Record<string, Setter> = {
 export const SETTING_KEYS = Object.keys(SETTERS);
 
 /** Settings that decide where credentials go or what runs with them. */
-const TERMINAL_ONLY = new Set(["base-url", "brand", "credential-providers"]);
+const TERMINAL_ONLY = new Set(["base-url", "brand", "credential-providers", "secret-store"]);
 
 function confirmedFor(profile: Profile, baseUrl: string | undefined): boolean {
   return profile.confirmedEndpoint !== undefined && profile.confirmedEndpoint === baseUrl;

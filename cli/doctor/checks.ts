@@ -8,7 +8,14 @@ import { join } from "node:path";
 import type { Account, Identity } from "../auth/types.ts";
 import { describeAuth } from "../auth/status.ts";
 import { configPath, loadConfig } from "../config/config_file.ts";
-import { secretStore } from "../config/secret_store.ts";
+import { secretBackend, secretsDir, secretStore } from "../config/secret_store.ts";
+
+/** What the OS keychain is called where larkit runs (`Deno.build.os` names). */
+const KEYCHAIN_NAMES: Record<string, string> = {
+  darwin: "macOS Keychain",
+  windows: "Windows Credential Manager",
+  linux: "Secret Service",
+};
 import type { RunContext } from "../context.ts";
 import { toLarkitError } from "../output/errors.ts";
 import { openRegistry } from "../../registry/index.ts";
@@ -170,6 +177,22 @@ export async function runDoctor(ctx: RunContext, opts: { offline: boolean }): Pr
         : `strict mode: only the ${account.strictMode} identity may run`,
     ),
   );
+
+  if (account.source === "config") {
+    const backend = await secretBackend(p);
+    checks.push(
+      check(
+        "secret_store",
+        "pass",
+        backend === "keychain"
+          ? `app secrets and user tokens in the OS keychain (${KEYCHAIN_NAMES[p.system.os] ?? "keyring"})`
+          : `app secrets and user tokens in the encrypted file store ${secretsDir(p)}` +
+            " (the OS keychain: larkit config set secret-store keychain)",
+      ),
+    );
+  } else {
+    checks.push(check("secret_store", "skip", `credentials come from ${account.source}: none stored here`));
+  }
 
   const identities = await ctx.credentials().identities();
   for (const identity of ["bot", "user"] as Identity[]) {

@@ -65,6 +65,8 @@ export interface HubOptions {
   clock: Clock;
   pid: number;
   idleMs: number;
+  /** The larkit version running the hub, in its status: a newer larkit replaces a hub of another version. */
+  version?: string;
   log(line: string): void;
   /**
    * Runs the check-for-a-live-hub-then-listen step under a cross-process lock, so two hubs starting at once
@@ -198,6 +200,7 @@ export class EventHub {
       pending: this.#pending.size,
       ...this.#stats,
       ...(this.#status.error ? { error: this.#status.error } : {}),
+      ...(this.#o.version ? { version: this.#o.version } : {}),
     };
   }
 

@@ -34,6 +34,8 @@ export const HubStatusSchema = z.object({
   acked: z.number(),
   duplicates: z.number(),
   error: z.optional(z.string()),
+  /** The larkit that runs the hub; absent from hubs started before hubs reported it (older still). */
+  version: z.optional(z.string()),
 });
 export type HubStatus = z.infer<typeof HubStatusSchema>;
 

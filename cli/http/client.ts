@@ -518,7 +518,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     headers.set("User-Agent", `larkit/${p.version}`);
     let token: string | undefined;
     if (req.identity) {
-      token = (await credentials.token(req.identity, req.signal ?? p.signal)).token;
+      const request = { method: req.method, path: req.path };
+      token = (await credentials.token(req.identity, req.signal ?? p.signal, request)).token;
       headers.set("Authorization", `Bearer ${token}`);
     }
     let body: BodyInit | undefined;

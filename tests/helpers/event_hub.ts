@@ -2,7 +2,7 @@
  * An event hub in-process whose long connection is the emulator's: the hub tests and the event memory
  * benchmark run the same hub, differing only in its process id and idle time.
  */
-import { abortableSleep, type Clock } from "../../cli/provider.ts";
+import { abortableSleep, type Clock, VERSION } from "../../cli/provider.ts";
 import { LongConnection } from "../../cli/event/connection.ts";
 import { EventHub } from "../../cli/event/hub.ts";
 import type { Emulator } from "../../sandbox/server.ts";
@@ -17,10 +17,12 @@ export const clock: Clock = {
 export function emulatorHub(
   emu: Emulator,
   socket: string,
-  opts: { pid: number; idleMs: number; launchedAt?: number },
+  opts: { pid: number; idleMs: number; launchedAt?: number; version?: string },
 ): EventHub {
   return new EventHub({
     ...(opts.launchedAt !== undefined ? { launchedAt: opts.launchedAt } : {}),
+    // This larkit's own version unless a test plays an older one: a consumer would replace any other.
+    version: opts.version ?? VERSION,
     appId: emu.app.appId,
     socketPath: socket,
     clock,
