@@ -24,6 +24,9 @@ export function joinPath(...parts: string[]): string {
   return joined.endsWith("/") && path !== "/" ? `${path}/` : path;
 }
 
+/** A `file:` URL as a path for `Files`: decoded, and on Windows without the `/` before `C:`. */
+export const urlPath = (url: URL): string => decodeURIComponent(url.pathname).replace(/^\/([A-Za-z]:)/, "$1");
+
 /** `node:path`'s `dirname` for POSIX paths (see `joinPath`). */
 export function parentDir(path: string): string {
   const trimmed = path.replace(/(?<=.)\/+$/, "");

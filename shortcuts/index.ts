@@ -7,7 +7,7 @@
  */
 import type { Identity } from "../cli/output/envelope.ts";
 import type { FlagSpecs, Shortcut } from "./declare.ts";
-import { lazy } from "../cli/lazy.ts";
+import { lazy, type LazyModules } from "../cli/lazy.ts";
 
 export interface ShortcutService {
   /** Help text of the service (the registry's own description wins where it has one). */
@@ -17,102 +17,106 @@ export interface ShortcutService {
   load(): Promise<Shortcut<FlagSpecs>[]>;
 }
 
+/** A service's list module, loaded when a run first builds that service. */
+const list = (path: Extract<keyof LazyModules, `shortcuts/${string}/index.ts`>) => async () =>
+  (await lazy(path)).SHORTCUTS;
+
 export const SHORTCUT_SERVICES: Record<string, ShortcutService> = {
   calendar: {
     description: "Calendar: agenda, events, free/busy, invitations",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/calendar/index.ts")).SHORTCUTS,
+    load: list("shortcuts/calendar/index.ts"),
   },
   im: {
     description: "Messenger: messages, chats, bookmarks and the feed",
     identities: ["bot", "user"],
-    load: async () => (await lazy("shortcuts/im/index.ts")).SHORTCUTS,
+    load: list("shortcuts/im/index.ts"),
   },
   docs: {
     description: "Docs: create, read and edit documents; history, media, search",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/docs/index.ts")).SHORTCUTS,
+    load: list("shortcuts/docs/index.ts"),
   },
   drive: {
     description: "Drive: files, folders, comments, permissions, versions, import and export",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/drive/index.ts")).SHORTCUTS,
+    load: list("shortcuts/drive/index.ts"),
   },
   sheets: {
     description: "Sheets: read, write and append cell values",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/sheets/index.ts")).SHORTCUTS,
+    load: list("shortcuts/sheets/index.ts"),
   },
   base: {
     description: "Base: list and upsert table records",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/base/index.ts")).SHORTCUTS,
+    load: list("shortcuts/base/index.ts"),
   },
   task: {
     description: "Tasks: create, list and complete",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/task/index.ts")).SHORTCUTS,
+    load: list("shortcuts/task/index.ts"),
   },
   contact: {
     description: "Contacts: find people and bots, read profiles",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/contact/index.ts")).SHORTCUTS,
+    load: list("shortcuts/contact/index.ts"),
   },
   application: {
     description: "Application: the app's slash commands",
     identities: ["bot", "user"],
-    load: async () => (await lazy("shortcuts/application/index.ts")).SHORTCUTS,
+    load: list("shortcuts/application/index.ts"),
   },
   note: {
     description: "Meeting notes: details and transcripts",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/note/index.ts")).SHORTCUTS,
+    load: list("shortcuts/note/index.ts"),
   },
   mail: {
     description:
       "Mail: compose (drafts first), reply, forward, triage, organize, receipts, templates and rules",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/mail/index.ts")).SHORTCUTS,
+    load: list("shortcuts/mail/index.ts"),
   },
   vc: {
     description: "Video meetings: search, details, recordings, notes and the meeting bot",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/vc/index.ts")).SHORTCUTS,
+    load: list("shortcuts/vc/index.ts"),
   },
   minutes: {
     description: "Minutes: search, details, media, and edits to summaries, todos and transcripts",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/minutes/index.ts")).SHORTCUTS,
+    load: list("shortcuts/minutes/index.ts"),
   },
   okr: {
     description: "OKR: cycles, objectives and key results, weights, indicators, progress records",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/okr/index.ts")).SHORTCUTS,
+    load: list("shortcuts/okr/index.ts"),
   },
   wiki: {
     description: "Wiki: spaces, pages, members and moves",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/wiki/index.ts")).SHORTCUTS,
+    load: list("shortcuts/wiki/index.ts"),
   },
   markdown: {
     description: "Markdown files in Drive: store and fetch them byte for byte",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/markdown/index.ts")).SHORTCUTS,
+    load: list("shortcuts/markdown/index.ts"),
   },
   whiteboard: {
     description: "Whiteboards: read nodes, export as image, add nodes or diagrams",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/whiteboard/index.ts")).SHORTCUTS,
+    load: list("shortcuts/whiteboard/index.ts"),
   },
   slides: {
     description: "Slides: presentations as XML \u2014 create, read, edit slides, versions, images",
     identities: ["user", "bot"],
-    load: async () => (await lazy("shortcuts/slides/index.ts")).SHORTCUTS,
+    load: list("shortcuts/slides/index.ts"),
   },
   event: {
     description: "event operations",
     identities: ["bot"],
-    load: async () => (await lazy("shortcuts/event/index.ts")).SHORTCUTS,
+    load: list("shortcuts/event/index.ts"),
   },
 };
 

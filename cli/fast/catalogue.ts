@@ -21,6 +21,7 @@ import {
 } from "../commands/catalogue.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type { RunContext } from "../context.ts";
+import { urlPath } from "../files.ts";
 import { emitRendered } from "../output/emit.ts";
 import type { ApiMethod } from "../../registry/index.ts";
 import { parseFlags, strictModeOff } from "./method.ts";
@@ -37,9 +38,6 @@ export interface StaticHeader {
 
 /** The catalogue's data file, read rather than imported: printed as it is, it is never parsed whole. */
 export const STATIC_FILE = new URL("./catalogue_static.ndjson", import.meta.url);
-
-/** `STATIC_FILE` as a path for `Files` (on Windows a URL's pathname starts `/C:`). */
-const staticPath = () => decodeURIComponent(STATIC_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
 
 const SUITE_TURN = {
   allowed: true,
@@ -157,7 +155,7 @@ export async function runCatalogue(argv: string[], ctx: RunContext): Promise<num
   const opts = parsed.opts as unknown as CatalogueOptions;
   // `--service config` lists a fixed command's leaves in the tree: its answer to give.
   if (opts.service !== undefined && FIXED_NAMES.has(opts.service)) return undefined;
-  const bytes = await ctx.p.files.readFile(staticPath());
+  const bytes = await ctx.p.files.readFile(urlPath(STATIC_FILE));
   const body = bytes.indexOf(0x0a) + 1;
   const ndjson = opts.jq === undefined && opts.format.toLowerCase() === "ndjson";
   if (ndjson && opts.service === undefined) {

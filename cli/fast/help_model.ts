@@ -14,6 +14,7 @@ import { methodHelp } from "../api_commands/method_help.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type { RunContext } from "../context.ts";
+import { urlPath } from "../files.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { ApiMethod } from "../../registry/index.ts";
 import { shortcutFlags, shortcutHelpText } from "../../shortcuts/command_flags.ts";
@@ -125,15 +126,12 @@ export function staticShortcut(shortcut: Shortcut<FlagSpecs>): StaticShortcut {
  */
 export const HELP_STATIC_FILE = new URL("./help_static.ndjson", import.meta.url);
 
-/** `HELP_STATIC_FILE` as a path for `Files` (on Windows a URL's pathname starts `/C:`). */
-const staticPath = () => decodeURIComponent(HELP_STATIC_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
-
 /**
  * The file's line that starts with `prefix`, decoded alone (decoding the whole file cost about 2 ms); undefined
  * when it has none.
  */
 async function staticLine(ctx: RunContext, prefix: string): Promise<string | undefined> {
-  const bytes = await ctx.p.files.readFile(staticPath());
+  const bytes = await ctx.p.files.readFile(urlPath(HELP_STATIC_FILE));
   const want = new TextEncoder().encode(prefix);
   for (let at = 0; at < bytes.length;) {
     const newline = bytes.indexOf(0x0a, at);

@@ -6,6 +6,7 @@
 import { admit, type CommandGate, suiteCommand } from "../command_meta.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type { RunContext } from "../context.ts";
+import { urlPath } from "../files.ts";
 import { type CommandFlag, invocationOf, shortcutFlags } from "../../shortcuts/command_flags.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
 import type { FlagSpecs, Shortcut } from "../../shortcuts/declare.ts";
@@ -31,8 +32,9 @@ const answersTo = (s: Shortcut<FlagSpecs>, name: string) =>
  * from the service's whole list, which is what decides.
  */
 async function shortcutNamed(ctx: RunContext, service: string, name: string) {
-  const path = decodeURIComponent(SHORTCUT_MODULES_FILE.pathname).replace(/^\/([A-Za-z]:)/, "$1");
-  const modules = JSON.parse(await ctx.p.files.readTextFile(path)) as ShortcutModules;
+  const modules = JSON.parse(
+    await ctx.p.files.readTextFile(urlPath(SHORTCUT_MODULES_FILE)),
+  ) as ShortcutModules;
   const module = Object.hasOwn(modules, service) && Object.hasOwn(modules[service], name)
     ? modules[service][name]
     : undefined;
