@@ -55,7 +55,8 @@ Deno.test("a sandboxed run gets tokens from the broker within its policy, and ho
     const boxed = (args: string[]) => runCli(args, { configDir: sandbox, env });
     const read = await boxed(["contact", "+get-user", "--user-id", bob.open_id, "--as", "user"]);
     assert.equal(read.code, 0, read.stderr);
-    assert.equal(read.json<{ data: { open_id: string } }>().data.open_id, bob.open_id);
+    // As the user, +get-user reads users/basic_batch, which answers with the id asked for as `user_id`.
+    assert.equal(read.json<{ data: { user_id: string } }>().data.user_id, bob.open_id);
     const me = await boxed(["contact", "+get-user", "--as", "user"]);
     assert.equal(me.json<{ identity: string }>().identity, "user");
 

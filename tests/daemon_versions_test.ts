@@ -40,13 +40,13 @@ Deno.test("an event hub of an older larkit: status says stale and how to restart
     assert.deepEqual([data.hub.version, data.stale], ["0.0.1", true]);
     assert.match(data.hint, /next `larkit event consume` restarts it, or now: larkit event stop/);
 
-    // stdin closed at once: consume connects (after replacing the hub) and ends at EOF.
-    const consumed = await runMain(["event", "consume", "task.task.updated_v1"], {
+    // consume connects (after replacing the hub) and, with no event, ends at --timeout as a timeout (exit 4).
+    const consumed = await runMain(["event", "consume", "task.task.updated_v1", "--timeout", "500ms"], {
       configDir,
       stdin: "",
       env,
     });
-    assert.equal(consumed.code, 0, consumed.stderr);
+    assert.equal(consumed.code, 4, consumed.stderr);
     assert.match(consumed.stderr, /the hub runs larkit 0\.0\.1; restarting it with /);
     assert.match(await oldRun, /stop/, "the old hub was asked to stop");
     const now = (await runCli(["event", "status"], { configDir, env })).json<
