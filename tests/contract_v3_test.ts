@@ -212,8 +212,16 @@ Deno.test("control characters and bidi overrides from suite data are escaped in 
       assert.doesNotMatch(r.stdout, RAW_CONTROLS, format);
       assert.match(r.stdout, /title/, format);
     }
+    const shown = "\\u001b]0;owned\\u0007title\\u202etxt.exe\\u001b[31mred\\u009b";
     const csv = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", "csv"]);
-    assert.match(csv.stdout, /\\u001b\]0;owned\\u0007title\\u202etxt\.exe\\u001b\[31mred\\u009b/);
+    assert.ok(csv.stdout.includes(shown), csv.stdout);
+    // The table shows the same escapes (not a stripped "titletxt.exered"), its column as wide as they are.
+    const table = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", "table"]);
+    const [header, rule, ...rows] = table.stdout.split("\n");
+    const at = header.indexOf("summary");
+    const row = rows.find((r) => r.includes("owned")) ?? "";
+    assert.ok(at >= 0 && row.slice(at).startsWith(shown), table.stdout);
+    assert.equal(rule.slice(at).split("  ")[0], "\u2500".repeat(shown.length), table.stdout);
   });
 });
 
