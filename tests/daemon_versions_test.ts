@@ -10,23 +10,16 @@ import { VERSION } from "../cli/provider.ts";
 import { testProvider } from "../cli/test_provider.ts";
 import { reachDaemon } from "../relay/daemon.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
-import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
-import { emulatorHub } from "./helpers/event_hub.ts";
+import { startEmulator } from "./helpers/emulator.ts";
+import { emulatorHub, eventEnv } from "./helpers/event_hub.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { inherited, runMain } from "./helpers/run_main.ts";
+import { runMain } from "./helpers/run_main.ts";
 import { serveDaemon } from "./fixtures/fake_daemon.ts";
 
 Deno.test("an event hub of an older larkit: status says stale and how to restart; consume restarts it", async () => {
   const emu = await startEmulator({});
   const configDir = await Deno.makeTempDir({ prefix: "larkit-oldhub-" });
-  const env = {
-    ...inherited(),
-    NO_COLOR: "1",
-    LARKIT_CONFIG_DIR: configDir,
-    LARKIT_REMOTE_META: "off",
-    LARKIT_EVENT_HUB_IDLE_MS: "30000",
-    ...emulatorEnv(emu),
-  };
+  const env = eventEnv(emu, configDir, 30_000);
   const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
   const hub = hubPaths(p.paths, emu.app.appId);
   await Deno.mkdir(hub.dir, { recursive: true, mode: 0o700 });

@@ -7,11 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
-import { hubsLeft } from "./helpers/event_hub.ts";
+import { type Emulator, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
+import { eventEnv, hubsLeft } from "./helpers/event_hub.ts";
 import { ENDPOINT_PATH } from "../cli/event/connection.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { inherited, MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
+import { MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
 
 interface Suite {
   emu: Emulator;
@@ -98,15 +98,8 @@ async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
   };
   const configDir = await Deno.makeTempDir({ prefix: "larkit-ev-" });
   const uat = (await userToken(emu)).access_token;
-  const env = {
-    ...inherited(),
-    NO_COLOR: "1",
-    LARKIT_CONFIG_DIR: configDir,
-    LARKIT_REMOTE_META: "off",
-    // A hub a failed test leaves behind exits on its own.
-    LARKIT_EVENT_HUB_IDLE_MS: "30000",
-    ...emulatorEnv(emu),
-  };
+  // A hub a failed test leaves behind exits on its own.
+  const env = eventEnv(emu, configDir, 30_000);
   const suite: Suite = {
     emu,
     env,
