@@ -143,9 +143,24 @@ function methodFromTool(tool: PackageTool, zh: PackageTool | undefined, name: Me
   return method;
 }
 
+/**
+ * A POST that only reads, by the suite's naming: `calendar.v4.calendar.search`, `drive.v1.meta.batchQuery`,
+ * `contact.v3.user.basicBatch`, `calendar.v4.calendar.primary`. The API spells many reads as POST (a body
+ * carries the filter); counted as writes they were never retried, "outcome unknown" when an answer was lost,
+ * and refused by read-only policies.
+ */
+// A name that only ends in Query is not enough (`helpdesk.v1.ticket.answerUserQuery` writes an answer): the
+// verb must come first. A read this misses stays a write, the safe side.
+const READ_NAMES = /^(search|query|find|list|get|mget|primary|basicBatch|batchGet|batchQuery)([A-Z]\w*)?$/;
+
+function readByName(m: MethodSpec): boolean {
+  const last = m.sdkName?.split(".").at(-1) ?? "";
+  return m.httpMethod === "POST" && READ_NAMES.test(last);
+}
+
 function applyOverride(m: MethodSpec, o: Overrides["methods"][string] | undefined): MethodSpec {
   const out: MethodSpec = { ...m, ...o };
-  out.risk = o?.risk ?? riskOf(m);
+  out.risk = o?.risk ?? (readByName(m) ? "read" : riskOf(m));
   const idem = o?.idempotency ?? idempotencyOf(m);
   if (idem) out.idempotency = idem;
   return out;

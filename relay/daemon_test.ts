@@ -19,7 +19,7 @@ import {
 import { DevRelay } from "./dev_relay.ts";
 import type { RelayAccount } from "./enroll.ts";
 import { createRemoteControlHost } from "./host.ts";
-import { RemoteClient } from "./remote_client.ts";
+import { pairRemoteClient } from "../tests/helpers/pair_device.ts";
 
 async function withDaemon(
   account: RelayAccount,
@@ -114,7 +114,10 @@ Deno.test("an enable refused by the daemon comes back as the larkit error it sta
 Deno.test("daemon/shutdown: refused to remote devices, honoured for a local client after its reply", async () => {
   await withDaemon(USER, async ({ client, relay, shutdowns }) => {
     await enableAndSettle(client, testProvider().clock, 10_000);
-    const phone = await RemoteClient.connect(relay.clientUrl("phone"), "phone");
+    // Paired by the local client (remote devices may not start a pairing).
+    const phone = await pairRemoteClient(relay, {
+      pair: () => client.call("remoteControl/pairing/start", {}) as Promise<{ pairingCode: string }>,
+    });
     try {
       const stream = phone.stream("s1");
       await stream.request("initialize", {

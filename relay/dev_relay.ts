@@ -11,8 +11,9 @@
  *    when it goes away the server gets `client_closed` for every stream it used,
  *  - pairing: `POST .../server/pair` (server token; `{manual_code}` -> a code valid 10 minutes) and
  *    `.../pair/status` (`{claimed}`); a device redeems the code at `POST /dev/pair` for its `client_id` and
- *    `client_token`, which its socket then presents as `Authorization: Bearer` (an unknown client without a
- *    token is still let in unless started with `requirePairing`, for driving a server by hand),
+ *    `client_token`, which its socket then presents as `Authorization: Bearer`; a client id never paired is
+ *    refused as a revoked one is (403), unless started with `allowUnpaired` (`larkit relay dev
+ *    --allow-unpaired`, an explicit opt-in for driving a server by hand without pairing),
  *  - the account's machines and devices (account headers): `GET .../environments`, `DELETE .../environments/{id}`
  *    (forgets the server and revokes its devices), `GET .../environments/{id}/clients` (with last-seen times)
  *    and `DELETE .../environments/{id}/clients/{client_id}` (revokes: the device's socket closes at once, so the
@@ -105,8 +106,11 @@ export interface DevRelayOptions {
   tokenTtlMs?: number;
   /** Seconds of silence after which a socket is pinged, and closed if the pong does not follow (default 30). */
   idleTimeoutSeconds?: number;
-  /** Refuse remote-client sockets without a paired client's token (production); by default unknown ones may connect. */
-  requirePairing?: boolean;
+  /**
+   * Let a client id that was never paired connect without a token (driving a server by hand). Off by default:
+   * as in production, only paired devices presenting their token connect.
+   */
+  allowUnpaired?: boolean;
 }
 
 /** What the relay saw, for assertions and for the by-hand log. */
@@ -202,7 +206,7 @@ export class DevRelay {
   readonly #servers = new Map<string, ServerRecord>();
   readonly #pairings: Pairing[] = [];
   readonly #devices = new Map<string, DeviceRecord>();
-  readonly #requirePairing: boolean;
+  readonly #allowUnpaired: boolean;
   #nextDevice = 1;
   /** The server id of the connected server socket. */
   #serverSocketId: string | undefined;
@@ -229,7 +233,7 @@ export class DevRelay {
     this.#tokensOn = options.tokens ?? true;
     this.#tokenTtlMs = options.tokenTtlMs ?? 60 * 60_000;
     this.#idleTimeout = options.idleTimeoutSeconds ?? 30;
-    this.#requirePairing = options.requirePairing ?? false;
+    this.#allowUnpaired = options.allowUnpaired ?? false;
     this.#server = Deno.serve({
       hostname: options.hostname ?? "127.0.0.1",
       port: options.port ?? 0,
@@ -586,23 +590,27 @@ export class DevRelay {
     if (record) record.lastSeenAt = this.#seconds();
   }
 
-  /** null when a remote-client socket may open, else the refusal. */
+  /**
+   * null when a remote-client socket may open, else the refusal. Only a paired device presenting its token is
+   * let in: a client id the relay never paired is refused as a revoked one is (403, no socket), since to the
+   * relay neither is a device of this account (the by-hand `allowUnpaired` relay lets one in without a token).
+   */
   #refuseClient(clientId: string, authorization: string | null): Response | null {
     const device = this.#devices.get(clientId);
-    if (device?.revoked) return Response.json({ detail: "client revoked" }, { status: 403 });
-    if (device) {
-      if (authorization !== `Bearer ${device.token}`) {
-        return Response.json({ detail: "invalid client token" }, { status: 401 });
-      }
-      if (!this.#servers.has(device.serverId)) {
-        return Response.json({ detail: "the paired machine is gone" }, { status: 403 });
-      }
-      return null;
+    if (device === undefined) {
+      if (this.#allowUnpaired && authorization === null) return null;
+      return this.#refusedClient("client not paired");
     }
-    if (this.#requirePairing || authorization !== null) {
-      return Response.json({ detail: "unknown client; pair it first" }, { status: 401 });
+    if (device.revoked) return this.#refusedClient("client revoked");
+    if (authorization !== `Bearer ${device.token}`) {
+      return Response.json({ detail: "invalid client token" }, { status: 401 });
     }
+    if (!this.#servers.has(device.serverId)) return this.#refusedClient("the paired machine is gone");
     return null;
+  }
+
+  #refusedClient(detail: string): Response {
+    return Response.json({ detail }, { status: 403 });
   }
 
   /** The server a request's token stands for (or the account headers on a relay without tokens), else the refusal. */

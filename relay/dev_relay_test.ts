@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 // @ts-types="@types/ws"
 import WebSocket from "ws";
+import { pairDevice } from "../tests/helpers/pair_device.ts";
 import { DevRelay, NOT_FOUND_BODY } from "./dev_relay.ts";
 
 async function post(url: string, body: unknown, headers: Record<string, string>): Promise<Response> {
@@ -23,12 +24,45 @@ const ACCOUNT = {
 };
 const ENROLL = { name: "m", os: "linux", arch: "x86_64", app_server_version: "1", installation_id: "inst-1" };
 
+/**
+ * A local server enrolled by hand, as the session enrolls: it starts pairings with its server token (or, on a
+ * relay without tokens, the account headers), as `remoteControl/pairing/start` does.
+ */
+async function enrolledServer(relay: DevRelay) {
+  const enrolled =
+    await (await post(`${relay.baseUrl}backend-api/wham/remote/control/server/enroll`, ENROLL, ACCOUNT))
+      .json();
+  const auth = enrolled.remote_control_token === undefined
+    ? ACCOUNT
+    : { authorization: `Bearer ${enrolled.remote_control_token}` };
+  return {
+    serverId: enrolled.server_id as string,
+    token: enrolled.remote_control_token as string | undefined,
+    async pair(): Promise<{ pairingCode: string }> {
+      const res = await post(`${relay.baseUrl}backend-api/wham/remote/control/server/pair`, {}, {
+        ...auth,
+        "x-svc-server-id": enrolled.server_id,
+      });
+      assert.equal(res.status, 200);
+      return { pairingCode: (await res.json()).pairing_code };
+    },
+  };
+}
+
 /** Attempts a server handshake; resolves with the status (101 when upgraded) and the refusal's body. */
 function handshake(
   relay: DevRelay,
   headers: Record<string, string>,
 ): Promise<{ status: number; body: string }> {
-  const ws = new WebSocket(relay.serverUrl, { headers });
+  return handshakeAt(relay.serverUrl, headers);
+}
+
+/** Attempts a WebSocket handshake at `url`: the status (101 when upgraded) and the refusal's body. */
+function handshakeAt(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  const ws = new WebSocket(url, { headers });
   return new Promise((resolve) => {
     ws.on("open", () => {
       ws.close();
@@ -115,10 +149,64 @@ Deno.test("fault switches answer a handshake with any status and body", async ()
   }
 });
 
+Deno.test("a client id never paired is refused as a revoked one is (403), with or without a token", async () => {
+  const relay = DevRelay.start();
+  try {
+    const server = await enrolledServer(relay);
+    const notPaired = { status: 403, body: JSON.stringify({ detail: "client not paired" }) };
+    assert.deepEqual(await handshakeAt(relay.clientUrl("phone"), {}), notPaired);
+    assert.deepEqual(
+      await handshakeAt(relay.clientUrl("phone"), { authorization: "Bearer guess" }),
+      notPaired,
+    );
+    const device = await pairDevice(relay, server);
+    assert.equal((await handshakeAt(device.url, { authorization: `Bearer ${device.token}` })).status, 101);
+    assert.equal((await handshakeAt(device.url, {})).status, 401, "a paired id without its token");
+    const revoke = await fetch(
+      `${relay.baseUrl}backend-api/wham/remote/control/environments/env_dev_1/clients/${device.clientId}`,
+      { method: "DELETE", headers: ACCOUNT },
+    );
+    assert.equal(revoke.status, 200, await revoke.text());
+    assert.deepEqual(await handshakeAt(device.url, { authorization: `Bearer ${device.token}` }), {
+      status: 403,
+      body: JSON.stringify({ detail: "client revoked" }),
+    });
+  } finally {
+    await relay.close();
+  }
+});
+
+Deno.test("allowUnpaired (relay dev --allow-unpaired) lets an unknown id in without a token, never a paired or revoked one", async () => {
+  const relay = DevRelay.start({ allowUnpaired: true });
+  try {
+    const server = await enrolledServer(relay);
+    assert.equal((await handshakeAt(relay.clientUrl("by-hand"), {})).status, 101);
+    assert.equal(
+      (await handshakeAt(relay.clientUrl("by-hand"), { authorization: "Bearer guess" })).status,
+      403,
+      "a token names a paired device; an unknown one is not let in",
+    );
+    const device = await pairDevice(relay, server);
+    assert.equal(
+      (await handshakeAt(device.url, {})).status,
+      401,
+      "a paired id is not taken over without its token",
+    );
+    await fetch(
+      `${relay.baseUrl}backend-api/wham/remote/control/environments/env_dev_1/clients/${device.clientId}`,
+      { method: "DELETE", headers: ACCOUNT },
+    ).then((r) => r.body?.cancel());
+    assert.equal((await handshakeAt(device.url, {})).status, 403, "a revoked device stays refused");
+  } finally {
+    await relay.close();
+  }
+});
+
 Deno.test("a remote client socket that goes away sends client_closed for each of its streams", async () => {
   const relay = DevRelay.start();
   try {
-    const client = new WebSocket(relay.clientUrl("phone"));
+    const device = await pairDevice(relay, await enrolledServer(relay));
+    const client = new WebSocket(device.url, { headers: { authorization: `Bearer ${device.token}` } });
     await new Promise((r) => client.on("open", r));
     for (const stream_id of ["s1", "s2"]) {
       client.send(JSON.stringify({ type: "ping", stream_id }));
@@ -137,8 +225,15 @@ Deno.test("a remote client socket that goes away sends client_closed for each of
 Deno.test("the relay pings with control frames and closes a socket that stops answering", async () => {
   const relay = DevRelay.start({ idleTimeoutSeconds: 1 });
   try {
-    const polite = new WebSocket(relay.clientUrl("polite"));
-    const silent = new WebSocket(relay.clientUrl("silent"), { autoPong: false });
+    const server = await enrolledServer(relay);
+    const [politeDevice, silentDevice] = [await pairDevice(relay, server), await pairDevice(relay, server)];
+    const polite = new WebSocket(politeDevice.url, {
+      headers: { authorization: `Bearer ${politeDevice.token}` },
+    });
+    const silent = new WebSocket(silentDevice.url, {
+      headers: { authorization: `Bearer ${silentDevice.token}` },
+      autoPong: false,
+    });
     let pinged = 0;
     silent.on("ping", () => pinged++);
     const closed = { polite: false, silent: false };
@@ -159,12 +254,11 @@ Deno.test("the relay pings with control frames and closes a socket that stops an
 Deno.test("client frames reach the server stamped with the socket's client_id and a cursor, however they named the client", async () => {
   const relay = DevRelay.start({ tokens: false });
   try {
-    const enrollUrl = `${relay.baseUrl}backend-api/wham/remote/control/server/enroll`;
-    const { server_id } = await (await post(enrollUrl, ENROLL, ACCOUNT)).json();
+    const enrolled = await enrolledServer(relay);
     const server = new WebSocket(relay.serverUrl, {
       headers: {
         ...ACCOUNT,
-        "x-svc-server-id": server_id,
+        "x-svc-server-id": enrolled.serverId,
         "x-svc-name": "bQ==",
         "x-svc-protocol-version": "3",
       },
@@ -176,18 +270,20 @@ Deno.test("client frames reach the server stamped with the socket's client_id an
       if (received.length === 3) three.resolve();
     });
     await new Promise((r) => server.on("open", r));
-    const client = new WebSocket(relay.clientUrl("phone"));
+    const phone = await pairDevice(relay, enrolled);
+    const client = new WebSocket(phone.url, { headers: { authorization: `Bearer ${phone.token}` } });
     await new Promise((r) => client.on("open", r));
     // As written by RemoteClient (its own id, passed through as sent), by a client naming another (overwritten),
     // and by one naming none (added).
-    client.send(' {"type":"ping","client_id":"phone","stream_id":"s1"} ');
+    client.send(` {"type":"ping","client_id":"${phone.clientId}","stream_id":"s1"} `);
     client.send(JSON.stringify({ type: "ping", client_id: "someone-else", stream_id: "s1" }));
     client.send(JSON.stringify({ type: "ack", stream_id: "s1", seq_id: 4 }));
     await three.promise;
+    const client_id = phone.clientId;
     assert.deepEqual(received, [
-      { type: "ping", client_id: "phone", stream_id: "s1", cursor: "1" },
-      { type: "ping", client_id: "phone", stream_id: "s1", cursor: "2" },
-      { type: "ack", client_id: "phone", stream_id: "s1", seq_id: 4, cursor: "3" },
+      { type: "ping", client_id, stream_id: "s1", cursor: "1" },
+      { type: "ping", client_id, stream_id: "s1", cursor: "2" },
+      { type: "ack", client_id, stream_id: "s1", seq_id: 4, cursor: "3" },
     ]);
     client.close();
     server.close();

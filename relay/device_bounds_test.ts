@@ -11,7 +11,8 @@ import { testProvider } from "../cli/test_provider.ts";
 import { until, within } from "../tests/helpers/until.ts";
 import { DevRelay } from "./dev_relay.ts";
 import { createRemoteControlHost } from "./host.ts";
-import { RemoteClient } from "./remote_client.ts";
+import type { RemoteClient } from "./remote_client.ts";
+import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { DEFAULT_STREAM_LIMITS } from "./streams.ts";
 
 const ATTACK_STREAMS = 3000;
@@ -53,7 +54,12 @@ Deno.test("one device opening streams in a loop is refused past its bound and ca
       }),
       ms,
     );
-  const relay = await ask<{ baseUrl: string; clientUrl: string }>({ cmd: "start" }, "the relay worker");
+  const started = await ask<{ baseUrl: string; pairUrl: string; clientUrl: string }>(
+    { cmd: "start" },
+    "the relay worker",
+  );
+  // The relay is in the worker: its device URLs from what it told.
+  const relay = { ...started, clientUrl: (id: string) => started.clientUrl + encodeURIComponent(id) };
   const log: string[] = [];
   const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
   const host = createRemoteControlHost({
@@ -70,21 +76,23 @@ Deno.test("one device opening streams in a loop is refused past its bound and ca
     await host.remote.enable();
     await until("connected", () => host.remote.status.current.status === "connected");
     const session = await host.remote.session();
-    b = await RemoteClient.connect(relay.clientUrl, "phone-b");
+    b = await pairRemoteClient(relay, host.remote);
     // Warm-up, then the quiet baseline.
     await initializeLatencies(b, "warm");
     const quiet = await initializeLatencies(b, "quiet");
 
     let maxOpen = 0;
     sampler = setInterval(() => maxOpen = Math.max(maxOpen, session.streamCounts().open), 1);
-    const attack = ask<{ opened: number; refused: number; other: number }>(
-      { cmd: "attack", clientId: "phone-a", streams: ATTACK_STREAMS, inFlight: IN_FLIGHT },
+    // The attacking device is paired too (the relay admits no other): the server's code, redeemed in the worker.
+    const { pairingCode } = await host.remote.pair();
+    const attack = ask<{ clientId: string; opened: number; refused: number; other: number }>(
+      { cmd: "attack", pairingCode, streams: ATTACK_STREAMS, inFlight: IN_FLIGHT },
       "the attack loop",
       60_000,
     );
     await until("the attack under way", () => session.streamCounts().open > 1);
     const busy = await initializeLatencies(b, "busy");
-    const counts = await attack;
+    const { clientId: attacker, ...counts } = await attack;
     clearInterval(sampler);
     maxOpen = Math.max(maxOpen, session.streamCounts().open);
 
@@ -97,7 +105,7 @@ Deno.test("one device opening streams in a loop is refused past its bound and ca
       maxOpen <= DEFAULT_STREAM_LIMITS.perClient + 1,
       `at most the bound (+ B's one) open: ${maxOpen}`,
     );
-    const refusals = log.filter((l) => l.includes("refusing new streams of phone-a"));
+    const refusals = log.filter((l) => l.includes(`refusing new streams of ${attacker}`));
     assert.equal(refusals.length, 1, "logged once");
     const slower = median(busy) - median(quiet);
     assert.ok(
@@ -125,8 +133,9 @@ Deno.test("a device that never acks and pings in a loop cannot hold up another d
     timing: { backoffBaseMs: 10, backoffCapMs: 40 },
     clientName: "",
   });
-  // The silent device: a raw socket that reads everything and acks nothing.
-  const mute = new WebSocket(relay.clientUrl("phone-mute"));
+  // The silent device: a raw socket that reads everything and acks nothing (paired while disabled).
+  const muteDevice = await pairDevice(relay, host.remote);
+  const mute = new WebSocket(muteDevice.url, { headers: { authorization: `Bearer ${muteDevice.token}` } });
   let heard = 0;
   mute.onmessage = () => void heard++;
   await new Promise((resolve) => mute.onopen = resolve);
@@ -146,7 +155,7 @@ Deno.test("a device that never acks and pings in a loop cannot hold up another d
       for (let i = 0; i < 50; i++) send({ type: "ping", stream_id: `ghost-${round}-${i}` });
     }
     // The other device, right behind the flood.
-    b = await RemoteClient.connect(relay.clientUrl("phone-b"), "phone-b");
+    b = await pairRemoteClient(relay, host.remote);
     await within("another device's initialize", b.stream("b-1").request("initialize", INIT), 5_000);
     await within("and its next stream", b.stream("b-2").request("initialize", INIT), 5_000);
 

@@ -1,5 +1,5 @@
 /**
- * Devices on the real app server behind a dev relay that requires pairing (issue 33, A): the
+ * Devices on the real app server behind the dev relay, which admits paired devices only (issue 33, A): the
  * `remoteControl/pairing/start|status` and `remoteControl/client/list|revoke` methods from a local client, a
  * device redeeming the code and connecting with its token, its last-seen time, revocation closing its streams
  * at once and refusing it, pairing while disabled, a pair 404 re-enrolling once, and the account's hosts.
@@ -53,7 +53,7 @@ async function client(
 }
 
 Deno.test("pair -> a new device connects with the code; list shows its last-seen time; revoke closes its streams and refuses it", async () => {
-  const relay = DevRelay.start({ requirePairing: true });
+  const relay = DevRelay.start();
   const host = setup(relay);
   const phones: RemoteClient[] = [];
   try {
@@ -76,8 +76,8 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
       claimed: false,
     });
 
-    // Without pairing, a device is refused at the relay.
-    await assert.rejects(RemoteClient.connect(relay.clientUrl("intruder"), "intruder"), /401/);
+    // Without pairing, a device is refused at the relay, as a revoked one is.
+    await assert.rejects(RemoteClient.connect(relay.clientUrl("intruder"), "intruder"), /403/);
 
     const paired = await redeemPairingCode(fetch, relay.pairUrl, {
       pairing_code: code.pairingCode,
@@ -140,7 +140,7 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
 });
 
 Deno.test("pairing works while remote control is disabled: the enrollment is made, no socket is opened", async () => {
-  const relay = DevRelay.start({ requirePairing: true });
+  const relay = DevRelay.start();
   const host = setup(relay);
   try {
     const call = await client(host, "InProcess");
@@ -260,7 +260,7 @@ Deno.test("pairing and revoking are refused to remote-control connections", asyn
 });
 
 Deno.test("hosts: the account's machines with this one marked current; delete forgets one and revokes its devices", async () => {
-  const relay = DevRelay.start({ requirePairing: true });
+  const relay = DevRelay.start();
   const host = setup(relay);
   try {
     await host.remote.enable();

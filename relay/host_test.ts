@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { testProvider } from "../cli/test_provider.ts";
 import { DevRelay } from "./dev_relay.ts";
 import { createRemoteControlHost } from "./host.ts";
-import { RemoteClient } from "./remote_client.ts";
+import { pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { until } from "../tests/helpers/until.ts";
 
 Deno.test("a remote turn runs through the relay on the real app server", async () => {
@@ -26,7 +26,7 @@ Deno.test("a remote turn runs through the relay on the real app server", async (
   try {
     await host.remote.enable();
     await until("connected", () => host.remote.status.current.status === "connected");
-    const client = await RemoteClient.connect(relay.clientUrl("phone"), "phone");
+    const client = await pairRemoteClient(relay, host.remote);
     const stream = client.stream("s1");
     const seen: Array<{ method?: string; params?: Record<string, unknown> }> = [];
     stream.onMessage((m) => seen.push(m as { method?: string }));
@@ -70,7 +70,7 @@ Deno.test("remoteControl/* need experimentalApi; disable reports disabled and br
   try {
     await host.remote.enable();
     await until("connected", () => host.remote.status.current.status === "connected");
-    const client = await RemoteClient.connect(relay.clientUrl("phone"), "phone");
+    const client = await pairRemoteClient(relay, host.remote);
     const plain = client.stream("plain");
     await plain.request("initialize", { clientInfo: { name: "phone", version: "1" } });
     await assert.rejects(plain.request("remoteControl/status/read"), /requires experimentalApi capability/);

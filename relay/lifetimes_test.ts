@@ -8,12 +8,12 @@ import { DatabaseSync } from "node:sqlite";
 import type { Clock } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { DevRelay } from "./dev_relay.ts";
-import { RemoteClient } from "./remote_client.ts";
 import { frameMessage } from "./segments.ts";
 import { RemoteControlSession, type SessionTiming } from "./session.ts";
 import type { OpenSocket, RelaySocket, SocketHandlers } from "./socket.ts";
 import { EnrollmentStore } from "./store.ts";
 import { normalizeRelayBaseUrl } from "./url.ts";
+import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { until } from "../tests/helpers/until.ts";
 
 /** A clock whose sleeps fire only when the test advances it, in due order. */
@@ -158,7 +158,7 @@ Deno.test("a stream idle for 10 minutes is closed as if client_closed, and its b
   const app = new EchoApp();
   // No liveness traffic in this test: only the idle sweep runs on the fake clock.
   const s = session(relay.baseUrl, clock, { app, timing: { pingIntervalMs: 1e9, pongTimeoutMs: 1e9 } });
-  const client = await RemoteClient.connect(relay.clientUrl("c1"), "c1");
+  const client = await pairRemoteClient(relay, s);
   try {
     await s.enable();
     await until("connected", () => s.status.current.status === "connected");
@@ -187,8 +187,13 @@ Deno.test("a stream idle for 10 minutes is closed as if client_closed, and its b
   }
 });
 
-function rawClient(url: string): Promise<{ ws: WebSocket; frames: Record<string, unknown>[] }> {
-  const ws = new WebSocket(url);
+/** A paired device's socket with nothing on top: frames as they come. */
+async function rawClient(
+  relay: DevRelay,
+  server: RemoteControlSession,
+): Promise<{ ws: WebSocket; frames: Record<string, unknown>[] }> {
+  const device = await pairDevice(relay, server);
+  const ws = new WebSocket(device.url, { headers: { authorization: `Bearer ${device.token}` } });
   const frames: Record<string, unknown>[] = [];
   ws.onmessage = (ev) => frames.push(JSON.parse(ev.data as string));
   return new Promise((resolve) => ws.onopen = () => resolve({ ws, frames }));
@@ -200,7 +205,7 @@ Deno.test("a legacy client_message without stream_id opens a stream under a gene
     now: () => Date.now(),
     sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
   });
-  const { ws, frames } = await rawClient(relay.clientUrl("old"));
+  const { ws, frames } = await rawClient(relay, s);
   try {
     await s.enable();
     await until("connected", () => s.status.current.status === "connected");
@@ -252,7 +257,7 @@ Deno.test("a server message over 100 MiB is dropped with one log line; the strea
   }, {
     log,
   });
-  const client = await RemoteClient.connect(relay.clientUrl("c1"), "c1");
+  const client = await pairRemoteClient(relay, s);
   try {
     await s.enable();
     await until("connected", () => s.status.current.status === "connected");
@@ -280,12 +285,12 @@ Deno.test("an over-limit inbound message logs one line; after a re-initialize an
   }, {
     log,
   });
-  const client = await RemoteClient.connect(relay.clientUrl("c1"), "c1");
+  const client = await pairRemoteClient(relay, s);
   const chunked = (seq: number, id: number, size: number) => {
     const frames = frameMessage(
       "client",
       JSON.stringify({ jsonrpc: "2.0", id, method: "echo", params: { pad: "p".repeat(size) } }),
-      { client_id: "c1", stream_id: "s1", seq_id: seq },
+      { client_id: client.clientId, stream_id: "s1", seq_id: seq },
     );
     if (!Array.isArray(frames)) throw frames;
     return frames.map((f) => JSON.parse(f.text) as Record<string, unknown>);

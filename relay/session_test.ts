@@ -9,10 +9,11 @@ import { abortableSleep } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { DevRelay } from "./dev_relay.ts";
 import type { RelayAccount } from "./enroll.ts";
-import { RemoteClient, type RemoteStream } from "./remote_client.ts";
+import type { RemoteClient, RemoteStream } from "./remote_client.ts";
 import { RemoteControlSession } from "./session.ts";
 import { EnrollmentStore } from "./store.ts";
 import { normalizeRelayBaseUrl } from "./url.ts";
+import { pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { until } from "../tests/helpers/until.ts";
 
 class ScriptedAppServer implements AppServer {
@@ -103,12 +104,9 @@ function harness(
   };
 }
 
-async function openStream(
-  h: Harness,
-  clientId: string,
-  streamId: string,
-): Promise<[RemoteClient, RemoteStream]> {
-  const client = await RemoteClient.connect(h.relay.clientUrl(clientId), clientId);
+/** A newly paired device's stream, initialized. */
+async function openStream(h: Harness, streamId: string): Promise<[RemoteClient, RemoteStream]> {
+  const client = await pairRemoteClient(h.relay, h.session);
   const stream = client.stream(streamId);
   await stream.request("initialize", { clientInfo: { name: "phone", version: "1" } });
   return [client, stream];
@@ -118,7 +116,7 @@ Deno.test("a remote stream opens a RemoteControl connection and round-trips thro
   await using h = harness();
   assert.equal((await h.session.enable()).status, "connecting");
   await until("connected", () => h.session.status.current.status === "connected");
-  const [client, stream] = await openStream(h, "c1", "s1");
+  const [client, stream] = await openStream(h, "s1");
   assert.deepEqual(await stream.request("echo", { n: 1 }), { n: 1 });
   assert.deepEqual(h.app.origins, ["RemoteControl"]);
   const headers = h.relay.stats.handshakeHeaders[0];
@@ -141,7 +139,7 @@ Deno.test("a remote stream opens a RemoteControl connection and round-trips thro
 Deno.test("a 5 MB result arrives segmented and intact", async () => {
   await using h = harness();
   await h.session.enable();
-  const [client, stream] = await openStream(h, "c1", "s1");
+  const [client, stream] = await openStream(h, "s1");
   const result = await stream.request("big", { size: 5 * 1024 * 1024 });
   assert.equal(result, "x".repeat(5 * 1024 * 1024));
   assert.ok(h.relay.stats.chunkFramesForwarded >= 52, `${h.relay.stats.chunkFramesForwarded} chunk frames`);
@@ -151,7 +149,7 @@ Deno.test("a 5 MB result arrives segmented and intact", async () => {
 Deno.test("20 socket kills during a 1,000-message exchange: every message once, in order", async () => {
   await using h = harness();
   await h.session.enable();
-  const [client, stream] = await openStream(h, "c1", "s1");
+  const [client, stream] = await openStream(h, "s1");
   const seen: number[] = [];
   stream.onMessage((m) => {
     const r = (m as { result?: { i?: number } }).result;
@@ -305,12 +303,12 @@ Deno.test("an enroll 401 never ends the loop: connecting with the error and a hi
 Deno.test("oversized and corrupt segments are dropped while the socket and other streams keep working", async () => {
   await using h = harness();
   await h.session.enable();
-  const [c1, s1] = await openStream(h, "c1", "s1");
-  const [c2, s2] = await openStream(h, "c2", "s2");
+  const [c1, s1] = await openStream(h, "s1");
+  const [c2, s2] = await openStream(h, "s2");
   const handshakes = h.relay.stats.handshakes;
-  h.relay.faults.sendOversizedSegment("c1", "s1", 50);
-  h.relay.faults.sendCorruptSegment("c1", "s1", 51);
-  h.relay.faults.sendCorruptSegment("c2", "s2", 52);
+  h.relay.faults.sendOversizedSegment(c1.clientId, "s1", 50);
+  h.relay.faults.sendCorruptSegment(c1.clientId, "s1", 51);
+  h.relay.faults.sendCorruptSegment(c2.clientId, "s2", 52);
   assert.deepEqual(await s1.request("echo", { still: 1 }), { still: 1 });
   assert.deepEqual(await s2.request("echo", { still: 2 }), { still: 2 });
   assert.equal(h.relay.stats.handshakes, handshakes, "the socket was not closed");
@@ -340,7 +338,7 @@ Deno.test("status transitions: connecting → connected → connecting on a drop
 Deno.test("pings are answered with pong; client_closed closes the stream; unknown streams get nothing", async () => {
   await using h = harness();
   await h.session.enable();
-  const [client, s1] = await openStream(h, "c1", "s1");
+  const [client, s1] = await openStream(h, "s1");
   const pongs: unknown[] = [];
   s1.onMessage((m) => (m as { pong?: string }).pong && pongs.push(m));
   s1.ping();
@@ -359,7 +357,7 @@ Deno.test("pings are answered with pong; client_closed closes the stream; unknow
 Deno.test("a remote client's socket going away closes every stream it had open on the server", async () => {
   await using h = harness();
   await h.session.enable();
-  const client = await RemoteClient.connect(h.relay.clientUrl("c1"), "c1");
+  const client = await pairRemoteClient(h.relay, h.session);
   for (const id of ["a", "b", "c"]) await client.stream(id).request("initialize", {});
   assert.equal(h.session.streamCounts().open, 3);
   client.close();

@@ -62,6 +62,24 @@ export function notFound(code: number, msg: string): never {
   return raise(404, code, msg);
 }
 
+/**
+ * A stored file as the suite's download: the bytes streamed, its name in Content-Disposition both as a quoted
+ * ASCII fallback and as RFC 5987's UTF-8 `filename*`.
+ */
+export function attachment(stored: { body: ReadableStream<Uint8Array>; size: number }, name: string): Reply {
+  return {
+    kind: "raw",
+    status: 200,
+    body: stored.body,
+    headers: {
+      "content-type": "application/octet-stream",
+      "content-length": String(stored.size),
+      "content-disposition": `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, "_")}"; ` +
+        `filename*=UTF-8''${encodeURIComponent(name)}`,
+    },
+  };
+}
+
 /** Renders a reply as the HTTP response the suite would send. */
 export function render(reply: Reply, logId: string): Response {
   const headers = new Headers({ "x-tt-logid": logId });

@@ -12,10 +12,11 @@ import { abortableSleep } from "../cli/provider.ts";
 import { runCli as runCliIn } from "../cli/run.ts";
 import { remotePolicyArgs, remotePolicyOf } from "../cli/commands/app_server.ts";
 import { DevRelay } from "../relay/dev_relay.ts";
-import { RemoteClient } from "../relay/remote_client.ts";
+import type { RemoteClient } from "../relay/remote_client.ts";
 import { RemoteControlSession } from "../relay/session.ts";
 import { EnrollmentStore } from "../relay/store.ts";
 import { normalizeRelayBaseUrl } from "../relay/url.ts";
+import { pairDevice, type PairedDevice } from "./helpers/pair_device.ts";
 import { until } from "./helpers/until.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../rpc/policy.ts";
 import { createAppServer, type LarkitAppServer } from "../rpc/server.ts";
@@ -566,11 +567,11 @@ Deno.test("B.2 through the dev relay: the relay's client id is the device; anoth
       log: () => {},
     });
     const clients: RemoteClient[] = [];
-    const stream = async (clientId: string, streamId: string) => {
-      const client = await RemoteClient.connect(relay.clientUrl(clientId), clientId);
+    const stream = async (device: PairedDevice, streamId: string) => {
+      const client = await device.connect();
       clients.push(client);
       const s = client.stream(streamId);
-      await s.request("initialize", { clientInfo: { name: clientId, version: "1" } });
+      await s.request("initialize", { clientInfo: { name: device.clientId, version: "1" } });
       return s;
     };
     const ids = async (s: Awaited<ReturnType<typeof stream>>) =>
@@ -578,10 +579,15 @@ Deno.test("B.2 through the dev relay: the relay's client id is the device; anoth
     try {
       await session.enable();
       await until("connected", () => session.status.current.status === "connected");
-      const phone = await stream("phone", "s1");
+      // Two devices, paired the real way; the phone opens two sockets.
+      const [phoneDevice, tabletDevice] = [
+        await pairDevice(relay, session),
+        await pairDevice(relay, session),
+      ];
+      const phone = await stream(phoneDevice, "s1");
       const { thread } = await phone.request("thread/start", {}) as { thread: { id: string } };
-      const phoneAgain = await stream("phone", "s2");
-      const tablet = await stream("tablet", "s1");
+      const phoneAgain = await stream(phoneDevice, "s2");
+      const tablet = await stream(tabletDevice, "s1");
       assert.deepEqual(await ids(phoneAgain), [thread.id], "the same device, another stream: its own thread");
       assert.deepEqual(await ids(tablet), []);
       await assert.rejects(tablet.request("thread/read", { threadId: thread.id }), /thread not found/);
@@ -589,7 +595,11 @@ Deno.test("B.2 through the dev relay: the relay's client id is the device; anoth
       const opened = w.logged.filter((l) =>
         l.event === "connection_opened" && l.fields.origin === "RemoteControl"
       );
-      assert.deepEqual(opened.map((l) => l.fields.device), ["phone", "phone", "tablet"]);
+      assert.deepEqual(opened.map((l) => l.fields.device), [
+        phoneDevice.clientId,
+        phoneDevice.clientId,
+        tabletDevice.clientId,
+      ]);
     } finally {
       for (const c of clients) c.close();
       await session.close();

@@ -55,7 +55,8 @@ Deno.test("a sandboxed run gets tokens from the broker within its policy, and ho
     const boxed = (args: string[]) => runCli(args, { configDir: sandbox, env });
     const read = await boxed(["contact", "+get-user", "--user-id", bob.open_id, "--as", "user"]);
     assert.equal(read.code, 0, read.stderr);
-    assert.equal(read.json<{ data: { open_id: string } }>().data.open_id, bob.open_id);
+    // As the user, +get-user reads users/basic_batch, which answers with the id asked for as `user_id`.
+    assert.equal(read.json<{ data: { user_id: string } }>().data.user_id, bob.open_id);
     const me = await boxed(["contact", "+get-user", "--as", "user"]);
     assert.equal(me.json<{ identity: string }>().identity, "user");
 
@@ -97,7 +98,10 @@ Deno.test("a sandboxed run gets tokens from the broker within its policy, and ho
     await Deno.remove(sandbox, { recursive: true });
   }
   const log = (await serving!).stderr;
-  assert.match(log, /broker: granted user token for GET \/open-apis\/contact\/v3\/users\/ou_\S+ \(contact/);
+  assert.match(
+    log,
+    /broker: granted user token for POST \/open-apis\/contact\/v3\/users\/basic_batch \(contact\.users\.basic_batch, read\)/,
+  );
   assert.match(
     log,
     /broker: refused user token for POST \/open-apis\/calendar\/\S+ \(calendar\.calendars\.primary, read\): service calendar/,

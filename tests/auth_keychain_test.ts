@@ -11,17 +11,9 @@ import { join } from "node:path";
 import { fixtures, startEmulator } from "./helpers/emulator.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { errorOf, runMain } from "./helpers/run_main.ts";
+import { hasTool } from "./helpers/terminal.ts";
 
-function has(tool: string): boolean {
-  try {
-    return new Deno.Command("sh", { args: ["-c", `command -v ${tool}`], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const missing = ["dbus-daemon", "gnome-keyring-daemon", "secret-tool"].filter((t) => !has(t));
+const missing = ["dbus-daemon", "gnome-keyring-daemon", "secret-tool"].filter((t) => !hasTool(t));
 const why = Deno.build.os !== "linux"
   ? "the Secret Service test runs on Linux"
   : missing.length

@@ -9,6 +9,7 @@ import { errors, EXIT_CODES } from "../cli/output/errors.ts";
 import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { loopbackFetch, runCli } from "./helpers/run_cli.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
+import { argvOfHint, messagesWith, sendTextArgv } from "./helpers/text_message.ts";
 
 const PRIMARY = "/open-apis/calendar/v4/calendars/primary";
 const DAY = ["--start", "2026-11-23", "--end", "2026-11-23"];
@@ -85,35 +86,12 @@ Deno.test("a date or time that does not exist is refused as validation naming th
   });
 });
 
-/** `larkit …` as hinted, split back into argv (the hint quotes with single quotes only). */
-function argvOfHint(hint: string): string[] {
-  const command = hint.slice(hint.indexOf("larkit ") + "larkit ".length);
-  return [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
-    m[1]?.replaceAll("'\\''", "'") ?? m[2]
-  );
-}
-
 Deno.test("Ctrl-C while a keyed write waits for its answer: the envelope carries the key and the safe re-run", async () => {
   await withEmulator({}, async (emu) => {
     const text = `interrupted ${crypto.randomUUID()}`;
-    const count = () =>
-      (emu.db.prepare("SELECT count(*) AS n FROM messages WHERE content LIKE ?").get(`%${text}%`) as {
-        n: number;
-      }).n;
+    const count = () => messagesWith(emu, text);
     const interrupt = new AbortController();
-    const args = [
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({
-        receive_id: fixtures.CHATS.engineering,
-        msg_type: "text",
-        content: JSON.stringify({ text }),
-      }),
-    ];
+    const args = sendTextArgv(fixtures.CHATS.engineering, text);
     // The suite stores the message; Ctrl-C comes before larkit has read the answer.
     const r = await runCli(args, {
       env: emulatorEnv(emu),
@@ -212,8 +190,16 @@ Deno.test("control characters and bidi overrides from suite data are escaped in 
       assert.doesNotMatch(r.stdout, RAW_CONTROLS, format);
       assert.match(r.stdout, /title/, format);
     }
+    const shown = "\\u001b]0;owned\\u0007title\\u202etxt.exe\\u001b[31mred\\u009b";
     const csv = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", "csv"]);
-    assert.match(csv.stdout, /\\u001b\]0;owned\\u0007title\\u202etxt\.exe\\u001b\[31mred\\u009b/);
+    assert.ok(csv.stdout.includes(shown), csv.stdout);
+    // The table shows the same escapes (not a stripped "titletxt.exered"), its column as wide as they are.
+    const table = await larkit(["calendar", "+agenda", "--as", "bot", ...day, "--format", "table"]);
+    const [header, rule, ...rows] = table.stdout.split("\n");
+    const at = header.indexOf("summary");
+    const row = rows.find((r) => r.includes("owned")) ?? "";
+    assert.ok(at >= 0 && row.slice(at).startsWith(shown), table.stdout);
+    assert.equal(rule.slice(at).split("  ")[0], "\u2500".repeat(shown.length), table.stdout);
   });
 });
 

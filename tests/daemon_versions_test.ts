@@ -10,23 +10,16 @@ import { VERSION } from "../cli/provider.ts";
 import { testProvider } from "../cli/test_provider.ts";
 import { reachDaemon } from "../relay/daemon.ts";
 import { probeSocket } from "../rpc/transports/unix.ts";
-import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
-import { emulatorHub } from "./helpers/event_hub.ts";
+import { startEmulator } from "./helpers/emulator.ts";
+import { emulatorHub, eventEnv } from "./helpers/event_hub.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { inherited, runMain } from "./helpers/run_main.ts";
+import { runMain } from "./helpers/run_main.ts";
 import { serveDaemon } from "./fixtures/fake_daemon.ts";
 
 Deno.test("an event hub of an older larkit: status says stale and how to restart; consume restarts it", async () => {
   const emu = await startEmulator({});
   const configDir = await Deno.makeTempDir({ prefix: "larkit-oldhub-" });
-  const env = {
-    ...inherited(),
-    NO_COLOR: "1",
-    LARKIT_CONFIG_DIR: configDir,
-    LARKIT_REMOTE_META: "off",
-    LARKIT_EVENT_HUB_IDLE_MS: "30000",
-    ...emulatorEnv(emu),
-  };
+  const env = eventEnv(emu, configDir, 30_000);
   const p = testProvider({ env: { LARKIT_CONFIG_DIR: configDir } });
   const hub = hubPaths(p.paths, emu.app.appId);
   await Deno.mkdir(hub.dir, { recursive: true, mode: 0o700 });
@@ -40,13 +33,13 @@ Deno.test("an event hub of an older larkit: status says stale and how to restart
     assert.deepEqual([data.hub.version, data.stale], ["0.0.1", true]);
     assert.match(data.hint, /next `larkit event consume` restarts it, or now: larkit event stop/);
 
-    // stdin closed at once: consume connects (after replacing the hub) and ends at EOF.
-    const consumed = await runMain(["event", "consume", "task.task.updated_v1"], {
+    // consume connects (after replacing the hub) and, with no event, ends at --timeout as a timeout (exit 4).
+    const consumed = await runMain(["event", "consume", "task.task.updated_v1", "--timeout", "500ms"], {
       configDir,
       stdin: "",
       env,
     });
-    assert.equal(consumed.code, 0, consumed.stderr);
+    assert.equal(consumed.code, 4, consumed.stderr);
     assert.match(consumed.stderr, /the hub runs larkit 0\.0\.1; restarting it with /);
     assert.match(await oldRun, /stop/, "the old hub was asked to stop");
     const now = (await runCli(["event", "status"], { configDir, env })).json<

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { DRY_RUN_KEYS } from "../cli/output/dry_run.ts";
 import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
+import { sendTextArgv } from "./helpers/text_message.ts";
 
 const { CALENDARS, CHATS, DOCS } = fixtures;
 
@@ -45,13 +46,7 @@ Deno.test("every layer's dry run has the same keys: as, appId, api[{method, url,
       page_size: 5,
     });
     const keyed = await runCli([
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"x"}' }),
+      ...sendTextArgv(CHATS.engineering, "x"),
       "--idempotency-key",
       "k-1",
       "--dry-run",

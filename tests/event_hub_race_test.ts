@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { HUB_LAUNCHED_ENV, probeHub } from "../cli/event/protocol.ts";
-import { type Emulator, emulatorEnv, startEmulator } from "./helpers/emulator.ts";
-import { hubProcesses } from "./helpers/event_hub.ts";
+import { type Emulator, startEmulator } from "./helpers/emulator.ts";
+import { eventEnv, hubProcesses } from "./helpers/event_hub.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
+import { MAIN, REPO } from "./helpers/run_main.ts";
 import { until } from "./helpers/until.ts";
 
 /** A hub given longer than this to start (a cold `deno run` type-checks) or to exit fails the test. */
@@ -34,15 +34,8 @@ async function withHubs(
 ): Promise<void> {
   const emu = await startEmulator({ timeZone: "UTC" });
   const configDir = await Deno.makeTempDir({ prefix: "larkit-hubrace-" });
-  const env = {
-    ...inherited(),
-    NO_COLOR: "1",
-    LARKIT_CONFIG_DIR: configDir,
-    LARKIT_REMOTE_META: "off",
-    // Longer than BOUND_MS: a hub that exits within the bound did not merely idle out.
-    LARKIT_EVENT_HUB_IDLE_MS: String(BOUND_MS * 2),
-    ...emulatorEnv(emu),
-  };
+  // Idling out takes longer than BOUND_MS: a hub that exits within the bound did not merely idle out.
+  const env = eventEnv(emu, configDir, BOUND_MS * 2);
   const children: Deno.ChildProcess[] = [];
   const launch = (launchedAt: number): Hub => {
     const child = new Deno.Command(Deno.execPath(), {

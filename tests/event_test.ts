@@ -7,11 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Emulator, emulatorEnv, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
-import { hubsLeft } from "./helpers/event_hub.ts";
+import { type Emulator, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
+import { eventEnv, hubsLeft } from "./helpers/event_hub.ts";
 import { ENDPOINT_PATH } from "../cli/event/connection.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { inherited, MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
+import { MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
 
 interface Suite {
   emu: Emulator;
@@ -22,6 +22,8 @@ interface Suite {
   /** `main.ts` as a process, its stdin closed at once. */
   spawn(args: string[]): Promise<RunResult>;
   consume(args: string[], opts?: { cwd?: string }): Consumer;
+  /** Alice posts `text` to CHAT as herself (the event the consumers wait for); fails the test if refused. */
+  post(text: string): Promise<RunResult>;
 }
 
 /** A running `larkit event consume`, stdin kept open until `closeStdin`. */
@@ -96,15 +98,8 @@ async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
   };
   const configDir = await Deno.makeTempDir({ prefix: "larkit-ev-" });
   const uat = (await userToken(emu)).access_token;
-  const env = {
-    ...inherited(),
-    NO_COLOR: "1",
-    LARKIT_CONFIG_DIR: configDir,
-    LARKIT_REMOTE_META: "off",
-    // A hub a failed test leaves behind exits on its own.
-    LARKIT_EVENT_HUB_IDLE_MS: "30000",
-    ...emulatorEnv(emu),
-  };
+  // A hub a failed test leaves behind exits on its own.
+  const env = eventEnv(emu, configDir, 30_000);
   const suite: Suite = {
     emu,
     env,
@@ -113,6 +108,22 @@ async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
       runCli(args, { configDir, env: { ...env, ...(opts.asUser ? { LARKIT_USER_ACCESS_TOKEN: uat } : {}) } }),
     spawn: (args) => runMain(args, { configDir, stdin: "", env }),
     consume: (args, opts = {}) => new Consumer(["event", "consume", ...args], env, opts.cwd),
+    async post(text) {
+      const sent = await suite.larkit([
+        "im",
+        "+messages-send",
+        "--chat-id",
+        CHAT,
+        "--text",
+        text,
+        "--as",
+        "user",
+      ], {
+        asUser: true,
+      });
+      assert.equal(sent.code, 0, sent.stderr);
+      return sent;
+    },
   };
   let passed = false;
   try {
@@ -146,22 +157,10 @@ async function stopped({ larkit, configDir }: Suite): Promise<{ stopped: boolean
 const CHAT = fixtures.CHATS.engineering;
 
 Deno.test("event consume: a user's message to the bot's chat is printed as one NDJSON line", async () => {
-  await withEvents(async ({ larkit, consume, configDir }) => {
+  await withEvents(async ({ larkit, consume, configDir, post }) => {
     const c = consume(["im.message.receive_v1", "--max-events", "1"]);
     await c.ready();
-    const sent = await larkit([
-      "im",
-      "+messages-send",
-      "--chat-id",
-      CHAT,
-      "--text",
-      "deploy done",
-      "--as",
-      "user",
-    ], {
-      asUser: true,
-    });
-    assert.equal(sent.code, 0, sent.stderr);
+    const sent = await post("deploy done");
     const messageId = sent.json<{ data: { message_id: string } }>().data.message_id;
     const out = await c.done();
     assert.equal(out.code, 0, out.stderr);
@@ -186,7 +185,7 @@ Deno.test("event consume: a user's message to the bot's chat is printed as one N
 });
 
 Deno.test("event consume: --timeout with no event exits 4 with a timeout error; stdin at its end stops nothing", async () => {
-  await withEvents(async ({ emu, spawn, consume, larkit }) => {
+  await withEvents(async ({ emu, spawn, consume, post }) => {
     emu.clearRequests();
     // runMain closes stdin at once (cron, `< /dev/null`, an agent's harness): the consumer still runs to --timeout.
     const timedOut = await spawn(["event", "consume", "task.task.updated_v1", "--timeout", "300ms"]);
@@ -206,19 +205,7 @@ Deno.test("event consume: --timeout with no event exits 4 with a timeout error; 
     const stopped = consume(["task.task.updated_v1"]);
     await Promise.all([eof.ready(), stopped.ready()]);
     await Promise.all([eof.closeStdin(), stopped.closeStdin()]);
-    const sent = await larkit([
-      "im",
-      "+messages-send",
-      "--chat-id",
-      CHAT,
-      "--text",
-      "after eof",
-      "--as",
-      "user",
-    ], {
-      asUser: true,
-    });
-    assert.equal(sent.code, 0, sent.stderr);
+    await post("after eof");
     const ended = await eof.done();
     assert.equal(ended.code, 0, ended.stderr);
     assert.equal(ended.stdout, `${CHAT}\n`);
@@ -238,25 +225,13 @@ Deno.test("event consume: --timeout with no event exits 4 with a timeout error; 
 
 Deno.test("event consume: --jq shapes each line; two consumers both receive the event", async () => {
   await withEvents(async (suite) => {
-    const { emu, larkit, consume } = suite;
+    const { emu, consume, post } = suite;
     const a = consume(["im.message.receive_v1", "--max-events", "1", "--jq", ".event.message.chat_id"]);
     const b = consume(["im.message.receive_v1", "--max-events", "1", "--param", `message.chat_id=${CHAT}`]);
     await Promise.all([a.ready(), b.ready()]);
     // Started at the same moment, they still share one hub and the app's one long connection.
     assert.equal(emu.events.connections(), 1);
-    const sent = await larkit([
-      "im",
-      "+messages-send",
-      "--chat-id",
-      CHAT,
-      "--text",
-      "hi both",
-      "--as",
-      "user",
-    ], {
-      asUser: true,
-    });
-    assert.equal(sent.code, 0, sent.stderr);
+    await post("hi both");
     const [outA, outB] = await Promise.all([a.done(), b.done()]);
     assert.equal(outA.code, 0, outA.stderr);
     assert.equal(outA.stdout, `${CHAT}\n`);
@@ -273,7 +248,7 @@ Deno.test("event consume: --jq shapes each line; two consumers both receive the 
 });
 
 Deno.test("event +subscribe: the shortcut streams through event consume, --jq passed on", async () => {
-  await withEvents(async ({ env, larkit }) => {
+  await withEvents(async ({ env, post }) => {
     const c = new Consumer(
       [
         "event",
@@ -288,19 +263,7 @@ Deno.test("event +subscribe: the shortcut streams through event consume, --jq pa
       env,
     );
     await c.ready();
-    const sent = await larkit([
-      "im",
-      "+messages-send",
-      "--chat-id",
-      CHAT,
-      "--text",
-      "shortcut",
-      "--as",
-      "user",
-    ], {
-      asUser: true,
-    });
-    assert.equal(sent.code, 0, sent.stderr);
+    await post("shortcut");
     const out = await c.done();
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout, `${CHAT}\n`);
@@ -393,7 +356,7 @@ function appServer(env: Record<string, string>) {
 }
 
 Deno.test("agent server: event/subscribe gets event/received; a turn's consume waits for one event", async () => {
-  await withEvents(async ({ env, larkit, consume }) => {
+  await withEvents(async ({ env, consume, post }) => {
     const server = appServer(env);
     try {
       await server.call("initialize", { clientInfo: { name: "e2e", version: "1.0" } });
@@ -423,19 +386,7 @@ Deno.test("agent server: event/subscribe gets event/received; a turn's consume w
         "the turn's [event] ready",
       );
 
-      const sent = await larkit([
-        "im",
-        "+messages-send",
-        "--chat-id",
-        CHAT,
-        "--text",
-        "to the agent",
-        "--as",
-        "user",
-      ], {
-        asUser: true,
-      });
-      assert.equal(sent.code, 0, sent.stderr);
+      await post("to the agent");
       const note = await server.wait((m) => m.method === "event/received", "event/received") as {
         params: {
           threadId: string;

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
+import { messagesWith, sendTextArgv } from "./helpers/text_message.ts";
 
 const { CHATS } = fixtures;
 const FAILING = '.data | error("boom")';
@@ -13,25 +14,8 @@ const FAILING = '.data | error("boom")';
 Deno.test("--jq failing after a write: exit 0, the unfiltered envelope, a warning; the write happened once", async () => {
   await withEmulator({}, async (emu) => {
     const env = emulatorEnv(emu);
-    const count = (text: string) =>
-      (emu.db.prepare("SELECT count(*) AS n FROM messages WHERE content LIKE ?").get(`%${text}%`) as {
-        n: number;
-      })
-        .n;
     const layers: Record<string, (text: string) => string[]> = {
-      generated: (text) => [
-        "im",
-        "messages",
-        "create",
-        "--params",
-        '{"receive_id_type":"chat_id"}',
-        "--data",
-        JSON.stringify({
-          receive_id: CHATS.engineering,
-          msg_type: "text",
-          content: JSON.stringify({ text }),
-        }),
-      ],
+      generated: (text) => sendTextArgv(CHATS.engineering, text),
       shortcut: (text) => ["im", "+messages-send", "--chat-id", CHATS.engineering, "--text", text],
     };
     for (const [layer, argv] of Object.entries(layers)) {
@@ -42,7 +26,7 @@ Deno.test("--jq failing after a write: exit 0, the unfiltered envelope, a warnin
       assert.equal(doc.ok, true);
       assert.match(doc.data.message_id, /^om_/);
       assert.match(r.stderr, /^warning: the write succeeded, but --jq failed .*do not re-run/m, layer);
-      assert.equal(count(text), 1, layer);
+      assert.equal(messagesWith(emu, text), 1, layer);
     }
   });
 });

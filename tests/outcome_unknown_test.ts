@@ -7,35 +7,17 @@ import assert from "node:assert/strict";
 import { EXIT_CODES } from "../cli/output/errors.ts";
 import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
+import { argvOfHint, messagesWith, sendTextArgv } from "./helpers/text_message.ts";
 
 const { CHATS, CALENDARS } = fixtures;
-
-/** `larkit …` as hinted, split back into argv (the hint quotes with single quotes only). */
-function argvOfHint(hint: string): string[] {
-  const command = hint.slice(hint.indexOf("larkit ") + "larkit ".length);
-  return [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
-    m[1]?.replaceAll("'\\''", "'") ?? m[2]
-  );
-}
 
 Deno.test("a lost message send is outcome_unknown; re-running with the hinted key stores exactly one message", async () => {
   await withEmulator({}, async (emu) => {
     const text = `exactly once ${crypto.randomUUID()}`;
-    const count = () =>
-      (emu.db.prepare("SELECT count(*) AS n FROM messages WHERE content LIKE ?").get(`%${text}%`) as {
-        n: number;
-      }).n;
+    const count = () => messagesWith(emu, text);
     // More drops than larkit's own retries: every attempt stores the message (or finds it by key), none answers.
     emu.faults.dropConnection({ path: "/open-apis/im/v1/messages", times: 10, after: "after-handling" });
-    const args = [
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: JSON.stringify({ text }) }),
-    ];
+    const args = sendTextArgv(CHATS.engineering, text);
     // larkit's retry back-off does not wait here: how long it waits is not what this test is about.
     const lost = await runCli(args, { env: emulatorEnv(emu), sleep: () => Promise.resolve() });
     assert.equal(lost.code, EXIT_CODES.outcome_unknown.exit, lost.stderr);
@@ -110,13 +92,7 @@ Deno.test("a lost write without a de-duplication key hints the read command that
 Deno.test("--idempotency-key is sent, shown in dry-run and in meta", async () => {
   await withEmulator({}, async (emu) => {
     const args = [
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"k"}' }),
+      ...sendTextArgv(CHATS.engineering, "k"),
       "--idempotency-key",
       "my-key-1",
     ];

@@ -14,6 +14,7 @@ import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts
 import { seedLogin } from "./helpers/login.ts";
 import { errorOf, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
 import { inherited, MAIN, REPO, runMain } from "./helpers/run_main.ts";
+import { type PairingStarter, pairRemoteClient } from "./helpers/pair_device.ts";
 import { until, within } from "./helpers/until.ts";
 
 const DAY = "--start 2026-11-23 --end 2026-11-23";
@@ -79,6 +80,17 @@ async function harness(
   }
 }
 
+/** The server side of pairing as a person starts it: `larkit remote-control pair` (through the daemon if one runs). */
+function cliPairing(h: Harness): PairingStarter {
+  return {
+    pair: async () => {
+      const r = await h.run(["remote-control", "pair"]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.json<{ data: Pairing }>().data;
+    },
+  };
+}
+
 type Envelope = {
   ok: boolean;
   data: StatusView & { mode: string; daemon: { running: boolean; pid?: number } };
@@ -113,7 +125,7 @@ Deno.test("start spawns the daemon; a remote client runs calendar +agenda throug
         if (method === "remoteControl/status/changed") heard.push((params as StatusView).status);
       }),
     );
-    const phone = await within("the relay", RemoteClient.connect(h.relay.clientUrl("phone"), "phone"));
+    const phone = await within("the relay", pairRemoteClient(h.relay, cliPairing(h)));
     try {
       const stream = phone.stream("s1");
       const seen: { method?: string; params?: Record<string, unknown> }[] = [];
@@ -203,7 +215,7 @@ type Device = { clientId: string; displayName: string | null; lastSeenAt: number
 type Host = { environmentId: string; online: boolean; current: boolean };
 
 Deno.test("pair, clients and hosts: a paired device connects, is listed, reported by stop, revoked and refused; hosts list/delete", async () => {
-  await harness({ login: true, relay: { requirePairing: true } }, async (h) => {
+  await harness({ login: true }, async (h) => {
     // Pairing while disabled, before any daemon: this process reuses or makes the enrollment, connects nothing.
     const early = await h.run(["remote-control", "pair"]);
     assert.equal(early.code, 0, early.stderr);
@@ -226,7 +238,11 @@ Deno.test("pair, clients and hosts: a paired device connects, is listed, reporte
     );
     assert.equal(h.relay.stats.enrollments, 1);
 
-    await assert.rejects(RemoteClient.connect(h.relay.clientUrl("intruder"), "intruder"), /401/);
+    await assert.rejects(
+      RemoteClient.connect(h.relay.clientUrl("intruder"), "intruder"),
+      /403/,
+      "never paired",
+    );
     const paired = await redeemPairingCode(fetch, h.relay.pairUrl, {
       pairing_code: code.pairingCode,
       display_name: "Ada's phone",
@@ -486,7 +502,7 @@ Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, the
     const stderr = new Response(child.stderr).text();
     try {
       await until("the relay connection", () => h.relay.serverConnected, 60_000);
-      const phone = await within("the relay", RemoteClient.connect(h.relay.clientUrl("phone"), "phone"));
+      const phone = await within("the relay", pairRemoteClient(h.relay, cliPairing(h)));
       try {
         const stream = phone.stream("s1");
         await within(

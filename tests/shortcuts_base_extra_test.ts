@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, fixtures } from "./helpers/emulator.ts";
+import { seedBaseParts } from "./helpers/base_parts.ts";
 import { type ShortcutCase, shortcutCaseTests } from "./helpers/shortcut_cases.ts";
 import { suiteCalls, withSuite } from "./helpers/suite_session.ts";
 
@@ -27,31 +28,6 @@ function seedRecord(emu: Emulator, id: string, fields: Record<string, unknown>):
   ).run(APP, TBL, id, JSON.stringify(fields));
 }
 const FILES = { field_id: "fldF", field_name: "Files", type: 17 };
-
-/** The base's parts these cases address: a field, a grid view, a form (a form view), a role, a workflow. */
-function seedBaseParts(emu: Emulator): void {
-  const app = `/open-apis${A}`;
-  const table = `/open-apis${R}`;
-  fixtures.seedPath(emu.db, `${table}/fields/fldA`, { field_id: "fldA", field_name: "Owner", type: 1 });
-  fixtures.seedPath(emu.db, `${table}/views/vewA`, { view_id: "vewA", view_name: "Open", view_type: "grid" });
-  fixtures.seedPath(emu.db, `${table}/views/vewF`, {
-    view_id: "vewF",
-    view_name: "Intake",
-    view_type: "form",
-  });
-  fixtures.seedPath(emu.db, `${table}/forms/vewF`, { name: "Intake", shared: false });
-  fixtures.seedPath(emu.db, `${table}/forms/vewF/fields/fldA`, {
-    field_id: "fldA",
-    title: "Owner",
-    required: false,
-  });
-  fixtures.seedPath(emu.db, `${app}/roles/rolA`, { role_id: "rolA", role_name: "Readers", table_roles: [] });
-  fixtures.seedPath(emu.db, `${app}/workflows/wkfA`, {
-    workflow_id: "wkfA",
-    title: "Notify",
-    status: "Enable",
-  });
-}
 
 const CASES: Record<string, ShortcutCase> = {
   "base +field-get": {

@@ -223,50 +223,17 @@ Deno.test("okr +reorder and +weight send the fields the suite takes, and the lis
     const krs = `/open-apis/okr/v2/objectives/${OBJ}/key_results`;
     ["o1", "o2", "o3"].forEach((id) => seed(emu, objectives, id, {}));
     ["k1", "k2"].forEach((id) => seed(emu, krs, id, {}));
-    const order = await larkit([
-      "okr",
-      "+reorder",
-      "--level",
-      "objective",
-      "--cycle-id",
-      CYCLE,
-      "--ids",
-      "o3,o1,o2",
-    ]);
-    assert.equal(order.code, 0, order.stderr);
-    const krOrder = await larkit([
-      "okr",
-      "+reorder",
-      "--level",
-      "key-result",
-      "--objective-id",
-      OBJ,
-      "--ids",
-      "k2,k1",
-    ]);
-    assert.equal(krOrder.code, 0, krOrder.stderr);
-    const w = await larkit([
-      "okr",
-      "+weight",
-      "--level",
-      "objective",
-      "--cycle-id",
-      CYCLE,
-      "--weights",
-      "o1=0.5,o2=0.3,o3=0.2",
-    ]);
-    assert.equal(w.code, 0, w.stderr);
-    const kw = await larkit([
-      "okr",
-      "+weight",
-      "--level",
-      "key-result",
-      "--objective-id",
-      OBJ,
-      "--weights",
-      "k1=0.25,k2=0.75",
-    ]);
-    assert.equal(kw.code, 0, kw.stderr);
+    for (
+      const argv of [
+        ["+reorder", "--level", "objective", "--cycle-id", CYCLE, "--ids", "o3,o1,o2"],
+        ["+reorder", "--level", "key-result", "--objective-id", OBJ, "--ids", "k2,k1"],
+        ["+weight", "--level", "objective", "--cycle-id", CYCLE, "--weights", "o1=0.5,o2=0.3,o3=0.2"],
+        ["+weight", "--level", "key-result", "--objective-id", OBJ, "--weights", "k1=0.25,k2=0.75"],
+      ]
+    ) {
+      const r = await larkit(["okr", ...argv]);
+      assert.equal(r.code, 0, `${argv.join(" ")}: ${r.stderr}`);
+    }
     const puts = suiteCalls(emu).filter((q) => q.method === "PUT").map((q) => [q.path, q.body]);
     assert.deepEqual(puts, [
       [`${objectives}_position`, { objective_ids: ["o3", "o1", "o2"] }],

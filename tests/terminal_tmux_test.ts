@@ -7,81 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAIN, REPO } from "./helpers/run_main.ts";
+import { hasTool, terminal } from "./helpers/terminal.ts";
 
-function has(tool: string): boolean {
-  try {
-    return new Deno.Command("sh", { args: ["-c", `command -v ${tool}`], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const TOOLS = ["tmux", "bash", "zsh", "fish"].filter((t) => !has(t));
+const TOOLS = ["tmux", "bash", "zsh", "fish"].filter((t) => !hasTool(t));
 if (TOOLS.length) {
   console.error(`terminal_tmux_test: skipped, missing ${TOOLS.join(", ")} (CI installs them)`);
 }
 const ignore = TOOLS.length > 0;
-const WAIT_MS = 30_000;
-
-/** A private tmux server running one shell with `larkit` on PATH (this checkout, through deno). */
-async function terminal(width: number, shell: string[]) {
-  const dir = await Deno.makeTempDir({ prefix: "larkit-tmux-" });
-  const bin = join(dir, "bin");
-  await Deno.mkdir(bin);
-  await Deno.writeTextFile(
-    join(bin, "larkit"),
-    `#!/bin/sh\nexec "${Deno.execPath()}" run -A --quiet --config "${
-      join(REPO, "deno.json")
-    }" "${MAIN}" "$@"\n`,
-    { mode: 0o755 },
-  );
-  const socket = `larkit-${crypto.randomUUID()}`;
-  const env = {
-    PATH: `${bin}:${Deno.env.get("PATH")}`,
-    HOME: dir,
-    TERM: "xterm-256color",
-    LARKIT_CONFIG_DIR: join(dir, "config"),
-    LARKIT_REMOTE_META: "off",
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
-    NO_COLOR: "1",
-    TZ: "UTC",
-  };
-  const tmux = async (...args: string[]) => {
-    const out = await new Deno.Command("tmux", {
-      args: ["-L", socket, ...args],
-      env,
-      clearEnv: true,
-      stderr: "piped",
-      stdout: "piped",
-    })
-      .output();
-    return new TextDecoder().decode(out.stdout);
-  };
-  await tmux("-f", "/dev/null", "new-session", "-d", "-x", String(width), "-y", "40", ...shell);
-  await tmux("set-option", "-g", "status", "off");
-  const screen = () => tmux("capture-pane", "-p", "-J");
-  return {
-    screen,
-    keys: (...keys: string[]) => tmux("send-keys", ...keys),
-    type: (text: string) => tmux("send-keys", "-l", text),
-    async until(pattern: RegExp): Promise<string> {
-      const deadline = Date.now() + WAIT_MS;
-      let text = "";
-      while (Date.now() < deadline) {
-        text = await screen();
-        if (pattern.test(text)) return text;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      assert.fail(`no ${pattern} on the screen within ${WAIT_MS} ms:\n${text}`);
-    },
-    async close() {
-      await tmux("kill-server");
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    },
-  };
-}
 
 async function save(name: string, text: string) {
   const dir = Deno.env.get("LARKIT_CAPTURES_DIR");

@@ -29,9 +29,12 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
       "--no-tokens",
       "behave like the seed's simpler relay: no server tokens, account headers on the handshake",
     )
-    .option("--require-pairing", "refuse remote clients without a paired client's token (as production)")
+    .option(
+      "--allow-unpaired",
+      "by hand only: let a client id that was never paired connect without a token (production refuses it)",
+    )
     .action(
-      async (opts: { listen: string; tokenTtlMs: string; tokens: boolean; requirePairing?: boolean }) => {
+      async (opts: { listen: string; tokenTtlMs: string; tokens: boolean; allowUnpaired?: boolean }) => {
         const listen = listenSchema.safeParse(opts.listen);
         if (!listen.success) {
           throw errors.validation(`--listen must be a loopback host:port, got "${opts.listen}"`, {
@@ -54,8 +57,13 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
           log: (line) => void ctx.diag.info(line),
           tokens: opts.tokens,
           tokenTtlMs: ttl.data,
-          requirePairing: opts.requirePairing === true,
+          allowUnpaired: opts.allowUnpaired === true,
         });
+        if (opts.allowUnpaired === true) {
+          await ctx.diag.warn(
+            "--allow-unpaired: any client id that was never paired may connect without a token; the production relay refuses it (pair devices with `larkit remote-control pair`)",
+          );
+        }
         await emitText(
           ctx,
           JSON.stringify({

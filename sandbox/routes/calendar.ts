@@ -309,6 +309,16 @@ function patchEvent(ctx: CallerCtx) {
   return ok({ event: eventJson(ctx.st, next, ctx.caller) });
 }
 
+/** A query's `time_min`..`time_max` as epoch milliseconds: both RFC 3339, the window not empty. */
+function windowOf(body: { time_min: string; time_max: string }): { from: number; to: number } {
+  const from = Date.parse(body.time_min);
+  const to = Date.parse(body.time_max);
+  if (Number.isNaN(from) || Number.isNaN(to) || to <= from) {
+    invalidParam("time_min/time_max must be RFC 3339, min < max");
+  }
+  return { from, to };
+}
+
 const FreebusyBody = z.object({
   time_min: z.string(),
   time_max: z.string(),
@@ -318,11 +328,7 @@ const FreebusyBody = z.object({
 
 function freebusy(ctx: CallerCtx) {
   const body = jsonBody(ctx, FreebusyBody);
-  const from = Date.parse(body.time_min);
-  const to = Date.parse(body.time_max);
-  if (Number.isNaN(from) || Number.isNaN(to) || to <= from) {
-    invalidParam("time_min/time_max must be RFC 3339, min < max");
-  }
+  const { from, to } = windowOf(body);
   if (!body.user_id && !body.room_id) invalidParam("user_id or room_id is required");
   const cal = body.user_id ? primaryOf(ctx.st, body.user_id) : undefined;
   if (!cal) return ok({ freebusy_list: [] });
@@ -391,11 +397,7 @@ const SuggestionBody = z.object({
  */
 function suggestion(ctx: CallerCtx) {
   const body = jsonBody(ctx, SuggestionBody);
-  const from = Date.parse(body.time_min);
-  const to = Date.parse(body.time_max);
-  if (Number.isNaN(from) || Number.isNaN(to) || to <= from) {
-    invalidParam("time_min/time_max must be RFC 3339, min < max");
-  }
+  const { from, to } = windowOf(body);
   const people = body.attendee_user_ids?.length ? body.attendee_user_ids : [ctx.caller.openId];
   const exclude = new Set(body.exclude_events ?? []);
   const busy: [number, number][] = [];

@@ -8,7 +8,7 @@ import * as z from "zod";
 import { all, newHex, one, run, tx } from "../db.ts";
 import { DRIVE } from "../fixtures.ts";
 import { decodePageToken, pageOf, paginate } from "../paging.ts";
-import { invalidParam, ok, raise, type Reply } from "../reply.ts";
+import { attachment, invalidParam, ok, raise, type Reply } from "../reply.ts";
 import { type CallerCtx, jsonBody, multipartBody, type Route } from "../router.ts";
 import { DRIVE_DOWNLOAD, DRIVE_READ, DRIVE_UPLOAD } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
@@ -207,17 +207,7 @@ async function download(ctx: CallerCtx): Promise<Reply> {
       raise(404, 1061007, `file not found: ${ctx.params.file_token}`);
   const stored = await ctx.st.files.open(blob.key) ??
     raise(500, 1061001, `internal error: the bytes of ${blob.key} are missing`);
-  return {
-    kind: "raw",
-    status: 200,
-    body: stored.body,
-    headers: {
-      "content-type": "application/octet-stream",
-      "content-length": String(stored.size),
-      "content-disposition": `attachment; filename="${blob.name.replace(/[^\x20-\x7e]|"/g, "_")}"; ` +
-        `filename*=UTF-8''${encodeURIComponent(blob.name)}`,
-    },
-  };
+  return attachment(stored, blob.name);
 }
 
 /** Whether `token` is a folder: the root of My Space, or one made by `create_folder`. */

@@ -24,6 +24,8 @@ interface ChatRow {
   external: number;
 }
 
+const MEMBER_WRITE = ["im:chat.members:write_only", "im:chat:operate_as_owner", "im:chat"];
+
 function memberIds(st: EmulatorState, chatId: string): string[] {
   return all<{ member_id: string }>(
     st.db,
@@ -493,10 +495,9 @@ export const imChatRoutes: Route[] = [
     method: "POST",
     path: "/open-apis/im/v1/chats/:chat_id/members",
     auth: "token",
-    scopes: ["im:chat.members:write_only", "im:chat:operate_as_owner", "im:chat"],
+    scopes: MEMBER_WRITE,
     handle(ctx) {
-      const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
-      const { id_list } = jsonBody(ctx, z.looseObject({ id_list: z._default(z.array(z.string()), []) }));
+      const { chat, id_list } = membersRequest(ctx);
       const found = id_list.map((id) => [id, personOf(ctx, id)] as const);
       const notExisting = found.filter(([, openId]) => !openId).map(([id]) => id);
       // succeed_type 0 (the default) and 2 refuse the whole request when an id names nobody; 1 adds the rest.
@@ -521,10 +522,9 @@ export const imChatRoutes: Route[] = [
     method: "DELETE",
     path: "/open-apis/im/v1/chats/:chat_id/members",
     auth: "token",
-    scopes: ["im:chat.members:write_only", "im:chat:operate_as_owner", "im:chat"],
+    scopes: MEMBER_WRITE,
     handle(ctx) {
-      const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
-      const { id_list } = jsonBody(ctx, z.looseObject({ id_list: z._default(z.array(z.string()), []) }));
+      const { chat, id_list } = membersRequest(ctx);
       const invalid: string[] = [];
       for (const id of id_list) {
         const openId = personOf(ctx, id);
@@ -611,6 +611,13 @@ export const imChatRoutes: Route[] = [
 ];
 
 const PINS = "/open-apis/im/v1/pins";
+
+/** Adding and removing chat members: the chat (the caller must see it) and the member ids named. */
+function membersRequest(ctx: CallerCtx): { chat: ChatRow; id_list: string[] } {
+  const chat = chatOf(ctx.st, ctx.params.chat_id, ctx.caller);
+  const { id_list } = jsonBody(ctx, z.looseObject({ id_list: z._default(z.array(z.string()), []) }));
+  return { chat, id_list };
+}
 
 /** The open_id of a member id of `member_id_type` (open_id by default); a bot is named by its app id. */
 function personOf(ctx: CallerCtx, id: string): string | undefined {

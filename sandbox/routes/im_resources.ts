@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { one } from "../db.ts";
-import { raise, type Reply } from "../reply.ts";
+import { attachment, raise, type Reply } from "../reply.ts";
 import { type CallerCtx, queryOf, type Route } from "../router.ts";
 import { IM_RESOURCE, READ_MESSAGES } from "../scopes.ts";
 
@@ -38,18 +38,7 @@ function keysIn(content: string): Set<string> {
 async function serve(ctx: CallerCtx, blob: BlobRow): Promise<Reply> {
   const stored = await ctx.st.files.open(blob.key) ??
     raise(500, 234001, `internal error: the bytes of ${blob.key} are missing`);
-  const name = blob.name || blob.key;
-  return {
-    kind: "raw",
-    status: 200,
-    body: stored.body,
-    headers: {
-      "content-type": "application/octet-stream",
-      "content-length": String(stored.size),
-      "content-disposition": `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, "_")}"; ` +
-        `filename*=UTF-8''${encodeURIComponent(name)}`,
-    },
-  };
+  return attachment(stored, blob.name || blob.key);
 }
 
 function messageResource(ctx: CallerCtx): Promise<Reply> {

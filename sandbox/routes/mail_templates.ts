@@ -38,6 +38,19 @@ function stored(ctx: CallerCtx, box: string): Record<string, unknown> {
   return JSON.parse(row.body);
 }
 
+/** A template as stored and answered: what the body left out takes the suite's empty default. */
+function saved(templateId: string, template: z.infer<typeof Template>): Record<string, unknown> {
+  return {
+    template_id: templateId,
+    subject: "",
+    is_plain_text_mode: false,
+    tos: [],
+    ccs: [],
+    bccs: [],
+    ...template,
+  };
+}
+
 export const mailTemplateRoutes: Route[] = [
   {
     method: "POST",
@@ -49,24 +62,16 @@ export const mailTemplateRoutes: Route[] = [
       const box = mailboxOf(ctx);
       const { template } = strictBody(ctx, Body);
       const id = `tpl_${newHex(ctx.st.db, "mail_template", 16)}`;
-      const saved = {
-        template_id: id,
-        subject: "",
-        is_plain_text_mode: false,
-        tos: [],
-        ccs: [],
-        bccs: [],
-        ...template,
-      };
+      const body = saved(id, template);
       run(
         ctx.st.db,
         "INSERT INTO generic_objects (collection, id, body, deleted, seq) VALUES (?, ?, ?, 0, ?)",
         collection(box),
         id,
-        JSON.stringify(saved),
+        JSON.stringify(body),
         nextCounter(ctx.st.db, "generic_seq"),
       );
-      return ok({ template: saved });
+      return ok({ template: body });
     },
   },
   {
@@ -88,23 +93,15 @@ export const mailTemplateRoutes: Route[] = [
       stored(ctx, box);
       const { template } = strictBody(ctx, Body);
       // An update replaces the template whole (what is left out is cleared), as the suite's PUT does.
-      const saved = {
-        template_id: ctx.params.template_id,
-        subject: "",
-        is_plain_text_mode: false,
-        tos: [],
-        ccs: [],
-        bccs: [],
-        ...template,
-      };
+      const body = saved(ctx.params.template_id, template);
       run(
         ctx.st.db,
         "UPDATE generic_objects SET body = ? WHERE collection = ? AND id = ?",
-        JSON.stringify(saved),
+        JSON.stringify(body),
         collection(box),
         ctx.params.template_id,
       );
-      return ok({ template: saved });
+      return ok({ template: body });
     },
   },
 ];

@@ -216,7 +216,6 @@ export const sheetsRoutes: Route[] = [
     scopes: SHEETS_READ,
     handle(ctx) {
       const tabs = tabsOf(ctx);
-      if (tabs.length === 0) raise(404, 1310214, `spreadsheet not found: ${ctx.params.spreadsheet_token}`);
       return ok({ sheets: tabs.map((t) => sheetJson(ctx, t)) });
     },
   },
@@ -227,7 +226,6 @@ export const sheetsRoutes: Route[] = [
     scopes: SHEETS_READ,
     handle(ctx) {
       const tabs = tabsOf(ctx);
-      if (tabs.length === 0) raise(404, 1310214, `spreadsheet not found: ${ctx.params.spreadsheet_token}`);
       const tab = tabs.find((t) => t.sheet_id === ctx.params.sheet_id) ??
         raise(400, 90215, `sheet not found: ${ctx.params.sheet_id}`);
       return ok({ sheet: sheetJson(ctx, tab) });
@@ -277,12 +275,15 @@ interface Tab {
   idx: number;
 }
 
+/** The spreadsheet's tabs in order; a spreadsheet has at least one, so none means there is no such spreadsheet. */
 function tabsOf(ctx: CallerCtx): Tab[] {
-  return all<Tab>(
+  const tabs = all<Tab>(
     ctx.st.db,
     "SELECT sheet_id, title, idx FROM sheet_tabs WHERE spreadsheet_token = ? ORDER BY idx",
     ctx.params.spreadsheet_token,
   );
+  if (tabs.length === 0) raise(404, 1310214, `spreadsheet not found: ${ctx.params.spreadsheet_token}`);
+  return tabs;
 }
 
 function sheetJson(ctx: CallerCtx, t: Tab) {

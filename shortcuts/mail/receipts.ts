@@ -10,7 +10,7 @@ import { defineShortcut, flag } from "../declare.ts";
 import { token } from "../vc/common.ts";
 import { mailboxFlag, messagesPath } from "./mailbox.ts";
 import { ownMailbox, saveOrSend } from "./compose.ts";
-import { type OriginalMail, originalOf, threadOf } from "./reply.ts";
+import { ANSWER_SCOPES, type OriginalMail, originalOf, threadOf } from "./reply.ts";
 import { errors } from "../../cli/output/errors.ts";
 import { formatRfc3339 } from "../common/time.ts";
 
@@ -74,17 +74,7 @@ export const sendReceipt = defineShortcut({
   ],
   risk: "high-risk-write",
   authTypes: ["user"],
-  scopes: {
-    user: [
-      "mail:user_mailbox.message:send",
-      "mail:user_mailbox.message:modify",
-      "mail:user_mailbox.message:readonly",
-      "mail:user_mailbox:readonly",
-      "mail:user_mailbox.message.address:read",
-      "mail:user_mailbox.message.subject:read",
-      "mail:user_mailbox.message.body:read",
-    ],
-  },
+  scopes: { user: ["mail:user_mailbox.message:send", ...ANSWER_SCOPES] },
   hasFormat: false,
   flags: { "message-id": flag.requiredString("the message that asked for a receipt"), mailbox: mailboxFlag },
   async run(ctx) {
@@ -118,16 +108,7 @@ export const declineReceipt = defineShortcut({
   examples: ["larkit mail +decline-receipt --message-id mail_123"],
   risk: "write",
   authTypes: ["user"],
-  scopes: {
-    user: [
-      "mail:user_mailbox.message:modify",
-      "mail:user_mailbox.message:readonly",
-      "mail:user_mailbox:readonly",
-      "mail:user_mailbox.message.address:read",
-      "mail:user_mailbox.message.subject:read",
-      "mail:user_mailbox.message.body:read",
-    ],
-  },
+  scopes: { user: ANSWER_SCOPES },
   hasFormat: false,
   flags: { "message-id": flag.requiredString("the message that asked for a receipt"), mailbox: mailboxFlag },
   async run(ctx) {

@@ -110,7 +110,8 @@ const replyFlags = {
   ...bodyFlags,
   ...sendFlags,
 };
-const SCOPES = [
+/** Reading the original message and saving what answers it as a draft (sending adds `message:send`). */
+export const ANSWER_SCOPES = [
   "mail:user_mailbox.message:modify",
   "mail:user_mailbox.message:readonly",
   "mail:user_mailbox:readonly",
@@ -142,7 +143,7 @@ function defineReply(all: boolean) {
     ],
     risk: "write",
     authTypes: ["user"],
-    scopes: { user: SCOPES },
+    scopes: { user: ANSWER_SCOPES },
     hasFormat: false,
     flags: all
       ? { ...replyFlags, remove: flag.string("addresses to leave out, comma-separated") }
@@ -195,7 +196,7 @@ export const forward = defineShortcut({
   ],
   risk: "write",
   authTypes: ["user"],
-  scopes: { user: SCOPES },
+  scopes: { user: ANSWER_SCOPES },
   hasFormat: false,
   flags: {
     "message-id": flag.requiredString("the message forwarded"),

@@ -6,12 +6,29 @@ import { abortableSleep, type Clock, VERSION } from "../../cli/provider.ts";
 import { LongConnection } from "../../cli/event/connection.ts";
 import { EventHub } from "../../cli/event/hub.ts";
 import type { Emulator } from "../../sandbox/server.ts";
+import { sandboxEnv } from "../../sandbox/larkit_env.ts";
+import { inherited } from "./run_main.ts";
 
 /** Real time: the hub, its consumers and the emulator all run on it. */
 export const clock: Clock = {
   now: () => Date.now(),
   sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s),
 };
+
+/**
+ * The environment of larkit processes (consumers, hubs) against the emulator with their own config dir, plain
+ * and without remote metadata; a hub with no consumer exits after `idleMs`.
+ */
+export function eventEnv(emu: Emulator, configDir: string, idleMs: number): Record<string, string> {
+  return {
+    ...inherited(),
+    NO_COLOR: "1",
+    LARKIT_CONFIG_DIR: configDir,
+    LARKIT_REMOTE_META: "off",
+    LARKIT_EVENT_HUB_IDLE_MS: String(idleMs),
+    ...sandboxEnv(emu),
+  };
+}
 
 /** A hub for the emulator's app on `socket`, silent, not yet running. */
 export function emulatorHub(

@@ -1,16 +1,17 @@
 /**
  * A dev relay and an attacking device in a worker thread (relay/device_bounds_test.ts): in production the
  * relay and the devices are other machines, so their CPU must not be the server's event loop's. The worker
- * answers `start` with the relay's URLs, runs `attack` (one device opening `streams` streams in a loop that keeps
- * `inFlight` initializes pipelined, as a client with a window does) and reports `{opened, refused, other}`, and
- * stops the relay on `close`.
+ * answers `start` with the relay's URLs, runs `attack` (one device, paired with the code the server gave, opening
+ * `streams` streams in a loop that keeps `inFlight` initializes pipelined, as a client with a window does) and
+ * reports `{clientId, opened, refused, other}`, and stops the relay on `close`.
  */
 import { DevRelay } from "../../relay/dev_relay.ts";
-import { RemoteClient } from "../../relay/remote_client.ts";
+import type { RemoteClient } from "../../relay/remote_client.ts";
+import { pairRemoteClient } from "./pair_device.ts";
 
 type Command =
   | { cmd: "start" }
-  | { cmd: "attack"; clientId: string; streams: number; inFlight: number }
+  | { cmd: "attack"; pairingCode: string; streams: number; inFlight: number }
   | { cmd: "close" };
 
 const self = globalThis as unknown as {
@@ -27,10 +28,11 @@ self.onmessage = async (ev) => {
   const m = ev.data;
   if (m.cmd === "start") {
     relay = DevRelay.start();
-    self.postMessage({ baseUrl: relay.baseUrl, clientUrl: relay.clientUrl("phone-b") });
+    self.postMessage({ baseUrl: relay.baseUrl, pairUrl: relay.pairUrl, clientUrl: relay.clientUrl("") });
   } else if (m.cmd === "attack" && relay) {
-    attacker = await RemoteClient.connect(relay.clientUrl(m.clientId), m.clientId);
-    const counts = { opened: 0, refused: 0, other: 0 };
+    const pairingCode = m.pairingCode;
+    attacker = await pairRemoteClient(relay, { pair: () => Promise.resolve({ pairingCode }) });
+    const counts = { clientId: attacker.clientId, opened: 0, refused: 0, other: 0 };
     const pending = new Set<Promise<void>>();
     for (let i = 0; i < m.streams; i++) {
       if (pending.size >= m.inFlight) await Promise.race(pending);

@@ -116,6 +116,15 @@ export class Conformance {
     return value;
   }
 
+  /** Every item of an SDK `...WithIterator` listing, page after page: counted like `reach`. */
+  items<T>(run: () => Promise<AsyncIterable<{ items?: T[] } | null | undefined>>): Promise<T[]> {
+    return this.reach(async () => {
+      const items: T[] = [];
+      for await (const page of await run()) items.push(...(page?.items ?? []));
+      return items;
+    });
+  }
+
   /** A call the suite refuses: the SDK throws, carrying the suite's code in the HTTP response's body. */
   async refused(
     label: string,

@@ -82,16 +82,11 @@ Deno.test("the official SDK against the emulator: 60+ methods, 12+ services, eve
             params: { user_id_type: "open_id" },
           }),
       );
-      const seen: string[] = [];
-      await c.reach(async () => {
-        for await (
-          const page of await client.contact.user.findByDepartmentWithIterator({
-            params: { department_id: DEPARTMENTS.engineering, page_size: 2 },
-          })
-        ) {
-          for (const u of page?.items ?? []) seen.push(u.open_id ?? "");
-        }
-      });
+      const seen = (await c.items(() =>
+        client.contact.user.findByDepartmentWithIterator({
+          params: { department_id: DEPARTMENTS.engineering, page_size: 2 },
+        })
+      )).map((u) => u.open_id ?? "");
       assert.ok(
         seen.includes(alice),
         `findByDepartment listed ${seen.join(",")}`,
@@ -140,17 +135,12 @@ Deno.test("the official SDK against the emulator: 60+ methods, 12+ services, eve
             data: { description: "renamed by the test" },
           }),
       );
-      const members: string[] = [];
-      await c.reach(async () => {
-        for await (
-          const page of await client.im.chatMembers.getWithIterator({
-            path: { chat_id: chatId },
-            params: { member_id_type: "open_id", page_size: 1 },
-          })
-        ) {
-          for (const m of page?.items ?? []) members.push(m.member_id ?? "");
-        }
-      });
+      const members = (await c.items(() =>
+        client.im.chatMembers.getWithIterator({
+          path: { chat_id: chatId },
+          params: { member_id_type: "open_id", page_size: 1 },
+        })
+      )).map((m) => m.member_id ?? "");
       assert.deepEqual(members.sort(), [alice, bob].sort());
       await c.call(
         "im.chat.list",
@@ -316,19 +306,12 @@ Deno.test("the official SDK against the emulator: 60+ methods, 12+ services, eve
             data: { reaction_type: { emoji_type: "THUMBSUP" } },
           }),
       );
-      const reactions: string[] = [];
-      await c.reach(async () => {
-        for await (
-          const page of await client.im.messageReaction.listWithIterator({
-            path: { message_id: messageId },
-          })
-        ) {
-          // The SDK declares this iterator's pages loosely ({}); the items are reactions.
-          for (const r of (page as { items?: { reaction_id?: string }[] } | undefined)?.items ?? []) {
-            reactions.push(r.reaction_id ?? "");
-          }
-        }
-      });
+      const reactions = (await c.items(() =>
+        // The SDK declares this iterator's pages loosely ({}); the items are reactions.
+        client.im.messageReaction.listWithIterator({ path: { message_id: messageId } }) as Promise<
+          AsyncIterable<{ items?: { reaction_id?: string }[] } | undefined>
+        >
+      )).map((r) => r.reaction_id ?? "");
       assert.ok(
         reactions.includes(reaction.data?.reaction_id ?? "?"),
         `reactions listed: ${reactions.join(",")}`,

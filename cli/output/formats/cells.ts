@@ -18,19 +18,16 @@ function measure(text: string): number {
   return stringWidth(text);
 }
 
-// ANSI CSI/OSC sequences, then C0/C1 controls and bidi overrides/isolates (which can reorder a line).
-// deno-lint-ignore no-control-regex -- matching escape sequences is the point
-const ANSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/g;
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+// Tabs and line breaks, which would break a table's row: a cell is one line.
 const BREAKS = /[\t\n\r]+/g;
 
-// The same controls and bidi overrides, less the line breaks and tab that lay out csv fields and summaries.
+// C0/C1 controls (ESC starts every terminal escape sequence) and bidi overrides/isolates (which can reorder a
+// line), less the line breaks and tab that lay out csv fields and summaries.
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const UNSAFE_KEEPING_LINES = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Suite text made harmless but still readable where it is data, not a cell (csv, pretty summaries): each
+ * Suite text made harmless but still readable (csv, pretty summaries, and each table cell): each
  * control character or bidi override becomes its `\uXXXX` escape, so an ESC, an OSC title or a U+202E can
  * neither drive the terminal nor reorder the line, and nothing is silently lost. Line breaks and tabs stay
  * (`\r` too with `keepReturn`: csv quotes a field's CRLF).
@@ -41,9 +38,13 @@ export function escapeControls(text: string, keepReturn = false): string {
   return keepReturn ? out : out.replaceAll("\r", escape);
 }
 
-/** One line of visible text: escape sequences and controls removed, line breaks and tabs become a space. */
+/**
+ * One line of visible text for a table cell: line breaks and tabs become a space, every other control
+ * character or bidi override its `\uXXXX` escape, as in csv and pretty (an escape sequence is shown, not run,
+ * and nothing of it is lost). Widths are measured on this escaped text.
+ */
 export function sanitizeCell(text: string): string {
-  return text.replace(ANSI, "").replace(BREAKS, " ").replace(UNSAFE, "");
+  return escapeControls(text.replace(BREAKS, " "));
 }
 
 // Graphemes, not code points: a flag, a skin-toned or ZWJ emoji, an accented letter is one cell unit, never

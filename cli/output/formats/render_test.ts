@@ -23,11 +23,30 @@ Deno.test("flattenRow: dotted keys to depth 3, sorted, arrays and deeper objects
   assert.deepEqual([...row], [["a.x", "[1,2]"], ["a.y.z", '{"deep":true}'], ["b", "1"], ["c", ""]]);
 });
 
-Deno.test("cells: width counts CJK as 2, truncation ends in …, controls and escapes are stripped", () => {
+Deno.test("cells: width counts CJK as 2, truncation ends in …, controls and bidi overrides are escaped, not stripped", () => {
   assert.equal(displayWidth("会议ab"), 6);
   assert.equal(truncateCell("abcdefgh", 5), "abcd…");
   assert.equal(truncateCell("会议会议", 5), "会议…");
-  assert.equal(sanitizeCell("a\x1b[31mred\x1b[0m\nb\u202ec\x07"), "ared bc");
+  assert.equal(
+    sanitizeCell("a\x1b[31mred\x1b[0m\nb\u202ec\x07\x1b]0;t\x07\r\n\x9b"),
+    "a\\u001b[31mred\\u001b[0m b\\u202ec\\u0007\\u001b]0;t\\u0007 \\u009b",
+  );
+});
+
+Deno.test("table: a cell holding ESC, an OSC title, BEL and U+202E shows their escapes, and columns align on them", () => {
+  const evil = "\x1b]0;owned\x07title\u202etxt\x1b[31m";
+  const shown = "\\u001b]0;owned\\u0007title\\u202etxt\\u001b[31m";
+  const text = renderDocument(env([{ summary: evil, id: "e1" }, { summary: "ok", id: "e22" }]), "table");
+  const w = shown.length;
+  assert.equal(
+    text,
+    `id   summary\n───  ${"─".repeat(w)}\ne1   ${shown}\ne22  ok\n`,
+  );
+  // A record table pads its keys to the escaped width too.
+  assert.equal(
+    renderDocument(env({ [`k\u202e`]: "v", key: "\x07" }), "table"),
+    "key      \\u0007\nk\\u202e  v\n",
+  );
 });
 
 Deno.test("table: aligned columns, separator, CJK-aware padding", () => {

@@ -1,7 +1,7 @@
 /**
- * The `table` format: aligned columns for people. Cells are sanitised, measured in display columns, capped at
- * 100 columns and, when the terminal width is known, narrowed until the table fits (widest first, the first
- * column last); cut cells end in `...`.
+ * The `table` format: aligned columns for people. Cells are one line with controls and bidi overrides escaped
+ * (`sanitizeCell`), measured in display columns, capped at 100 columns and, when the terminal width is known,
+ * narrowed until the table fits (widest first, the first column last); cut cells end in `...`.
  */
 import { type Column, columnName, columnsOf, flattenRow, pickRow } from "./rows.ts";
 import { displayWidth, padCell, sanitizeCell, truncateCell } from "./cells.ts";
