@@ -42,8 +42,11 @@ Deno.test("a turn's result is the envelope the command emitted, whatever --forma
         from,
       );
       const stdout = c.received.slice(from)
-        .filter((m) => m.method === "command/exec/outputDelta" && m.params?.stream === "stdout")
-        .map((m) => m.params?.delta).join("");
+        .map((m) =>
+          m.method === "command/exec/outputDelta" ? m.params as { stream: string; delta: string } : undefined
+        )
+        .filter((d) => d?.stream === "stdout")
+        .map((d) => d?.delta).join("");
       return { turn: (done.params as { turn: TurnView }).turn, stdout };
     };
 
