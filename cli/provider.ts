@@ -91,8 +91,11 @@ export type Approver = (req: ApprovalRequest) => Promise<ApprovalDecision>;
  * the value it is, before `--format`/`--jq` render it -- so the host never parses stdout back.
  */
 export interface EmittedDocuments {
-  /** The success envelope of a result written to stdout. */
-  result(envelope: SuccessEnvelope): void;
+  /**
+   * A result document written to stdout: the success envelope, or the JSON value a streaming command prints as
+   * a line of its own (an event of `event consume`).
+   */
+  result(value: SuccessEnvelope | unknown): void;
   /** The error envelope written to stderr. */
   error(envelope: ErrorEnvelope): void;
 }

@@ -43,8 +43,11 @@ export interface CommandOutcome {
   /** stdout and stderr interleaved as written, like a terminal shows them. */
   aggregated: string;
   interrupted: boolean;
-  /** The success envelope the command emitted (as a value, before `--format`/`--jq` rendered it), if any. */
-  result?: SuccessEnvelope;
+  /**
+   * The result the command emitted, as a value (the last one): its success envelope before `--format`/`--jq`
+   * rendered it, or the JSON line a streaming command printed (an event).
+   */
+  result?: SuccessEnvelope | unknown;
   /** The error envelope the command emitted, if any. */
   error?: ErrorEnvelope;
 }
@@ -118,7 +121,7 @@ export async function runCommand(p: Provider, runner: Runner, run: CommandRun): 
   const all: string[] = [];
   let finished = false;
   // The envelopes as the command handed them to its output (the last of each kind), never its text parsed back.
-  let result: SuccessEnvelope | undefined;
+  let result: SuccessEnvelope | unknown;
   let error: ErrorEnvelope | undefined;
   const sink = async (stream: Stream, text: string) => {
     if (finished || text.length === 0) return;

@@ -44,6 +44,12 @@ export async function emitText(ctx: Pick<RunContext, "p">, text: string): Promis
   await ctx.p.stdout.write(text.endsWith("\n") ? text : text + "\n");
 }
 
+/** Writes one JSON value as a line of its own (NDJSON: an event as it arrives); a host receives the value. */
+export async function emitLine(ctx: Pick<RunContext, "p">, value: unknown): Promise<void> {
+  await ctx.p.stdout.write(JSON.stringify(value) + "\n");
+  ctx.p.documents?.result(value);
+}
+
 /**
  * Writes a result already rendered (help text, a report in the chosen format, one NDJSON line), as is; bytes
  * for a document read from a file and printed unchanged (the catalogue), which then is never decoded.
