@@ -23,6 +23,10 @@
  *                `npm:ws` (as `RemoteClient`) and through the native `WebSocket`. The rtt and pipelined figures
  *                can be no better than this on the machine at hand.
  *
+ *  accept        issue 35's goals as ratios, each the median of five pairs run back to back: rtt against the
+ *                floor on npm:ws (>= 0.9x), big against raw (<= 3x), the server's peak RSS during big against
+ *                the message (<= 2.5x). Both rtt and the floor are timed after the same warm-up.
+ *
  *  `deno run -A bench/relay_bench.ts --cpu-prof=DIR --only head-of-line` also writes every process's CPU profile
  *  to DIR (open in Chrome DevTools); `--v8-flags=--trace-gc` passes V8 flags to every process.
  */
@@ -124,8 +128,14 @@ async function initialized(baseUrl: string, clientId: string) {
   return { client, stream };
 }
 
+/** Round trips before the timed ones, as the floor's client makes: both are timed with the JIT warm. */
+const WARM_UP = 200;
+
 async function roleClient(baseUrl: string, scenario: string): Promise<void> {
   const { client, stream } = await initialized(baseUrl, "bench");
+  if (scenario === "rtt" || scenario === "pipelined") {
+    for (let i = 0; i < WARM_UP; i++) await stream.request("echo", { i });
+  }
   // The conductor reads every process's CPU time here, so start-up is not counted in the scenario's.
   say({ ready: true });
   await new Promise((r) => setTimeout(r, 100));
@@ -257,7 +267,7 @@ async function roleFloorClient(port: string, kind: string): Promise<void> {
   const frame = (i: number) =>
     `{"type":"client_message","client_id":"bench","stream_id":"s1","seq_id":${i},"message":{"jsonrpc":"2.0","id":${i},"method":"echo","params":{"i":${i}}}}`;
   // Warm up, then let the conductor read the CPU times.
-  for (let i = 0; i < 200; i++) await new Promise<void>((r) => (onText = r, send(frame(i))));
+  for (let i = 0; i < WARM_UP; i++) await new Promise<void>((r) => (onText = r, send(frame(i))));
   say({ ready: true });
   await new Promise((r) => setTimeout(r, 100));
   let t0 = performance.now();
@@ -440,6 +450,56 @@ async function floor(kind: string): Promise<{ rtt: number; pipelined: number; cp
   return { rtt, pipelined, cpuPerRtt };
 }
 
+/** Pairs measured for the acceptance ratios; each pair runs its two sides back to back. */
+const PAIRS = 5;
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Issue 35's goals as ratios, each the median of `PAIRS` pairs whose two sides ran back to back (on a shared
+ * machine, load shifts between runs more than the figures differ): one-at-a-time round trips against the floor
+ * on npm:ws (the client `RemoteClient` is built on), the 100 MiB message against the raw send, the server's
+ * peak RSS against the message.
+ */
+async function acceptance(): Promise<void> {
+  const rttRatios: number[] = [];
+  const bigRatios: number[] = [];
+  const rssRatios: number[] = [];
+  for (let i = 0; i < PAIRS; i++) {
+    const { rtt: floorRtt } = await floor("ws");
+    const rtt = (await throughRelay("rtt")).result.perSecond as number;
+    rttRatios.push(rtt / floorRtt);
+    const rawMs = (await raw()).result.ms as number;
+    const big = await throughRelay("big");
+    bigRatios.push((big.result.ms as number) / rawMs);
+    rssRatios.push(big.peaks.server / (BIG / MiB));
+  }
+  const list = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
+  const verdict = (ok: boolean) => ok ? "met" : "NOT met";
+  const r = median(rttRatios);
+  const b = median(bigRatios);
+  const m = median(rssRatios);
+  console.log(
+    `accept    rtt / floor (npm:ws): ${r.toFixed(2)}x (goal >= 0.9x, ${verdict(r >= 0.9)}; pairs ${
+      list(rttRatios)
+    })`,
+  );
+  console.log(
+    `accept    100 MiB end to end / raw send: ${b.toFixed(2)}x (goal <= 3x, ${verdict(b <= 3)}; pairs ${
+      list(bigRatios)
+    })`,
+  );
+  console.log(
+    `accept    server peak RSS / message: ${m.toFixed(2)}x (goal <= 2.5x, ${verdict(m <= 2.5)}; pairs ${
+      list(rssRatios)
+    })`,
+  );
+}
+
 /** `--only rtt,pipelined` runs just those scenarios (raw is always measured: it is the baseline of big). */
 async function conduct(only?: string[]): Promise<void> {
   const wanted = (name: string) => only === undefined || only.includes(name);
@@ -499,6 +559,7 @@ async function conduct(only?: string[]): Promise<void> {
       );
     }
   }
+  if (wanted("acceptance")) await acceptance();
   if (wanted("head-of-line")) {
     const hol = await headOfLine();
     console.log(

@@ -8,6 +8,7 @@
  * by `cli/services.ts`, once per provider.
  */
 import { type Files, joinPath as join } from "./files.ts";
+import type { ErrorEnvelope, SuccessEnvelope } from "./output/envelope.ts";
 import { lineReader } from "./line_reader.ts";
 import type { Processes } from "./processes.ts";
 
@@ -93,6 +94,20 @@ export interface ApprovalRequest {
 export type ApprovalDecision = "accept" | "decline" | "cancel";
 export type Approver = (req: ApprovalRequest) => Promise<ApprovalDecision>;
 
+/**
+ * What an in-process host (rpc turns) receives beside the bytes: each envelope the run hands to `cli/output`, as
+ * the value it is, before `--format`/`--jq` render it -- so the host never parses stdout back.
+ */
+export interface EmittedDocuments {
+  /**
+   * A result document written to stdout: the success envelope, or the JSON value a streaming command prints as
+   * a line of its own (an event of `event consume`).
+   */
+  result(value: SuccessEnvelope | unknown): void;
+  /** The error envelope written to stderr. */
+  error(envelope: ErrorEnvelope): void;
+}
+
 export interface Provider {
   readonly version: string;
   readonly env: Env;
@@ -116,6 +131,8 @@ export interface Provider {
    * terminal run, where high-risk writes need `--yes` (or a TTY answer).
    */
   readonly approver?: Approver;
+  /** Set by an in-process host (rpc turns): receives the envelopes the run emits. */
+  readonly documents?: EmittedDocuments;
   /** Same machine, other streams: an in-process run (rpc turn) writes to its own sinks. */
   withIO(io: IO): Provider;
 }
@@ -126,6 +143,7 @@ export interface IO {
   stdin?: Reader;
   signal?: AbortSignal;
   approver?: Approver;
+  documents?: EmittedDocuments;
 }
 
 export const VERSION = "0.1.0";
@@ -231,6 +249,7 @@ export function withIOFrom(base: Omit<Provider, "withIO">): Provider {
         stdin: io.stdin ?? base.stdin,
         signal: io.signal ?? base.signal,
         approver: io.approver ?? base.approver,
+        documents: io.documents ?? base.documents,
       }),
   };
   return p;

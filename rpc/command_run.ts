@@ -1,12 +1,13 @@
 /**
  * Runs one larkit argv in-process the way a terminal would, but with the agent server's own sinks: output
  * is streamed to a callback as it is written (each write awaited, so a slow client slows the command rather
- * than the server buffering), the abort signal is the turn's, the approver is the client's, the working
+ * than the server buffering), the envelopes the command emits arrive as values (the provider's `documents`),
+ * the abort signal is the turn's, the approver is the client's, the working
  * directory is the thread's workspace, and the gate sees the resolved command before it runs.
  * The runner itself comes from the CLI (`larkit app-server` hands it over): rpc/ knows nothing of the CLI.
  */
 import { emitError } from "../cli/output/emit.ts";
-import { errorEnvelope } from "../cli/output/envelope.ts";
+import { type ErrorEnvelope, errorEnvelope, type SuccessEnvelope } from "../cli/output/envelope.ts";
 import { type LarkitError, toLarkitError } from "../cli/output/errors.ts";
 import type { CommandGate } from "../cli/command_meta.ts";
 import {
@@ -42,10 +43,13 @@ export interface CommandOutcome {
   /** stdout and stderr interleaved as written, like a terminal shows them. */
   aggregated: string;
   interrupted: boolean;
-  /** stdout parsed as one JSON document (the success envelope), when it is JSON. */
-  result?: unknown;
-  /** stderr parsed as one JSON document (the error envelope), when it is JSON. */
-  error?: unknown;
+  /**
+   * The result the command emitted, as a value (the last one): its success envelope before `--format`/`--jq`
+   * rendered it, or the JSON line a streaming command printed (an event).
+   */
+  result?: SuccessEnvelope | unknown;
+  /** The error envelope the command emitted, if any. */
+  error?: ErrorEnvelope;
 }
 
 export type RunStatus = "completed" | "failed" | "interrupted";
@@ -53,17 +57,6 @@ export type RunStatus = "completed" | "failed" | "interrupted";
 export function statusOf(outcome: Pick<CommandOutcome, "exitCode" | "interrupted">): RunStatus {
   if (outcome.interrupted) return "interrupted";
   return outcome.exitCode === 0 ? "completed" : "failed";
-}
-
-/** The last JSON document in a stream, if the stream is exactly JSON (possibly with surrounding whitespace). */
-export function parseDocument(text: string): unknown {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return undefined;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return undefined;
-  }
 }
 
 function streamingWriter(stream: Stream, sink: (stream: Stream, text: string) => Promise<void>): Writer {
@@ -127,6 +120,9 @@ export async function runCommand(p: Provider, runner: Runner, run: CommandRun): 
   const err: string[] = [];
   const all: string[] = [];
   let finished = false;
+  // The envelopes as the command handed them to its output (the last of each kind), never its text parsed back.
+  let result: SuccessEnvelope | unknown;
+  let error: ErrorEnvelope | undefined;
   const sink = async (stream: Stream, text: string) => {
     if (finished || text.length === 0) return;
     (stream === "stdout" ? out : err).push(text);
@@ -141,6 +137,14 @@ export async function runCommand(p: Provider, runner: Runner, run: CommandRun): 
     stdin: bytesReader(""),
     signal: run.signal,
     approver: run.approver,
+    documents: {
+      result: (envelope) => {
+        if (!finished) result = envelope;
+      },
+      error: (envelope) => {
+        if (!finished) error = envelope;
+      },
+    },
   });
   const running = (async () => {
     try {
@@ -162,9 +166,7 @@ export async function runCommand(p: Provider, runner: Runner, run: CommandRun): 
     aggregated: all.join(""),
     interrupted: run.signal.aborted,
   };
-  const result = parseDocument(stdout);
   if (result !== undefined) outcome.result = result;
-  const error = parseDocument(stderr);
   if (error !== undefined) outcome.error = error;
   return outcome;
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { errorEnvelope, successEnvelope } from "../cli/output/envelope.ts";
 import { errors } from "../cli/output/errors.ts";
 import type { Provider } from "../cli/provider.ts";
 import { testProvider } from "../cli/test_provider.ts";
@@ -36,10 +37,15 @@ const fakeRunner: Runner = async (argv, p, { gate }) => {
     await new Promise<void>((_, reject) => p.signal.addEventListener("abort", () => reject(p.signal.reason)));
   }
   if (argv[0] === "fail") {
-    await p.stderr.write(JSON.stringify({ ok: false, error: { type: "usage", message: "bad" } }) + "\n");
+    const failure = errorEnvelope(errors.usage("bad"));
+    await p.stderr.write(JSON.stringify(failure) + "\n");
+    p.documents?.error(failure);
     return 2;
   }
-  await p.stdout.write(JSON.stringify({ ok: true, data: { argv } }) + "\n");
+  // As cli/output does: the bytes to stdout, the envelope itself to the host.
+  const success = successEnvelope({ data: { argv } });
+  await p.stdout.write(JSON.stringify(success) + "\n");
+  p.documents?.result(success);
   return 0;
 };
 

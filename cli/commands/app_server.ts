@@ -9,7 +9,6 @@ import { refusedInTurns, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
 import { untilAborted } from "../provider.ts";
-import type { Runner } from "../../rpc/command_run.ts";
 import type { LarkitAppServer } from "../../rpc/server.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../../rpc/policy.ts";
 import { isLoopback } from "../../rpc/transports/websocket.ts";
@@ -70,14 +69,6 @@ export interface AppServerRun {
 
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/**
- * The CLI's runner as the server gets it: runs one argv in-process with the same tree a terminal gets, and lets
- * the server's gate refuse the resolved command before it runs.
- */
-export function turnRunner(ctx: RunContext): Runner {
-  return (argv, p, opts) => ctx.hooks.run(argv, p, opts);
-}
-
 /** Runs the server on one transport until its end (stdin closed, or the run's signal aborted). */
 export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<void> {
   const { p, diag } = ctx;
@@ -96,7 +87,7 @@ export async function runAppServer(ctx: RunContext, run: AppServerRun): Promise<
     // Loaded here and per transport below, not at the top: every other larkit command would otherwise pay for
     // the server and SQLite, and only what this run's transport needs loads before `initialize` is answered.
     const { createAppServer } = await import("../../rpc/server.ts");
-    const server = createAppServer({ provider: p, policy: run.policy, log, runner: turnRunner(ctx) });
+    const server = createAppServer({ provider: p, policy: run.policy, log, runner: ctx.hooks.run });
     return { server, close: () => server.close() };
   })();
   const { server } = built;

@@ -10,7 +10,7 @@ import { hide, readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.
 import type { RunContext } from "../context.ts";
 import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
 import { HUB_LAUNCHED_ENV, hubPaths, probeHub } from "../event/protocol.ts";
-import { emitSuccess, emitText } from "../output/emit.ts";
+import { emitLine, emitSuccess, emitText } from "../output/emit.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
@@ -252,10 +252,8 @@ async function deliver(ctx: RunContext, event: EventEnvelope, opts: ConsumeOpts,
     const file = join(outputDir, `${event.header.event_id.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
     await ctx.p.files.writeFileAtomic(file, JSON.stringify(event, null, 2) + "\n");
     const line = { event_id: event.header.event_id, event_type: event.header.event_type, file };
-    await emitText(
-      ctx,
-      opts.jq !== undefined ? await applyJq(line, opts.jq, ctx.p.signal) : JSON.stringify(line),
-    );
+    if (opts.jq === undefined) return await emitLine(ctx, line);
+    await emitText(ctx, await applyJq(line, opts.jq, ctx.p.signal));
     return;
   }
   if (opts.jq !== undefined) {
@@ -263,7 +261,7 @@ async function deliver(ctx: RunContext, event: EventEnvelope, opts: ConsumeOpts,
     if (out !== "") await emitText(ctx, out);
     return;
   }
-  await emitText(ctx, JSON.stringify(event));
+  await emitLine(ctx, event);
 }
 
 async function runHub(ctx: RunContext): Promise<void> {

@@ -19,13 +19,7 @@ import { type GetAccount, requireUserAccount } from "../../relay/enroll.ts";
 import type { RemoteControlStatus } from "../../relay/status.ts";
 import { normalizeRelayBaseUrl } from "../../relay/url.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
-import {
-  type BuiltServer,
-  remotePolicyArgs,
-  remotePolicyOf,
-  type ServerLog,
-  turnRunner,
-} from "./app_server.ts";
+import { type BuiltServer, remotePolicyArgs, remotePolicyOf, type ServerLog } from "./app_server.ts";
 import { METHODS } from "../../rpc/protocol.ts";
 
 type RemoteControlClient = z.infer<(typeof METHODS)["remoteControl/client/list"]["result"]>["data"][number];
@@ -129,7 +123,7 @@ export async function remoteControlServer(
       provider: ctx.p,
       baseUrl: daemonUrl ?? (() => resolveRelayUrl(ctx, opts.relayUrl)),
       getAccount: accountFromCredentials(ctx),
-      runner: turnRunner(ctx),
+      runner: ctx.hooks.run,
       policy: opts.policy,
       methods: { ...events.methods, ...(opts.daemon ? shutdownMethods(opts.shutdown) : {}) },
       ...(opts.daemon ? { clientName: "", enableAtStart: true } : {}),
@@ -175,7 +169,7 @@ async function runForeground(
     provider: ctx.p,
     baseUrl: relayUrl,
     getAccount: accountFromCredentials(ctx),
-    runner: turnRunner(ctx),
+    runner: ctx.hooks.run,
     policy,
     clientName: "",
     log: (line) => void ctx.diag.debug(line),

@@ -8,7 +8,14 @@
 import type { RunContext } from "../context.ts";
 import type { DryRunDocument } from "./dry_run.ts";
 import { lazy } from "../lazy.ts";
-import { errorEnvelope, type Identity, type Meta, successEnvelope, toJsonDocument } from "./envelope.ts";
+import {
+  errorEnvelope,
+  type Identity,
+  type Meta,
+  type SuccessEnvelope,
+  successEnvelope,
+  toJsonDocument,
+} from "./envelope.ts";
 import { LarkitError } from "./errors.ts";
 import type { Column } from "./formats/rows.ts";
 import type { ItemFormat, OutputFormat } from "./formats/names.ts";
@@ -18,12 +25,20 @@ type Ctx = Pick<RunContext, "p" | "state" | "diag">;
 
 /** Writes the success envelope as the run's one result document. */
 export async function emitSuccess(ctx: RunContext, parts: { data?: unknown; meta?: Meta }): Promise<void> {
-  await ctx.p.stdout.write(toJsonDocument(successEnvelope({ identity: ctx.state.identity, ...parts })));
+  const envelope = successEnvelope({ identity: ctx.state.identity, ...parts });
+  await ctx.p.stdout.write(toJsonDocument(envelope));
+  ctx.p.documents?.result(envelope);
 }
 
 /** Writes a non-envelope result document (help text, `--version`, rendered formats). */
 export async function emitText(ctx: Pick<RunContext, "p">, text: string): Promise<void> {
   await ctx.p.stdout.write(text.endsWith("\n") ? text : text + "\n");
+}
+
+/** Writes one JSON value as a line of its own (NDJSON: an event as it arrives); a host receives the value. */
+export async function emitLine(ctx: Pick<RunContext, "p">, value: unknown): Promise<void> {
+  await ctx.p.stdout.write(JSON.stringify(value) + "\n");
+  ctx.p.documents?.result(value);
 }
 
 /**
@@ -40,7 +55,9 @@ export async function emitRendered(ctx: Pick<RunContext, "p">, text: string | Ui
  */
 export async function emitError(ctx: Pick<RunContext, "p" | "state">, err: LarkitError): Promise<void> {
   if (err.subtype === "broken_pipe") return;
-  await ctx.p.stderr.write(toJsonDocument(errorEnvelope(err, { identity: ctx.state.identity })));
+  const envelope = errorEnvelope(err, { identity: ctx.state.identity });
+  await ctx.p.stderr.write(toJsonDocument(envelope));
+  ctx.p.documents?.error(envelope);
 }
 
 /** A question to whoever sits at the terminal (stderr, no newline: the answer is typed after it). */
@@ -66,7 +83,10 @@ export interface ResultSettings {
   fields?: Column[];
 }
 
-/** The success envelope, rendered in the chosen format or filtered by `--jq`. */
+/**
+ * The success envelope, rendered in the chosen format or filtered by `--jq`; once written, an in-process host
+ * receives the envelope itself (not what the format or filter made of it).
+ */
 export async function emitResult(
   ctx: Ctx,
   settings: ResultSettings,
@@ -75,6 +95,16 @@ export async function emitResult(
   pretty?: (data: unknown, columns?: number) => string,
 ): Promise<void> {
   const envelope = successEnvelope({ identity: settings.identity, data, meta });
+  await writeResult(ctx, settings, envelope, pretty);
+  ctx.p.documents?.result(envelope);
+}
+
+async function writeResult(
+  ctx: Ctx,
+  settings: ResultSettings,
+  envelope: SuccessEnvelope,
+  pretty?: (data: unknown, columns?: number) => string,
+): Promise<void> {
   // The JSON document needs none of the renderers (start-up: most runs, every dry run, print this).
   if (settings.format === "json" && settings.jq === undefined) {
     await ctx.p.stdout.write(toJsonDocument(envelope));
