@@ -21,7 +21,7 @@ import { type GetAccount, requireUserAccount } from "./enroll.ts";
 import { badToken, parseClientEnvelope } from "./envelopes.ts";
 import type { ClientListQuery, PairingCode, RemoteDevice, RemoteHost } from "./devices.ts";
 import { RelayEnrollment } from "./enrollment.ts";
-import { RelayLink } from "./link.ts";
+import { type LinkTiming, RelayLink } from "./link.ts";
 import { type OpenSocket, openWsSocket } from "./socket.ts";
 import { type RemoteControlStatus, StatusBoard } from "./status.ts";
 import type { EnrollmentStore } from "./store.ts";
@@ -32,16 +32,8 @@ import { FramePump } from "./writer.ts";
 export { PROTOCOL_VERSION, reportsServerNotFound, SERVER_NOT_FOUND_DETAIL } from "./enrollment.ts";
 export { backoffDelay } from "./link.ts";
 
-export interface SessionTiming {
-  backoffBaseMs: number;
-  backoffCapMs: number;
-  /** A connection up at least this long resets the backoff. */
-  stableMs: number;
-  /** A WebSocket ping goes out this often while connected. */
-  pingIntervalMs: number;
-  /** No pong nor any data frame for this long (the relay's pings do not count): the socket is dropped. */
-  pongTimeoutMs: number;
-  connectTimeoutMs: number;
+/** The link's timing (backoff, pings, liveness) and the session's own. */
+export interface SessionTiming extends LinkTiming {
   /** A server token expiring within this margin is refreshed before connecting. */
   tokenRefreshSkewMs: number;
   /** A remote stream without a message or ping for this long is closed as if `client_closed`. */
