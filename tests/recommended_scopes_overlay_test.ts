@@ -122,9 +122,13 @@ Deno.test("a broken recommended-scopes document is a warning and the cached one 
   });
 });
 
-Deno.test("doctor does not fetch the recommended scopes; only registry refresh does", async () => {
+Deno.test("doctor does not fetch the recommended scopes, and says how old the cached ones are", async () => {
   await withApp(async (larkit, emu) => {
-    await larkit(["doctor"]);
+    const before = await larkit(["doctor"]);
     assert.equal(emu.requests().filter((r) => r.path === SCOPES_PATH).length, 0);
+    assert.match(before.stdout, /no recommended scopes cached/);
+    assert.equal((await larkit(["registry", "refresh"])).code, 0);
+    const after = await larkit(["doctor"]);
+    assert.match(after.stdout, /recommended scopes fetched 0 day\(s\) ago/);
   });
 });
