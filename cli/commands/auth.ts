@@ -176,7 +176,8 @@ function registerLogin(auth: Command, ctx: RunContext): void {
     .option("--exclude <scopes>", "scopes not to ask for, space- or comma-separated")
     .option(
       "--recommend",
-      "only the read-only scopes (of --domain, else of every service; admins usually pre-approve them)",
+      "only the recommended scopes (of --domain, else of every service): the suite's list registry refresh " +
+        "cached, else the read-only ones",
     )
     .option("--json", "the result with every scope list in full ([] when empty), not the summary")
     .option("--no-wait", "print {verification_url, device_code, expires_in, hint} and return at once")
