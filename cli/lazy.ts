@@ -58,6 +58,7 @@ import type * as TerminalPicker from "./terminal_picker.ts";
 import type * as Tree from "./tree.ts";
 import type * as Describe from "../registry/describe.ts";
 import type * as Overlay from "../registry/overlay.ts";
+import type * as OverlayScopes from "../registry/overlay_scopes.ts";
 import type * as Schemas from "../registry/schema.ts";
 import type * as Shapes from "../registry/shapes.ts";
 import type * as WsSocket from "../relay/ws_socket.ts";
@@ -135,6 +136,7 @@ export interface LazyModules {
   "cli/tree.ts": typeof Tree;
   "registry/describe.ts": typeof Describe;
   "registry/overlay.ts": typeof Overlay;
+  "registry/overlay_scopes.ts": typeof OverlayScopes;
   "registry/schema.ts": typeof Schemas;
   "registry/shapes.ts": typeof Shapes;
   "relay/ws_socket.ts": typeof WsSocket;

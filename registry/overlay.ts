@@ -15,6 +15,7 @@ import {
   readOverlayIndex,
   schemas,
 } from "./overlay_cache.ts";
+import { MAX_SCOPES_BYTES, ScopeDocumentSchema, scopesCachePath } from "./overlay_scopes.ts";
 import type { ServiceSpec, ServiceSummary } from "./schema.ts";
 
 export const DEFAULT_TTL_MS = 24 * 3600 * 1000;
@@ -47,9 +48,9 @@ export async function refreshDue(d: OverlayDeps, ttlMs: number): Promise<boolean
   }
 }
 
-async function readCapped(res: Response): Promise<string> {
+async function readCapped(res: Response, cap = MAX_OVERLAY_BYTES): Promise<string> {
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > MAX_OVERLAY_BYTES) throw new Error(`response too large (${declared} bytes)`);
+  if (declared > cap) throw new Error(`response too large (${declared} bytes)`);
   const reader = res.body?.getReader();
   if (!reader) return "";
   const chunks: Uint8Array[] = [];
@@ -58,9 +59,9 @@ async function readCapped(res: Response): Promise<string> {
     const { value, done } = await reader.read();
     if (done) break;
     total += value.length;
-    if (total > MAX_OVERLAY_BYTES) {
+    if (total > cap) {
       await reader.cancel();
-      throw new Error(`response larger than ${MAX_OVERLAY_BYTES} bytes`);
+      throw new Error(`response larger than ${cap} bytes`);
     }
     chunks.push(value);
   }
@@ -122,6 +123,31 @@ export async function refreshOverlay(
     return "updated";
   } catch (e) {
     await d.warn(`registry overlay not updated from ${url}: ${e instanceof Error ? e.message : String(e)}`);
+    return "failed";
+  }
+}
+
+/**
+ * Fetches the recommended-scopes document (`overlay_scopes.ts`) and caches it when it validates as a whole;
+ * anything wrong is a warning and the previously cached document stays (a half-valid list would silently
+ * drop recommendations). Never throws.
+ */
+export async function refreshScopes(
+  d: OverlayDeps,
+  fetcher: Fetcher,
+  url: string,
+): Promise<"updated" | "failed"> {
+  try {
+    const res = await fetcher(url, { method: "GET", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new Error(`HTTP ${res.status}`);
+    }
+    const doc = ScopeDocumentSchema.parse(JSON.parse(await readCapped(res, MAX_SCOPES_BYTES)));
+    await d.files.writeFileAtomic(scopesCachePath(d), JSON.stringify(doc));
+    return "updated";
+  } catch (e) {
+    await d.warn(`recommended scopes not updated from ${url}: ${e instanceof Error ? e.message : String(e)}`);
     return "failed";
   }
 }

@@ -96,6 +96,8 @@ export interface Emulator {
   expireTokens(kind?: TokenKind | "all"): void;
   /** The registry overlay served at `/api/tools/open/api_definition`; "corrupt" serves invalid JSON. */
   setOverlay(overlay: unknown | "corrupt"): void;
+  /** The recommended-scopes document served at `/api/tools/open/scopes.json`; "corrupt" serves invalid JSON. */
+  setScopeDocument(doc: unknown | "corrupt"): void;
   /** The event long connection: publish events, fault switches (drop the socket, lose acks, split payloads). */
   events: EmulatorEvents;
   db: DatabaseSync;
@@ -238,6 +240,7 @@ function start(opts: EmulatorOptions): Emulator {
     app: SANDBOX_APP,
     origin: "",
     overlay: undefined,
+    scopeDocument: undefined,
     lenientFields: opts.lenientFields ?? false,
   };
   const faults = new FaultBoard();
@@ -321,6 +324,9 @@ function start(opts: EmulatorOptions): Emulator {
     expireTokens: (kind = "all") => expireTokens(st, kind),
     setOverlay(overlay) {
       st.overlay = overlay;
+    },
+    setScopeDocument(doc) {
+      st.scopeDocument = doc;
     },
     events,
     db,

@@ -27,6 +27,8 @@ export interface EmulatorState {
   origin: string;
   /** The remote registry overlay served at `/api/tools/open/api_definition`; "corrupt" serves broken JSON. */
   overlay: unknown | "corrupt";
+  /** The recommended-scopes document served at `/api/tools/open/scopes.json` (a fixture when unset). */
+  scopeDocument: unknown | "corrupt";
   /** `sandbox start --lenient-fields`: fields a method does not take are ignored, as the suite does. */
   lenientFields: boolean;
 }

@@ -34,18 +34,31 @@ async function overlayUrl(ctx: RunContext, version: string): Promise<string> {
   return url.toString();
 }
 
+/**
+ * The recommended-scopes document (`registry/overlay_scopes.ts`) beside the metadata: `scopes.json` next to
+ * `api_definition` on the brand's open endpoint (or next to `LARKIT_META_URL`).
+ */
+async function scopesUrl(ctx: RunContext): Promise<string> {
+  const configured = ctx.p.env.get("LARKIT_META_URL");
+  if (configured) return new URL("scopes.json", configured).toString();
+  return new URL("/api/tools/open/scopes.json", (await ctx.credentials().account()).endpoints.open)
+    .toString();
+}
+
 export type RefreshResult = "updated" | "not-modified" | "failed" | "not-due" | "off" | "not-configured";
 
 /**
  * Asks the suite for newer metadata now; `force` ignores the TTL (`LARKIT_META_TTL` seconds, default a day)
  * since the last attempt. Never throws: a failure is a warning on stderr and the cached overlay stays.
+ * Only the forced refresh (`larkit registry refresh`) also fetches the recommended scopes: `doctor` leaves
+ * what a login asks for as it was. The result is the metadata's; the scopes' failure is its own warning.
  */
 export async function refreshRegistryOverlay(
   ctx: RunContext,
   opts: { force: boolean },
 ): Promise<RefreshResult> {
   if (!remoteEnabled(ctx)) return "off";
-  const { DEFAULT_TTL_MS, refreshDue, refreshOverlay } = await lazy("registry/overlay.ts");
+  const { DEFAULT_TTL_MS, refreshDue, refreshOverlay, refreshScopes } = await lazy("registry/overlay.ts");
   const deps = overlayDeps(ctx);
   const ttlSeconds = Number(ctx.p.env.get("LARKIT_META_TTL") ?? "");
   const ttl = Number.isFinite(ttlSeconds) && ttlSeconds > 0 ? ttlSeconds * 1000 : DEFAULT_TTL_MS;
@@ -57,11 +70,19 @@ export async function refreshRegistryOverlay(
     // Not configured: no brand, so no endpoint to ask; the baseline serves.
     return "not-configured";
   }
-  return await refreshOverlay(
+  const result = await refreshOverlay(
     deps,
     (u, init) => ctx.http().send(u, init, { label: "registry overlay" }),
     url,
   );
+  if (opts.force) {
+    await refreshScopes(
+      deps,
+      (u, init) => ctx.http().send(u, init, { label: "recommended scopes" }),
+      await scopesUrl(ctx),
+    );
+  }
+  return result;
 }
 
 export function registryOf(ctx: RunContext): Promise<Registry> {

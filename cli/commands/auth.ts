@@ -13,7 +13,7 @@ import {
   USER_INFO_PATH,
 } from "../auth/login.ts";
 import { loginCommandFor } from "../auth/login_command.ts";
-import { domainScopes, parseDomains } from "../auth/recommended_scopes.ts";
+import { cachedRecommendation, domainScopes, parseDomains } from "../auth/recommended_scopes.ts";
 import { parseScopes } from "../auth/scopes.ts";
 import { checkGrant, describeAuth } from "../auth/status.ts";
 import type { Account, Identity } from "../auth/types.ts";
@@ -113,13 +113,23 @@ async function reportLogin(ctx: RunContext, result: LoginResult, full: boolean):
 }
 
 /** The scopes a login asks for, from its flags. */
-async function requestedScopes(flags: LoginFlags): Promise<string[]> {
+async function requestedScopes(ctx: RunContext, flags: LoginFlags): Promise<string[]> {
   const { SHORTCUT_SERVICES } = await import("../../shortcuts/index.ts");
   const picked = flags.domain ? parseDomains(flags.domain, Object.keys(SHORTCUT_SERVICES)) : undefined;
   const scopes = new Set([
     ...parseScopes(flags.scope),
     ...(picked || flags.recommend
-      ? await domainScopes(SHORTCUT_SERVICES, { domains: picked, readOnly: flags.recommend === true })
+      ? await domainScopes(SHORTCUT_SERVICES, {
+        domains: picked,
+        readOnly: flags.recommend === true,
+        recommended: flags.recommend
+          ? await cachedRecommendation({
+            files: ctx.p.files,
+            cacheDir: ctx.p.paths.cacheDir,
+            warn: (m) => ctx.diag.warn(m),
+          })
+          : undefined,
+      })
       : []),
   ]);
   for (const s of parseScopes(flags.exclude)) scopes.delete(s);
@@ -159,7 +169,8 @@ function registerLogin(auth: Command, ctx: RunContext): void {
     .option("--exclude <scopes>", "scopes not to ask for, space- or comma-separated")
     .option(
       "--recommend",
-      "only the read-only scopes (of --domain, else of every service; admins usually pre-approve them)",
+      "only the recommended scopes (of --domain, else of every service): the suite's list registry refresh " +
+        "cached, else the read-only ones",
     )
     .option("--json", "the result with every scope list in full ([] when empty), not the summary")
     .option("--no-wait", "print {verification_url, device_code, expires_in, hint} and return at once")
@@ -184,7 +195,7 @@ function registerLogin(auth: Command, ctx: RunContext): void {
         }
         flags.domain = [(await pickDomains(pick)).join(",")];
       }
-      const scopes = await requestedScopes(flags);
+      const scopes = await requestedScopes(ctx, flags);
       if (scopes.length === 0) {
         throw errors.validation("no matching scopes found: every scope asked for was excluded", {
           hint: LOGIN_FLAGS_HINT,

@@ -224,6 +224,8 @@ export async function runDoctor(ctx: RunContext, opts: { offline: boolean }): Pr
     checks.push(check("token_user", "skip", "no stored user token"));
   }
 
+  // A file's time comes from the file system, ours from the clock: a skew of seconds must not read "-1 day".
+  const daysSince = (ms: number) => Math.max(0, Math.floor((p.clock.now() - ms) / DAY));
   let registryVersion = "unknown";
   try {
     registryVersion = (await openRegistry()).version;
@@ -235,11 +237,14 @@ export async function runDoctor(ctx: RunContext, opts: { offline: boolean }): Pr
     };
     const overlay = await readOverlayIndex(deps);
     const stored = await p.files.stat(join(p.paths.cacheDir, "registry", "overlay.json"));
-    const age = stored?.mtimeMs === undefined
-      ? ""
-      : ` fetched ${Math.floor((p.clock.now() - stored.mtimeMs) / DAY)} day(s) ago`;
+    const age = stored?.mtimeMs === undefined ? "" : ` fetched ${daysSince(stored.mtimeMs)} day(s) ago`;
     const overlayText = overlay ? `; overlay ${overlay.version}${age}` : "; no overlay cached";
-    checks.push(check("registry", "pass", `baseline ${registryVersion}${overlayText}`));
+    // What `auth login --recommend` asks for comes from this document; a stale one is refreshed by hand.
+    const scopes = await p.files.stat(join(p.paths.cacheDir, "registry", "scopes.json"));
+    const scopesText = scopes?.mtimeMs === undefined
+      ? "; no recommended scopes cached"
+      : `; recommended scopes fetched ${daysSince(scopes.mtimeMs)} day(s) ago`;
+    checks.push(check("registry", "pass", `baseline ${registryVersion}${overlayText}${scopesText}`));
   } catch (e) {
     checks.push(
       check(
