@@ -7,10 +7,9 @@
  * device that never acks holds at most its share of the unacked window, so it cannot stall another device.
  */
 import assert from "node:assert/strict";
-import { testProvider } from "../cli/test_provider.ts";
 import { until, within } from "../tests/helpers/until.ts";
 import { DevRelay } from "./dev_relay.ts";
-import { createRemoteControlHost } from "./host.ts";
+import { testHost } from "../tests/helpers/relay_host.ts";
 import type { RemoteClient } from "./remote_client.ts";
 import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { DEFAULT_STREAM_LIMITS } from "./streams.ts";
@@ -61,13 +60,7 @@ Deno.test("one device opening streams in a loop is refused past its bound and ca
   // The relay is in the worker: its device URLs from what it told.
   const relay = { ...started, clientUrl: (id: string) => started.clientUrl + encodeURIComponent(id) };
   const log: string[] = [];
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  const host = createRemoteControlHost({
-    provider: p,
-    baseUrl: relay.baseUrl,
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
+  const { host } = testHost(relay.baseUrl, {
     log: (line) => log.push(line),
   });
   let b: RemoteClient | undefined;
@@ -125,14 +118,7 @@ Deno.test("one device opening streams in a loop is refused past its bound and ca
 
 Deno.test("a device that never acks and pings in a loop cannot hold up another device's answers", async () => {
   const relay = DevRelay.start();
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  const host = createRemoteControlHost({
-    provider: p,
-    baseUrl: relay.baseUrl,
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
-  });
+  const { host } = testHost(relay.baseUrl);
   // The silent device: a raw socket that reads everything and acks nothing (paired while disabled).
   const muteDevice = await pairDevice(relay, host.remote);
   const mute = new WebSocket(muteDevice.url, { headers: { authorization: `Bearer ${muteDevice.token}` } });

@@ -8,21 +8,14 @@ import assert from "node:assert/strict";
 import { testProvider } from "../cli/test_provider.ts";
 import { until, within } from "../tests/helpers/until.ts";
 import { DevRelay } from "./dev_relay.ts";
+import { testHost } from "../tests/helpers/relay_host.ts";
 import { createRemoteControlHost } from "./host.ts";
 import { redeemPairingCode, RemoteClient } from "./remote_client.ts";
 
 type Message = { id?: number; result?: Record<string, unknown>; error?: { code: number; message: string } };
 
 function setup(relay: DevRelay, log: string[] = []) {
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  return createRemoteControlHost({
-    provider: p,
-    baseUrl: relay.baseUrl,
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
-    log: (line) => log.push(line),
-  });
+  return testHost(relay.baseUrl, { log: (line) => log.push(line) }).host;
 }
 
 /** A local (or, with `origin`, another) in-process client of the host's app server, initialized. */

@@ -6,18 +6,13 @@ import assert from "node:assert/strict";
 import { testProvider } from "../cli/test_provider.ts";
 import { DevRelay } from "./dev_relay.ts";
 import { createRemoteControlHost } from "./host.ts";
+import { testHost } from "../tests/helpers/relay_host.ts";
 import { pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { until } from "../tests/helpers/until.ts";
 
 Deno.test("a remote turn runs through the relay on the real app server", async () => {
   const relay = DevRelay.start();
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  const host = createRemoteControlHost({
-    provider: p,
-    baseUrl: relay.baseUrl,
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
+  const { host } = testHost(relay.baseUrl, {
     runner: async (argv, rp) => {
       await rp.stdout.write(JSON.stringify({ ok: true, argv }) + "\n");
       return 0;
@@ -59,14 +54,7 @@ Deno.test("a remote turn runs through the relay on the real app server", async (
 
 Deno.test("remoteControl/* need experimentalApi; disable reports disabled and broadcasts", async () => {
   const relay = DevRelay.start();
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  const host = createRemoteControlHost({
-    provider: p,
-    baseUrl: relay.baseUrl,
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
-  });
+  const { host } = testHost(relay.baseUrl);
   try {
     await host.remote.enable();
     await until("connected", () => host.remote.status.current.status === "connected");
