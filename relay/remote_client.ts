@@ -80,6 +80,13 @@ export async function redeemPairingCode(
   return redeemedSchema.parse(JSON.parse(text));
 }
 
+/** The relay answered a device's handshake with a status instead of letting it in. */
+export class HandshakeRefused extends Error {
+  constructor(readonly status: number, readonly body: string) {
+    super(`the relay refused the handshake: HTTP ${status} ${body}`.trim());
+  }
+}
+
 export class RemoteClient {
   readonly clientId: string;
   readonly #ws: WebSocket;
@@ -98,12 +105,24 @@ export class RemoteClient {
     });
   }
 
-  /** Opens the device's socket; a paired device presents its `client_token`. */
+  /**
+   * Opens the device's socket; a paired device presents its `client_token`. A handshake the relay answers
+   * with a status (401 bad token, 403 not paired or revoked) rejects with `HandshakeRefused` carrying it.
+   */
   static connect(url: string, clientId: string, opts: { token?: string } = {}): Promise<RemoteClient> {
     const ws = new WebSocket(url, opts.token ? { headers: { authorization: `Bearer ${opts.token}` } } : {});
     return new Promise((resolve, reject) => {
       ws.onopen = () => resolve(new RemoteClient(ws, clientId));
       ws.onerror = (ev) => reject(new Error(ev.message || "remote client connect failed"));
+      ws.on("unexpected-response", (_req, res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => body = (body + chunk).slice(0, 1000));
+        res.on("end", () => {
+          ws.terminate();
+          reject(new HandshakeRefused(res.statusCode ?? 0, body));
+        });
+      });
     });
   }
 

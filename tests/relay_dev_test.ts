@@ -66,3 +66,24 @@ Deno.test("relay dev refuses a client id that was never paired; --allow-unpaired
   );
   assert.match(lax.stdout, /"pair_url":"http:\/\/127\.0\.0\.1:\d+\/dev\/pair"/);
 });
+
+Deno.test("relay client as a device that was never paired is an auth error saying how to pair, not a network error", async () => {
+  await withRelayDev([], async (port) => {
+    const r = await runCli([
+      "relay",
+      "client",
+      "--relay",
+      `http://127.0.0.1:${port}/`,
+      "--client-id",
+      "by-hand",
+    ], {
+      stdin: "",
+    });
+    assert.equal(r.code, 3, r.stderr);
+    const error = JSON.parse(r.stderr).error;
+    assert.equal(error.type, "authentication");
+    assert.equal(error.retryable, false);
+    assert.match(error.message, /refused client by-hand: .*HTTP 403 .*not paired/);
+    assert.match(error.hint, /larkit remote-control pair.*--pairing-code/);
+  });
+});

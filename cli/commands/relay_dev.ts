@@ -11,7 +11,7 @@ import { emitRendered, emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { untilAborted } from "../provider.ts";
 import { DevRelay } from "../../relay/dev_relay.ts";
-import { redeemPairingCode, RemoteClient } from "../../relay/remote_client.ts";
+import { HandshakeRefused, redeemPairingCode, RemoteClient } from "../../relay/remote_client.ts";
 
 const listenSchema = z.string().check(z.regex(/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost):\d{1,5}$/));
 
@@ -114,6 +114,14 @@ export function registerRelayDev(program: Command, ctx: RunContext): void {
       base.pathname = "/dev/client";
       base.search = `?client_id=${encodeURIComponent(clientId)}`;
       const remote = await RemoteClient.connect(base.href, clientId, { token }).catch((e) => {
+        // Refused is not unreachable: a device that was never paired (403) or sent a wrong token (401).
+        if (e instanceof HandshakeRefused && (e.status === 401 || e.status === 403)) {
+          throw errors.auth(`the dev relay refused client ${clientId}: ${e.message}`, {
+            hint: opts.pairingCode === undefined
+              ? "pair first: `larkit remote-control pair` on the server, then `larkit relay client --pairing-code <code>` (or start the dev relay with --allow-unpaired)"
+              : "the pairing did not take: get a fresh code with `larkit remote-control pair`",
+          });
+        }
         throw errors.network(
           `cannot reach the dev relay at ${opts.relay}: ${e instanceof Error ? e.message : e}`,
         );
