@@ -369,6 +369,22 @@ interface DeviceTarget {
   call: DeviceCall;
 }
 
+/**
+ * A host for one command when no daemon runs: it acts on the stored enrollment and never opens a relay
+ * socket (`followPreference: false`), whatever remote control's saved state.
+ */
+async function oneOffHost(ctx: RunContext, opts: z.infer<typeof OptionsSchema>) {
+  const { createRemoteControlHost } = await import("../../relay/host.ts");
+  return createRemoteControlHost({
+    provider: ctx.p,
+    baseUrl: await resolveRelayUrl(ctx, opts.relayUrl),
+    getAccount: accountFromCredentials(ctx),
+    clientName: "",
+    followPreference: false,
+    log: (line) => void ctx.diag.debug(line),
+  });
+}
+
 async function withDevices<T>(
   ctx: RunContext,
   opts: z.infer<typeof OptionsSchema>,
@@ -389,15 +405,7 @@ async function withDevices<T>(
       reached.client.close();
     }
   }
-  const { createRemoteControlHost } = await import("../../relay/host.ts");
-  const host = createRemoteControlHost({
-    provider: p,
-    baseUrl: await resolveRelayUrl(ctx, opts.relayUrl),
-    getAccount: accountFromCredentials(ctx),
-    clientName: "",
-    followPreference: false,
-    log: (line) => void ctx.diag.debug(line),
-  });
+  const host = await oneOffHost(ctx, opts);
   try {
     const remote = host.remote;
     return await fn({
@@ -480,15 +488,7 @@ async function runHosts(
         "larkit remote-control hosts [list] [--stale] | hosts delete <environment_id> | hosts delete --stale",
     });
   }
-  const { createRemoteControlHost } = await import("../../relay/host.ts");
-  const host = createRemoteControlHost({
-    provider: ctx.p,
-    baseUrl: await resolveRelayUrl(ctx, opts.relayUrl),
-    getAccount: accountFromCredentials(ctx),
-    clientName: "",
-    followPreference: false,
-    log: (line) => void ctx.diag.debug(line),
-  });
+  const host = await oneOffHost(ctx, opts);
   try {
     const all = await host.remote.listHosts();
     // Stale: not connected to the relay, and not this machine (whose enrollment the daemon reuses).
