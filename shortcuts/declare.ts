@@ -30,6 +30,10 @@ export interface FlagSpec<T> {
   placeholder?: string;
   /** An older name kept so scripts do not break: hidden from help, a warning naming what replaces it. */
   deprecated?: string;
+  /** A boolean that is on unless `--no-<name>` is given. */
+  negatable?: boolean;
+  /** Takes several values (`--x a b`, `--x a --x b`): its raw value is a list. */
+  variadic?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec<unknown>>;
@@ -100,6 +104,17 @@ export const flag = {
   },
   boolean(description: string): FlagSpec<boolean> {
     return lazy({ kind: "boolean", description }, () => z._default(z.boolean(), false));
+  },
+  /** On by default; `--no-<name>` turns it off (`--no-wait`, `--no-daemon`). */
+  negatable(description: string): FlagSpec<boolean> {
+    return lazy({ kind: "boolean", description, negatable: true }, () => z._default(z.boolean(), true));
+  },
+  /** Several values, given after the flag or by repeating it; none given is an empty list. */
+  strings(description: string, opts: { placeholder?: string } = {}): FlagSpec<string[]> {
+    return lazy(
+      { kind: "string", description, variadic: true, ...opts },
+      () => z._default(z.array(z.string().check(z.minLength(1, "must not be empty"))), []),
+    );
   },
   integer(description: string, opts: { default: number; min: number; max: number }): FlagSpec<number> {
     return lazy(
