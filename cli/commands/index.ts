@@ -7,6 +7,8 @@
 import type { Command } from "commander";
 import type { RunContext } from "../context.ts";
 import { lazy } from "../lazy.ts";
+import { registerDeclared } from "../resolve/commander_bridge.ts";
+import type { CommandModule } from "../resolve/declare.ts";
 
 export type RegisterFixed = (program: Command, ctx: RunContext) => void;
 
@@ -15,6 +17,10 @@ export interface FixedCommand {
   names: string[];
   load(): Promise<RegisterFixed>;
 }
+
+/** A module of declared commands, hung on the tree through the WIP bridge until the tree goes. */
+const declared = (module: CommandModule): RegisterFixed => (program, ctx) =>
+  registerDeclared(program, ctx, module);
 
 export const FIXED_COMMANDS: FixedCommand[] = [
   {
@@ -30,8 +36,11 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   { names: ["profile"], load: async () => (await lazy("cli/commands/profile.ts")).registerProfile },
   { names: ["api"], load: async () => (await lazy("cli/commands/api.ts")).registerApi },
   { names: ["schema"], load: async () => (await lazy("cli/commands/schema.ts")).registerSchema },
-  { names: ["registry"], load: async () => (await lazy("cli/commands/registry.ts")).registerRegistry },
-  { names: ["doctor"], load: async () => (await lazy("cli/commands/doctor.ts")).registerDoctor },
+  {
+    names: ["registry"],
+    load: async () => declared((await lazy("cli/commands/registry.ts")).registryCommands),
+  },
+  { names: ["doctor"], load: async () => declared((await lazy("cli/commands/doctor.ts")).doctorCommands) },
   {
     names: ["app-server"],
     load: async () => (await lazy("cli/commands/app_server.ts")).registerAppServer,
@@ -42,7 +51,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   },
   { names: ["relay"], load: async () => (await lazy("cli/commands/relay_dev.ts")).registerRelayDev },
   { names: ["sandbox"], load: async () => (await lazy("cli/commands/sandbox.ts")).registerSandbox },
-  { names: ["skills"], load: async () => (await lazy("cli/commands/skills.ts")).registerSkills },
+  { names: ["skills"], load: async () => declared((await lazy("cli/commands/skills.ts")).skillsCommands) },
 ];
 
 /** Every fixed top-level name (a service of the same name is not added: the fixed command wins). */
