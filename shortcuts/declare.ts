@@ -93,6 +93,20 @@ export const flag = {
         ) as z.ZodMiniType<V[number]>,
     );
   },
+  /** One of `values`, or absent (the command decides what absence means). */
+  optionalChoice<const V extends readonly [string, ...string[]]>(
+    values: V,
+    description: string,
+    opts: { placeholder?: string } = {},
+  ): FlagSpec<V[number] | undefined> {
+    return lazy(
+      { kind: "string", description, choices: values, ...opts },
+      () =>
+        z.optional(z.enum(values, { error: `must be one of: ${values.join(", ")}` })) as z.ZodMiniType<
+          V[number] | undefined
+        >,
+    );
+  },
   requiredChoice<const V extends readonly [string, ...string[]]>(
     values: V,
     description: string,

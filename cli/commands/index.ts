@@ -31,9 +31,9 @@ export const FIXED_COMMANDS: FixedCommand[] = [
     names: ["commands"],
     load: async () => (await lazy("cli/commands/catalogue.ts")).registerCatalogue,
   },
-  { names: ["config"], load: async () => (await lazy("cli/commands/config.ts")).registerConfig },
+  { names: ["config"], load: async () => declared((await lazy("cli/commands/config.ts")).configCommands) },
   { names: ["auth"], load: async () => (await lazy("cli/commands/auth.ts")).registerAuth },
-  { names: ["profile"], load: async () => (await lazy("cli/commands/profile.ts")).registerProfile },
+  { names: ["profile"], load: async () => declared((await lazy("cli/commands/profile.ts")).profileCommands) },
   { names: ["api"], load: async () => (await lazy("cli/commands/api.ts")).registerApi },
   { names: ["schema"], load: async () => (await lazy("cli/commands/schema.ts")).registerSchema },
   {
