@@ -7,7 +7,6 @@
 import type { Command } from "commander";
 import type { RunContext } from "../context.ts";
 import { lazy } from "../lazy.ts";
-import { registerDeclared } from "../resolve/commander_bridge.ts";
 import type { CommandModule } from "../resolve/declare.ts";
 
 export type RegisterFixed = (program: Command, ctx: RunContext) => void;
@@ -19,8 +18,10 @@ export interface FixedCommand {
 }
 
 /** A module of declared commands, hung on the tree through the WIP bridge until the tree goes. */
-const declared = (module: CommandModule): RegisterFixed => (program, ctx) =>
-  registerDeclared(program, ctx, module);
+const declared = (load: () => Promise<CommandModule>) => async (): Promise<RegisterFixed> => {
+  const [module, bridge] = await Promise.all([load(), lazy("cli/resolve/commander_bridge.ts")]);
+  return (program, ctx) => bridge.registerDeclared(program, ctx, module);
+};
 
 export const FIXED_COMMANDS: FixedCommand[] = [
   {
@@ -31,16 +32,16 @@ export const FIXED_COMMANDS: FixedCommand[] = [
     names: ["commands"],
     load: async () => (await lazy("cli/commands/catalogue.ts")).registerCatalogue,
   },
-  { names: ["config"], load: async () => declared((await lazy("cli/commands/config.ts")).configCommands) },
-  { names: ["auth"], load: async () => (await lazy("cli/commands/auth.ts")).registerAuth },
-  { names: ["profile"], load: async () => declared((await lazy("cli/commands/profile.ts")).profileCommands) },
+  { names: ["config"], load: declared(async () => (await lazy("cli/commands/config.ts")).configCommands) },
+  { names: ["auth"], load: declared(async () => (await lazy("cli/commands/auth.ts")).authCommands) },
+  { names: ["profile"], load: declared(async () => (await lazy("cli/commands/profile.ts")).profileCommands) },
   { names: ["api"], load: async () => (await lazy("cli/commands/api.ts")).registerApi },
   { names: ["schema"], load: async () => (await lazy("cli/commands/schema.ts")).registerSchema },
   {
     names: ["registry"],
-    load: async () => declared((await lazy("cli/commands/registry.ts")).registryCommands),
+    load: declared(async () => (await lazy("cli/commands/registry.ts")).registryCommands),
   },
-  { names: ["doctor"], load: async () => declared((await lazy("cli/commands/doctor.ts")).doctorCommands) },
+  { names: ["doctor"], load: declared(async () => (await lazy("cli/commands/doctor.ts")).doctorCommands) },
   {
     names: ["app-server"],
     load: async () => (await lazy("cli/commands/app_server.ts")).registerAppServer,
@@ -51,7 +52,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   },
   { names: ["relay"], load: async () => (await lazy("cli/commands/relay_dev.ts")).registerRelayDev },
   { names: ["sandbox"], load: async () => (await lazy("cli/commands/sandbox.ts")).registerSandbox },
-  { names: ["skills"], load: async () => declared((await lazy("cli/commands/skills.ts")).skillsCommands) },
+  { names: ["skills"], load: declared(async () => (await lazy("cli/commands/skills.ts")).skillsCommands) },
 ];
 
 /** Every fixed top-level name (a service of the same name is not added: the fixed command wins). */

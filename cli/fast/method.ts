@@ -141,7 +141,7 @@ export async function unknownOption(
     if (flag && (eq === -1 || flag.takesValue)) continue;
     if (!parseFlags(flags, args.slice(0, k)) || !parseFlags(flags, args.slice(k + 1))) return undefined;
     const longs = [...shown.map((f) => `--${f.long}`), ...PARENT_FLAGS];
-    const { optionSuggestion, usageError } = await lazy("cli/fast/usage.ts");
+    const { optionSuggestion, usageError } = await lazy("cli/resolve/usage.ts");
     return usageError(`unknown option '${arg}'${optionSuggestion(arg, longs)}`, "unknownOption", {
       path,
       suggestions: [],

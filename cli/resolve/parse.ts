@@ -8,10 +8,9 @@
  */
 import type { FlagSpecs } from "../../shortcuts/declare.ts";
 import type { RawFlagValue } from "../../shortcuts/inputs.ts";
-import { optionSuggestion, usageError } from "../fast/usage.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { LarkitError } from "../output/errors.ts";
-import { suggest } from "../usage.ts";
+import { optionSuggestion, suggest, usageError } from "./usage.ts";
 import { attributeOf, type CommandModule, type FixedCommand, flagUsage } from "./declare.ts";
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
