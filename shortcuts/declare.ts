@@ -93,6 +93,13 @@ export const flag = {
         ) as z.ZodMiniType<V[number]>,
     );
   },
+  /** A string that takes `fallback` when absent (help and the catalogue show it as the default). */
+  defaulted(description: string, fallback: string, opts: StringOptions = {}): FlagSpec<string> {
+    return lazy(
+      { kind: "string", description: withInput(description, opts.input), defaultText: fallback, ...opts },
+      () => z._default(z.string().check(z.minLength(1, "must not be empty")), fallback),
+    );
+  },
   /** One of `values`, or absent (the command decides what absence means). */
   optionalChoice<const V extends readonly [string, ...string[]]>(
     values: V,

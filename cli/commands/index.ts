@@ -50,7 +50,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
     names: ["remote-control"],
     load: async () => (await lazy("cli/commands/remote_control.ts")).registerRemoteControl,
   },
-  { names: ["relay"], load: async () => (await lazy("cli/commands/relay_dev.ts")).registerRelayDev },
+  { names: ["relay"], load: declared(async () => (await lazy("cli/commands/relay_dev.ts")).relayCommands) },
   { names: ["sandbox"], load: async () => (await lazy("cli/commands/sandbox.ts")).registerSandbox },
   { names: ["skills"], load: declared(async () => (await lazy("cli/commands/skills.ts")).skillsCommands) },
 ];
