@@ -51,7 +51,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
     load: async () => (await lazy("cli/commands/remote_control.ts")).registerRemoteControl,
   },
   { names: ["relay"], load: declared(async () => (await lazy("cli/commands/relay_dev.ts")).relayCommands) },
-  { names: ["sandbox"], load: async () => (await lazy("cli/commands/sandbox.ts")).registerSandbox },
+  { names: ["sandbox"], load: declared(async () => (await lazy("cli/commands/sandbox.ts")).sandboxCommands) },
   { names: ["skills"], load: declared(async () => (await lazy("cli/commands/skills.ts")).skillsCommands) },
 ];
 

@@ -39,6 +39,7 @@ function addCommand(program: Command, ctx: RunContext, modules: CommandModule[],
   for (const word of decl.words.slice(0, -1)) parent = child(parent, word) ?? parent.command(word);
   const cmd = parent.command(decl.words.at(-1) as string).description(decl.description);
   if (decl.aliases) cmd.aliases(decl.aliases);
+  if (decl.passUnknownOptions) cmd.allowUnknownOption();
   const shorts = (decl.shorts ?? {}) as Record<string, string>;
   for (const [name, spec] of Object.entries(decl.flags as FlagSpecs)) {
     const usage = flagUsage(name, spec);

@@ -42,6 +42,8 @@ export interface FixedCommand<F extends FlagSpecs = FlagSpecs> {
   aliases?: string[];
   /** Short flag letters: `{ jq: "q" }` makes `-q` mean `--jq`. */
   shorts?: Partial<Record<keyof F & string, string>>;
+  /** Options it does not declare are kept among its arguments (`sandbox run <larkit argv...>`). */
+  passUnknownOptions?: boolean;
   identities?: Identity[];
   risk?: Risk;
   turn: TurnPolicy;

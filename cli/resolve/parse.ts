@@ -123,6 +123,10 @@ export function parseCommand(cmd: FixedCommand<FlagSpecs>, rest: string[]): Pars
       if (eq === -1) i++;
       continue;
     }
+    if (!hit && cmd.passUnknownOptions) {
+      args.push(arg);
+      continue;
+    }
     if (!hit || (hit[1].kind === "boolean" && eq !== -1)) {
       const longs = specs.map(([n, s]) => flagUsage(n, s).split(" ")[0]);
       const shown = [...longs, "--help", ...GLOBAL_FLAGS.map((f) => f.flag)];
