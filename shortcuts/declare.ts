@@ -32,8 +32,8 @@ export interface FlagSpec<T> {
   deprecated?: string;
   /** A boolean that is on unless `--no-<name>` is given. */
   negatable?: boolean;
-  /** Takes several values (`--x a b`, `--x a --x b`): its raw value is a list. */
-  variadic?: boolean;
+  /** May be given more than once, one value each (`--domain a --domain b`): its raw value is a list. */
+  repeatable?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec<unknown>>;
@@ -130,10 +130,10 @@ export const flag = {
   negatable(description: string): FlagSpec<boolean> {
     return lazy({ kind: "boolean", description, negatable: true }, () => z._default(z.boolean(), true));
   },
-  /** Several values, given after the flag or by repeating it; none given is an empty list. */
+  /** A value per occurrence, repeatable; none given is an empty list. */
   strings(description: string, opts: { placeholder?: string } = {}): FlagSpec<string[]> {
     return lazy(
-      { kind: "string", description, variadic: true, ...opts },
+      { kind: "string", description, repeatable: true, ...opts },
       () => z._default(z.array(z.string().check(z.minLength(1, "must not be empty"))), []),
     );
   },

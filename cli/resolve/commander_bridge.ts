@@ -23,7 +23,7 @@ function described(spec: FlagSpec<unknown>): string {
 
 function flagMeta(spec: FlagSpec<unknown>): FlagMeta {
   return {
-    type: spec.variadic ? "string[]" : spec.kind,
+    type: spec.repeatable ? "string[]" : spec.kind,
     ...(spec.input ? { input: spec.input } : {}),
     ...(spec.required ? { required: true } : {}),
     ...(spec.defaultText !== undefined ? { default: spec.defaultText } : {}),

@@ -69,6 +69,5 @@ export function attributeOf(name: string): string {
 /** The flag as help and usage errors spell it: `--format <format>`, `--offline`, `--no-wait`. */
 export function flagUsage(name: string, spec: FlagSpec<unknown>): string {
   if (spec.kind === "boolean") return spec.negatable ? `--no-${name}` : `--${name}`;
-  const value = `<${spec.placeholder ?? "value"}${spec.variadic ? "..." : ""}>`;
-  return `--${name} ${value}`;
+  return `--${name} <${spec.placeholder ?? "value"}>`;
 }

@@ -1,8 +1,8 @@
 /**
  * The resolver's parse of one fixed command's argv: the words reach a declaration (`cli/resolve/declare.ts`),
  * the rest become raw flag values and positional arguments. Flags are taken as the command line has always
- * taken them: `--name value`, `--name=value`, `-q value`, `--no-<name>` for a negatable boolean, a variadic
- * flag's values up to the next flag or repeated, `--` ending the flags. Global flags are passed over: the
+ * taken them: `--name value`, `--name=value`, `-q value`, `--no-<name>` for a negatable boolean, a repeatable
+ * flag once per value, `--` ending the flags. Global flags are passed over: the
  * prescan (`cli/globals.ts`) reads them. Every failure is a `usage` error with did-you-mean and a hint naming
  * the deepest command that exists.
  */
@@ -138,21 +138,13 @@ export function parseCommand(cmd: FixedCommand<FlagSpecs>, rest: string[]): Pars
       continue;
     }
     const usage = flagUsage(flagName, spec);
-    if (spec.variadic) {
-      const values = (raw[flagName] as string[] | undefined) ?? [];
-      if (eq !== -1) values.push(arg.slice(eq + 1));
-      else {
-        while (i + 1 < rest.length && !rest[i + 1].startsWith("-")) values.push(rest[++i]);
-        if (!values.length) throw fail(`option '${usage}' argument missing`, "optionMissingArgument");
-      }
-      raw[flagName] = values;
-      continue;
-    }
-    if (eq !== -1) raw[flagName] = arg.slice(eq + 1);
+    let value: string;
+    if (eq !== -1) value = arg.slice(eq + 1);
     else {
       if (i + 1 >= rest.length) throw fail(`option '${usage}' argument missing`, "optionMissingArgument");
-      raw[flagName] = rest[++i];
+      value = rest[++i];
     }
+    raw[flagName] = spec.repeatable ? [...(raw[flagName] as string[] | undefined) ?? [], value] : value;
   }
   const declared = cmd.args ?? [];
   const missing = declared.slice(args.length).find((a) => a.required);

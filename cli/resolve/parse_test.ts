@@ -57,14 +57,14 @@ Deno.test("an unknown word is a usage error with did-you-mean under the deepest 
   assert.deepEqual(e.hint, "did you mean show? run `larkit skills --help` to see the commands and flags");
 });
 
-Deno.test("flags: values, =, negation, variadic, short, --, positionals", () => {
+Deno.test("flags: values, =, negation, repeatable, short, --, positionals", () => {
   assert.deepEqual(parseCommand(show, ["calendar", "--format=pretty", "--no-wait"]).raw, {
     format: "pretty",
     wait: false,
   });
   const parsed = parseCommand(consume, ["--key", "a", "b", "-q", ".x", "--key=c", "--", "--d"]);
-  assert.deepEqual(parsed.raw, { key: ["a", "b", "c"], jq: ".x" });
-  assert.deepEqual(parsed.args, ["--d"]);
+  assert.deepEqual(parsed.raw, { key: ["a", "c"], jq: ".x" });
+  assert.deepEqual(parsed.args, ["b", "--d"]);
   assert.deepEqual(parseCommand(consume, ["--profile", "p", "--debug"]).raw, {});
 });
 
@@ -88,6 +88,6 @@ Deno.test("usage errors read as before", () => {
   );
   assert.deepEqual(
     usage(() => parseCommand(consume, ["--key"])).message,
-    "option '--key <value...>' argument missing",
+    "option '--key <value>' argument missing",
   );
 });
