@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { FlagSpec, FlagSpecs } from "../../shortcuts/declare.ts";
 import { resolveFlags } from "../../shortcuts/inputs.ts";
-import { type FlagMeta, setMeta } from "../command_meta.ts";
+import { type FlagMeta, hide, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { type CommandModule, type FixedCommand, flagUsage } from "./declare.ts";
 import { landOn, parseCommand } from "./parse.ts";
@@ -40,6 +40,8 @@ function addCommand(program: Command, ctx: RunContext, modules: CommandModule[],
   const cmd = parent.command(decl.words.at(-1) as string).description(decl.description);
   if (decl.aliases) cmd.aliases(decl.aliases);
   if (decl.passUnknownOptions) cmd.allowUnknownOption();
+  if (decl.hidden) hide(cmd);
+  if (decl.helpAfter) cmd.addHelpText("after", decl.helpAfter);
   const shorts = (decl.shorts ?? {}) as Record<string, string>;
   for (const [name, spec] of Object.entries(decl.flags as FlagSpecs)) {
     const usage = flagUsage(name, spec);

@@ -42,6 +42,10 @@ export interface FixedCommand<F extends FlagSpecs = FlagSpecs> {
   aliases?: string[];
   /** Short flag letters: `{ jq: "q" }` makes `-q` mean `--jq`. */
   shorts?: Partial<Record<keyof F & string, string>>;
+  /** Left out of help, completion and the catalogue (`event hub`, which `consume` starts). */
+  hidden?: boolean;
+  /** Text help shows after the flags. */
+  helpAfter?: string;
   /** Options it does not declare are kept among its arguments (`sandbox run <larkit argv...>`). */
   passUnknownOptions?: boolean;
   identities?: Identity[];

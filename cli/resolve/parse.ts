@@ -55,17 +55,31 @@ export function landOn(modules: CommandModule[], argv: string[]): Landing {
     if (leaf) {
       return { kind: "command", command: leaf, path: leaf.words, rest: [...rest, ...argv.slice(i + 1)] };
     }
-    const group = groups.find((g) =>
-      g.words.length === path.length + 1 && startsWith(g.words, path) &&
-      g.words[path.length] === word
+    // A group is declared, or implied by the commands under it (`event list` joins the `event` service).
+    const under = [...groups, ...commands].some((c) =>
+      c.words.length > path.length + 1 && startsWith(c.words, path) && c.words[path.length] === word
     );
-    if (group) {
+    if (
+      under || groups.some((g) =>
+        g.words.length === path.length + 1 && startsWith(g.words, path) &&
+        g.words[path.length] === word
+      )
+    ) {
       path.push(word);
       continue;
     }
-    const names = [...groups, ...commands]
-      .filter((c) => c.words.length === path.length + 1 && startsWith(c.words, path))
-      .flatMap((c) => [c.words[path.length], ...((c as FixedCommand).aliases ?? [])]);
+    const names = [
+      ...new Set(
+        [...groups, ...commands]
+          .filter((c) => c.words.length > path.length && startsWith(c.words, path))
+          .flatMap((
+            c,
+          ) => [
+            c.words[path.length],
+            ...(c.words.length === path.length + 1 ? (c as FixedCommand).aliases ?? [] : []),
+          ]),
+      ),
+    ];
     throw usageError(`unknown command '${word}'`, "unknownCommand", {
       path,
       unknown: word,
