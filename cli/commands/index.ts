@@ -48,7 +48,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   },
   {
     names: ["remote-control"],
-    load: async () => (await lazy("cli/commands/remote_control.ts")).registerRemoteControl,
+    load: declared(async () => (await lazy("cli/commands/remote_control.ts")).remoteControlCommands),
   },
   { names: ["relay"], load: declared(async () => (await lazy("cli/commands/relay_dev.ts")).relayCommands) },
   { names: ["sandbox"], load: declared(async () => (await lazy("cli/commands/sandbox.ts")).sandboxCommands) },

@@ -49,7 +49,10 @@ function addCommand(program: Command, ctx: RunContext, modules: CommandModule[],
   }
   for (const arg of decl.args ?? []) {
     const shown = `${arg.name}${arg.variadic ? "..." : ""}`;
-    cmd.argument(arg.required ? `<${shown}>` : `[${shown}]`, arg.description);
+    const declared = cmd.createArgument(arg.required ? `<${shown}>` : `[${shown}]`, arg.description);
+    if (arg.choices) declared.choices(arg.choices);
+    if (arg.default !== undefined) declared.default(arg.default);
+    cmd.addArgument(declared);
   }
   cmd.action(async () => {
     const at = landOn(modules, ctx.argv);

@@ -18,6 +18,10 @@ export interface ArgSpec {
   required?: boolean;
   /** Takes every remaining word (only the last argument may). */
   variadic?: boolean;
+  /** The values it may take; help lists them. */
+  choices?: readonly string[];
+  /** What it is when absent. */
+  default?: string;
 }
 
 /** A group of commands (`config`, `skills`): a word with a description and no action of its own. */

@@ -172,6 +172,17 @@ export function parseCommand(cmd: FixedCommand<FlagSpecs>, rest: string[]): Pars
       "excessArguments",
     );
   }
+  for (const [i, arg] of declared.entries()) {
+    if (arg.variadic || args[i] === undefined || !arg.choices || arg.choices.includes(args[i])) continue;
+    throw fail(
+      `command-argument value '${args[i]}' is invalid for argument '${arg.name}'. Allowed choices are ` +
+        `${arg.choices.join(", ")}.`,
+      "invalidArgument",
+    );
+  }
+  for (const [i, arg] of declared.entries()) {
+    if (args[i] === undefined && arg.default !== undefined && !arg.variadic) args[i] = arg.default;
+  }
   const attributes = Object.fromEntries(Object.entries(raw).map(([k, v]) => [attributeOf(k), v]));
   return { raw, attributes, args };
 }
