@@ -66,7 +66,12 @@ function addCommand(program: Command, ctx: RunContext, modules: CommandModule[],
     turn: decl.turn,
     ...(decl.identities ? { identities: decl.identities } : {}),
     ...(decl.risk ? { risk: decl.risk } : {}),
-    flags: Object.fromEntries(Object.entries(decl.flags as FlagSpecs).map(([n, s]) => [n, flagMeta(s)])),
+    // Keyed as the catalogue reads them: by the long flag as typed (`no-daemon` for a negatable one).
+    flags: Object.fromEntries(
+      Object.entries(decl.flags as FlagSpecs).map((
+        [n, s],
+      ) => [flagUsage(n, s).split(" ")[0].slice(2), flagMeta(s)]),
+    ),
   });
 }
 
