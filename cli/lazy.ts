@@ -53,6 +53,7 @@ import type * as Rows from "./output/formats/rows.ts";
 import type * as Width from "./output/formats/width.ts";
 import type * as RecordSession from "./record/session.ts";
 import type * as CommanderBridge from "./resolve/commander_bridge.ts";
+import type * as ResolveRun from "./resolve/run.ts";
 import type * as RiskGate from "./risk.ts";
 import type * as RunTree from "./run_tree.ts";
 import type * as TerminalPicker from "./terminal_picker.ts";
@@ -131,6 +132,7 @@ export interface LazyModules {
   "cli/output/formats/width.ts": typeof Width;
   "cli/record/session.ts": typeof RecordSession;
   "cli/resolve/commander_bridge.ts": typeof CommanderBridge;
+  "cli/resolve/run.ts": typeof ResolveRun;
   "cli/risk.ts": typeof RiskGate;
   "cli/run_tree.ts": typeof RunTree;
   "cli/terminal_picker.ts": typeof TerminalPicker;

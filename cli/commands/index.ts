@@ -44,7 +44,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   { names: ["doctor"], load: declared(async () => (await lazy("cli/commands/doctor.ts")).doctorCommands) },
   {
     names: ["app-server"],
-    load: async () => (await lazy("cli/commands/app_server.ts")).registerAppServer,
+    load: declared(async () => (await lazy("cli/commands/app_server.ts")).appServerCommands),
   },
   {
     names: ["remote-control"],

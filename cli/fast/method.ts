@@ -14,7 +14,6 @@ import type { ApiFlagSet } from "../api_commands/flags.ts";
 import { lazy } from "../lazy.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
-import type * as AppServer from "../commands/app_server.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type { RunContext } from "../context.ts";
 import { admit, apiOperand, type CommandGate, suiteCommand } from "../command_meta.ts";
@@ -248,16 +247,16 @@ export async function runSchema(argv: string[], ctx: RunContext): Promise<number
 }
 
 /**
- * `app-server [flags]`, through the function its command runs: an agent host spawns it and waits for the
- * `initialize` answer, which then no longer waits for commander and the whole tree to load and build.
+ * `app-server [flags]`, through its declaration and the resolver's parse (`cli/resolve/run.ts`): an agent host
+ * spawns it and waits for the `initialize` answer, which then does not wait for commander and the tree.
  */
 export async function runAppServerLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const appServer = await lazy("cli/commands/app_server.ts");
-  const flags = allDeclared(appServer.APP_SERVER_FLAGS);
-  const parsed = flags && parseFlags(flags, argv.slice(1));
-  if (!parsed) return undefined;
-  await appServer.startAppServer(ctx, parsed.opts as unknown as AppServer.AppServerFlags);
+  const [{ appServer }, { runDeclared }] = await Promise.all([
+    lazy("cli/commands/app_server.ts"),
+    lazy("cli/resolve/run.ts"),
+  ]);
+  await runDeclared(ctx, appServer, argv.slice(1));
   return ctx.state.exitCode ?? 0;
 }
 

@@ -1,16 +1,15 @@
 /**
  * WIP bridge: hangs declared fixed commands (`cli/resolve/declare.ts`) on the commander tree while the tree
- * still routes, renders help and completes. Commander only routes to the leaf; the leaf's flag values and
- * arguments come from the resolver's own parse of the run's argv (`parse.ts`), then the flag builders'
- * schemas (`resolveFlags`). This file goes with commander.
+ * still routes, renders help and completes. Commander only routes to the leaf; the leaf runs through
+ * `runDeclared` on the resolver's own parse of the run's argv. This file goes with commander.
  */
 import type { Command } from "commander";
 import type { FlagSpec, FlagSpecs } from "../../shortcuts/declare.ts";
-import { resolveFlags } from "../../shortcuts/inputs.ts";
 import { type FlagMeta, hide, setMeta } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { type CommandModule, type FixedCommand, flagUsage } from "./declare.ts";
-import { landOn, parseCommand } from "./parse.ts";
+import { landOn } from "./parse.ts";
+import { runDeclared } from "./run.ts";
 
 function described(spec: FlagSpec<unknown>): string {
   const notes = [
@@ -57,9 +56,7 @@ function addCommand(program: Command, ctx: RunContext, modules: CommandModule[],
   cmd.action(async () => {
     const at = landOn(modules, ctx.argv);
     if (at.kind !== "command" || at.command !== decl) throw new Error(`resolver disagrees on ${decl.words}`);
-    const parsed = parseCommand(decl, at.rest);
-    const flags = await resolveFlags(ctx.p, decl.flags, parsed.raw, `larkit ${decl.words.join(" ")} --help`);
-    await decl.action(ctx, { flags, args: parsed.args });
+    await runDeclared(ctx, decl, at.rest);
   });
   setMeta(cmd, {
     layer: "builtin",

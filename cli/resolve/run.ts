@@ -1,0 +1,20 @@
+/**
+ * Runs a declared fixed command on the words after its own: the resolver's parse, then the flag builders'
+ * schemas (`@file`/stdin sources included), then its one `action`. The tree's bridge and the lean `app-server`
+ * line both come here, so a command's values never depend on which door the run came in by.
+ */
+import type { FlagSpecs } from "../../shortcuts/declare.ts";
+import { resolveFlags } from "../../shortcuts/inputs.ts";
+import type { RunContext } from "../context.ts";
+import type { FixedCommand } from "./declare.ts";
+import { parseCommand } from "./parse.ts";
+
+export async function runDeclared(
+  ctx: RunContext,
+  cmd: FixedCommand<FlagSpecs>,
+  rest: string[],
+): Promise<void> {
+  const parsed = parseCommand(cmd, rest);
+  const flags = await resolveFlags(ctx.p, cmd.flags, parsed.raw, `larkit ${cmd.words.join(" ")} --help`);
+  await cmd.action(ctx, { flags, args: parsed.args });
+}
