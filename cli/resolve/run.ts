@@ -6,6 +6,7 @@
 import type { FlagSpecs } from "../../shortcuts/declare.ts";
 import { resolveFlags } from "../../shortcuts/inputs.ts";
 import type { RunContext } from "../context.ts";
+import { lazy } from "../lazy.ts";
 import type { FixedCommand } from "./declare.ts";
 import { parseCommand } from "./parse.ts";
 
@@ -16,5 +17,8 @@ export async function runDeclared(
 ): Promise<void> {
   const parsed = parseCommand(cmd, rest);
   const flags = await resolveFlags(ctx.p, cmd.flags, parsed.raw, `larkit ${cmd.words.join(" ")} --help`);
+  // A `--jq` filter that does not compile is refused before the command acts (a done action keeps its result).
+  const jq = (flags as { jq?: unknown }).jq;
+  if (typeof jq === "string") await (await lazy("cli/output/formats/jq.ts")).checkJq(jq);
   await cmd.action(ctx, { flags, args: parsed.args });
 }
