@@ -37,7 +37,7 @@ Deno.test("an app-server line it cannot take is a usage error, not a server", ()
     const [args, message] of [
       [["--nosuch"], "unknown option '--nosuch'"],
       [["--listen"], "option '--listen <transport>' argument missing"],
-      [["stdio"], "too many arguments for 'app-server'. Expected 0 arguments but got 1."],
+      [["stdio"], "too many arguments for 'app-server'. Expected 0 arguments but got 1: stdio."],
     ] as const
   ) {
     assert.throws(

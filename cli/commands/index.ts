@@ -36,7 +36,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   { names: ["auth"], load: declared(async () => (await lazy("cli/commands/auth.ts")).authCommands) },
   { names: ["profile"], load: declared(async () => (await lazy("cli/commands/profile.ts")).profileCommands) },
   { names: ["api"], load: async () => (await lazy("cli/commands/api.ts")).registerApi },
-  { names: ["schema"], load: async () => (await lazy("cli/commands/schema.ts")).registerSchema },
+  { names: ["schema"], load: declared(async () => (await lazy("cli/commands/schema.ts")).schemaCommands) },
   {
     names: ["registry"],
     load: declared(async () => (await lazy("cli/commands/registry.ts")).registryCommands),

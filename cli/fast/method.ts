@@ -228,21 +228,14 @@ export async function runRaw(
   return ctx.state.exitCode ?? 0;
 }
 
-/** `schema [path] [--format <fmt>] [--jq <expr>]`, through the function the `schema` command runs. */
+/** `schema [path] [--format <fmt>] [--jq <expr>]`, through its declaration and the resolver's parse. */
 export async function runSchema(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const schema = await lazy("cli/commands/schema.ts");
-  const format: DeclaredFlag = {
-    long: "format",
-    takesValue: true,
-    attribute: "format",
-    default: schema.SCHEMA_FORMAT_DEFAULT,
-  };
-  const jq = declared(schema.SCHEMA_JQ_FLAG);
-  if (!jq) return undefined;
-  const parsed = parseFlags([format, jq], argv.slice(1), 1);
-  if (!parsed) return undefined;
-  await schema.show(ctx, parsed.words[0], parsed.opts.format as string, parsed.opts.jq as string | undefined);
+  const [{ schemaCommand }, { runDeclared }] = await Promise.all([
+    lazy("cli/commands/schema.ts"),
+    lazy("cli/resolve/run.ts"),
+  ]);
+  await runDeclared(ctx, schemaCommand, argv.slice(1));
   return ctx.state.exitCode ?? 0;
 }
 

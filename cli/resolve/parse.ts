@@ -166,9 +166,8 @@ export function parseCommand(cmd: FixedCommand<FlagSpecs>, rest: string[]): Pars
   if (!declared.at(-1)?.variadic && args.length > declared.length) {
     const n = declared.length;
     throw fail(
-      `too many arguments for '${cmd.words.at(-1)}'. Expected ${n} argument${
-        plural(n)
-      } but got ${args.length}.`,
+      `too many arguments for '${cmd.words.at(-1)}'. Expected ${n} argument${plural(n)} but got ` +
+        `${args.length}: ${args.join(", ")}.`,
       "excessArguments",
     );
   }

@@ -72,7 +72,7 @@ Deno.test("usage errors read as before", () => {
   assert.deepEqual(usage(() => parseCommand(show, [])).message, "missing required argument 'domain'");
   assert.deepEqual(
     usage(() => parseCommand(show, ["a", "b"])).message,
-    "too many arguments for 'show'. Expected 1 argument but got 2.",
+    "too many arguments for 'show'. Expected 1 argument but got 2: a, b.",
   );
   assert.deepEqual(
     usage(() => parseCommand(show, ["a", "--formt", "json"])).message,
