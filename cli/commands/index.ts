@@ -30,7 +30,7 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   },
   {
     names: ["commands"],
-    load: async () => (await lazy("cli/commands/catalogue.ts")).registerCatalogue,
+    load: declared(async () => (await lazy("cli/commands/catalogue.ts")).catalogueCommands),
   },
   { names: ["config"], load: declared(async () => (await lazy("cli/commands/config.ts")).configCommands) },
   { names: ["auth"], load: declared(async () => (await lazy("cli/commands/auth.ts")).authCommands) },
