@@ -10,7 +10,7 @@ import { positionalWords, refuseHostFlags } from "./globals.ts";
 import { asksHelp, land } from "./usage.ts";
 import { emitRendered } from "./output/emit.ts";
 import type { LarkitError } from "./output/errors.ts";
-import { usageError } from "./fast/usage.ts";
+import { usageError } from "./resolve/usage.ts";
 import { buildTree, configureAll } from "./tree.ts";
 
 const HELP_CODES = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);

@@ -20,7 +20,11 @@ const eventSource: ServiceSource = {
   }],
   async register(serviceCmd, service, ctx) {
     if (service === "event") {
-      (await lazy("cli/commands/event.ts")).registerEventCommands(serviceCmd, ctx);
+      const [{ eventCommands }, { registerDeclared }] = await Promise.all([
+        lazy("cli/commands/event.ts"),
+        lazy("cli/resolve/commander_bridge.ts"),
+      ]);
+      registerDeclared(serviceCmd.parent!, ctx, eventCommands);
     }
   },
 };

@@ -4,30 +4,7 @@
  * exist (`--as bot calendar nosuch` -> `larkit calendar --help`, never `larkit bot calendar ...`).
  */
 import type { Command } from "commander";
-import type { UsageLanding } from "./fast/usage.ts";
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length];
-}
-
-/** Names within a third of the word's length in edits (at least 1), or sharing its prefix; at most 3. */
-export function suggest(word: string, names: string[]): string[] {
-  const scored = names
-    .map((name) => ({ name, d: distance(word, name) }))
-    .filter(({ name, d }) =>
-      d <= Math.max(1, Math.floor(word.length / 3)) || (word.length >= 3 && name.startsWith(word))
-    )
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
-  return scored.slice(0, 3).map((s) => s.name);
-}
+import { suggest, type UsageLanding } from "./resolve/usage.ts";
 
 function child(cmd: Command, word: string): Command | undefined {
   return cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));

@@ -30,6 +30,10 @@ export interface FlagSpec<T> {
   placeholder?: string;
   /** An older name kept so scripts do not break: hidden from help, a warning naming what replaces it. */
   deprecated?: string;
+  /** A boolean that is on unless `--no-<name>` is given. */
+  negatable?: boolean;
+  /** May be given more than once, one value each (`--domain a --domain b`): its raw value is a list. */
+  repeatable?: boolean;
 }
 
 export type FlagSpecs = Record<string, FlagSpec<unknown>>;
@@ -89,6 +93,27 @@ export const flag = {
         ) as z.ZodMiniType<V[number]>,
     );
   },
+  /** A string that takes `fallback` when absent (help and the catalogue show it as the default). */
+  defaulted(description: string, fallback: string, opts: StringOptions = {}): FlagSpec<string> {
+    return lazy(
+      { kind: "string", description: withInput(description, opts.input), defaultText: fallback, ...opts },
+      () => z._default(z.string().check(z.minLength(1, "must not be empty")), fallback),
+    );
+  },
+  /** One of `values`, or absent (the command decides what absence means). */
+  optionalChoice<const V extends readonly [string, ...string[]]>(
+    values: V,
+    description: string,
+    opts: { placeholder?: string } = {},
+  ): FlagSpec<V[number] | undefined> {
+    return lazy(
+      { kind: "string", description, choices: values, ...opts },
+      () =>
+        z.optional(z.enum(values, { error: `must be one of: ${values.join(", ")}` })) as z.ZodMiniType<
+          V[number] | undefined
+        >,
+    );
+  },
   requiredChoice<const V extends readonly [string, ...string[]]>(
     values: V,
     description: string,
@@ -100,6 +125,17 @@ export const flag = {
   },
   boolean(description: string): FlagSpec<boolean> {
     return lazy({ kind: "boolean", description }, () => z._default(z.boolean(), false));
+  },
+  /** On by default; `--no-<name>` turns it off (`--no-wait`, `--no-daemon`). */
+  negatable(description: string): FlagSpec<boolean> {
+    return lazy({ kind: "boolean", description, negatable: true }, () => z._default(z.boolean(), true));
+  },
+  /** A value per occurrence, repeatable; none given is an empty list. */
+  strings(description: string, opts: { placeholder?: string } = {}): FlagSpec<string[]> {
+    return lazy(
+      { kind: "string", description, repeatable: true, ...opts },
+      () => z._default(z.array(z.string().check(z.minLength(1, "must not be empty"))), []),
+    );
   },
   integer(description: string, opts: { default: number; min: number; max: number }): FlagSpec<number> {
     return lazy(

@@ -9,7 +9,7 @@ import { INPUT_LIMITS, localPaths } from "../cli/input_limits.ts";
 import type { Provider } from "../cli/provider.ts";
 import type { FlagSpecs, FlagValues } from "./declare.ts";
 
-export type RawFlagValue = string | boolean | undefined;
+export type RawFlagValue = string | string[] | boolean | undefined;
 
 async function fromFile(p: Provider, flagName: string, path: string): Promise<string> {
   return await (await localPaths()).readLocalText(p, flagName, path, INPUT_LIMITS.value);

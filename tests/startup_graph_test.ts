@@ -86,7 +86,7 @@ for (
         "shortcuts/index.ts",
         "shortcuts/command_flags.ts",
         "registry/fields.ts",
-        "cli/fast/usage.ts",
+        "cli/resolve/usage.ts",
         "registry/overlay.ts",
       ],
       "a generated method's line",

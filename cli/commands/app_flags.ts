@@ -2,40 +2,51 @@
  * The app flags shared by `config init` and `profile add`. The secret has no flag on purpose: a value on the
  * command line lands in shell history and process listings, so it is read from stdin (or typed at a prompt).
  */
-import type { Command } from "commander";
-import * as z from "zod";
+import { flag } from "../../shortcuts/declare.ts";
 import { BRANDS, LANGS } from "../config/config_file.ts";
-import { UNTRUSTED_FLAG } from "../config/endpoints.ts";
 import type { AppSettings } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
 import { INPUT_LIMITS, inputTooLarge } from "../input_limits.ts";
 import { emitPrompt } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 
-export const AppFlagsSchema = z.object({
-  appId: z.optional(z.string().check(z.minLength(1))),
-  appSecretStdin: z.optional(z.boolean()),
-  brand: z.optional(z.enum(BRANDS)),
-  baseUrl: z.optional(z.string()),
-  allowUntrustedEndpoint: z.optional(z.boolean()),
-  lang: z.optional(z.enum(LANGS)),
-});
-export type AppFlags = z.infer<typeof AppFlagsSchema>;
-
-export function addAppFlags(cmd: Command): Command {
-  return cmd
-    .option("--app-id <id>", "the app's id (cli_...)")
-    .option("--app-secret-stdin", "read the app secret from the first line of stdin")
-    .option("--brand <brand>", "feishu (default), lark, or custom")
-    .option(
-      "--base-url <url>",
+/** The app flags, declared with the shortcut flag builders (`config init`, `profile add`). */
+export function appFlags() {
+  return {
+    "app-id": flag.string("the app's id (cli_...)", { placeholder: "id" }),
+    "app-secret-stdin": flag.boolean("read the app secret from the first line of stdin"),
+    brand: flag.optionalChoice(BRANDS, "feishu (default), lark, or custom", { placeholder: "brand" }),
+    "base-url": flag.string(
       "the origin of a custom brand (https on the suite's domains, or loopback); implies custom",
-    )
-    .option(
-      UNTRUSTED_FLAG,
+      { placeholder: "url" },
+    ),
+    // UNTRUSTED_FLAG, spelt out so the flag's value is typed.
+    "allow-untrusted-endpoint": flag.boolean(
       "--base-url: accept a host off the suite's domains (it receives your credentials)",
-    )
-    .option("--lang <lang>", "zh or en");
+    ),
+    lang: flag.optionalChoice(LANGS, "zh or en", { placeholder: "lang" }),
+  } as const;
+}
+
+export interface AppFlags {
+  appId?: string;
+  appSecretStdin?: boolean;
+  brand?: (typeof BRANDS)[number];
+  baseUrl?: string;
+  allowUntrustedEndpoint?: boolean;
+  lang?: (typeof LANGS)[number];
+}
+
+/** The app flags' typed values under the names the setup code reads. */
+export function appFlagsOf(flags: Record<string, unknown>): AppFlags {
+  return {
+    appId: flags["app-id"] as string | undefined,
+    appSecretStdin: flags["app-secret-stdin"] as boolean,
+    brand: flags.brand as AppFlags["brand"],
+    baseUrl: flags["base-url"] as string | undefined,
+    allowUntrustedEndpoint: flags["allow-untrusted-endpoint"] as boolean,
+    lang: flags.lang as AppFlags["lang"],
+  };
 }
 
 async function promptLine(ctx: RunContext, label: string): Promise<string> {

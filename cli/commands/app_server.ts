@@ -3,15 +3,16 @@
  * JSON-RPC 2.0 (see docs/rpc.md); each turn runs one larkit command line in this process with this machine's
  * credentials. stdio serves until stdin ends; the listeners serve until Ctrl-C.
  */
-import type { Command } from "commander";
 import { join, resolve } from "node:path";
-import { refusedInTurns, setMeta } from "../command_meta.ts";
+import { flag } from "../../shortcuts/declare.ts";
+import { refusedInTurns } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors } from "../output/errors.ts";
 import { untilAborted } from "../provider.ts";
 import type { LarkitAppServer } from "../../rpc/server.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../../rpc/policy.ts";
 import { isLoopback } from "../../rpc/transports/websocket.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
 import { remoteControlServer } from "./remote_control.ts";
 
 export type Listen =
@@ -165,47 +166,6 @@ export interface AppServerFlags {
 
 const WS_NO_TOKEN = "--ws-insecure-no-token";
 
-/**
- * The command's flags as commander declares them; `cli/fast/method.ts` reads the same list to start the
- * server without commander and the tree (start-up: spawn -> `initialize` answer, issue 17).
- */
-export const APP_SERVER_FLAGS: { spec: string; description: string; default?: string }[] = [
-  {
-    spec: "--listen <transport>",
-    description: "stdio, unix:PATH, ws://127.0.0.1:PORT (experimental) or off",
-    default: "stdio",
-  },
-  { spec: "--remote-read-only", description: "refuse every write from remote-control connections" },
-  {
-    spec: "--remote-forbid-service <services>",
-    description: "comma-separated services remote-control connections may not use",
-  },
-  {
-    spec: "--remote-own-threads",
-    description:
-      "remote devices see and continue only the threads they started (implied by the two --remote-* above)",
-  },
-  {
-    spec: "--remote-control",
-    description:
-      "also serve remoteControl/* and daemon/shutdown with a relay session (the `larkit remote-control` daemon)",
-  },
-  {
-    spec: "--relay-url <url>",
-    description: "relay base URL for --remote-control (see `larkit remote-control --help`)",
-  },
-  { spec: "--log-file <path>", description: "also append every server event, timestamped, to this file" },
-  {
-    spec: "--ws-allow-origin <origins>",
-    description:
-      "comma-separated browser origins (scheme://host[:port]) the WebSocket listener accepts; others get 403",
-  },
-  {
-    spec: WS_NO_TOKEN,
-    description: "do not require the WebSocket listener's per-start token (any local process may connect)",
-  },
-];
-
 /** The server's policy for remote origins from the `--remote-*` flags (`app-server`, `remote-control start`). */
 export function remotePolicyOf(
   opts: Pick<AppServerFlags, "remoteReadOnly" | "remoteForbidService" | "remoteOwnThreads">,
@@ -249,10 +209,55 @@ export async function startAppServer(ctx: RunContext, opts: AppServerFlags): Pro
   await runAppServer(ctx, { listen, policy, build, until: shutdown.signal, logFile, ws });
 }
 
-export function registerAppServer(program: Command, ctx: RunContext): void {
-  const cmd = program.command("app-server")
-    .description("run the local agent server (JSON-RPC 2.0): threads and turns that run larkit commands");
-  for (const f of APP_SERVER_FLAGS) cmd.option(f.spec, f.description, f.default);
-  cmd.action((opts: AppServerFlags) => startAppServer(ctx, opts));
-  setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts a server and listeners on this machine") });
-}
+/**
+ * `larkit app-server [flags]`. `cli/fast/method.ts` runs this declaration without the tree (start-up: spawn ->
+ * `initialize` answer, issue 17), through the same parse as every declared command.
+ */
+export const appServer = defineCommand({
+  words: ["app-server"],
+  description: "run the local agent server (JSON-RPC 2.0): threads and turns that run larkit commands",
+  flags: {
+    listen: flag.defaulted("stdio, unix:PATH, ws://127.0.0.1:PORT (experimental) or off", "stdio", {
+      placeholder: "transport",
+    }),
+    "remote-read-only": flag.boolean("refuse every write from remote-control connections"),
+    "remote-forbid-service": flag.string("comma-separated services remote-control connections may not use", {
+      placeholder: "services",
+    }),
+    "remote-own-threads": flag.boolean(
+      "remote devices see and continue only the threads they started (implied by the two --remote-* above)",
+    ),
+    "remote-control": flag.boolean(
+      "also serve remoteControl/* and daemon/shutdown with a relay session (the `larkit remote-control` daemon)",
+    ),
+    "relay-url": flag.string("relay base URL for --remote-control (see `larkit remote-control --help`)", {
+      placeholder: "url",
+    }),
+    "log-file": flag.string("also append every server event, timestamped, to this file", {
+      placeholder: "path",
+    }),
+    "ws-allow-origin": flag.string(
+      "comma-separated browser origins (scheme://host[:port]) the WebSocket listener accepts; others get 403",
+      { placeholder: "origins" },
+    ),
+    // WS_NO_TOKEN, spelt out so the flag's value is typed.
+    "ws-insecure-no-token": flag.boolean(
+      "do not require the WebSocket listener's per-start token (any local process may connect)",
+    ),
+  },
+  turn: refusedInTurns("starts a server and listeners on this machine"),
+  action: (ctx, { flags }) =>
+    startAppServer(ctx, {
+      listen: flags.listen,
+      remoteReadOnly: flags["remote-read-only"],
+      remoteForbidService: flags["remote-forbid-service"],
+      remoteOwnThreads: flags["remote-own-threads"],
+      remoteControl: flags["remote-control"],
+      relayUrl: flags["relay-url"],
+      logFile: flags["log-file"],
+      wsAllowOrigin: flags["ws-allow-origin"],
+      wsInsecureNoToken: flags["ws-insecure-no-token"],
+    }),
+});
+
+export const appServerCommands: CommandModule = { groups: [], commands: [appServer] };

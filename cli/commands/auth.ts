@@ -1,8 +1,7 @@
 /**
  * `larkit auth login|status|logout|scopes|check`: user login by device flow and what the credentials allow.
  */
-import type { Command } from "commander";
-import * as z from "zod";
+import { flag, type FlagValues } from "../../shortcuts/declare.ts";
 import { requireAppSecret, selectUser } from "../auth/config_provider.ts";
 import {
   completeLogin,
@@ -18,7 +17,7 @@ import { parseScopes } from "../auth/scopes.ts";
 import { checkGrant, describeAuth } from "../auth/status.ts";
 import type { Account, Identity } from "../auth/types.ts";
 import { readUserToken, tokenStatus, userTokenKey } from "../auth/user_token.ts";
-import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, refusedInTurns } from "../command_meta.ts";
 import { IDENTITIES, loadConfig, saveConfig } from "../config/config_file.ts";
 import { requireProfile, selectProfile, updateProfile } from "../config/profiles.ts";
 import { appSecretKey, secretStore } from "../config/secret_store.ts";
@@ -26,20 +25,31 @@ import type { RunContext } from "../context.ts";
 import { joinPath } from "../files.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
-import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
 import { lazy } from "../lazy.ts";
-import { parseOptions } from "./parse_options.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
+import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
 
-const LoginFlagsSchema = z.object({
-  scope: z.optional(z.string()),
-  domain: z.optional(z.array(z.string())),
-  exclude: z.optional(z.string()),
-  recommend: z.optional(z.boolean()),
-  json: z.optional(z.boolean()),
-  wait: z.boolean(),
-  deviceCode: z.optional(z.string().check(z.minLength(1))),
-});
-type LoginFlags = z.infer<typeof LoginFlagsSchema>;
+const LOGIN_FLAGS = {
+  scope: flag.string(
+    'scopes to grant, space-separated: --scope "calendar:calendar.event:read im:chat:read"',
+    {
+      placeholder: "scopes",
+    },
+  ),
+  domain: flag.strings(
+    "grant every scope the shortcuts of these services declare: --domain calendar,im, or all (repeatable)",
+    { placeholder: "services" },
+  ),
+  exclude: flag.string("scopes not to ask for, space- or comma-separated", { placeholder: "scopes" }),
+  recommend: flag.boolean(
+    "only the recommended scopes (of --domain, else of every service): the suite's list registry refresh " +
+      "cached, else the read-only ones",
+  ),
+  json: flag.boolean("the result with every scope list in full ([] when empty), not the summary"),
+  wait: flag.negatable("print {verification_url, device_code, expires_in, hint} and return at once"),
+  "device-code": flag.string("resume waiting for a code printed by --no-wait", { placeholder: "code" }),
+};
+type LoginFlags = FlagValues<typeof LOGIN_FLAGS>;
 
 /** Logins are stored for a config profile; with another credential source a login would be ignored. */
 function requireConfigSource(account: Account, action: string): void {
@@ -115,7 +125,7 @@ async function reportLogin(ctx: RunContext, result: LoginResult, full: boolean):
 /** The scopes a login asks for, from its flags. */
 async function requestedScopes(ctx: RunContext, flags: LoginFlags): Promise<string[]> {
   const { SHORTCUT_SERVICES } = await import("../../shortcuts/index.ts");
-  const picked = flags.domain ? parseDomains(flags.domain, Object.keys(SHORTCUT_SERVICES)) : undefined;
+  const picked = flags.domain.length ? parseDomains(flags.domain, Object.keys(SHORTCUT_SERVICES)) : undefined;
   const scopes = new Set([
     ...parseScopes(flags.scope),
     ...(picked || flags.recommend
@@ -150,150 +160,126 @@ async function pickDomains(pick: NonNullable<RunContext["p"]["stdin"]["pickMany"
 const LOGIN_FLAGS_HINT = "larkit auth login --domain calendar,im (or all), --recommend for the read-only " +
   'scopes, --scope "<scope> <scope>"; --exclude "<scope>" drops some';
 
-function registerLogin(auth: Command, ctx: RunContext): void {
-  const login = auth.command("login")
-    .description(
-      "log in as a user by device flow: prints a link to approve in a browser, then waits. Another person's " +
-        "login adds a user to the profile (pick one per command with --user). At a terminal without flags, " +
-        "pick the services from a list",
-    )
-    .option(
-      "--scope <scopes>",
-      'scopes to grant, space-separated: --scope "calendar:calendar.event:read im:chat:read"',
-    )
-    .option(
-      "--domain <services>",
-      "grant every scope the shortcuts of these services declare: --domain calendar,im, or all (repeatable)",
-      (v: string, prev: string[] = []) => [...prev, v],
-    )
-    .option("--exclude <scopes>", "scopes not to ask for, space- or comma-separated")
-    .option(
-      "--recommend",
-      "only the recommended scopes (of --domain, else of every service): the suite's list registry refresh " +
-        "cached, else the read-only ones",
-    )
-    .option("--json", "the result with every scope list in full ([] when empty), not the summary")
-    .option("--no-wait", "print {verification_url, device_code, expires_in, hint} and return at once")
-    .option("--device-code <code>", "resume waiting for a code printed by --no-wait")
-    .action(async (raw) => {
-      const flags = parseOptions(LoginFlagsSchema, raw, "auth login");
-      ctx.state.identity = "user";
-      const session = await loginSession(ctx);
-      if (flags.deviceCode) {
-        await ctx.diag.info("Waiting for user authorization...");
-        return await reportLogin(
-          ctx,
-          await completeLogin(session, await pendingLogin(session, flags.deviceCode)),
-          flags.json === true,
-        );
-      }
-      if (flags.scope === undefined && flags.domain === undefined && flags.recommend !== true) {
-        const pick = ctx.p.stdin.pickMany;
-        // Only a person at a terminal is asked; an agent gets the flags it can give instead.
-        if (!pick || flags.json) {
-          throw errors.validation("please specify the scopes to authorize", { hint: LOGIN_FLAGS_HINT });
-        }
-        flags.domain = [(await pickDomains(pick)).join(",")];
-      }
-      const scopes = await requestedScopes(ctx, flags);
-      if (scopes.length === 0) {
-        throw errors.validation("no matching scopes found: every scope asked for was excluded", {
-          hint: LOGIN_FLAGS_HINT,
-        });
-      }
-      const { authorization, pending } = await startLogin(session, scopes);
-      if (!flags.wait) {
-        const resume = `${session.loginCommand([])} --device-code ${authorization.deviceCode}`;
-        return await emitSuccess(ctx, {
-          data: {
-            verification_url: authorization.verificationUrl,
-            device_code: authorization.deviceCode,
-            expires_in: authorization.expiresIn,
-            hint: `Show verification_url to the user, then immediately run: ${resume} (it blocks until the ` +
-              "user approves or the code expires). Do not ask the user to run this command themselves.",
-          },
-        });
-      }
-      await ctx.diag.info(
-        `Open this URL in your browser to authenticate:\n  ${authorization.verificationUrl}`,
-      );
-      if (authorization.userCode) await ctx.diag.info(`User code: ${authorization.userCode}`);
+const login = defineCommand({
+  words: ["auth", "login"],
+  description:
+    "log in as a user by device flow: prints a link to approve in a browser, then waits. Another person's " +
+    "login adds a user to the profile (pick one per command with --user). At a terminal without flags, " +
+    "pick the services from a list",
+  flags: LOGIN_FLAGS,
+  identities: ["user"],
+  turn: refusedInTurns("stores new credentials on this machine"),
+  async action(ctx, { flags }) {
+    ctx.state.identity = "user";
+    const session = await loginSession(ctx);
+    const deviceCode = flags["device-code"];
+    if (deviceCode) {
       await ctx.diag.info("Waiting for user authorization...");
-      await reportLogin(ctx, await completeLogin(session, pending), flags.json === true);
-    });
-  setMeta(login, {
-    layer: "builtin",
-    identities: ["user"],
-    turn: refusedInTurns("stores new credentials on this machine"),
-  });
-}
-
-function registerStatus(auth: Command, ctx: RunContext): void {
-  const status = envelopeOutput(auth.command("status").alias("whoami"))
-    .description(
-      "who am I: profile, app, bot, each logged-in user with token expiry and scope counts, what --as auto " +
-        "picks and why (no request unless --verify)",
-    )
-    .option("--scopes", "list the granted scopes themselves, not just how many")
-    .option(
-      "--verify",
-      "prove each usable identity's token works (refreshing or minting it); fail if one does not",
-    )
-    .action(async (raw) => {
-      const flags = parseOptions(
-        z.object({ verify: z.optional(z.boolean()), scopes: z.optional(z.boolean()) }),
-        raw,
-        "auth status",
+      return await reportLogin(
+        ctx,
+        await completeLogin(session, await pendingLogin(session, deviceCode)),
+        flags.json,
       );
-      const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p), { scopes: flags.scopes });
-      if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
-      await emitEnvelope(ctx, status, { data });
-    });
-  setMeta(status, {
-    layer: "builtin",
-    turn: readOnlyInTurns("reports identities and token state, secrets redacted"),
-  });
-}
+    }
+    if (flags.scope === undefined && flags.domain.length === 0 && !flags.recommend) {
+      const pick = ctx.p.stdin.pickMany;
+      // Only a person at a terminal is asked; an agent gets the flags it can give instead.
+      if (!pick || flags.json) {
+        throw errors.validation("please specify the scopes to authorize", { hint: LOGIN_FLAGS_HINT });
+      }
+      flags.domain = [(await pickDomains(pick)).join(",")];
+    }
+    const scopes = await requestedScopes(ctx, flags);
+    if (scopes.length === 0) {
+      throw errors.validation("no matching scopes found: every scope asked for was excluded", {
+        hint: LOGIN_FLAGS_HINT,
+      });
+    }
+    const { authorization, pending } = await startLogin(session, scopes);
+    if (!flags.wait) {
+      const resume = `${session.loginCommand([])} --device-code ${authorization.deviceCode}`;
+      return await emitSuccess(ctx, {
+        data: {
+          verification_url: authorization.verificationUrl,
+          device_code: authorization.deviceCode,
+          expires_in: authorization.expiresIn,
+          hint: `Show verification_url to the user, then immediately run: ${resume} (it blocks until the ` +
+            "user approves or the code expires). Do not ask the user to run this command themselves.",
+        },
+      });
+    }
+    await ctx.diag.info(`Open this URL in your browser to authenticate:\n  ${authorization.verificationUrl}`);
+    if (authorization.userCode) await ctx.diag.info(`User code: ${authorization.userCode}`);
+    await ctx.diag.info("Waiting for user authorization...");
+    await reportLogin(ctx, await completeLogin(session, pending), flags.json);
+  },
+});
 
-function registerList(auth: Command, ctx: RunContext): void {
-  const list = envelopeOutput(auth.command("list"), ["json", "table", "csv", "ndjson"])
-    .description("every profile's bot and logged-in user on this machine, one line each (no request)")
-    .action(async () => {
-      const config = await loadConfig(ctx.p);
-      const current = selectProfile(config, ctx.globals.profile)?.name;
-      const store = secretStore(ctx.p);
-      const rows = [];
-      for (const p of config?.profiles ?? []) {
-        const secret = await store.get(appSecretKey(p.appId)) !== undefined;
-        const base = { profile: p.name, current: p.name === current, appId: p.appId, brand: p.brand };
+const status = defineCommand({
+  words: ["auth", "status"],
+  aliases: ["whoami"],
+  description:
+    "who am I: profile, app, bot, each logged-in user with token expiry and scope counts, what --as auto " +
+    "picks and why (no request unless --verify)",
+  flags: {
+    jq: jqFlag(),
+    scopes: flag.boolean("list the granted scopes themselves, not just how many"),
+    verify: flag.boolean(
+      "prove each usable identity's token works (refreshing or minting it); fail if one does not",
+    ),
+  },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("reports identities and token state, secrets redacted"),
+  async action(ctx, { flags }) {
+    const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p), { scopes: flags.scopes });
+    if (flags.verify) data.verified = await verifyIdentities(ctx, data.identities);
+    await emitOutput(ctx, ["auth", "status"], ["json"], flags, { data });
+  },
+});
+
+const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
+
+const list = defineCommand({
+  words: ["auth", "list"],
+  description: "every profile's bot and logged-in user on this machine, one line each (no request)",
+  flags: { jq: jqFlag(), format: formatFlag(LIST_FORMATS) },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("lists profiles and user names; no secret"),
+  async action(ctx, { flags }) {
+    const config = await loadConfig(ctx.p);
+    const current = selectProfile(config, ctx.globals.profile)?.name;
+    const store = secretStore(ctx.p);
+    const rows = [];
+    for (const p of config?.profiles ?? []) {
+      const secret = await store.get(appSecretKey(p.appId)) !== undefined;
+      const base = { profile: p.name, current: p.name === current, appId: p.appId, brand: p.brand };
+      rows.push({
+        ...base,
+        kind: "bot",
+        name: null,
+        openId: null,
+        default: null,
+        token: secret ? "app_secret" : "no_secret",
+      });
+      for (const [i, u] of p.users.entries()) {
+        const token = await readUserToken(store, p.appId, u.openId);
         rows.push({
           ...base,
-          kind: "bot",
-          name: null,
-          openId: null,
-          default: null,
-          token: secret ? "app_secret" : "no_secret",
+          kind: "user",
+          name: u.name ?? null,
+          openId: u.openId,
+          default: i === 0,
+          token: token ? tokenStatus(token, ctx.p.clock.now()) : "no_token",
         });
-        for (const [i, u] of p.users.entries()) {
-          const token = await readUserToken(store, p.appId, u.openId);
-          rows.push({
-            ...base,
-            kind: "user",
-            name: u.name ?? null,
-            openId: u.openId,
-            default: i === 0,
-            token: token ? tokenStatus(token, ctx.p.clock.now()) : "no_token",
-          });
-        }
       }
-      await emitEnvelope(ctx, list, {
-        data: rows,
-        meta: { count: rows.length },
-        columns: ["profile", "kind", "name", "openId", "default", "token", "current", "appId", "brand"],
-      });
+    }
+    await emitOutput(ctx, ["auth", "list"], LIST_FORMATS, flags, {
+      data: rows,
+      meta: { count: rows.length },
+      columns: ["profile", "kind", "name", "openId", "default", "token", "current", "appId", "brand"],
     });
-  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists profiles and user names; no secret") });
-}
+  },
+});
 
 /** A user token is proven by asking who it belongs to; a bot token by minting (or reusing) it. */
 async function verifyIdentities(ctx: RunContext, identities: Identity[]): Promise<Identity[]> {
@@ -305,116 +291,102 @@ async function verifyIdentities(ctx: RunContext, identities: Identity[]): Promis
   return identities;
 }
 
-function registerLogout(auth: Command, ctx: RunContext): void {
-  const logout = auth.command("logout")
-    .description(
-      "forget the profile's user tokens; with the global --user <name|open_id> only that user's (others stay)",
-    )
-    .action(async () => {
-      const account = await ctx.credentials().account();
-      requireConfigSource(account, "auth logout");
-      const config = await loadConfig(ctx.p);
-      const profile = requireProfile(config, account.profile);
-      const store = secretStore(ctx.p);
-      const gone = ctx.globals.user === undefined ? profile.users : [selectUser(profile, ctx.globals.user)!];
-      for (const u of gone) await store.remove(userTokenKey(profile.appId, u.openId));
-      const users = profile.users.filter((u) => !gone.includes(u));
-      if (config) await saveConfig(ctx.p, updateProfile(config, profile.name, { users }));
-      await ctx.diag.info(gone.length ? "OK: Logged out" : "Not logged in.");
-      await emitSuccess(ctx, { data: { profile: profile.name, logged_out: gone, still_logged_in: users } });
-    });
-  setMeta(logout, { layer: "builtin", turn: refusedInTurns("deletes credentials on this machine") });
-}
+const logout = defineCommand({
+  words: ["auth", "logout"],
+  description:
+    "forget the profile's user tokens; with the global --user <name|open_id> only that user's (others stay)",
+  flags: {},
+  turn: refusedInTurns("deletes credentials on this machine"),
+  async action(ctx) {
+    const account = await ctx.credentials().account();
+    requireConfigSource(account, "auth logout");
+    const config = await loadConfig(ctx.p);
+    const profile = requireProfile(config, account.profile);
+    const store = secretStore(ctx.p);
+    const gone = ctx.globals.user === undefined ? profile.users : [selectUser(profile, ctx.globals.user)!];
+    for (const u of gone) await store.remove(userTokenKey(profile.appId, u.openId));
+    const users = profile.users.filter((u) => !gone.includes(u));
+    if (config) await saveConfig(ctx.p, updateProfile(config, profile.name, { users }));
+    await ctx.diag.info(gone.length ? "OK: Logged out" : "Not logged in.");
+    await emitSuccess(ctx, { data: { profile: profile.name, logged_out: gone, still_logged_in: users } });
+  },
+});
 
-function registerScopes(auth: Command, ctx: RunContext): void {
-  const scopes = envelopeOutput(auth.command("scopes"))
-    .description("the scopes each identity is known to hold (user: from the login; bot: config bot-scopes)")
-    .action(async () => {
-      const chain = ctx.credentials();
-      const account = await chain.account();
-      const [user, bot] = [await chain.grantedScopes("user"), await chain.grantedScopes("bot")];
-      await emitEnvelope(ctx, scopes, {
-        data: {
-          appId: account.appId,
-          brand: account.brand,
-          user: user === undefined ? null : { ...account.user, scopes: user },
-          bot: bot === undefined ? null : { scopes: bot },
-          note: bot === undefined
-            ? 'bot scopes unknown: record the app\'s granted scopes with larkit config set bot-scopes "..."'
-            : undefined,
-        },
-      });
+const scopes = defineCommand({
+  words: ["auth", "scopes"],
+  description: "the scopes each identity is known to hold (user: from the login; bot: config bot-scopes)",
+  flags: { jq: jqFlag() },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("lists granted scopes; no secret"),
+  async action(ctx, { flags }) {
+    const chain = ctx.credentials();
+    const account = await chain.account();
+    const [user, bot] = [await chain.grantedScopes("user"), await chain.grantedScopes("bot")];
+    await emitOutput(ctx, ["auth", "scopes"], ["json"], flags, {
+      data: {
+        appId: account.appId,
+        brand: account.brand,
+        user: user === undefined ? null : { ...account.user, scopes: user },
+        bot: bot === undefined ? null : { scopes: bot },
+        note: bot === undefined
+          ? 'bot scopes unknown: record the app\'s granted scopes with larkit config set bot-scopes "..."'
+          : undefined,
+      },
     });
-  setMeta(scopes, { layer: "builtin", turn: readOnlyInTurns("lists granted scopes; no secret") });
-}
+  },
+});
 
-function registerCheck(auth: Command, ctx: RunContext): void {
-  const check = envelopeOutput(auth.command("check"))
-    .description("whether the identity holds the given scopes; exits 1 when it does not")
-    .requiredOption("--scope <scopes>", "the scopes a command needs, space-separated")
-    .option("--as <identity>", "user (default) or bot")
-    .action(async (raw) => {
-      const flags = parseOptions(
-        z.object({ scope: z.string(), as: z._default(z.enum(IDENTITIES), "user") }),
-        raw,
-        "auth check",
-      );
-      const chain = ctx.credentials();
-      const account = await chain.account();
-      ctx.state.identity = flags.as;
-      const result = checkGrant(flags.as, parseScopes(flags.scope), await chain.grantedScopes(flags.as), {
-        loginCommand: loginCommandFor(ctx.globals.profile),
-        loggedIn: account.user !== undefined || (await chain.identities()).includes("user"),
-      });
-      if (!result.ok) ctx.state.exitCode = 1;
-      await emitEnvelope(ctx, check, { data: result });
+const check = defineCommand({
+  words: ["auth", "check"],
+  description: "whether the identity holds the given scopes; exits 1 when it does not",
+  flags: {
+    jq: jqFlag(),
+    scope: flag.requiredString("the scopes a command needs, space-separated", { placeholder: "scopes" }),
+    as: flag.choice(IDENTITIES, "user (default) or bot", { default: "user" }),
+  },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("compares scopes; no secret"),
+  async action(ctx, { flags }) {
+    const chain = ctx.credentials();
+    const account = await chain.account();
+    ctx.state.identity = flags.as;
+    const result = checkGrant(flags.as, parseScopes(flags.scope), await chain.grantedScopes(flags.as), {
+      loginCommand: loginCommandFor(ctx.globals.profile),
+      loggedIn: account.user !== undefined || (await chain.identities()).includes("user"),
     });
-  setMeta(check, { layer: "builtin", turn: readOnlyInTurns("compares scopes; no secret") });
-}
+    if (!result.ok) ctx.state.exitCode = 1;
+    await emitOutput(ctx, ["auth", "check"], ["json"], flags, { data: result });
+  },
+});
 
-function registerServe(auth: Command, ctx: RunContext): void {
-  const serve = auth.command("serve")
-    .description(
-      "token broker for sandboxed agents: holds this machine's credentials and answers a short-lived access " +
-        "token per request over a 0600 unix socket to runs with LARKIT_AUTH_BROKER=unix:<path>; they never " +
-        "see a refresh token or the app secret. Serves until Ctrl-C",
-    )
-    .requiredOption("--socket <path>", "the unix socket to listen on (made 0600)")
-    .option(
-      "--allow-service <services>",
+const serve = defineCommand({
+  words: ["auth", "serve"],
+  description:
+    "token broker for sandboxed agents: holds this machine's credentials and answers a short-lived access " +
+    "token per request over a 0600 unix socket to runs with LARKIT_AUTH_BROKER=unix:<path>; they never " +
+    "see a refresh token or the app secret. Serves until Ctrl-C",
+  flags: {
+    socket: flag.requiredString("the unix socket to listen on (made 0600)", { placeholder: "path" }),
+    "allow-service": flag.strings(
       "only requests to these API services (the /open-apis/<service>/ of the path), comma-separated, repeatable",
-      (v: string, prev: string[] = []) => [...prev, v],
-    )
-    .option("--read-only", "only requests whose method is a read")
-    .action(async (raw) => {
-      const flags = parseOptions(
-        z.object({
-          socket: z.string().check(z.minLength(1)),
-          allowService: z.optional(z.array(z.string())),
-          readOnly: z.optional(z.boolean()),
-        }),
-        raw,
-        "auth serve",
-      );
-      const { serveTokens } = await lazy("cli/commands/auth_serve.ts");
-      const socket = flags.socket.startsWith("/") ? flags.socket : joinPath(ctx.p.cwd, flags.socket);
-      const socketPath = await serveTokens(ctx, { ...flags, socket });
-      await emitSuccess(ctx, { data: { socket: socketPath, stopped: true } });
+      { placeholder: "services" },
+    ),
+    "read-only": flag.boolean("only requests whose method is a read"),
+  },
+  turn: refusedInTurns("serves this machine's credentials to other processes"),
+  async action(ctx, { flags }) {
+    const { serveTokens } = await lazy("cli/commands/auth_serve.ts");
+    const socket = flags.socket.startsWith("/") ? flags.socket : joinPath(ctx.p.cwd, flags.socket);
+    const socketPath = await serveTokens(ctx, {
+      socket,
+      allowService: flags["allow-service"],
+      readOnly: flags["read-only"],
     });
-  setMeta(serve, {
-    layer: "builtin",
-    turn: refusedInTurns("serves this machine's credentials to other processes"),
-  });
-}
+    await emitSuccess(ctx, { data: { socket: socketPath, stopped: true } });
+  },
+});
 
-export function registerAuth(program: Command, ctx: RunContext): void {
-  const auth = program.command("auth").description("log in as a user and inspect credentials and scopes");
-  setMeta(auth, { layer: "builtin" });
-  registerLogin(auth, ctx);
-  registerStatus(auth, ctx);
-  registerList(auth, ctx);
-  registerServe(auth, ctx);
-  registerLogout(auth, ctx);
-  registerScopes(auth, ctx);
-  registerCheck(auth, ctx);
-}
+export const authCommands: CommandModule = {
+  groups: [{ words: ["auth"], description: "log in as a user and inspect credentials and scopes" }],
+  commands: [login, status, list, serve, logout, scopes, check],
+};

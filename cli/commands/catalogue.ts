@@ -10,7 +10,6 @@ import {
   isHidden,
   metaOf,
   readOnlyInTurns,
-  setMeta,
   type TurnPolicy,
   turnPolicyOf,
 } from "../command_meta.ts";
@@ -19,6 +18,8 @@ import { errors } from "../output/errors.ts";
 import { checkJq } from "../output/formats/jq.ts";
 import { parseFormat } from "../output/formats/names.ts";
 import { emitResult } from "../output/emit.ts";
+import { flag } from "../../shortcuts/declare.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
 
 export interface CatalogueFlag {
   name: string;
@@ -87,17 +88,6 @@ export function catalogueEntry(cmd: Command): CatalogueEntry {
   };
 }
 
-/** The `commands` flags, declared once for the tree and for the lean resolver (`cli/fast/catalogue.ts`). */
-export const CATALOGUE_FLAGS: { spec: string; description: string; default?: string }[] = [
-  { spec: "--service <name>", description: "only the commands of this service" },
-  {
-    spec: "--format <format>",
-    description: "json (envelope), ndjson (one command per line) or table",
-    default: "json",
-  },
-  { spec: "-q, --jq <expr>", description: "jq filter over the result envelope, e.g. '.data[].path'" },
-];
-
 export interface CatalogueOptions {
   service?: string;
   format: string;
@@ -154,12 +144,24 @@ export async function treeCatalogue(
   return leaves(scope).filter((c) => c.name() !== "help").map(catalogueEntry);
 }
 
-export function registerCatalogue(program: Command, ctx: RunContext): void {
-  const cmd = program.command("commands")
-    .description(
-      "list every command: path, layer, flags, identities, scopes, risk, dry-run, pagination, turn policy",
-    );
-  for (const f of CATALOGUE_FLAGS) cmd.option(f.spec, f.description, f.default);
-  cmd.action((opts: CatalogueOptions) => showCatalogue(ctx, opts, () => treeCatalogue(ctx, opts.service)));
-  setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("lists the command surface") });
-}
+/**
+ * `larkit commands`. `cli/fast/catalogue.ts` parses the same declaration (the resolver's parse) and answers
+ * from the manifest when it can; this action answers from the tree.
+ */
+export const catalogueCommand = defineCommand({
+  words: ["commands"],
+  description:
+    "list every command: path, layer, flags, identities, scopes, risk, dry-run, pagination, turn policy",
+  flags: {
+    service: flag.string("only the commands of this service", { placeholder: "name" }),
+    format: flag.defaulted("json (envelope), ndjson (one command per line) or table", "json", {
+      placeholder: "format",
+    }),
+    jq: flag.string("jq filter over the result envelope, e.g. '.data[].path'", { placeholder: "expr" }),
+  },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("lists the command surface"),
+  action: (ctx, { flags }) => showCatalogue(ctx, flags, () => treeCatalogue(ctx, flags.service)),
+});
+
+export const catalogueCommands: CommandModule = { groups: [], commands: [catalogueCommand] };

@@ -6,6 +6,7 @@
  * filter never costs a done action its result).
  */
 import type { Command } from "commander";
+import { flag, type FlagSpec } from "../../shortcuts/declare.ts";
 import type { RunContext } from "../context.ts";
 import { emitResult } from "../output/emit.ts";
 import type { Meta } from "../output/envelope.ts";
@@ -65,6 +66,40 @@ export async function emitEnvelope(
   await emitResult(
     ctx,
     { identity: ctx.state.identity, format, jq, wrote: parts.wrote, fields },
+    parts.data,
+    parts.meta,
+  );
+}
+
+/** `-q, --jq` of a declared fixed command (with `shorts: { jq: "q" }`). */
+export const jqFlag = (): FlagSpec<string | undefined> =>
+  flag.string("jq filter over the result envelope, e.g. '.data'", { placeholder: "expr" });
+
+/** `--format` of a declared fixed command whose result reads as rows. */
+export const formatFlag = (formats: readonly OutputFormat[]): FlagSpec<string | undefined> =>
+  Object.assign(flag.string(`output format: ${formats.join(", ")}`, { placeholder: "format" }), {
+    defaultText: "json",
+  });
+
+/** `emitEnvelope` for a declared command: its `--format` checked against `formats`, its `--jq` checked first. */
+export async function emitOutput(
+  ctx: RunContext,
+  words: string[],
+  formats: readonly OutputFormat[],
+  flags: { jq?: string; format?: string },
+  parts: { data?: unknown; meta?: Meta; wrote?: boolean; columns?: Column[] },
+): Promise<void> {
+  const format = parseFormat(flags.format ?? "json");
+  if (!formats.includes(format)) {
+    throw errors.validation(`--format ${format} is not supported by larkit ${words.at(-1)}`, {
+      hint: `use one of: ${formats.join(", ")}`,
+    });
+  }
+  if (flags.jq !== undefined) await checkJq(flags.jq);
+  const fields = flags.jq === undefined ? parts.columns : undefined;
+  await emitResult(
+    ctx,
+    { identity: ctx.state.identity, format, jq: flags.jq, wrote: parts.wrote, fields },
     parts.data,
     parts.meta,
   );

@@ -4,9 +4,9 @@
  * first `consume` in a terminal) and fans events out to every `consume` over a Unix socket.
  */
 import { join } from "node:path";
-import type { Command } from "commander";
 import * as z from "zod";
-import { hide, readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
+import { flag } from "../../shortcuts/declare.ts";
+import { readOnlyInTurns, refusedInTurns } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
 import { HUB_LAUNCHED_ENV, hubPaths, probeHub } from "../event/protocol.ts";
@@ -15,7 +15,8 @@ import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
 import { untilAborted } from "../provider.ts";
-import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
+import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
 import { parseOptions } from "./parse_options.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
 import { ENDPOINT_PATH } from "../event/connection.ts";
@@ -333,98 +334,140 @@ export async function agentEventMethods(ctx: RunContext, policy?: RemotePolicy) 
  * list` and the `event +subscribe` shortcut), so they are built only when the command line names `event`:
  * `cli/sources.ts` declares the service and loads this module for that run alone.
  */
-export function registerEventCommands(event: Command, ctx: RunContext): void {
-  const list = envelopeOutput(
-    event.command("list").description("event keys larkit knows, with one-line descriptions"),
-    ["json", "table", "csv", "ndjson"],
-  )
-    .action(async () => {
-      await emitEnvelope(ctx, list, {
-        data: EVENT_KEYS.map(({ key, description, scope }) => ({ key, description, scope })),
-        meta: { count: EVENT_KEYS.length },
-        columns: ["key", "scope", "description"],
-      });
-    });
-  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists the embedded event catalogue") });
+const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
 
-  const schema = envelopeOutput(event.command("schema").description("the payload shape of one event key"))
-    .argument("<key>", "event key, e.g. im.message.receive_v1")
-    .action(async (key: string) => {
-      const found = eventKey(key);
-      if (!found) throw errors.validation(`unknown event key: ${key}`, { hint: "see larkit event list" });
-      await emitEnvelope(ctx, schema, {
-        data: {
-          key: found.key,
-          description: found.description,
-          scope: found.scope,
-          envelope: {
-            schema: "2.0",
-            header: ["event_id", "event_type", "create_time", "token", "app_id", "tenant_key"],
-          },
-          event: found.payload,
+const list = defineCommand({
+  words: ["event", "list"],
+  description: "event keys larkit knows, with one-line descriptions",
+  flags: { jq: jqFlag(), format: formatFlag(LIST_FORMATS) },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("lists the embedded event catalogue"),
+  async action(ctx, { flags }) {
+    await emitOutput(ctx, ["event", "list"], LIST_FORMATS, flags, {
+      data: EVENT_KEYS.map(({ key, description, scope }) => ({ key, description, scope })),
+      meta: { count: EVENT_KEYS.length },
+      columns: ["key", "scope", "description"],
+    });
+  },
+});
+
+const schema = defineCommand({
+  words: ["event", "schema"],
+  description: "the payload shape of one event key",
+  flags: { jq: jqFlag() },
+  shorts: { jq: "q" },
+  args: [{ name: "key", description: "event key, e.g. im.message.receive_v1", required: true }],
+  turn: readOnlyInTurns("reads the embedded event catalogue"),
+  async action(ctx, { flags, args: [key] }) {
+    const found = eventKey(key);
+    if (!found) throw errors.validation(`unknown event key: ${key}`, { hint: "see larkit event list" });
+    await emitOutput(ctx, ["event", "schema"], ["json"], flags, {
+      data: {
+        key: found.key,
+        description: found.description,
+        scope: found.scope,
+        envelope: {
+          schema: "2.0",
+          header: ["event_id", "event_type", "create_time", "token", "app_id", "tenant_key"],
         },
-      });
+        event: found.payload,
+      },
     });
-  setMeta(schema, { layer: "builtin", turn: readOnlyInTurns("reads the embedded event catalogue") });
+  },
+});
 
-  const consumeCmd = event.command("consume").description("stream matching events as NDJSON on stdout")
-    .argument("[key...]", "event keys to receive, e.g. im.message.receive_v1 (none: every event)")
-    .option(
-      "--param <k=v>",
-      "keep events whose event.<k> equals v (repeatable)",
-      (v, acc: string[]) => [...acc, v],
-      [],
-    )
-    .option("--jq <expr>", "jq filter applied to each event")
-    .option("--max-events <n>", "stop after n events")
-    .option("--timeout <duration>", "stop after this long (30s, 500ms, 2m); no event by then is exit 4")
-    .option("--output-dir <dir>", "write each event to <dir>/<event_id>.json instead of stdout")
-    .option("--filter <regex>", "keep events whose event type matches this regular expression")
-    .option("--quiet", "no [event] status lines on stderr")
-    .option("--dry-run", "show the subscription without connecting")
-    .addHelpText("after", CONSUME_HELP)
-    .action(async (keys: string[], raw: unknown) => {
-      await consume(ctx, keys, parseOptions(ConsumeOptions, raw, "event consume"));
+const consumeCmd = defineCommand({
+  words: ["event", "consume"],
+  description: "stream matching events as NDJSON on stdout",
+  flags: {
+    param: flag.strings("keep events whose event.<k> equals v (repeatable)", { placeholder: "k=v" }),
+    jq: flag.string("jq filter applied to each event", { placeholder: "expr" }),
+    "max-events": flag.string("stop after n events", { placeholder: "n" }),
+    timeout: flag.string("stop after this long (30s, 500ms, 2m); no event by then is exit 4", {
+      placeholder: "duration",
+    }),
+    "output-dir": flag.string("write each event to <dir>/<event_id>.json instead of stdout", {
+      placeholder: "dir",
+    }),
+    filter: flag.string("keep events whose event type matches this regular expression", {
+      placeholder: "regex",
+    }),
+    quiet: flag.boolean("no [event] status lines on stderr"),
+    "dry-run": flag.boolean("show the subscription without connecting"),
+  },
+  args: [{
+    name: "key",
+    description: "event keys to receive, e.g. im.message.receive_v1 (none: every event)",
+    variadic: true,
+  }],
+  helpAfter: CONSUME_HELP,
+  turn: readOnlyInTurns("receives events from a running hub; a turn never starts one"),
+  async action(ctx, { flags, args }) {
+    const opts = parseOptions(ConsumeOptions, {
+      param: flags.param,
+      jq: flags.jq,
+      maxEvents: flags["max-events"],
+      timeout: flags.timeout,
+      outputDir: flags["output-dir"],
+      filter: flags.filter,
+      quiet: flags.quiet,
+      dryRun: flags["dry-run"],
+    }, "event consume");
+    await consume(ctx, args, opts);
+  },
+});
+
+const status = defineCommand({
+  words: ["event", "status"],
+  description: "whether the app's event hub runs, and its counters",
+  flags: { jq: jqFlag() },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("asks the hub for its counters"),
+  async action(ctx, { flags }) {
+    const hub = await appHub(ctx);
+    const { hubStatus } = await import("../event/client.ts");
+    const s = await hubStatus(hub.socket);
+    const stale = staleHub(ctx, s)
+      ? {
+        stale: true,
+        hint: `the hub runs larkit ${s?.version ?? "older than this"}, this is ${ctx.p.version}: the next ` +
+          "`larkit event consume` restarts it, or now: larkit event stop",
+      }
+      : {};
+    await emitOutput(ctx, ["event", "status"], ["json"], flags, {
+      data: { running: s !== undefined, socket: hub.socket, ...(s ? { hub: s } : {}), ...stale },
     });
-  setMeta(consumeCmd, {
-    layer: "builtin",
-    dryRun: true,
-    turn: readOnlyInTurns("receives events from a running hub; a turn never starts one"),
-  });
+  },
+});
 
-  const status = envelopeOutput(
-    event.command("status").description("whether the app's event hub runs, and its counters"),
-  )
-    .action(async () => {
-      const hub = await appHub(ctx);
-      const { hubStatus } = await import("../event/client.ts");
-      const s = await hubStatus(hub.socket);
-      const stale = staleHub(ctx, s)
-        ? {
-          stale: true,
-          hint:
-            `the hub runs larkit ${s?.version ?? "older than this"}, this is ${ctx.p.version}: the next ` +
-            "`larkit event consume` restarts it, or now: larkit event stop",
-        }
-        : {};
-      await emitEnvelope(ctx, status, {
-        data: { running: s !== undefined, socket: hub.socket, ...(s ? { hub: s } : {}), ...stale },
-      });
-    });
-  setMeta(status, { layer: "builtin", turn: readOnlyInTurns("asks the hub for its counters") });
+const stop = defineCommand({
+  words: ["event", "stop"],
+  description: "stop the app's event hub and its long connection",
+  flags: {},
+  turn: refusedInTurns("stops a background process"),
+  async action(ctx) {
+    const hub = await appHub(ctx);
+    const { stopHub } = await import("../event/client.ts");
+    const stopped = await stopHub(hub.socket, ctx.p.clock);
+    await emitSuccess(ctx, { data: { stopped, socket: hub.socket } });
+  },
+});
 
-  const stop = event.command("stop").description("stop the app's event hub and its long connection")
-    .action(async () => {
-      const hub = await appHub(ctx);
-      const { stopHub } = await import("../event/client.ts");
-      const stopped = await stopHub(hub.socket, ctx.p.clock);
-      await emitSuccess(ctx, { data: { stopped, socket: hub.socket } });
-    });
-  setMeta(stop, { layer: "builtin", turn: refusedInTurns("stops a background process") });
+const hubCmd = defineCommand({
+  words: ["event", "hub"],
+  description: "run the app's event hub in this process (what consume starts)",
+  flags: {},
+  hidden: true,
+  turn: refusedInTurns("runs a background process and a socket"),
+  action: (ctx) => runHub(ctx),
+});
 
-  const hubCmd = hide(
-    event.command("hub").description("run the app's event hub in this process (what consume starts)")
-      .action(async () => await runHub(ctx)),
-  );
-  setMeta(hubCmd, { layer: "builtin", turn: refusedInTurns("runs a background process and a socket") });
-}
+/**
+ * The event commands join the `event` service command (which also holds the registry's `event outbound_ip
+ * list` and the `event +subscribe` shortcut), so they are built only when the command line names `event`:
+ * `cli/sources.ts` declares the service and loads this module for that run alone.
+ */
+export const eventCommands: CommandModule = {
+  groups: [],
+  commands: [list, schema, consumeCmd, status, stop, hubCmd],
+};

@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import type { RunContext } from "../context.ts";
 import { lazy } from "../lazy.ts";
+import type { CommandModule } from "../resolve/declare.ts";
 
 export type RegisterFixed = (program: Command, ctx: RunContext) => void;
 
@@ -16,6 +17,12 @@ export interface FixedCommand {
   load(): Promise<RegisterFixed>;
 }
 
+/** A module of declared commands, hung on the tree through the WIP bridge until the tree goes. */
+const declared = (load: () => Promise<CommandModule>) => async (): Promise<RegisterFixed> => {
+  const [module, bridge] = await Promise.all([load(), lazy("cli/resolve/commander_bridge.ts")]);
+  return (program, ctx) => bridge.registerDeclared(program, ctx, module);
+};
+
 export const FIXED_COMMANDS: FixedCommand[] = [
   {
     names: ["completion", "__complete"],
@@ -23,26 +30,29 @@ export const FIXED_COMMANDS: FixedCommand[] = [
   },
   {
     names: ["commands"],
-    load: async () => (await lazy("cli/commands/catalogue.ts")).registerCatalogue,
+    load: declared(async () => (await lazy("cli/commands/catalogue.ts")).catalogueCommands),
   },
-  { names: ["config"], load: async () => (await lazy("cli/commands/config.ts")).registerConfig },
-  { names: ["auth"], load: async () => (await lazy("cli/commands/auth.ts")).registerAuth },
-  { names: ["profile"], load: async () => (await lazy("cli/commands/profile.ts")).registerProfile },
+  { names: ["config"], load: declared(async () => (await lazy("cli/commands/config.ts")).configCommands) },
+  { names: ["auth"], load: declared(async () => (await lazy("cli/commands/auth.ts")).authCommands) },
+  { names: ["profile"], load: declared(async () => (await lazy("cli/commands/profile.ts")).profileCommands) },
   { names: ["api"], load: async () => (await lazy("cli/commands/api.ts")).registerApi },
-  { names: ["schema"], load: async () => (await lazy("cli/commands/schema.ts")).registerSchema },
-  { names: ["registry"], load: async () => (await lazy("cli/commands/registry.ts")).registerRegistry },
-  { names: ["doctor"], load: async () => (await lazy("cli/commands/doctor.ts")).registerDoctor },
+  { names: ["schema"], load: declared(async () => (await lazy("cli/commands/schema.ts")).schemaCommands) },
+  {
+    names: ["registry"],
+    load: declared(async () => (await lazy("cli/commands/registry.ts")).registryCommands),
+  },
+  { names: ["doctor"], load: declared(async () => (await lazy("cli/commands/doctor.ts")).doctorCommands) },
   {
     names: ["app-server"],
-    load: async () => (await lazy("cli/commands/app_server.ts")).registerAppServer,
+    load: declared(async () => (await lazy("cli/commands/app_server.ts")).appServerCommands),
   },
   {
     names: ["remote-control"],
-    load: async () => (await lazy("cli/commands/remote_control.ts")).registerRemoteControl,
+    load: declared(async () => (await lazy("cli/commands/remote_control.ts")).remoteControlCommands),
   },
-  { names: ["relay"], load: async () => (await lazy("cli/commands/relay_dev.ts")).registerRelayDev },
-  { names: ["sandbox"], load: async () => (await lazy("cli/commands/sandbox.ts")).registerSandbox },
-  { names: ["skills"], load: async () => (await lazy("cli/commands/skills.ts")).registerSkills },
+  { names: ["relay"], load: declared(async () => (await lazy("cli/commands/relay_dev.ts")).relayCommands) },
+  { names: ["sandbox"], load: declared(async () => (await lazy("cli/commands/sandbox.ts")).sandboxCommands) },
+  { names: ["skills"], load: declared(async () => (await lazy("cli/commands/skills.ts")).skillsCommands) },
 ];
 
 /** Every fixed top-level name (a service of the same name is not added: the fixed command wins). */

@@ -2,11 +2,10 @@
  * `larkit profile add|list|use|rename|remove`: several apps side by side; `--profile`/LARKIT_PROFILE pick one
  * for a single command, `profile use` changes the default.
  */
-import type { Command } from "commander";
-import * as z from "zod";
+import { flag } from "../../shortcuts/declare.ts";
 import { forgetProfileCredentials } from "../auth/forget_profile.ts";
 import { readUserToken, tokenStatus } from "../auth/user_token.ts";
-import { readOnlyInTurns, refusedInTurns, setMeta } from "../command_meta.ts";
+import { readOnlyInTurns, refusedInTurns } from "../command_meta.ts";
 import { loadConfig, saveConfig } from "../config/config_file.ts";
 import {
   removeProfile,
@@ -20,9 +19,9 @@ import { placeNew } from "../config/setup.ts";
 import type { RunContext } from "../context.ts";
 import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
-import { addAppFlags, appCredentialsFrom, AppFlagsSchema, appSettingsFrom } from "./app_flags.ts";
-import { parseOptions } from "./parse_options.ts";
-import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
+import { appCredentialsFrom, appFlags, appFlagsOf, appSettingsFrom } from "./app_flags.ts";
+import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
 
 async function existing(ctx: RunContext) {
   const config = await loadConfig(ctx.p);
@@ -34,101 +33,114 @@ async function existing(ctx: RunContext) {
   return config;
 }
 
-export function registerProfile(program: Command, ctx: RunContext): void {
-  const profile = program.command("profile").description("manage named app profiles");
-  setMeta(profile, { layer: "builtin" });
+const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
 
-  const add = addAppFlags(profile.command("add"))
-    .description("add a profile (the secret only on stdin: --app-secret-stdin)")
-    .requiredOption("--name <profile>", "the new profile's name")
-    .option("--use", "make it the current profile")
-    .action(async (raw) => {
-      const flags = parseOptions(
-        z.extend(AppFlagsSchema, { name: z.string(), use: z.optional(z.boolean()) }),
-        raw,
-        "profile add",
-      );
-      validateProfileName(flags.name);
-      const { appId, appSecret } = await appCredentialsFrom(ctx, flags, "profile add");
-      const placed = placeNew(
-        await loadConfig(ctx.p),
-        appSettingsFrom(flags, appId),
-        flags.name,
-        !!flags.use,
-      );
-      await secretStore(ctx.p).set(appSecretKey(appId), appSecret);
-      await saveConfig(ctx.p, placed.config);
-      await ctx.diag.info(`OK: Profile "${flags.name}" added (${appId}, ${placed.profile.brand})`);
-      await emitSuccess(ctx, {
-        data: {
-          name: flags.name,
-          appId,
-          brand: placed.profile.brand,
-          active: placed.config.currentProfile === flags.name,
-        },
+const add = defineCommand({
+  words: ["profile", "add"],
+  description: "add a profile (the secret only on stdin: --app-secret-stdin)",
+  flags: {
+    ...appFlags(),
+    name: flag.requiredString("the new profile's name", { placeholder: "profile" }),
+    use: flag.boolean("make it the current profile"),
+  },
+  turn: refusedInTurns("writes a profile and its secret"),
+  async action(ctx, { flags }) {
+    const app = appFlagsOf(flags);
+    validateProfileName(flags.name);
+    const { appId, appSecret } = await appCredentialsFrom(ctx, app, "profile add");
+    const placed = placeNew(await loadConfig(ctx.p), appSettingsFrom(app, appId), flags.name, flags.use);
+    await secretStore(ctx.p).set(appSecretKey(appId), appSecret);
+    await saveConfig(ctx.p, placed.config);
+    await ctx.diag.info(`OK: Profile "${flags.name}" added (${appId}, ${placed.profile.brand})`);
+    await emitSuccess(ctx, {
+      data: {
+        name: flags.name,
+        appId,
+        brand: placed.profile.brand,
+        active: placed.config.currentProfile === flags.name,
+      },
+    });
+  },
+});
+
+const list = defineCommand({
+  words: ["profile", "list"],
+  description: "list the profiles; active = the current profile (not --profile)",
+  flags: { jq: jqFlag(), format: formatFlag(LIST_FORMATS) },
+  shorts: { jq: "q" },
+  turn: readOnlyInTurns("lists profile names and app ids"),
+  async action(ctx, { flags }) {
+    const config = await loadConfig(ctx.p);
+    const current = selectProfile(config)?.name;
+    const store = secretStore(ctx.p);
+    const rows = [];
+    for (const p of config?.profiles ?? []) {
+      const user = p.users[0];
+      const token = user && await readUserToken(store, p.appId, user.openId);
+      rows.push({
+        name: p.name,
+        appId: p.appId,
+        brand: p.brand,
+        active: p.name === current,
+        user: user && (user.name ? `${user.name} (${user.openId})` : user.openId),
+        tokenStatus: user ? (token ? tokenStatus(token, ctx.p.clock.now()) : "no_token") : undefined,
       });
+    }
+    await emitOutput(ctx, list.words, LIST_FORMATS, flags, {
+      data: rows,
+      meta: { count: rows.length },
+      columns: ["name", "active", "appId", "brand", "user", "tokenStatus"],
     });
-  setMeta(add, { layer: "builtin", turn: refusedInTurns("writes a profile and its secret") });
+  },
+});
 
-  const list = envelopeOutput(profile.command("list"), ["json", "table", "csv", "ndjson"])
-    .description("list the profiles; active = the current profile (not --profile)")
-    .action(async () => {
-      const config = await loadConfig(ctx.p);
-      const current = selectProfile(config)?.name;
-      const store = secretStore(ctx.p);
-      const rows = [];
-      for (const p of config?.profiles ?? []) {
-        const user = p.users[0];
-        const token = user && await readUserToken(store, p.appId, user.openId);
-        rows.push({
-          name: p.name,
-          appId: p.appId,
-          brand: p.brand,
-          active: p.name === current,
-          user: user && (user.name ? `${user.name} (${user.openId})` : user.openId),
-          tokenStatus: user ? (token ? tokenStatus(token, ctx.p.clock.now()) : "no_token") : undefined,
-        });
-      }
-      await emitEnvelope(ctx, list, {
-        data: rows,
-        meta: { count: rows.length },
-        columns: ["name", "active", "appId", "brand", "user", "tokenStatus"],
-      });
-    });
-  setMeta(list, { layer: "builtin", turn: readOnlyInTurns("lists profile names and app ids") });
+const use = defineCommand({
+  words: ["profile", "use"],
+  description: "make a profile the current one; - switches back to the previous one",
+  flags: {},
+  args: [{ name: "name", description: "profile name or app id, or -", required: true }],
+  turn: refusedInTurns("changes the default profile"),
+  async action(ctx, { args: [name] }) {
+    const next = useProfile(await existing(ctx), name);
+    await saveConfig(ctx.p, next);
+    const chosen = next.profiles.find((p) => p.name === next.currentProfile)!;
+    await ctx.diag.info(`OK: Switched to profile "${chosen.name}" (${chosen.appId}, ${chosen.brand})`);
+    await emitSuccess(ctx, { data: { name: chosen.name, appId: chosen.appId, brand: chosen.brand } });
+  },
+});
 
-  const use = profile.command("use")
-    .description("make a profile the current one; - switches back to the previous one")
-    .argument("<name>", "profile name or app id, or -")
-    .action(async (name: string) => {
-      const next = useProfile(await existing(ctx), name);
-      await saveConfig(ctx.p, next);
-      const chosen = next.profiles.find((p) => p.name === next.currentProfile)!;
-      await ctx.diag.info(`OK: Switched to profile "${chosen.name}" (${chosen.appId}, ${chosen.brand})`);
-      await emitSuccess(ctx, { data: { name: chosen.name, appId: chosen.appId, brand: chosen.brand } });
-    });
-  setMeta(use, { layer: "builtin", turn: refusedInTurns("changes the default profile") });
+const rename = defineCommand({
+  words: ["profile", "rename"],
+  description: "rename a profile",
+  flags: {},
+  args: [
+    { name: "old", description: "current name", required: true },
+    { name: "new", description: "new name", required: true },
+  ],
+  turn: refusedInTurns("changes the configuration"),
+  async action(ctx, { args: [from, to] }) {
+    await saveConfig(ctx.p, renameProfile(await existing(ctx), from, to));
+    await ctx.diag.info(`OK: Profile "${from}" renamed to "${to}"`);
+    await emitSuccess(ctx, { data: { from, to } });
+  },
+});
 
-  const rename = profile.command("rename")
-    .description("rename a profile")
-    .argument("<old>", "current name")
-    .argument("<new>", "new name")
-    .action(async (from: string, to: string) => {
-      await saveConfig(ctx.p, renameProfile(await existing(ctx), from, to));
-      await ctx.diag.info(`OK: Profile "${from}" renamed to "${to}"`);
-      await emitSuccess(ctx, { data: { from, to } });
-    });
-  setMeta(rename, { layer: "builtin", turn: refusedInTurns("changes the configuration") });
+const remove = defineCommand({
+  words: ["profile", "remove"],
+  description: "remove a profile with its app secret and tokens",
+  flags: {},
+  args: [{ name: "name", description: "profile name or app id", required: true }],
+  turn: refusedInTurns("deletes a profile and its secrets"),
+  async action(ctx, { args: [name] }) {
+    const { config, removed } = removeProfile(await existing(ctx), name);
+    await forgetProfileCredentials(secretStore(ctx.p), removed);
+    await saveConfig(ctx.p, config);
+    await ctx.diag.info(`OK: Profile "${removed.name}" removed`);
+    await emitSuccess(ctx, { data: { removed: removed.name, current: config.currentProfile } });
+  },
+});
 
-  const remove = profile.command("remove")
-    .description("remove a profile with its app secret and tokens")
-    .argument("<name>", "profile name or app id")
-    .action(async (name: string) => {
-      const { config, removed } = removeProfile(await existing(ctx), name);
-      await forgetProfileCredentials(secretStore(ctx.p), removed);
-      await saveConfig(ctx.p, config);
-      await ctx.diag.info(`OK: Profile "${removed.name}" removed`);
-      await emitSuccess(ctx, { data: { removed: removed.name, current: config.currentProfile } });
-    });
-  setMeta(remove, { layer: "builtin", turn: refusedInTurns("deletes a profile and its secrets") });
-}
+export const profileCommands: CommandModule = {
+  groups: [{ words: ["profile"], description: "manage named app profiles" }],
+  commands: [add, list, use, rename, remove],
+};

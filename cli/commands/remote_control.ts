@@ -9,9 +9,9 @@
  * when it runs (its enrollment is the one devices reach), else act in this process on the same persisted
  * enrollment; neither needs remote control enabled. `hosts` asks the relay directly.
  */
-import type { Command } from "commander";
+import { flag } from "../../shortcuts/declare.ts";
 import * as z from "zod";
-import { refusedInTurns, setMeta } from "../command_meta.ts";
+import { refusedInTurns } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
 import { untilAborted } from "../provider.ts";
@@ -23,7 +23,11 @@ import { type BuiltServer, remotePolicyArgs, remotePolicyOf, type ServerLog } fr
 import { METHODS } from "../../rpc/protocol.ts";
 
 type RemoteControlClient = z.infer<(typeof METHODS)["remoteControl/client/list"]["result"]>["data"][number];
-import { emitEnvelope, envelopeOutput } from "./envelope_output.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
+import { emitOutput, jqFlag } from "./envelope_output.ts";
+
+/** The command's result as its envelope, through its --jq. */
+type Emit = (parts: { data?: unknown; wrote?: boolean }) => Promise<void>;
 import { parseOptions } from "./parse_options.ts";
 import { agentEventMethods } from "./event.ts";
 
@@ -161,7 +165,7 @@ async function runForeground(
   ctx: RunContext,
   relayUrl: string,
   policy: RemotePolicy,
-  cmd: Command,
+  out: Emit,
 ): Promise<void> {
   const { createRemoteControlHost } = await import("../../relay/host.ts");
   const { statusView } = await import("../../relay/control_methods.ts");
@@ -184,7 +188,7 @@ async function runForeground(
   } finally {
     await host.close();
   }
-  await emitEnvelope(ctx, cmd, {
+  await out({
     data: { mode: "foreground", ...statusView(host.remote.status.current) },
     wrote: true,
   });
@@ -194,10 +198,10 @@ async function runThroughDaemon(
   ctx: RunContext,
   action: "start" | "stop" | "status",
   opts: z.infer<typeof OptionsSchema>,
-  cmd: Command,
+  out: Emit,
 ): Promise<void> {
   // start and stop change the relay connection before their result is shown.
-  const emit = (data: unknown) => emitEnvelope(ctx, cmd, { data, wrote: action !== "status" });
+  const emit = (data: unknown) => out({ data, wrote: action !== "status" });
   const daemon = await import("../../relay/daemon.ts");
   const { p } = ctx;
   const socket = daemon.daemonSocketPath(p.paths);
@@ -433,7 +437,7 @@ function isoSeconds(s: number): string {
   return new Date(s * 1000).toISOString();
 }
 
-async function runPair(ctx: RunContext, opts: z.infer<typeof OptionsSchema>, cmd: Command): Promise<void> {
+async function runPair(ctx: RunContext, opts: z.infer<typeof OptionsSchema>, out: Emit): Promise<void> {
   const code = await withDevices(ctx, opts, async (t) =>
     parseResult(
       "remoteControl/pairing/start",
@@ -443,14 +447,14 @@ async function runPair(ctx: RunContext, opts: z.infer<typeof OptionsSchema>, cmd
     `Pairing code: ${code.pairingCode}` + (code.manualPairingCode ? ` (or ${code.manualPairingCode})` : "") +
       ` -- expires at ${isoSeconds(code.expiresAt)}`,
   );
-  await emitEnvelope(ctx, cmd, { data: code, wrote: true });
+  await out({ data: code, wrote: true });
 }
 
 async function runClients(
   ctx: RunContext,
   args: string[],
   opts: z.infer<typeof OptionsSchema>,
-  cmd: Command,
+  out: Emit,
 ): Promise<void> {
   const [sub = "list", id, ...extra] = args;
   if (sub === "list" && id === undefined) {
@@ -459,13 +463,13 @@ async function runClients(
       opts,
       (t) => allClients((q) => t.call("remoteControl/client/list", q)),
     );
-    await emitEnvelope(ctx, cmd, { data: { clients } });
+    await out({ data: { clients } });
     return;
   }
   if (sub === "revoke" && id !== undefined && extra.length === 0) {
     await withDevices(ctx, opts, (t) => t.call("remoteControl/client/revoke", { clientId: id }));
     await ctx.diag.info(`Revoked ${id}: the relay refuses it from now on.`);
-    await emitEnvelope(ctx, cmd, { data: { clientId: id, revoked: true }, wrote: true });
+    await out({ data: { clientId: id, revoked: true }, wrote: true });
     return;
   }
   throw errors.usage(`unknown clients usage: ${["clients", ...args].join(" ")}`, {
@@ -477,7 +481,7 @@ async function runHosts(
   ctx: RunContext,
   args: string[],
   opts: z.infer<typeof OptionsSchema>,
-  cmd: Command,
+  out: Emit,
 ): Promise<void> {
   const [sub = "list", id, ...extra] = args;
   const list = sub === "list" && id === undefined;
@@ -494,74 +498,95 @@ async function runHosts(
     // Stale: not connected to the relay, and not this machine (whose enrollment the daemon reuses).
     const stale = all.filter((h) => !h.online && !h.current);
     if (list) {
-      await emitEnvelope(ctx, cmd, { data: { hosts: opts.stale ? stale : all } });
+      await out({ data: { hosts: opts.stale ? stale : all } });
       return;
     }
     const targets = id !== undefined ? [id] : stale.map((h) => h.environmentId);
     for (const env of targets) await host.remote.deleteHost(env);
     await ctx.diag.info(`Deleted ${targets.length} host(s).`);
-    await emitEnvelope(ctx, cmd, { data: { deleted: targets }, wrote: true });
+    await out({ data: { deleted: targets }, wrote: true });
   } finally {
     await host.close();
   }
 }
 
-export function registerRemoteControl(program: Command, ctx: RunContext): void {
-  const remote = program.command("remote-control");
-  // Made by the command, not imported: `app-server` loads this module for `remoteControlServer` without
-  // commander (start-up), and a value import of commander would load it all the same.
-  const action = remote.createArgument("[action]", "what to do").choices([
-    "start",
-    "stop",
-    "status",
-    "pair",
-    "clients",
-    "hosts",
-  ]);
-  const cmd = envelopeOutput(remote)
-    .description("let your remote devices drive this machine's agent server through the relay")
-    .addArgument(action.default("start"))
-    .argument("[args...]", "clients: [list | revoke <client_id>]; hosts: [list | delete <environment_id>]")
-    .option("--no-daemon", "start: serve in this process (foreground, until Ctrl-C) instead of the daemon")
-    .option("--relay-url <url>", `relay base URL (default: $${RELAY_URL_ENV}, else the account's origin)`)
-    .option("--wait-ms <ms>", "start: how long to wait for the relay connection", "15000")
-    .option("--shutdown", "stop: also end the background daemon")
-    .option("--remote-read-only", "start: refuse every write from remote devices")
-    .option(
-      "--remote-forbid-service <services>",
-      "start: comma-separated services remote devices may not use",
-    )
-    .option("--remote-own-threads", "start: remote devices see and continue only the threads they started")
-    .option("--revoke-clients", "stop: also revoke every paired device")
-    .option("--manual-code", "pair: also ask for a short numeric code")
-    .option("--stale", "hosts: only machines that are offline and not this one")
-    .addHelpText("after", HELP)
-    .action(async (action: Action, args: string[], raw: unknown) => {
-      const opts = parseOptions(OptionsSchema, raw, "remote-control");
-      if (!opts.daemon && action !== "start") {
-        throw errors.usage(`--no-daemon applies to start only, not ${action}`, {
-          hint: "a foreground server (`larkit remote-control --no-daemon`) is stopped with Ctrl-C",
+const ACTIONS = ["start", "stop", "status", "pair", "clients", "hosts"] as const;
+
+const remoteControl = defineCommand({
+  words: ["remote-control"],
+  description: "let your remote devices drive this machine's agent server through the relay",
+  flags: {
+    jq: jqFlag(),
+    daemon: flag.negatable("start: serve in this process (foreground, until Ctrl-C) instead of the daemon"),
+    "relay-url": flag.string(`relay base URL (default: $${RELAY_URL_ENV}, else the account's origin)`, {
+      placeholder: "url",
+    }),
+    "wait-ms": flag.defaulted("start: how long to wait for the relay connection", "15000", {
+      placeholder: "ms",
+    }),
+    shutdown: flag.boolean("stop: also end the background daemon"),
+    "remote-read-only": flag.boolean("start: refuse every write from remote devices"),
+    "remote-forbid-service": flag.string("start: comma-separated services remote devices may not use", {
+      placeholder: "services",
+    }),
+    "remote-own-threads": flag.boolean(
+      "start: remote devices see and continue only the threads they started",
+    ),
+    "revoke-clients": flag.boolean("stop: also revoke every paired device"),
+    "manual-code": flag.boolean("pair: also ask for a short numeric code"),
+    stale: flag.boolean("hosts: only machines that are offline and not this one"),
+  },
+  shorts: { jq: "q" },
+  args: [
+    { name: "action", description: "what to do", choices: ACTIONS, default: "start" },
+    {
+      name: "args",
+      description: "clients: [list | revoke <client_id>]; hosts: [list | delete <environment_id>]",
+      variadic: true,
+    },
+  ],
+  helpAfter: HELP,
+  turn: refusedInTurns("starts or stops the remote-control daemon"),
+  async action(ctx, { flags, args: [word, ...args] }) {
+    const action = word as Action;
+    const opts = parseOptions(OptionsSchema, {
+      daemon: flags.daemon,
+      relayUrl: flags["relay-url"],
+      waitMs: flags["wait-ms"],
+      shutdown: flags.shutdown,
+      remoteReadOnly: flags["remote-read-only"],
+      remoteForbidService: flags["remote-forbid-service"],
+      remoteOwnThreads: flags["remote-own-threads"],
+      revokeClients: flags["revoke-clients"],
+      manualCode: flags["manual-code"],
+      stale: flags.stale,
+    }, "remote-control");
+    const out: Emit = (parts) => emitOutput(ctx, ["remote-control"], ["json"], flags, parts);
+    if (!opts.daemon && action !== "start") {
+      throw errors.usage(`--no-daemon applies to start only, not ${action}`, {
+        hint: "a foreground server (`larkit remote-control --no-daemon`) is stopped with Ctrl-C",
+      });
+    }
+    for (const [key, flag, only] of ACTION_FLAGS) {
+      if (opts[key] && action !== only) {
+        throw errors.usage(`${flag} applies to ${only} only`, {
+          hint: `larkit remote-control ${only} ${flag}`,
         });
       }
-      for (const [key, flag, only] of ACTION_FLAGS) {
-        if (opts[key] && action !== only) {
-          throw errors.usage(`${flag} applies to ${only} only`, {
-            hint: `larkit remote-control ${only} ${flag}`,
-          });
-        }
-      }
-      if (args.length > 0 && action !== "clients" && action !== "hosts") {
-        throw errors.usage(`remote-control ${action} takes no arguments: ${args.join(" ")}`, {
-          hint: "larkit remote-control --help",
-        });
-      }
-      if (action === "pair") return await runPair(ctx, opts, cmd);
-      if (action === "clients") return await runClients(ctx, args, opts, cmd);
-      if (action === "hosts") return await runHosts(ctx, args, opts, cmd);
-      if (!opts.daemon) {
-        return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl), remotePolicyOf(opts), cmd);
-      }
-      await runThroughDaemon(ctx, action, opts, cmd);
-    });
-  setMeta(cmd, { layer: "builtin", turn: refusedInTurns("starts or stops the remote-control daemon") });
-}
+    }
+    if (args.length > 0 && action !== "clients" && action !== "hosts") {
+      throw errors.usage(`remote-control ${action} takes no arguments: ${args.join(" ")}`, {
+        hint: "larkit remote-control --help",
+      });
+    }
+    if (action === "pair") return await runPair(ctx, opts, out);
+    if (action === "clients") return await runClients(ctx, args, opts, out);
+    if (action === "hosts") return await runHosts(ctx, args, opts, out);
+    if (!opts.daemon) {
+      return await runForeground(ctx, await resolveRelayUrl(ctx, opts.relayUrl), remotePolicyOf(opts), out);
+    }
+    await runThroughDaemon(ctx, action, opts, out);
+  },
+});
+
+export const remoteControlCommands: CommandModule = { groups: [], commands: [remoteControl] };

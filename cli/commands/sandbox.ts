@@ -4,16 +4,17 @@
  * brand, a throw-away config dir) and stops it -- the no-account, no-network path the README's main job uses.
  */
 import { join } from "node:path";
-import { type Command, Option } from "commander";
 import * as z from "zod";
+import { flag } from "../../shortcuts/declare.ts";
 import { sandboxEnv } from "../../sandbox/larkit_env.ts";
 import type { Emulator } from "../../sandbox/server.ts";
-import { refusedInTurns, setMeta } from "../command_meta.ts";
+import { refusedInTurns } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { successEnvelope } from "../output/envelope.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { type Provider, resolvePaths, untilAborted, withIOFrom } from "../provider.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
 
 const ServeFlags = z.object({
   port: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 0),
@@ -189,70 +190,82 @@ async function runInside(ctx: RunContext, argv: string[], flags: z.infer<typeof 
   }
 }
 
-export function registerSandbox(program: Command, ctx: RunContext): void {
-  const sandbox = program.command("sandbox")
-    .description(
-      "the suite emulator on 127.0.0.1: no account, no network (emulator only, not the real suite)",
-    );
-  setMeta(sandbox, { layer: "builtin" });
+const COMMON = {
+  "time-zone": flag.string("zone the fixtures' 'today' is seeded in (default: TZ or the system's)", {
+    placeholder: "zone",
+  }),
+  seed: flag.negatable("start empty: only the app and its users, no calendars, chats or documents"),
+  "lenient-fields": flag.boolean(
+    "ignore request fields a method does not take, as the suite does (default: refuse them, 99992402)",
+  ),
+};
 
-  const common = (cmd: Command) =>
-    cmd
-      .addOption(
-        new Option(
-          "--time-zone <zone>",
-          "zone the fixtures' 'today' is seeded in (default: TZ or the system's)",
-        ),
-      )
-      .option("--no-seed", "start empty: only the app and its users, no calendars, chats or documents")
-      .option(
-        "--lenient-fields",
-        "ignore request fields a method does not take, as the suite does (default: refuse them, 99992402)",
-      );
-
-  const serveCmd = common(
-    sandbox.command("serve")
-      .description(
-        "serve the emulator until Ctrl-C; prints {ok, data:{url, app_id, app_secret, env}} as one line",
-      )
-      .option("--port <n>", "port to listen on (0 = any free port)", "0")
-      .addOption(
-        new Option(
-          "--login <identity>",
-          "log the seeded user in (every scope the shortcuts declare); env gets its token",
-        )
-          .choices(["user"]),
-      )
-      .option(
-        "--print-env",
-        'print `export` lines for a shell to source, then a "# larkit sandbox listening" line (instead of JSON)',
-      )
-      .option("--data <dir>", "keep state in <dir>/sandbox.db instead of memory")
-      .option(
-        "--exit-with-stdin",
-        "also stop when stdin closes (for a parent process that owns the emulator)",
-      ),
-  ).action(async (opts: Record<string, unknown>) => {
-    await serve(ctx, parseFlags(opts));
+/** The declared values under the names `ServeFlags` checks (the port's range, its number). */
+function serveFlagsOf(flags: Record<string, unknown>): z.infer<typeof ServeFlags> {
+  return parseFlags({
+    port: flags.port,
+    data: flags.data,
+    seed: flags.seed,
+    timeZone: flags["time-zone"],
+    exitWithStdin: flags["exit-with-stdin"],
+    login: flags.login,
+    as: flags.as,
+    printEnv: flags["print-env"],
+    lenientFields: flags["lenient-fields"],
   });
-  setMeta(serveCmd, { layer: "builtin", turn: refusedInTurns("starts a listener on this machine") });
-
-  const runCmd = common(
-    sandbox.command("run")
-      .description(
-        "run one larkit command against a fresh emulator as the seeded app: larkit sandbox run -- <command>",
-      )
-      .addOption(
-        new Option(
-          "--as <identity>",
-          "user: the seeded user, logged in with every scope the shortcuts declare; bot: the seeded app",
-        )
-          .choices(["user", "bot"]),
-      )
-      .argument("[argv...]", "the larkit command to run, after --")
-      .allowUnknownOption(),
-  ).action(async (argv: string[], opts: Record<string, unknown>) => {
-    await runInside(ctx, argv, parseFlags(opts));
-  });
-  setMeta(runCmd, { layer: "builtin", turn: refusedInTurns("runs another program on this machine") });
 }
+
+const serveCmd = defineCommand({
+  words: ["sandbox", "serve"],
+  description:
+    "serve the emulator until Ctrl-C; prints {ok, data:{url, app_id, app_secret, env}} as one line",
+  flags: {
+    port: flag.defaulted("port to listen on (0 = any free port)", "0", { placeholder: "n" }),
+    login: flag.optionalChoice(
+      ["user"],
+      "log the seeded user in (every scope the shortcuts declare); env gets its token",
+      { placeholder: "identity" },
+    ),
+    "print-env": flag.boolean(
+      'print `export` lines for a shell to source, then a "# larkit sandbox listening" line (instead of JSON)',
+    ),
+    data: flag.string("keep state in <dir>/sandbox.db instead of memory", { placeholder: "dir" }),
+    "exit-with-stdin": flag.boolean(
+      "also stop when stdin closes (for a parent process that owns the emulator)",
+    ),
+    ...COMMON,
+  },
+  turn: refusedInTurns("starts a listener on this machine"),
+  async action(ctx, { flags }) {
+    await serve(ctx, serveFlagsOf(flags));
+  },
+});
+
+const runCmd = defineCommand({
+  words: ["sandbox", "run"],
+  description:
+    "run one larkit command against a fresh emulator as the seeded app: larkit sandbox run -- <command>",
+  flags: {
+    as: flag.optionalChoice(
+      ["user", "bot"],
+      "user: the seeded user, logged in with every scope the shortcuts declare; bot: the seeded app",
+      { placeholder: "identity" },
+    ),
+    ...COMMON,
+  },
+  args: [{ name: "argv", description: "the larkit command to run, after --", variadic: true }],
+  passUnknownOptions: true,
+  turn: refusedInTurns("runs another program on this machine"),
+  async action(ctx, { flags, args }) {
+    await runInside(ctx, args, serveFlagsOf(flags));
+  },
+});
+
+export const sandboxCommands: CommandModule = {
+  groups: [{
+    words: ["sandbox"],
+    description:
+      "the suite emulator on 127.0.0.1: no account, no network (emulator only, not the real suite)",
+  }],
+  commands: [serveCmd, runCmd],
+};

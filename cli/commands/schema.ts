@@ -5,16 +5,16 @@
  * pagination and examples; `service.+shortcut` -> a shortcut's flags, identities, scopes and risk. Resource
  * names contain dots, so the longest matching resource wins.
  */
-import type { Command } from "commander";
 import { registryOf } from "../api_commands/registry_of.ts";
-import { readOnlyInTurns, setMeta } from "../command_meta.ts";
+import { readOnlyInTurns } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitResult, emitText } from "../output/emit.ts";
 import type { Meta } from "../output/envelope.ts";
 import { errors } from "../output/errors.ts";
 import { lazy } from "../lazy.ts";
 import type { ApiMethod, Registry, ServiceSpec } from "../../registry/index.ts";
-import type { Shortcut } from "../../shortcuts/declare.ts";
+import { flag, type Shortcut } from "../../shortcuts/declare.ts";
+import { type CommandModule, defineCommand } from "../resolve/declare.ts";
 import type { CalledMethod } from "./schema_calls.ts";
 import { toApiMethod } from "../../registry/method.ts";
 
@@ -258,22 +258,26 @@ export async function show(
   }
 }
 
-/** `schema --format`'s default, shared with the lean resolver. */
-/** The `--jq` flag as the command declares it (the lean resolver parses the same spelling). */
-export const SCHEMA_JQ_FLAG = "-q, --jq <expr>";
-export const SCHEMA_FORMAT_DEFAULT = "json";
+/**
+ * `larkit schema [path]`. `cli/fast/method.ts` runs this declaration without the tree, through the same parse
+ * as every declared command.
+ */
+export const schemaCommand = defineCommand({
+  words: ["schema"],
+  description: "show the API registry: services, resources, methods and their parameters",
+  flags: {
+    format: flag.defaulted("json (default) or pretty", "json", { placeholder: "fmt" }),
+    jq: flag.string("jq filter over the result envelope, e.g. '.data.services[].name'", {
+      placeholder: "expr",
+    }),
+  },
+  shorts: { jq: "q" },
+  args: [{
+    name: "path",
+    description: "service[.resource[.method]] or service.+shortcut, e.g. calendar.events.instance_view",
+  }],
+  turn: readOnlyInTurns("reads the embedded registry"),
+  action: (ctx, { flags, args: [path] }) => show(ctx, path, flags.format, flags.jq),
+});
 
-export function registerSchema(program: Command, ctx: RunContext): void {
-  const cmd = program.command("schema")
-    .description("show the API registry: services, resources, methods and their parameters")
-    .argument(
-      "[path]",
-      "service[.resource[.method]] or service.+shortcut, e.g. calendar.events.instance_view",
-    )
-    .option("--format <fmt>", "json (default) or pretty", SCHEMA_FORMAT_DEFAULT)
-    .option(SCHEMA_JQ_FLAG, "jq filter over the result envelope, e.g. '.data.services[].name'")
-    .action(async (path: string | undefined, opts: { format: string; jq?: string }) =>
-      await show(ctx, path, opts.format, opts.jq)
-    );
-  setMeta(cmd, { layer: "builtin", turn: readOnlyInTurns("reads the embedded registry") });
-}
+export const schemaCommands: CommandModule = { groups: [], commands: [schemaCommand] };

@@ -13,10 +13,9 @@ import { apiFlagSetOf } from "../api_commands/call.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
 import {
-  CATALOGUE_FLAGS,
+  catalogueCommand,
   type CatalogueEntry,
   type CatalogueFlag,
-  type CatalogueOptions,
   showCatalogue,
 } from "../commands/catalogue.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
@@ -24,7 +23,8 @@ import type { RunContext } from "../context.ts";
 import { urlPath } from "../files.ts";
 import { emitRendered } from "../output/emit.ts";
 import type { ApiMethod } from "../../registry/index.ts";
-import { parseFlags, strictModeOff } from "./method.ts";
+import { lazy } from "../lazy.ts";
+import { strictModeOff } from "./method.ts";
 
 /** The first line of `catalogue_static.ndjson`: what the entry lines after it are. */
 export interface StaticHeader {
@@ -146,13 +146,12 @@ async function catalogueLines(
 export async function runCatalogue(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv.includes("--")) return undefined;
   if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-V")) return undefined;
-  const flags = CATALOGUE_FLAGS.map((f) => {
-    const match = /^(?:-([a-z]), )?--([a-z]+) </.exec(f.spec) as RegExpExecArray;
-    return { long: match[2], short: match[1], takesValue: true, attribute: match[2], default: f.default };
-  });
-  const parsed = parseFlags(flags, argv.slice(1));
-  if (!parsed || !await strictModeOff(ctx)) return undefined;
-  const opts = parsed.opts as unknown as CatalogueOptions;
+  const { flags: opts } = await (await lazy("cli/resolve/run.ts")).resolveDeclared(
+    ctx,
+    catalogueCommand,
+    argv.slice(1),
+  );
+  if (!await strictModeOff(ctx)) return undefined;
   // `--service config` lists a fixed command's leaves in the tree: its answer to give.
   if (opts.service !== undefined && FIXED_NAMES.has(opts.service)) return undefined;
   const bytes = await ctx.p.files.readFile(urlPath(STATIC_FILE));

@@ -14,7 +14,6 @@ import type { ApiFlagSet } from "../api_commands/flags.ts";
 import { lazy } from "../lazy.ts";
 import { addApiFlags } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
-import type * as AppServer from "../commands/app_server.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
 import type { RunContext } from "../context.ts";
 import { admit, apiOperand, type CommandGate, suiteCommand } from "../command_meta.ts";
@@ -141,7 +140,7 @@ export async function unknownOption(
     if (flag && (eq === -1 || flag.takesValue)) continue;
     if (!parseFlags(flags, args.slice(0, k)) || !parseFlags(flags, args.slice(k + 1))) return undefined;
     const longs = [...shown.map((f) => `--${f.long}`), ...PARENT_FLAGS];
-    const { optionSuggestion, usageError } = await lazy("cli/fast/usage.ts");
+    const { optionSuggestion, usageError } = await lazy("cli/resolve/usage.ts");
     return usageError(`unknown option '${arg}'${optionSuggestion(arg, longs)}`, "unknownOption", {
       path,
       suggestions: [],
@@ -229,35 +228,28 @@ export async function runRaw(
   return ctx.state.exitCode ?? 0;
 }
 
-/** `schema [path] [--format <fmt>] [--jq <expr>]`, through the function the `schema` command runs. */
+/** `schema [path] [--format <fmt>] [--jq <expr>]`, through its declaration and the resolver's parse. */
 export async function runSchema(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const schema = await lazy("cli/commands/schema.ts");
-  const format: DeclaredFlag = {
-    long: "format",
-    takesValue: true,
-    attribute: "format",
-    default: schema.SCHEMA_FORMAT_DEFAULT,
-  };
-  const jq = declared(schema.SCHEMA_JQ_FLAG);
-  if (!jq) return undefined;
-  const parsed = parseFlags([format, jq], argv.slice(1), 1);
-  if (!parsed) return undefined;
-  await schema.show(ctx, parsed.words[0], parsed.opts.format as string, parsed.opts.jq as string | undefined);
+  const [{ schemaCommand }, { runDeclared }] = await Promise.all([
+    lazy("cli/commands/schema.ts"),
+    lazy("cli/resolve/run.ts"),
+  ]);
+  await runDeclared(ctx, schemaCommand, argv.slice(1));
   return ctx.state.exitCode ?? 0;
 }
 
 /**
- * `app-server [flags]`, through the function its command runs: an agent host spawns it and waits for the
- * `initialize` answer, which then no longer waits for commander and the whole tree to load and build.
+ * `app-server [flags]`, through its declaration and the resolver's parse (`cli/resolve/run.ts`): an agent host
+ * spawns it and waits for the `initialize` answer, which then does not wait for commander and the tree.
  */
 export async function runAppServerLine(argv: string[], ctx: RunContext): Promise<number | undefined> {
   if (argv.includes("--") || asksHelpOrVersion(argv)) return undefined;
-  const appServer = await lazy("cli/commands/app_server.ts");
-  const flags = allDeclared(appServer.APP_SERVER_FLAGS);
-  const parsed = flags && parseFlags(flags, argv.slice(1));
-  if (!parsed) return undefined;
-  await appServer.startAppServer(ctx, parsed.opts as unknown as AppServer.AppServerFlags);
+  const [{ appServer }, { runDeclared }] = await Promise.all([
+    lazy("cli/commands/app_server.ts"),
+    lazy("cli/resolve/run.ts"),
+  ]);
+  await runDeclared(ctx, appServer, argv.slice(1));
   return ctx.state.exitCode ?? 0;
 }
 

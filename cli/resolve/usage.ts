@@ -67,3 +67,26 @@ export function optionSuggestion(flag: string, longFlags: string[]): string {
   if (similar.length > 1) return ` (Did you mean one of ${similar.join(", ")}?)`;
   return similar.length === 1 ? ` (Did you mean ${similar[0]}?)` : "";
 }
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** Command names close to an unknown word: within a third of the word's length in edits (at least 1), or sharing its prefix; at most 3. */
+export function suggest(word: string, names: string[]): string[] {
+  const scored = names
+    .map((name) => ({ name, d: distance(word, name) }))
+    .filter(({ name, d }) =>
+      d <= Math.max(1, Math.floor(word.length / 3)) || (word.length >= 3 && name.startsWith(word))
+    )
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
+  return scored.slice(0, 3).map((s) => s.name);
+}
