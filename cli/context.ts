@@ -2,7 +2,6 @@
  * Per-run context handed to every command: the provider, the global flags, diagnostics, and the lazily built
  * services (credential chain, HTTP client) -- built once per run, only when a command needs them.
  */
-import type { Command } from "commander";
 import { lazy } from "./lazy.ts";
 import type { CommandGate } from "./command_meta.ts";
 import type { CredentialChain } from "./auth/types.ts";
@@ -34,23 +33,16 @@ export interface RunState {
   exitCode?: number;
 }
 
-export interface BuildOptions {
-  /** Build these services in full instead of the one argv names (the `commands` catalogue: all of them). */
-  services?: "all" | string[];
-}
-
 /**
- * What `cli/run.ts` hands down so commands can rebuild the tree (catalogue, completion) or run another argv
- * (`sandbox run`) without importing the modules that import them.
+ * What `cli/run.ts` hands down so commands can run another argv (`sandbox run`, the agent server's turns)
+ * without importing the modules that import them.
  */
 export interface RunHooks {
-  tree(argv: string[], ctx: RunContext, opts?: BuildOptions): Promise<Command>;
   /** With a gate (an agent-server turn), the resolved command is checked before it runs. */
   run(argv: string[], p: Provider, opts?: { gate?: CommandGate }): Promise<number>;
 }
 
 const NO_HOOKS: RunHooks = {
-  tree: () => Promise.reject(errors.internal("this context cannot build the command tree")),
   run: () => Promise.reject(errors.internal("this context cannot run commands")),
 };
 

@@ -8,6 +8,8 @@
  * table and `LAZY_DATA` (never by hand), and `tests/compile_includes_test.ts` fails when a lazily loaded module
  * is not included.
  */
+import type * as MethodHelp from "./api_commands/method_help.ts";
+import type * as ParamValues from "./api_commands/param_values.ts";
 import type * as Execute from "./api_commands/execute.ts";
 import type * as Broker from "./auth/broker.ts";
 import type * as Chain from "./auth/chain.ts";
@@ -36,12 +38,6 @@ import type * as Skills from "./commands/skills.ts";
 import type * as ConfigFile from "./config/config_file.ts";
 import type * as Keychain from "./config/keychain.ts";
 import type * as SecretStoreModule from "./config/secret_store.ts";
-import type * as LeanCatalogue from "./fast/catalogue.ts";
-import type * as FastComplete from "./fast/complete.ts";
-import type * as FastHelp from "./fast/help.ts";
-import type * as FastMethod from "./fast/method.ts";
-import type * as ShortcutLine from "./fast/shortcut_line.ts";
-import type * as Usage from "./resolve/usage.ts";
 import type * as Client from "./http/client.ts";
 import type * as Mcp from "./http/mcp.ts";
 import type * as Pagination from "./http/pagination.ts";
@@ -52,12 +48,9 @@ import type * as Render from "./output/formats/render.ts";
 import type * as Rows from "./output/formats/rows.ts";
 import type * as Width from "./output/formats/width.ts";
 import type * as RecordSession from "./record/session.ts";
-import type * as CommanderBridge from "./resolve/commander_bridge.ts";
 import type * as ResolveRun from "./resolve/run.ts";
 import type * as RiskGate from "./risk.ts";
-import type * as RunTree from "./run_tree.ts";
 import type * as TerminalPicker from "./terminal_picker.ts";
-import type * as Tree from "./tree.ts";
 import type * as Describe from "../registry/describe.ts";
 import type * as Overlay from "../registry/overlay.ts";
 import type * as OverlayScopes from "../registry/overlay_scopes.ts";
@@ -89,6 +82,8 @@ import type * as WikiShortcuts from "../shortcuts/wiki/index.ts";
 /** Every lazily loaded module, by its path from the repository root. */
 export interface LazyModules {
   "cli/api_commands/execute.ts": typeof Execute;
+  "cli/api_commands/method_help.ts": typeof MethodHelp;
+  "cli/api_commands/param_values.ts": typeof ParamValues;
   "cli/auth/broker.ts": typeof Broker;
   "cli/auth/chain.ts": typeof Chain;
   "cli/auth/config_provider.ts": typeof ConfigProvider;
@@ -116,12 +111,6 @@ export interface LazyModules {
   "cli/config/config_file.ts": typeof ConfigFile;
   "cli/config/keychain.ts": typeof Keychain;
   "cli/config/secret_store.ts": typeof SecretStoreModule;
-  "cli/fast/catalogue.ts": typeof LeanCatalogue;
-  "cli/fast/complete.ts": typeof FastComplete;
-  "cli/fast/help.ts": typeof FastHelp;
-  "cli/fast/method.ts": typeof FastMethod;
-  "cli/fast/shortcut_line.ts": typeof ShortcutLine;
-  "cli/resolve/usage.ts": typeof Usage;
   "cli/http/client.ts": typeof Client;
   "cli/http/mcp.ts": typeof Mcp;
   "cli/http/pagination.ts": typeof Pagination;
@@ -132,12 +121,9 @@ export interface LazyModules {
   "cli/output/formats/rows.ts": typeof Rows;
   "cli/output/formats/width.ts": typeof Width;
   "cli/record/session.ts": typeof RecordSession;
-  "cli/resolve/commander_bridge.ts": typeof CommanderBridge;
   "cli/resolve/run.ts": typeof ResolveRun;
   "cli/risk.ts": typeof RiskGate;
-  "cli/run_tree.ts": typeof RunTree;
   "cli/terminal_picker.ts": typeof TerminalPicker;
-  "cli/tree.ts": typeof Tree;
   "registry/describe.ts": typeof Describe;
   "registry/overlay.ts": typeof Overlay;
   "registry/overlay_scopes.ts": typeof OverlayScopes;
@@ -175,8 +161,8 @@ export const LAZY_DATA = [
   "registry/shapes/",
   "registry/baseline/services/",
   "registry/baseline/runnable/",
-  "cli/fast/catalogue_static.ndjson",
-  "cli/fast/help_static.ndjson",
+  "cli/resolve/catalogue_static.ndjson",
+  "cli/resolve/help_static.ndjson",
   "shortcuts/modules.json",
   "cli/output/formats/jq_worker.ts",
   // The emulator's generic handler: the sandbox room loads it by a computed specifier of its own (it imports

@@ -1,7 +1,7 @@
 /**
  * Runs one argv against a provider and returns the exit code. `main.ts` and the agent server's turns both
- * call this, so a remote turn runs exactly what a terminal runs, streaming to the writers it is given.
- * Commander, the tree and the command modules load only for runs that need them (`cli/run_tree.ts`).
+ * call this, so a remote turn runs exactly what a terminal runs, streaming to the writers it is given. The
+ * resolver (`cli/resolve/`) and the command modules load only for runs that need them.
  */
 import type { CommandGate } from "./command_meta.ts";
 import { createRunContext, type Globals, type RunHooks } from "./context.ts";
@@ -37,7 +37,6 @@ export interface RunOptions {
 }
 
 const HOOKS: RunHooks = {
-  tree: async (argv, ctx, opts) => (await lazy("cli/tree.ts")).buildTree(argv, ctx, opts),
   run: (argv, p, opts) => runCli(argv, p, opts),
 };
 
@@ -47,29 +46,17 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
   try {
     if (opts.gate) refuseHostFlags(prescanGlobals(argv, { get: () => undefined }));
     ctx = createRunContext(await withRecordReplay(original, globals), globals, argv, HOOKS);
-    // The one answer that needs no tree; commander would print the same line for this argv.
+    // The one answer that needs no command node.
     if (asksOnlyVersion(argv)) {
       await emitRendered(ctx, `${versionText(ctx.p.version)}\n`);
       return 0;
     }
-    // A Tab of completion and `--help` within a service are answered without commander when plain enough.
+    // A Tab of completion takes the words exactly as typed (global flags included): not the resolver's parse.
     if (!opts.gate && argv[0] === "__complete") {
-      const code = await (await lazy("cli/fast/complete.ts")).runComplete(argv, ctx);
-      if (code !== undefined) return code;
-    } else if (!opts.gate && argv.some((a) => a === "--help" || a === "-h" || a === "help")) {
-      const code = await (await lazy("cli/fast/help.ts")).runHelp(argv, ctx);
-      if (code !== undefined) return code;
+      await (await lazy("cli/commands/completion.ts")).runComplete(argv.slice(1), ctx);
+      return ctx.state.exitCode ?? 0;
     }
-    // A generated method, a shortcut, `api`, `schema`, `commands` and `app-server` are resolved without
-    // commander when their command line is plain enough; a host's gate sees the same resolved command either
-    // way (tests/turns_gate_test.ts).
-    const lean = argv.length >= 3 || argv[0] === "schema" || argv[0] === "commands" ||
-      argv[0] === "app-server" || argv[1]?.startsWith("+");
-    if (lean && !argv[0].startsWith("-")) {
-      const code = await (await lazy("cli/fast/method.ts")).runLean(argv, ctx, opts.gate);
-      if (code !== undefined) return code;
-    }
-    return await (await lazy("cli/run_tree.ts")).runTree(argv, ctx, opts.gate);
+    return await (await lazy("cli/resolve/run.ts")).runLine(argv, ctx, opts.gate);
   } catch (e) {
     // An interrupted run reports the interruption, whatever the abort surfaced as where it landed (told with
     // what it means there when the code it struck said so: a write's key, a prompt where nothing was sent).

@@ -1,8 +1,8 @@
 /**
  * The command-line flags of one shortcut command -- its own and the automatic ones (`--as`, `--dry-run`,
  * `--jq`/`-q`, `--format`/`--columns` when it has formats, `--idempotency-key`, `--yes` when high-risk) --
- * declared once for the commander tree (`source.ts`) and the lean resolver (`cli/fast/`), and how the parsed
- * options become the pipeline's invocation. Free of commander, so the lean resolver can load it.
+ * declared once for the resolver (`cli/resolve/services.ts`), and how the parsed values become the pipeline's
+ * invocation.
  */
 import { OUTPUT_FORMATS } from "../cli/output/formats/names.ts";
 import { columnName } from "../cli/output/formats/rows.ts";
@@ -11,7 +11,7 @@ import type { RawFlagValue } from "./inputs.ts";
 import type { Invocation } from "./pipeline.ts";
 
 export interface CommandFlag {
-  /** As commander takes it: `--start <time>`, `-q, --jq <expr>`, `--dry-run`. */
+  /** As the resolver reads it: `--start <time>`, `-q, --jq <expr>`, `--dry-run`. */
   spec: string;
   description: string;
   default?: string;
@@ -21,7 +21,7 @@ export interface CommandFlag {
   hidden?: boolean;
   /** Help says "(required)"; the catalogue says `required`. */
   required?: boolean;
-  /** The default help shows in the description ("(default: X)"), when commander is not given one. */
+  /** The default help shows in the description ("(default: X)"), when the parse is not given one. */
   shownDefault?: string;
 }
 
@@ -102,27 +102,26 @@ export function shortcutHelpText(shortcut: Shortcut<FlagSpecs>): string {
   ].join("\n");
 }
 
-/**
- * The pipeline's invocation from commander's options object; `attribute` names the key commander keeps a
- * flag under (`--page-size` -> `pageSize`).
- */
+/** The long name a flag is spelt with: `-q, --jq <expr>` -> `jq`. */
+const longName = (f: CommandFlag) => /--([a-z0-9-]+)/.exec(f.spec)?.[1] as string;
+
+/** The pipeline's invocation from the parsed flag values, keyed by long name (`dry-run`, `page-size`). */
 export function invocationOf(
   shortcut: Shortcut<FlagSpecs>,
-  opts: Record<string, unknown>,
-  attribute: (flag: CommandFlag) => string,
+  values: Record<string, RawFlagValue>,
 ): Invocation {
   const flags: Record<string, RawFlagValue> = {};
   for (const f of shortcutFlags(shortcut)) {
-    if (f.own !== undefined) flags[f.own] = opts[attribute(f)] as RawFlagValue;
+    if (f.own !== undefined) flags[f.own] = values[longName(f)];
   }
   return {
-    as: opts.as as string | undefined,
-    dryRun: opts.dryRun === true,
-    yes: opts.yes === true,
-    format: opts.format as string | undefined,
-    columns: opts.columns as string | undefined,
-    jq: opts.jq as string | undefined,
-    idempotencyKey: opts.idempotencyKey as string | undefined,
+    as: values.as as string | undefined,
+    dryRun: values["dry-run"] === true,
+    yes: values.yes === true,
+    format: values.format as string | undefined,
+    columns: values.columns as string | undefined,
+    jq: values.jq as string | undefined,
+    idempotencyKey: values["idempotency-key"] as string | undefined,
     flags,
   };
 }

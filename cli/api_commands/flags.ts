@@ -1,9 +1,9 @@
 /**
- * The flags of generated API commands and raw `api` (lark-cli §2.2 names), attached in one place so both
- * layers spell and document them the same way, and described in the command metadata for the catalogue.
+ * The flags of generated API commands and raw `api` (lark-cli §2.2 names), declared in one place so both
+ * layers spell and document them the same way; each carries what the catalogue says of it.
  */
-import type { Command } from "commander";
 import type { FlagMeta } from "../command_meta.ts";
+import type { OptionDecl } from "../resolve/node.ts";
 
 export interface ApiFlagSet {
   /** `--data` (methods with a body). */
@@ -20,61 +20,61 @@ export interface ApiFlagSet {
 
 const INPUT = "(supports @file, - for stdin)";
 
-export function addApiFlags(cmd: Command, set: ApiFlagSet): Record<string, FlagMeta> {
-  const flags: Record<string, FlagMeta> = {
-    params: { type: "json", input: ["file", "stdin"] },
-    as: { type: "string" },
-    "page-all": { type: "boolean" },
-    "page-size": { type: "integer" },
-    "page-limit": { type: "integer" },
-    output: { type: "string" },
-    overwrite: { type: "boolean" },
-    "dry-run": { type: "boolean" },
-    format: { type: "string", default: "json" },
-    columns: { type: "string" },
-    jq: { type: "string" },
-  };
-  cmd.option("--params <json>", `query and path parameters as a JSON object ${INPUT}`);
-  if (set.body) {
-    cmd.option("--data <json>", `request body as JSON ${INPUT}`);
-    flags.data = { type: "json", input: ["file", "stdin"] };
-  }
+const option = (flags: string, description: string, meta: FlagMeta, fallback?: string): OptionDecl => ({
+  flags,
+  description,
+  meta,
+  ...(fallback === undefined ? {} : { default: fallback }),
+});
+
+/** The options of a generated method (or raw `api`) with this flag set, in the order help lists them. */
+export function apiOptions(set: ApiFlagSet): OptionDecl[] {
+  const json: FlagMeta = { type: "json", input: ["file", "stdin"] };
+  const options = [option("--params <json>", `query and path parameters as a JSON object ${INPUT}`, json)];
+  if (set.body) options.push(option("--data <json>", `request body as JSON ${INPUT}`, json));
   if (set.file) {
-    cmd.option(
-      "--file <field=path>",
-      "upload a file as multipart/form-data (- for stdin); --data gives the other fields",
+    options.push(
+      option(
+        "--file <field=path>",
+        "upload a file as multipart/form-data (- for stdin); --data gives the other fields",
+        { type: "string", input: ["stdin"] },
+      ),
     );
-    flags.file = { type: "string", input: ["stdin"] };
   }
-  cmd.option("--as <identity>", "identity: user, bot or auto");
-  if (set.pages === false) {
-    for (const name of ["page-all", "page-size", "page-limit"]) delete flags[name];
-  } else {
-    cmd
-      .option("--page-all", "follow page_token through every page (stream with --format ndjson)")
-      .option("--page-size <n>", "page_size for each page")
-      .option("--page-limit <n>", "most pages with --page-all; 0 = no limit", "10");
+  options.push(option("--as <identity>", "identity: user, bot or auto", { type: "string" }));
+  if (set.pages !== false) {
+    options.push(
+      option("--page-all", "follow page_token through every page (stream with --format ndjson)", {
+        type: "boolean",
+      }),
+      option("--page-size <n>", "page_size for each page", { type: "integer" }),
+      option("--page-limit <n>", "most pages with --page-all; 0 = no limit", { type: "integer" }, "10"),
+    );
   }
-  cmd
-    .option("-o, --output <path>", "save the response body (binary downloads) to a file")
-    .option("--overwrite", "replace the --output file if it exists")
-    .option("--dry-run", "print the request that would be sent, send nothing")
-    .option("--format <fmt>", "output format: json, pretty, table, csv or ndjson (default: json)")
-    .option(
+  options.push(
+    option("-o, --output <path>", "save the response body (binary downloads) to a file", { type: "string" }),
+    option("--overwrite", "replace the --output file if it exists", { type: "boolean" }),
+    option("--dry-run", "print the request that would be sent, send nothing", { type: "boolean" }),
+    option("--format <fmt>", "output format: json, pretty, table, csv or ndjson (default: json)", {
+      type: "string",
+      default: "json",
+    }),
+    option(
       "--columns <paths>",
       "table/csv columns: comma-separated dotted paths into each item (e.g. id,owner.name)",
-    )
-    .option("-q, --jq <expr>", "jq filter over the result envelope");
+      { type: "string" },
+    ),
+    option("-q, --jq <expr>", "jq filter over the result envelope", { type: "string" }),
+  );
   if (set.idempotency) {
-    cmd.option(
-      "--idempotency-key <key>",
-      "de-duplication key: the suite applies a write with the same key once (one generated per run when absent)",
+    options.push(
+      option(
+        "--idempotency-key <key>",
+        "de-duplication key: the suite applies a write with the same key once (one generated per run when absent)",
+        { type: "string" },
+      ),
     );
-    flags["idempotency-key"] = { type: "string" };
   }
-  if (set.yes) {
-    cmd.option("--yes", "confirm a high-risk write");
-    flags.yes = { type: "boolean" };
-  }
-  return flags;
+  if (set.yes) options.push(option("--yes", "confirm a high-risk write", { type: "boolean" }));
+  return options;
 }

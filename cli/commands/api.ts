@@ -3,15 +3,16 @@
  * Same flags, envelope, retries and errors as generated commands; no registry metadata (so no parameter
  * validation and no scope pre-check): the suite is the judge.
  */
-import type { Command } from "commander";
-import { addApiFlags, type ApiFlagSet } from "../api_commands/flags.ts";
+import { type ApiFlagSet, apiOptions } from "../api_commands/flags.ts";
 import { runApiCall } from "../api_commands/execute.ts";
-import { setMeta } from "../command_meta.ts";
+import { SUITE_TURN } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import type { Query } from "../http/client.ts";
 import { checkApiPath } from "../http/url.ts";
 import { errors } from "../output/errors.ts";
 import type { Risk } from "../provider.ts";
+import type { CommandModule } from "../resolve/declare.ts";
+import { attributes, type CommandNode } from "../resolve/node.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -63,24 +64,32 @@ function scalarQuery(params: Record<string, unknown>): Query {
   return out;
 }
 
-export function registerApi(program: Command, ctx: RunContext): void {
-  const cmd = program.command("api")
-    .description("call any suite OpenAPI path directly: larkit api GET /open-apis/...")
-    .argument("<method>", `HTTP method: ${METHODS.join(", ")}`)
-    .argument("<path>", "API path starting with /open-apis/");
-  const flags = addApiFlags(cmd, RAW_API_FLAGS);
-  cmd.action((methodArg: string, pathArg: string, opts: Record<string, unknown>) =>
-    runRawApi(ctx, methodArg, pathArg, opts)
-  );
-  setMeta(cmd, {
+/** `api <method> <path>`: declared as a node, its flags the generated methods' (`apiOptions`). */
+function apiNode(parent: CommandNode): CommandNode {
+  return {
+    name: "api",
+    aliases: [],
+    description: "call any suite OpenAPI path directly: larkit api GET /open-apis/...",
+    options: apiOptions(RAW_API_FLAGS),
+    args: [
+      { name: "method", description: `HTTP method: ${METHODS.join(", ")}`, required: true },
+      { name: "path", description: "API path starting with /open-apis/", required: true },
+    ],
+    term: "api [options] <method> <path>",
+    commands: [],
+    parent,
+    leaf: true,
     layer: "api",
+    turn: SUITE_TURN,
     identities: ["user", "bot"],
     risk: "write",
     dryRun: true,
     pagination: true,
-    flags,
-  });
+    run: (ctx, line) => runRawApi(ctx, line.args[0], line.args[1], attributes(line.values)),
+  };
 }
+
+export const apiCommands: CommandModule = { groups: [], commands: [], nodes: [apiNode] };
 
 /** The flags `api` takes (the lean resolver in `cli/fast/` reads the same set). */
 export const RAW_API_FLAGS: ApiFlagSet = { body: true, file: true, yes: true };
@@ -98,7 +107,7 @@ async function sameHost(ctx: RunContext, raw: string): Promise<void> {
   });
 }
 
-/** `larkit api <method> <path>` with commander's options object; the lean resolver calls it too. */
+/** `larkit api <method> <path>` with its options object (`pageAll`, `dryRun`, ...). */
 export async function runRawApi(
   ctx: RunContext,
   methodArg: string,

@@ -1,14 +1,14 @@
 /**
  * The CLI's manifest, written by `deno task gen` from the declarations (never by a test, never by hand): what
- * the lean resolver reads so that a run answers without building the tree.
+ * the resolver reads so that a run builds only the command nodes its words name.
  *
  * - `shortcuts/modules.json`: for every shortcut of every service and each of its aliases, the module that
  *   declares it, so `<service> +name` loads that module alone. Each module is found by the identity of the
  *   objects its service's `index.ts` lists, so every one it names is in that index's static graph, which
  *   `deno task compile` embeds.
- * - `cli/fast/help_static.ndjson`: the root's help list (from the tree), then per service the shortcuts' help
- *   and completion data.
- * - `cli/fast/catalogue_static.ndjson`: the tree's catalogue (`commands`), a header first.
+ * - `cli/resolve/help_static.ndjson`: the root's list, then per service the shortcuts' help and completion
+ *   data.
+ * - `cli/resolve/catalogue_static.ndjson`: the catalogue (`commands`) with strict mode off, a header first.
  * - `deno.json`'s `compile` task: an `--include` for every lazily loaded module (`cli/lazy.ts`'s table) and
  *   every path a run reads by a computed name (`LAZY_DATA`), so the compiled binary holds them.
  *
@@ -18,18 +18,20 @@
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registryOf } from "../api_commands/registry_of.ts";
-import type { CatalogueEntry } from "../commands/catalogue.ts";
+import { type CatalogueEntry, nodeCatalogue, STATIC_FILE, type StaticHeader } from "../commands/catalogue.ts";
 import { FIXED_NAMES } from "../commands/index.ts";
-import { isHidden } from "../command_meta.ts";
 import { createRunContext } from "../context.ts";
-import { methodEntry, STATIC_FILE, type StaticHeader } from "../fast/catalogue.ts";
-import { HELP_STATIC_FILE, type StaticRoot, staticShortcut } from "../fast/help_model.ts";
-import { SHORTCUT_MODULES_FILE, type ShortcutModules } from "../fast/shortcut_line.ts";
 import { prescanGlobals } from "../globals.ts";
 import { LAZY_DATA } from "../lazy.ts";
-import { runCli } from "../run.ts";
+import { subcommandTerm } from "../resolve/help_format.ts";
+import { liveRoot, type StaticRoot } from "../resolve/root.ts";
+import {
+  HELP_STATIC_FILE,
+  SHORTCUT_MODULES_FILE,
+  type ShortcutModules,
+  staticShortcut,
+} from "../resolve/services.ts";
 import { testProvider } from "../test_provider.ts";
-import { buildTree } from "../tree.ts";
 import { openRegistry } from "../../registry/index.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
 
@@ -86,50 +88,47 @@ export async function shortcutModules(): Promise<string> {
   return JSON.stringify(map, null, 2) + "\n";
 }
 
-/** The root's line of `help_static.ndjson`, from the tree (strict mode off, the baseline registry). */
-function rootFromTree(): Promise<string> {
+/** The root's line of `help_static.ndjson`, from the nodes (strict mode off, the baseline registry). */
+function rootLine(): Promise<string> {
   return withHome(async (home) => {
     const p = quietProvider(home);
     const ctx = createRunContext(p, prescanGlobals([], p.env));
-    const program = await buildTree([], ctx);
-    const help = program.createHelp();
-    const root: StaticRoot = {
+    const root = await liveRoot(ctx);
+    const listed: StaticRoot = {
       registry: (await registryOf(ctx)).version,
-      description: program.description(),
-      commands: program.commands.map((c) => ({
-        name: c.name(),
-        aliases: c.aliases(),
-        ...(isHidden(c) ? { hidden: true } : {}),
-        term: help.subcommandTerm(c),
-        about: c.summary() || c.description(),
+      commands: root.commands.map((c) => ({
+        name: c.name,
+        aliases: c.aliases,
+        ...(c.hidden ? { hidden: true } : {}),
+        term: subcommandTerm(c),
+        about: c.summary || c.description,
+        ...(c.identities && c.layer !== "builtin" ? { identities: [...c.identities] } : {}),
       })),
     };
-    return JSON.stringify({ root });
+    return JSON.stringify({ root: listed });
   });
 }
 
-/** `help_static.ndjson`: the root's line, then a line per service with shortcuts the lean path describes. */
+/** `help_static.ndjson`: the root's line, then a line per service with shortcuts. */
 export async function helpStatic(): Promise<string> {
-  const lines = [await rootFromTree()];
+  const lines = [await rootLine()];
   for (const service of Object.keys(SHORTCUT_SERVICES)) {
-    if (FIXED_NAMES.has(service) || service === "event") continue;
+    if (FIXED_NAMES.has(service)) continue;
     lines.push(JSON.stringify({ service, shortcuts: (await loadShortcuts(service)).map(staticShortcut) }));
   }
   return lines.join("\n") + "\n";
 }
 
-/** `catalogue_static.ndjson`: a header, then the tree's entries in tree order. */
+/** `catalogue_static.ndjson`: a header, then every leaf's entry in tree order (strict mode off). */
 export function catalogueStatic(): Promise<string> {
   return withHome(async (home) => {
     const p = quietProvider(home);
-    // A gate that allows everything makes the run take the tree.
-    const code = await runCli(["commands", "--format", "json"], p, { gate: () => undefined });
-    if (code !== 0) throw new Error(`commands exited ${code}: ${p.err.text()}`);
-    const entries = JSON.parse(p.out.text()).data as CatalogueEntry[];
+    const ctx = createRunContext(p, prescanGlobals([], p.env));
+    const entries = await nodeCatalogue(ctx) as CatalogueEntry[];
     const registry = await openRegistry();
     const generated = new Set<string>();
     for (const s of registry.listServices()) {
-      for (const m of await registry.methods(s.name)) generated.add(methodEntry(s.name, m).path);
+      for (const m of await registry.methods(s.name)) generated.add(`${s.name} ${m.resource} ${m.name}`);
     }
     const header: StaticHeader = { registry: registry.version, fixed: 0, services: {} };
     for (const e of entries) {
@@ -138,7 +137,7 @@ export function catalogueStatic(): Promise<string> {
       else {
         const counts = header.services[word] ??= [0, 0];
         if (generated.has(e.path)) {
-          // The file relies on a service's generated methods coming before its other leaves in the tree.
+          // The file relies on a service's generated methods coming before its other leaves.
           if (counts[1] !== 0) throw new Error(`${e.path} comes after a leaf that is not generated`);
           counts[0]++;
         } else counts[1]++;

@@ -6,23 +6,13 @@
  * all read the same data.
  */
 import type { FlagSpec, FlagSpecs, FlagValues } from "../../shortcuts/declare.ts";
-import type { TurnPolicy } from "../command_meta.ts";
+import { resolveFlags } from "../../shortcuts/inputs.ts";
+import type { FlagMeta, TurnPolicy } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
+import { lazy } from "../lazy.ts";
 import type { Identity } from "../output/envelope.ts";
 import type { Risk } from "../provider.ts";
-
-/** A positional argument: `<domain>`, `[key...]`. */
-export interface ArgSpec {
-  name: string;
-  description: string;
-  required?: boolean;
-  /** Takes every remaining word (only the last argument may). */
-  variadic?: boolean;
-  /** The values it may take; help lists them. */
-  choices?: readonly string[];
-  /** What it is when absent. */
-  default?: string;
-}
+import type { ArgSpec, CommandNode, OptionDecl } from "./node.ts";
 
 /** A group of commands (`config`, `skills`): a word with a description and no action of its own. */
 export interface CommandGroup {
@@ -67,15 +57,134 @@ export function defineCommand<F extends FlagSpecs>(cmd: FixedCommand<F>): FixedC
 export interface CommandModule {
   groups: CommandGroup[];
   commands: FixedCommand[];
-}
-
-/** The attribute a flag's value is stored under: `--page-all` -> `pageAll`, as the options objects spell it. */
-export function attributeOf(name: string): string {
-  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  /** Commands declared as nodes directly (`api`, whose flags are the generated methods'). */
+  nodes?: ((parent: CommandNode) => CommandNode)[];
 }
 
 /** The flag as help and usage errors spell it: `--format <format>`, `--offline`, `--no-wait`. */
 export function flagUsage(name: string, spec: FlagSpec<unknown>): string {
   if (spec.kind === "boolean") return spec.negatable ? `--no-${name}` : `--${name}`;
   return `--${name} <${spec.placeholder ?? "value"}>`;
+}
+
+/** What help says of a flag after its description: its choices, "(required)", its default. */
+function described(spec: FlagSpec<unknown>): string {
+  const notes = [
+    spec.choices ? `(${spec.choices.join("|")})` : "",
+    spec.required ? "(required)" : "",
+    spec.defaultText !== undefined ? `(default: ${spec.defaultText})` : "",
+  ].filter(Boolean);
+  return [spec.description, ...notes].join(" ");
+}
+
+/** What the catalogue says of a flag, from the same declaration. */
+function flagMeta(spec: FlagSpec<unknown>): FlagMeta {
+  return {
+    type: spec.repeatable ? "string[]" : spec.kind,
+    ...(spec.input ? { input: spec.input } : {}),
+    ...(spec.required ? { required: true } : {}),
+    ...(spec.defaultText !== undefined ? { default: spec.defaultText } : {}),
+  };
+}
+
+/** A declared flag as the resolver reads it. Its default is the builders' to apply (`resolveFlags`), not the parse's. */
+export function optionOf(name: string, spec: FlagSpec<unknown>, short?: string): OptionDecl {
+  const usage = flagUsage(name, spec);
+  return {
+    flags: short ? `-${short}, ${usage}` : usage,
+    description: described(spec),
+    ...(spec.repeatable ? { repeatable: true } : {}),
+    ...(spec.choices ? { choices: spec.choices } : {}),
+    ...(spec.deprecated ? { hidden: true } : {}),
+    meta: flagMeta(spec),
+  };
+}
+
+/** How a parent's help lists a command with arguments: `show [options] <domain>`. */
+function termOf(decl: FixedCommand, options: OptionDecl[]): string | undefined {
+  if (!decl.args?.length) return undefined;
+  const args = decl.args.map((a) => {
+    const shown = `${a.name}${a.variadic ? "..." : ""}`;
+    return a.required ? `<${shown}>` : `[${shown}]`;
+  });
+  const name = decl.words.at(-1) + (decl.aliases?.[0] ? `|${decl.aliases[0]}` : "");
+  return [name, ...(options.length ? ["[options]"] : []), ...args].join(" ");
+}
+
+/** A declared command as a node: parsed by the resolver, its values through the flag builders, then its action. */
+export function declaredNode(decl: FixedCommand, parent: CommandNode): CommandNode {
+  const shorts = (decl.shorts ?? {}) as Record<string, string>;
+  const options = Object.entries(decl.flags as FlagSpecs).map(([name, spec]) =>
+    optionOf(name, spec, shorts[name])
+  );
+  const term = termOf(decl, options);
+  return {
+    name: decl.words.at(-1) as string,
+    aliases: decl.aliases ?? [],
+    description: decl.description,
+    options,
+    commands: [],
+    parent,
+    leaf: true,
+    ...(decl.hidden ? { hidden: true } : {}),
+    ...(term ? { term } : {}),
+    ...(decl.args ? { args: decl.args } : {}),
+    ...(decl.passUnknownOptions ? { passUnknownOptions: true } : {}),
+    ...(decl.helpAfter ? { after: decl.helpAfter } : {}),
+    layer: "builtin",
+    turn: decl.turn,
+    ...(decl.identities ? { identities: decl.identities } : {}),
+    ...(decl.risk ? { risk: decl.risk } : {}),
+    async run(ctx, line) {
+      const flags = await resolveFlags(
+        ctx.p,
+        decl.flags,
+        line.values,
+        `larkit ${decl.words.join(" ")} --help`,
+      );
+      // A `--jq` filter that does not compile is refused before the command acts (a done action keeps its result).
+      const jq = (flags as { jq?: unknown }).jq;
+      if (typeof jq === "string") await (await lazy("cli/output/formats/jq.ts")).checkJq(jq);
+      await decl.action(ctx, { flags, args: line.args });
+    },
+  };
+}
+
+/** The node a path of words names under `root`, made as a group where it is missing. */
+function groupAt(root: CommandNode, words: string[]): CommandNode {
+  let at = root;
+  for (const word of words) {
+    let next = at.commands.find((c) => c.name === word);
+    if (!next) {
+      next = {
+        name: word,
+        aliases: [],
+        description: "",
+        options: [],
+        commands: [],
+        parent: at,
+        leaf: false,
+        layer: "builtin",
+      };
+      at.commands.push(next);
+    }
+    at = next;
+  }
+  return at;
+}
+
+/**
+ * Hangs a module's groups and commands under `root`, in declaration order; `skip` words of each path are
+ * `root`'s own (the event commands under the `event` service's node).
+ */
+export function addDeclared(root: CommandNode, module: CommandModule, skip = 0): void {
+  for (const group of module.groups) {
+    const node = groupAt(root, group.words.slice(skip));
+    node.description = group.description;
+  }
+  for (const decl of module.commands) {
+    const parent = groupAt(root, decl.words.slice(skip, -1));
+    parent.commands.push(declaredNode(decl, parent));
+  }
+  for (const node of module.nodes ?? []) root.commands.push(node(root));
 }

@@ -1,122 +1,145 @@
 /**
- * The resolver's parse of one fixed command's argv: the words reach a declaration (`cli/resolve/declare.ts`),
- * the rest become raw flag values and positional arguments. Flags are taken as the command line has always
- * taken them: `--name value`, `--name=value`, `-q value`, `--no-<name>` for a negatable boolean, a repeatable
- * flag once per value, `--` ending the flags. Global flags are passed over: the
- * prescan (`cli/globals.ts`) reads them. Every failure is a `usage` error with did-you-mean and a hint naming
- * the deepest command that exists.
+ * The resolver's parse: the one reading of argv. `landOn` walks the words down the command nodes
+ * (`node.ts`) to the leaf they name, or to the command whose help they ask; `parseLine` reads the words after
+ * a leaf's own against its declared flags and arguments. Flags are read as the command line has always read
+ * them: `--name value`, `--name=value`, `-q value`, `--no-<name>` for a negatable switch, a repeatable flag once
+ * per value, `--` ending the flags. Global flags (`cli/globals.ts`) are passed over wherever they stand: the
+ * prescan reads them. Every failure is a `usage` error with did-you-mean and a hint naming the deepest command
+ * that exists.
  */
-import type { FlagSpecs } from "../../shortcuts/declare.ts";
-import type { RawFlagValue } from "../../shortcuts/inputs.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { LarkitError } from "../output/errors.ts";
+import { type CommandNode, flagsOf, nodePath, type OptionDecl, type ParsedLine, valueKey } from "./node.ts";
 import { optionSuggestion, suggest, usageError } from "./usage.ts";
-import { attributeOf, type CommandModule, type FixedCommand, flagUsage } from "./declare.ts";
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
 const GLOBAL_SWITCH = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
+const HELP_FLAGS = new Set(["--help", "-h"]);
 
-/** Where the words of a command line led: a command to run, or a group (whose help answers). */
-export type Landing =
-  | { kind: "command"; command: FixedCommand; path: string[]; rest: string[] }
-  | { kind: "group"; path: string[] };
-
-function named(cmd: { words: string[]; aliases?: string[] }, depth: number, word: string): boolean {
-  if (cmd.words[depth] === word) return true;
-  return depth === cmd.words.length - 1 && !!(cmd as FixedCommand).aliases?.includes(word);
+/** Where the words of a command line led. */
+export interface Landing {
+  node: CommandNode;
+  /** The words after the node's own, flags included (global ones too: `parseLine` passes over them). */
+  rest: string[];
+  /** `--help`, `-h` or the `help` word asked for the node's help. */
+  help: boolean;
 }
 
-function startsWith(words: string[], path: string[]): boolean {
-  return path.every((w, i) => words[i] === w);
+/** The child a word names: found without listing the siblings where the node can, else from the full list. */
+export async function childOf(node: CommandNode, word: string): Promise<CommandNode | undefined> {
+  const found = node.find ? await node.find(word) : undefined;
+  if (found) return found;
+  if (node.expand) {
+    await node.expand();
+    node.expand = undefined;
+  }
+  return node.commands.find((c) => c.name === word || c.aliases.includes(word));
+}
+
+async function unknownCommand(node: CommandNode, word: string): Promise<LarkitError> {
+  if (node.expand) {
+    await node.expand();
+    node.expand = undefined;
+  }
+  const names = node.commands.filter((c) => !c.hidden).flatMap((c) => [c.name, ...c.aliases]);
+  return usageError(`unknown command '${word}'`, "unknownCommand", {
+    path: nodePath(node),
+    unknown: word,
+    suggestions: suggest(word, names),
+  });
 }
 
 /**
- * Walks argv's words down the declarations, passing over global flags and their values. Flags of the leaf
- * before its words (`larkit config --x set`) are kept for the leaf, as commander kept them.
+ * The path the words after an unknown flag would name, for its hint: the word after a flag without `=` is
+ * taken as its value (`--as bot calendar` names `calendar`, not the `bot` service).
  */
-export function landOn(modules: CommandModule[], argv: string[]): Landing {
-  const commands = modules.flatMap((m) => m.commands);
-  const groups = modules.flatMap((m) => m.groups);
-  const path: string[] = [];
-  const rest: string[] = [];
-  let i = 0;
-  for (; i < argv.length; i++) {
-    const word = argv[i];
-    if (word === "--") break;
-    if (word.startsWith("-")) {
-      rest.push(word);
-      if (GLOBAL_VALUE.has(word)) rest.push(argv[++i]);
+async function hintPath(root: CommandNode, node: CommandNode, words: string[]): Promise<string[]> {
+  let at = node;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === "--") break;
+    if (w.startsWith("-")) {
+      if (!w.includes("=")) i++;
       continue;
     }
-    const leaf = commands.find((c) =>
-      c.words.length === path.length + 1 && startsWith(c.words, path) &&
-      named(c, path.length, word)
-    );
-    if (leaf) {
-      return { kind: "command", command: leaf, path: leaf.words, rest: [...rest, ...argv.slice(i + 1)] };
-    }
-    // A group is declared, or implied by the commands under it (`event list` joins the `event` service).
-    const under = [...groups, ...commands].some((c) =>
-      c.words.length > path.length + 1 && startsWith(c.words, path) && c.words[path.length] === word
-    );
-    if (
-      under || groups.some((g) =>
-        g.words.length === path.length + 1 && startsWith(g.words, path) &&
-        g.words[path.length] === word
-      )
-    ) {
-      path.push(word);
-      continue;
-    }
-    const names = [
-      ...new Set(
-        [...groups, ...commands]
-          .filter((c) => c.words.length > path.length && startsWith(c.words, path))
-          .flatMap((
-            c,
-          ) => [
-            c.words[path.length],
-            ...(c.words.length === path.length + 1 ? (c as FixedCommand).aliases ?? [] : []),
-          ]),
-      ),
-    ];
-    throw usageError(`unknown command '${word}'`, "unknownCommand", {
-      path,
-      unknown: word,
-      suggestions: suggest(word, names),
-    });
+    const next = await childOf(at, w).catch(() => undefined);
+    if (!next) break;
+    at = next;
+    if (at.leaf) break;
   }
-  return { kind: "group", path };
+  return at === root ? [] : nodePath(at);
 }
 
-export interface ParsedArgs {
-  /** Raw values keyed by flag name, as `resolveFlags` takes them. */
-  raw: Record<string, RawFlagValue>;
-  /** The same values under their attribute names (`pageAll`): what an options object holds. */
-  attributes: Record<string, RawFlagValue>;
-  args: string[];
+/**
+ * Walks argv from the root to the leaf its words name (or the command whose help it asks). A flag before the
+ * leaf's words is a usage error unless it is global; `help` as a word asks the help of the command the next
+ * words name, as `--help` asks that of the words before it.
+ */
+export async function landOn(root: CommandNode, argv: string[]): Promise<Landing> {
+  let node = root;
+  let help = false;
+  let helpWord = false;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i];
+    if (node.leaf && !helpWord) {
+      const rest = argv.slice(i);
+      const end = rest.indexOf("--");
+      return { node, rest, help: (end === -1 ? rest : rest.slice(0, end)).some(isHelpFlag) };
+    }
+    // The help of the command named so far: what comes after it is not read.
+    if (HELP_FLAGS.has(word)) return { node, rest: [], help: true };
+    if (word === "--") break;
+    if (word.startsWith("-")) {
+      const name = word.split("=")[0];
+      if (GLOBAL_SWITCH.has(word)) continue;
+      if (GLOBAL_VALUE.has(name)) {
+        if (!word.includes("=")) i++;
+        continue;
+      }
+      if (argv.slice(i).some(isHelpFlag)) continue;
+      const path = await hintPath(root, node, argv.slice(i + 1));
+      const shown = [
+        ...node.options.map((o) => flagsOf(o).long ?? ""),
+        "--help",
+        ...GLOBAL_FLAGS.map((f) => f.flag),
+      ];
+      throw usageError(`unknown option '${word}'${optionSuggestion(name, shown)}`, "unknownOption", {
+        path,
+        suggestions: [],
+      });
+    }
+    if (word === "help" && !helpWord && !node.leaf && !(await childOf(node, "help"))) {
+      helpWord = true;
+      help = true;
+      continue;
+    }
+    const next = await childOf(node, word);
+    if (!next) throw await unknownCommand(node, word);
+    node = next;
+    if (helpWord && node.leaf) return { node, rest: [], help: true };
+  }
+  return { node, rest: [], help };
 }
+
+const isHelpFlag = (a: string) => HELP_FLAGS.has(a);
 
 function plural(n: number): string {
   return n === 1 ? "" : "s";
 }
 
-/** Parses the words after a command's own words against its declaration. */
-export function parseCommand(cmd: FixedCommand<FlagSpecs>, rest: string[]): ParsedArgs {
-  const at = { path: cmd.words, suggestions: [] };
+/** The declared option a flag word names (`--no-x` for a negatable switch), with whether it negates. */
+function optionNamed(options: OptionDecl[], name: string): OptionDecl | undefined {
+  return options.find((o) => {
+    const f = flagsOf(o);
+    return f.long === name || (f.short !== undefined && f.short === name);
+  });
+}
+
+/** Reads the words after a leaf's own against its declaration. */
+export function parseLine(node: CommandNode, rest: string[]): ParsedLine {
+  const at = { path: nodePath(node), suggestions: [] };
   const fail = (message: string, reason: string): LarkitError => usageError(message, reason, at);
-  const specs = Object.entries(cmd.flags);
-  const shortOf = cmd.shorts as Record<string, string> | undefined;
-  const byName = (flag: string) => {
-    const long = flag.startsWith("--") ? flag.slice(2) : undefined;
-    const hit = specs.find(([name, spec]) =>
-      long !== undefined
-        ? (spec.negatable ? long === `no-${name}` : long === name)
-        : shortOf?.[name] !== undefined && flag === `-${shortOf[name]}`
-    );
-    return hit;
-  };
-  const raw: Record<string, RawFlagValue> = {};
+  const values: ParsedLine["values"] = {};
   const args: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -131,42 +154,54 @@ export function parseCommand(cmd: FixedCommand<FlagSpecs>, rest: string[]): Pars
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = eq === -1 ? arg : arg.slice(0, eq);
     // The command's own flag first: `doctor --offline` is doctor's, though the root has one of that name.
-    const hit = byName(name);
-    if (!hit && GLOBAL_SWITCH.has(arg)) continue;
-    if (!hit && GLOBAL_VALUE.has(name)) {
-      if (eq === -1) i++;
+    const option = optionNamed(node.options, name);
+    if (!option && GLOBAL_SWITCH.has(arg)) continue;
+    if (!option && GLOBAL_VALUE.has(name)) {
+      if (eq === -1) {
+        if (i + 1 >= rest.length) {
+          const flag = GLOBAL_FLAGS.find((f) => f.flag === name);
+          throw fail(`option '${name} ${flag?.value}' argument missing`, "optionMissingArgument");
+        }
+        i++;
+      }
       continue;
     }
-    if (!hit && cmd.passUnknownOptions) {
+    if (!option && node.passUnknownOptions) {
       args.push(arg);
       continue;
     }
-    if (!hit || (hit[1].kind === "boolean" && eq !== -1)) {
-      const longs = specs.map(([n, s]) => flagUsage(n, s).split(" ")[0]);
-      const shown = [...longs, "--help", ...GLOBAL_FLAGS.map((f) => f.flag)];
+    const takesValue = option ? flagsOf(option).takesValue : false;
+    if (!option || (!takesValue && eq !== -1)) {
+      const shown = node.options.filter((o) => !o.hidden).map((o) => flagsOf(o).long ?? "")
+        .concat(["--help", ...GLOBAL_FLAGS.map((f) => f.flag)]);
       throw fail(`unknown option '${arg}'${optionSuggestion(name, shown)}`, "unknownOption");
     }
-    const [flagName, spec] = hit;
-    if (spec.kind === "boolean") {
-      raw[flagName] = !spec.negatable;
+    const key = valueKey(option);
+    if (!takesValue) {
+      values[key] = !flagsOf(option).long?.startsWith("--no-");
       continue;
     }
-    const usage = flagUsage(flagName, spec);
     let value: string;
     if (eq !== -1) value = arg.slice(eq + 1);
     else {
-      if (i + 1 >= rest.length) throw fail(`option '${usage}' argument missing`, "optionMissingArgument");
+      if (i + 1 >= rest.length) {
+        throw fail(`option '${option.flags}' argument missing`, "optionMissingArgument");
+      }
       value = rest[++i];
     }
-    raw[flagName] = spec.repeatable ? [...(raw[flagName] as string[] | undefined) ?? [], value] : value;
+    values[key] = option.repeatable ? [...(values[key] as string[] | undefined) ?? [], value] : value;
   }
-  const declared = cmd.args ?? [];
+  for (const o of node.options) {
+    const key = valueKey(o);
+    if (o.default !== undefined && values[key] === undefined) values[key] = o.default;
+  }
+  const declared = node.args ?? [];
   const missing = declared.slice(args.length).find((a) => a.required);
   if (missing) throw fail(`missing required argument '${missing.name}'`, "missingArgument");
   if (!declared.at(-1)?.variadic && args.length > declared.length) {
     const n = declared.length;
     throw fail(
-      `too many arguments for '${cmd.words.at(-1)}'. Expected ${n} argument${plural(n)} but got ` +
+      `too many arguments for '${node.name}'. Expected ${n} argument${plural(n)} but got ` +
         `${args.length}: ${args.join(", ")}.`,
       "excessArguments",
     );
@@ -182,6 +217,5 @@ export function parseCommand(cmd: FixedCommand<FlagSpecs>, rest: string[]): Pars
   for (const [i, arg] of declared.entries()) {
     if (args[i] === undefined && arg.default !== undefined && !arg.variadic) args[i] = arg.default;
   }
-  const attributes = Object.fromEntries(Object.entries(raw).map(([k, v]) => [attributeOf(k), v]));
-  return { raw, attributes, args };
+  return { values, args };
 }

@@ -1,33 +1,54 @@
 /**
- * Runs a declared fixed command on the words after its own: the resolver's parse, then the flag builders'
- * schemas (`@file`/stdin sources included), then its one `action`. The tree's bridge and the lean `app-server`
- * line both come here, so a command's values never depend on which door the run came in by.
+ * Runs one command line through the resolver: the words land on a node (`parse.ts`), a leaf's line is parsed,
+ * put to the host's gate (the agent server's turn rules) and run; help, a group named alone and a strict-mode
+ * refusal are answered here. Nothing else reads argv.
  */
-import type { FlagSpecs } from "../../shortcuts/declare.ts";
-import { resolveFlags } from "../../shortcuts/inputs.ts";
+import { apiOperand, type CommandGate, type ResolvedCommand, SUITE_TURN } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
-import { lazy } from "../lazy.ts";
-import type { ActionOptions, FixedCommand } from "./declare.ts";
-import { parseCommand } from "./parse.ts";
+import { emitRendered } from "../output/emit.ts";
+import { formatHelp } from "./help_format.ts";
+import { type CommandNode, expanded, nodePath, type ParsedLine } from "./node.ts";
+import { landOn, parseLine } from "./parse.ts";
+import { rootNode } from "./root.ts";
+import { forbids, prune, refusesLeaf, strictModeOf, strictRefusal } from "./strict.ts";
 
-/** A declared command's typed flag values and arguments from the words after its own. */
-export async function resolveDeclared<F extends FlagSpecs>(
-  ctx: RunContext,
-  cmd: FixedCommand<F>,
-  rest: string[],
-): Promise<ActionOptions<F>> {
-  const parsed = parseCommand(cmd as FixedCommand<FlagSpecs>, rest);
-  const flags = await resolveFlags(ctx.p, cmd.flags, parsed.raw, `larkit ${cmd.words.join(" ")} --help`);
-  // A `--jq` filter that does not compile is refused before the command acts (a done action keeps its result).
-  const jq = (flags as { jq?: unknown }).jq;
-  if (typeof jq === "string") await (await lazy("cli/output/formats/jq.ts")).checkJq(jq);
-  return { flags, args: parsed.args };
+/** What a host's gate is shown for a leaf about to run. */
+export function resolvedOf(node: CommandNode, line: ParsedLine): ResolvedCommand {
+  const path = nodePath(node);
+  const layer = node.layer ?? "builtin";
+  const turn = node.turn ?? (layer === "builtin" ? undefined : SUITE_TURN);
+  // Raw `api` addresses the service its path operand names (and the host, if it names one).
+  const target = path[0] === "api" && layer === "api"
+    ? apiOperand(line.args[1] ?? "")
+    : { service: layer === "builtin" ? undefined : path[0] };
+  return { path, layer, ...target, ...(turn ? { turn } : {}) };
 }
 
-export async function runDeclared(
-  ctx: RunContext,
-  cmd: FixedCommand<FlagSpecs>,
-  rest: string[],
-): Promise<void> {
-  await cmd.action(ctx, await resolveDeclared(ctx, cmd, rest));
+/** Prints the help of a node, its children listed and pruned for strict mode. */
+async function showHelp(ctx: RunContext, node: CommandNode): Promise<number> {
+  const mode = await strictModeOf(ctx);
+  // A leaf strict mode forbids refuses to run, help included.
+  if (node.leaf && !node.listed && forbids(mode, node.identities)) throw strictRefusal(mode);
+  await node.describe?.();
+  if (!node.leaf) {
+    // The root's children are listed, not built: a service's methods are not read for the root's help.
+    await expanded(node, node.parent ? 2 : 1);
+    prune(node, mode);
+  }
+  const stdout = ctx.p.stdout;
+  await emitRendered(ctx, formatHelp(node, (stdout.isTTY ? stdout.columns : undefined) ?? 80));
+  return 0;
+}
+
+export async function runLine(argv: string[], ctx: RunContext, gate?: CommandGate): Promise<number> {
+  const { node, rest, help } = await landOn(rootNode(ctx), argv);
+  if (help || !node.leaf || !node.run) return await showHelp(ctx, node);
+  const refused = await refusesLeaf(ctx, node);
+  if (refused) throw strictRefusal(refused);
+  const line = parseLine(node, rest);
+  // Decided on the leaf the words resolved, after parsing: argv tricks (`--`, quoting) cannot hide it.
+  const refusal = gate?.(resolvedOf(node, line));
+  if (refusal) throw refusal;
+  await node.run(ctx, line);
+  return ctx.state.exitCode ?? 0;
 }
