@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
-import { Command } from "commander";
 import { baselineIndex, loadBaselineService } from "./baseline_data.js";
 import { RegistryIndexSchema, ServiceSpecSchema } from "./schema.ts";
 import { openRegistry, type RunnableMethod } from "./index.ts";
-import { registrySource } from "../cli/api_commands/source.ts";
+import { expanded } from "../cli/resolve/node.ts";
+import { rootNode } from "../cli/resolve/root.ts";
+import { serviceNode } from "../cli/resolve/services.ts";
+import { leaves } from "../cli/commands/catalogue.ts";
+import { FIXED_NAMES } from "../cli/resolve/fixed_commands.ts";
 import { createRunContext } from "../cli/context.ts";
 import { testProvider } from "../cli/test_provider.ts";
 import { resolveSchemaPath } from "../cli/commands/schema.ts";
 import { describeMethod } from "./describe.ts";
-
-function leaves(cmd: Command): Command[] {
-  return cmd.commands.length ? (cmd.commands as Command[]).flatMap(leaves) : [cmd];
-}
 
 Deno.test("every baseline file validates against the registry schemas", async () => {
   RegistryIndexSchema.parse(baselineIndex);
@@ -30,20 +29,21 @@ Deno.test("a generated command exists for every method in the baseline JSON, and
     const raw = await loadBaselineService(s.name);
     const methods = Object.values(raw.resources).flatMap((r) => Object.keys(r.methods));
     assert.equal(methods.length, s.methods, `index count of ${s.name}`);
+    // A fixed command of the service's name wins (`auth`): its methods are reached through `api` and `schema`.
+    if (FIXED_NAMES.has(s.name)) continue;
     inJson += methods.length;
-    const serviceCmd = new Command(s.name);
-    await registrySource.register(serviceCmd, s.name, ctx);
-    const built = leaves(serviceCmd);
+    const service = await serviceNode(ctx, s.name, rootNode(ctx));
+    const built = service ? leaves(await expanded(service)).filter((l) => l.layer === "api") : [];
     commands += built.length;
     for (const leaf of built) {
-      const id = `${s.name}.${leaf.parent!.name()}.${leaf.name()}`;
+      const id = `${s.name}.${leaf.parent!.name}.${leaf.name}`;
       const target = await resolveSchemaPath(registry, id);
       assert.equal(target.kind, "method", id);
       if (target.kind === "method") assert.equal(describeMethod(target.method).id, id);
     }
   }
   assert.equal(commands, inJson);
-  assert.ok(inJson >= 1270, `expected the whole suite, got ${inJson}`);
+  assert.ok(inJson >= 1250, `expected the whole suite, got ${inJson}`);
 });
 
 Deno.test("names follow lark-cli: calendar events instance_view, calendar calendars list, event.attendees", async () => {

@@ -23,7 +23,7 @@ import { type CommandNode, expanded, flagsOf, nodePath } from "../resolve/node.t
 import { liveRoot } from "../resolve/root.ts";
 import { methodNode } from "../resolve/services.ts";
 import { prune, strictModeOf } from "../resolve/strict.ts";
-import { FIXED_NAMES } from "./index.ts";
+import { FIXED_NAMES } from "../resolve/fixed_commands.ts";
 
 export interface CatalogueFlag {
   name: string;

@@ -19,7 +19,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registryOf } from "../api_commands/registry_of.ts";
 import { type CatalogueEntry, nodeCatalogue, STATIC_FILE, type StaticHeader } from "../commands/catalogue.ts";
-import { FIXED_NAMES } from "../commands/index.ts";
+import { FIXED_NAMES } from "../resolve/fixed_commands.ts";
 import { createRunContext } from "../context.ts";
 import { prescanGlobals } from "../globals.ts";
 import { LAZY_DATA } from "../lazy.ts";

@@ -79,17 +79,22 @@ export async function landOn(root: CommandNode, argv: string[]): Promise<Landing
   let node = root;
   let help = false;
   let helpWord = false;
+  // After `--` every word is an operand: the command's words still, then all of them the leaf's arguments.
+  let operands = false;
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i];
     if (node.leaf && !helpWord) {
-      const rest = argv.slice(i);
+      const rest = operands ? ["--", ...argv.slice(i)] : argv.slice(i);
       const end = rest.indexOf("--");
       return { node, rest, help: (end === -1 ? rest : rest.slice(0, end)).some(isHelpFlag) };
     }
     // The help of the command named so far: what comes after it is not read.
-    if (HELP_FLAGS.has(word)) return { node, rest: [], help: true };
-    if (word === "--") break;
-    if (word.startsWith("-")) {
+    if (!operands && HELP_FLAGS.has(word)) return { node, rest: [], help: true };
+    if (word === "--" && !operands) {
+      operands = true;
+      continue;
+    }
+    if (!operands && word.startsWith("-")) {
       const name = word.split("=")[0];
       if (GLOBAL_SWITCH.has(word)) continue;
       if (GLOBAL_VALUE.has(name)) {
@@ -97,7 +102,7 @@ export async function landOn(root: CommandNode, argv: string[]): Promise<Landing
         continue;
       }
       if (argv.slice(i).some(isHelpFlag)) continue;
-      const path = await hintPath(root, node, argv.slice(i + 1));
+      const path = await hintPath(root, node, argv.slice(i));
       const shown = [
         ...node.options.map((o) => flagsOf(o).long ?? ""),
         "--help",
@@ -108,7 +113,7 @@ export async function landOn(root: CommandNode, argv: string[]): Promise<Landing
         suggestions: [],
       });
     }
-    if (word === "help" && !helpWord && !node.leaf && !(await childOf(node, "help"))) {
+    if (!operands && word === "help" && !helpWord && !node.leaf && !(await childOf(node, "help"))) {
       helpWord = true;
       help = true;
       continue;

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { flag } from "../../shortcuts/declare.ts";
 import { LarkitError } from "../output/errors.ts";
-import { type CommandModule, defineCommand } from "./declare.ts";
-import { landOn, parseCommand } from "./parse.ts";
+import { addDeclared, type CommandModule, defineCommand } from "./declare.ts";
+import type { CommandNode } from "./node.ts";
+import { landOn, parseLine } from "./parse.ts";
 
 const show = defineCommand({
   words: ["skills", "show"],
@@ -24,14 +25,25 @@ const consume = defineCommand({
   turn: { allowed: false, reason: "runs a daemon" },
   action: () => Promise.resolve(),
 });
-const modules: CommandModule[] = [{
+const module: CommandModule = {
   groups: [{ words: ["skills"], description: "guides" }, { words: ["event"], description: "events" }],
   commands: [show, consume],
-}];
+};
+const root: CommandNode = {
+  name: "larkit",
+  aliases: [],
+  description: "",
+  options: [],
+  commands: [],
+  leaf: false,
+};
+addDeclared(root, module);
+const showNode = root.commands[0].commands[0];
+const consumeNode = root.commands[1].commands[0];
 
-function usage(fn: () => unknown): { message: string; hint?: string } {
+async function usage(fn: () => unknown): Promise<{ message: string; hint?: string }> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     assert.ok(e instanceof LarkitError);
     assert.equal(e.body.subtype, "usage");
@@ -40,54 +52,64 @@ function usage(fn: () => unknown): { message: string; hint?: string } {
   throw new Error("no usage error");
 }
 
-Deno.test("the words land on a command, global flags and their values passed over", () => {
-  const at = landOn(modules, ["--profile", "skills", "skills", "show", "calendar", "--no-wait"]);
-  assert.deepEqual(at.kind === "command" && [at.path, at.rest], [["skills", "show"], [
-    "--profile",
-    "skills",
-    "calendar",
-    "--no-wait",
-  ]]);
-  assert.deepEqual(landOn(modules, ["skills"]), { kind: "group", path: ["skills"] });
+Deno.test("the words land on a command, global flags and their values passed over", async () => {
+  const at = await landOn(root, ["--profile", "skills", "skills", "show", "calendar", "--no-wait"]);
+  assert.equal(at.node, showNode);
+  assert.deepEqual(at.rest, ["calendar", "--no-wait"]);
+  assert.deepEqual(parseLine(at.node, at.rest), { values: { wait: false }, args: ["calendar"] });
+  const group = await landOn(root, ["skills"]);
+  assert.deepEqual([group.node.name, group.help], ["skills", false]);
+  const help = await landOn(root, ["help", "skills", "show"]);
+  assert.deepEqual([help.node, help.help], [showNode, true]);
 });
 
-Deno.test("an unknown word is a usage error with did-you-mean under the deepest command", () => {
-  const e = usage(() => landOn(modules, ["skills", "sho"]));
+Deno.test("an unknown word is a usage error with did-you-mean under the deepest command", async () => {
+  const e = await usage(() => landOn(root, ["skills", "sho"]));
   assert.deepEqual(e.message, "unknown command 'sho'");
   assert.deepEqual(e.hint, "did you mean show? run `larkit skills --help` to see the commands and flags");
+  const early = await usage(() => landOn(root, ["--as", "bot", "skills", "show", "x"]));
+  assert.match(early.message, /^unknown option '--as'/);
+  assert.equal(early.hint, "run `larkit skills show --help` to see the commands and flags");
 });
 
 Deno.test("flags: values, =, negation, repeatable, short, --, positionals", () => {
-  assert.deepEqual(parseCommand(show, ["calendar", "--format=pretty", "--no-wait"]).raw, {
+  assert.deepEqual(parseLine(showNode, ["calendar", "--format=pretty", "--no-wait"]).values, {
     format: "pretty",
     wait: false,
   });
-  const parsed = parseCommand(consume, ["--key", "a", "b", "-q", ".x", "--key=c", "--", "--d"]);
-  assert.deepEqual(parsed.raw, { key: ["a", "c"], jq: ".x" });
+  const parsed = parseLine(consumeNode, ["--key", "a", "b", "-q", ".x", "--key=c", "--", "--d"]);
+  assert.deepEqual(parsed.values, { key: ["a", "c"], jq: ".x" });
   assert.deepEqual(parsed.args, ["b", "--d"]);
-  assert.deepEqual(parseCommand(consume, ["--profile", "p", "--debug"]).raw, {});
+  assert.deepEqual(parseLine(consumeNode, ["--profile", "p", "--debug"]).values, {});
 });
 
-Deno.test("usage errors read as before", () => {
-  assert.deepEqual(usage(() => parseCommand(show, [])).message, "missing required argument 'domain'");
+Deno.test("usage errors", async () => {
   assert.deepEqual(
-    usage(() => parseCommand(show, ["a", "b"])).message,
+    (await usage(() => parseLine(showNode, []))).message,
+    "missing required argument 'domain'",
+  );
+  assert.deepEqual(
+    (await usage(() => parseLine(showNode, ["a", "b"]))).message,
     "too many arguments for 'show'. Expected 1 argument but got 2: a, b.",
   );
   assert.deepEqual(
-    usage(() => parseCommand(show, ["a", "--formt", "json"])).message,
+    (await usage(() => parseLine(showNode, ["a", "--formt", "json"]))).message,
     "unknown option '--formt' (Did you mean --format?)",
   );
   assert.deepEqual(
-    usage(() => parseCommand(show, ["a", "--wait"])).message,
+    (await usage(() => parseLine(showNode, ["a", "--wait"]))).message,
     "unknown option '--wait' (Did you mean --no-wait?)",
   );
   assert.deepEqual(
-    usage(() => parseCommand(show, ["a", "--format"])).message,
+    (await usage(() => parseLine(showNode, ["a", "--format"]))).message,
     "option '--format <value>' argument missing",
   );
   assert.deepEqual(
-    usage(() => parseCommand(consume, ["--key"])).message,
+    (await usage(() => parseLine(consumeNode, ["--key"]))).message,
     "option '--key <value>' argument missing",
+  );
+  assert.deepEqual(
+    (await usage(() => parseLine(consumeNode, ["--profile"]))).message,
+    "option '--profile <name>' argument missing",
   );
 });

@@ -1,11 +1,11 @@
 /**
- * The root of the command tree: the global flags, then the fixed commands (`cli/commands/index.ts`) and every
+ * The root of the command tree: the global flags, then the fixed commands (`fixed_commands.ts`) and every
  * suite service (`services.ts`). A run finds only the child its first word names: the fixed command's module
  * alone, or the one service. The root's own list (help, completion, suggestions) comes from the first line of
  * `help_static.ndjson` while the registry is the one it was written from, else from every source (`liveRoot`).
  */
 import { registryOf } from "../api_commands/registry_of.ts";
-import { FIXED_COMMANDS, FIXED_NAMES } from "../commands/index.ts";
+import { FIXED_COMMANDS, FIXED_NAMES } from "./fixed_commands.ts";
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { Identity } from "../output/envelope.ts";

@@ -7,7 +7,7 @@
 import { apiCallOf, apiFlagSetOf } from "../api_commands/call.ts";
 import { apiOptions } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
-import { FIXED_NAMES } from "../commands/index.ts";
+import { FIXED_NAMES } from "./fixed_commands.ts";
 import { SUITE_TURN } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { urlPath } from "../files.ts";
@@ -52,7 +52,10 @@ export function methodNode(ctx: RunContext, m: RunnableMethod | ApiMethod, paren
     dryRun: true,
     pagination: Object.hasOwn(m.parameters, "page_token"),
     async values(flag) {
-      return flag === "params" ? (await lazy("cli/api_commands/param_values.ts")).enumParamValues(m) : [];
+      if (flag !== "params") return [];
+      // The parameters' descriptions are not in the runnable method: read the full one.
+      const described = full ?? await (await registryOf(ctx)).findMethod(m.service, m.resource, m.name) ?? m;
+      return (await lazy("cli/api_commands/param_values.ts")).enumParamValues(described);
     },
     async describe() {
       const described = full ?? await (await registryOf(ctx)).findMethod(m.service, m.resource, m.name);

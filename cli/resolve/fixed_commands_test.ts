@@ -3,9 +3,9 @@
  * module its first word names must not miss a command another module would have added.
  */
 import assert from "node:assert/strict";
-import { addDeclared } from "../resolve/declare.ts";
-import type { CommandNode } from "../resolve/node.ts";
-import { FIXED_COMMANDS } from "./index.ts";
+import { addDeclared } from "./declare.ts";
+import type { CommandNode } from "./node.ts";
+import { FIXED_COMMANDS } from "./fixed_commands.ts";
 
 for (const fixed of FIXED_COMMANDS) {
   Deno.test(`fixed commands: ${fixed.names[0]} declares ${fixed.names.join(", ")}`, async () => {

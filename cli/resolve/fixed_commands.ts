@@ -5,7 +5,7 @@
  * the catalogue load them all. `cli/commands/index_test.ts` checks the names.
  */
 import { lazy } from "../lazy.ts";
-import type { CommandModule } from "../resolve/declare.ts";
+import type { CommandModule } from "./declare.ts";
 
 export interface FixedCommand {
   /** The top-level commands the module declares, so a run can tell them from services without loading it. */
