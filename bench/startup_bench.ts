@@ -22,7 +22,7 @@ const RUNS = Math.max(1, Number(Deno.args[0] ?? "10"));
 const ONLY = Deno.args.slice(1);
 // Trivial turns over one connection: the rate over the first 300 and over all 1,500 (JIT warm-up shows as the gap).
 const TURNS = [300, 1500];
-// A suite command's turn (resolved without commander, gated like the tree): `--dry-run`, so no request is timed.
+// A suite command's turn (resolved and gated as a terminal's run): `--dry-run`, so no request is timed.
 const SUITE_TURN = "calendar calendars list --as bot --dry-run";
 const SUITE_TURNS = 300;
 

@@ -1,11 +1,8 @@
 /**
- * What the tree knows about each command beyond commander's own fields: its layer, the identities it supports,
- * its risk and scopes. Strict-mode pruning, the `commands` catalogue and approvals all read it from here, so
- * they cannot disagree with the declarations that built the tree.
+ * The vocabulary a command's description shares with its hosts: its layer, what the catalogue says of a flag,
+ * a turn policy, and what an agent server's gate is shown of a resolved command (`ResolvedCommand`) and how raw
+ * `api`'s operand is read for it. The descriptions themselves are the resolver's nodes (`cli/resolve/node.ts`).
  */
-import type { Command } from "commander";
-import type { Identity } from "./output/envelope.ts";
-import type { Risk } from "./provider.ts";
 
 export type Layer = "shortcut" | "api" | "builtin";
 
@@ -30,7 +27,7 @@ export interface TurnPolicy {
   reason: string;
 }
 
-/** What a host learns about a command line once commander resolved it, before its action runs. */
+/** What a host learns about a command line once the resolver resolved it, before its action runs. */
 export interface ResolvedCommand {
   /** The leaf's path from the root: ["calendar", "+agenda"], ["config", "set"]. */
   path: string[];
@@ -76,84 +73,16 @@ export function apiOperand(operand: string): { service?: string; host?: string }
   return { service: service || undefined, ...(named ? { host: named[1] } : {}) };
 }
 
-/**
- * What the tree's gate sees for a suite command the lean resolver (`cli/fast/method.ts`) resolved without
- * commander: a generated method, a shortcut or raw `api` (its policy is implied by its layer, `turnPolicyOf`).
- * `tests/turns_gate_test.ts` proves it equal to the tree's for every such command line.
- */
-export function suiteCommand(
-  path: string[],
-  layer: "api" | "shortcut",
-  service?: string,
-  host?: string,
-): ResolvedCommand {
-  return { path, layer, service, ...(host !== undefined ? { host } : {}), turn: SUITE_TURN };
-}
-
 /** A value shell completion offers for a flag, with what it means. */
 export interface FlagValue {
   value: string;
   description: string;
 }
 
-export interface CommandMeta {
-  layer: Layer;
-  /** Whether it may run in an agent-server turn; suite layers default to allowed (`turnPolicyOf`). */
-  turn?: TurnPolicy;
-  /** Identities the command can run as; absent = identity-agnostic (config, schema, ...). */
-  identities?: Identity[];
-  risk?: Risk;
-  scopes?: Partial<Record<Identity, string[]>>;
-  dryRun?: boolean;
-  pagination?: boolean;
-  /** Per long flag name without dashes, e.g. `{ "text": { type: "string", input: ["file", "stdin"] } }`. */
-  flags?: Record<string, FlagMeta>;
-  /**
-   * Values completion offers for a flag (long name without dashes), from the declarations that built the
-   * command (a shortcut flag's choices, a generated method's enum parameters); worked out only when asked.
-   */
-  values?: (flag: string) => FlagValue[];
-}
-
-const META = new WeakMap<Command, CommandMeta>();
-
-export function setMeta(cmd: Command, meta: CommandMeta): Command {
-  META.set(cmd, meta);
-  return cmd;
-}
-
-export function metaOf(cmd: Command): CommandMeta | undefined {
-  return META.get(cmd);
-}
-
-/** Commander keeps `hidden` private; help, completion and the catalogue all skip hidden commands. */
-export function isHidden(cmd: Command): boolean {
-  return Boolean((cmd as unknown as { _hidden?: boolean })._hidden);
-}
-
-export function hide(cmd: Command): Command {
-  (cmd as unknown as { _hidden: boolean })._hidden = true;
-  return cmd;
-}
-
-/** The command's path from the root, without the program name: ["calendar", "+agenda"]. */
-export function commandPath(cmd: Command): string[] {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
-  return names;
-}
-
 export const SUITE_TURN: TurnPolicy = {
   allowed: true,
   reason: "acts on the suite through the HTTP client; writes ask the client for approval",
 };
-
-/** A leaf's turn policy: declared on builtins, implied for shortcuts and generated API commands. */
-export function turnPolicyOf(cmd: Command): TurnPolicy | undefined {
-  const meta = META.get(cmd);
-  if (meta?.turn) return meta.turn;
-  return meta?.layer === "shortcut" || meta?.layer === "api" ? SUITE_TURN : undefined;
-}
 
 /** A builtin that only reads (secrets redacted) may run in a turn. */
 export function readOnlyInTurns(reason: string): TurnPolicy {

@@ -2,7 +2,6 @@
  * The global flags, listed once: commander's options, the prescan that reads them before the tree exists (the
  * profile and strict mode decide what the tree holds), and the positional-word scan all derive from this list.
  */
-import type { Command } from "commander";
 import type { Globals } from "./context.ts";
 import { errors } from "./output/errors.ts";
 import type { Env } from "./provider.ts";
@@ -55,14 +54,6 @@ export const versionText = (version: string): string => `larkit version ${versio
 export function asksOnlyVersion(argv: string[]): boolean {
   return argv.some((a) => a === "-V" || a === "--version") &&
     argv.every((a) => a === "-V" || a === "--version" || SWITCHES.has(a));
-}
-
-/** Options every level understands; parsed before the tree exists so the right profile and service load. */
-export function addGlobalOptions(program: Command): Command {
-  for (const f of GLOBAL_FLAGS) program.option(f.value ? `${f.flag} ${f.value}` : f.flag, f.description);
-  // Every help ends with them ("Global Options"): subcommands made with .command() inherit this setting,
-  // commands built apart and added (generated methods) set it themselves.
-  return program.configureHelp({ showGlobalOptions: true });
 }
 
 /** The global flags as given on the command line, before `--`; environment defaults are applied by the caller. */

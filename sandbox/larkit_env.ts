@@ -1,6 +1,6 @@
 /**
  * What a larkit run needs in its environment to talk to an emulator as its seeded app. Its own module so that
- * tests and benches get it without loading the `sandbox` command (commander and its Node-compat modules).
+ * tests and benches get it without loading the `sandbox` command (and every fixed command module it would load).
  */
 import type { Emulator } from "./server.ts";
 

@@ -1,7 +1,7 @@
 /**
  * What running one generated API command means, apart from how its command line is parsed: the call handed
- * to the executor and the flag set its command takes. Both the commander tree (`source.ts`) and the lean
- * resolver (`cli/fast/method.ts`) build from here, so they cannot drift apart.
+ * to the executor and the flag set its command takes (`cli/resolve/services.ts` builds the method's node
+ * from here).
  */
 import type { RunContext } from "../context.ts";
 import type { RunnableMethod } from "../../registry/index.ts";

@@ -20,7 +20,7 @@ import { type FileInput, type InputSource, jsonInput, jsonObjectInput, readFileI
 import type { BuiltRequest } from "./request.ts";
 
 /**
- * The flags every API command takes, as commander hands them over: each flag's schema, built when a run first
+ * The flags every API command takes, as the resolver's parse hands them over: each flag's schema, built when a run first
  * gives the flag. A run gives two or three of these; zod's schemas are slow to build cold, and the whole object
  * cost about 1 ms more of every generated command's dry run (measured in-process, issue 17).
  */

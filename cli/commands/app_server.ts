@@ -189,7 +189,7 @@ export function remotePolicyArgs(policy: RemotePolicy): string[] {
   ];
 }
 
-/** `larkit app-server [flags]`, with the options object commander hands the command. */
+/** `larkit app-server [flags]`, with its parsed flags. */
 export async function startAppServer(ctx: RunContext, opts: AppServerFlags): Promise<void> {
   const policy = remotePolicyOf(opts);
   const listen = parseListen(opts.listen, ctx.p.cwd);

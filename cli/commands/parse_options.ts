@@ -1,6 +1,6 @@
 /**
- * Flags are a boundary: commander collects them, a zod schema turns them into typed values, and a mismatch
- * becomes a `validation` error naming the flag.
+ * Flag values a command checks as a group (numbers, combinations): a zod schema turns them into typed values,
+ * and a mismatch becomes a `validation` error naming the flag.
  */
 import type * as z from "zod";
 import { errors } from "../output/errors.ts";

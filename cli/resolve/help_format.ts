@@ -56,7 +56,7 @@ function formatItem(term: string, termWidth: number, description: string, helpWi
   return `  ${term.padEnd(termWidth)}  ${formatted.replace(/\n/g, "\n  ")}`;
 }
 
-/** `Help.optionDescription`: the description plus the default commander shows for an option with a value. */
+/** The description plus the default an option with a value takes. */
 function optionDescription(o: OptionDecl): string {
   if (o.default === undefined || !flagsOf(o).takesValue) return o.description;
   const extra = `(default: ${JSON.stringify(o.default)})`;

@@ -72,7 +72,7 @@ export interface CommandNode {
   /** Text help shows after the flags. */
   after?: string;
   layer?: Layer;
-  /** Whether it may run in an agent-server turn (suite layers imply it: `turnPolicyOfNode`). */
+  /** Whether it may run in an agent-server turn (suite layers imply it: `resolvedOf` in `run.ts`). */
   turn?: TurnPolicy;
   /** The identities it runs as; absent = identity-agnostic (config, schema, ...). */
   identities?: readonly Identity[];
@@ -94,7 +94,7 @@ export interface CommandNode {
   expand?(): Promise<void>;
 }
 
-/** commander's split of a flags string: `-o, --output <path>` -> `-o`, `--output`, takes a value. */
+/** The parts of a flags string: `-o, --output <path>` -> `-o`, `--output`, takes a value. */
 export function flagsOf(o: OptionDecl): { short?: string; long?: string; takesValue: boolean } {
   const words = o.flags.split(/[ |,]+/).filter((w) => w.startsWith("-"));
   return {

@@ -3,7 +3,7 @@
  * put to the host's gate (the agent server's turn rules) and run; help, a group named alone and a strict-mode
  * refusal are answered here. Nothing else reads argv.
  */
-import { apiOperand, type CommandGate, type ResolvedCommand, SUITE_TURN } from "../command_meta.ts";
+import { admit, apiOperand, type CommandGate, type ResolvedCommand, SUITE_TURN } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitRendered } from "../output/emit.ts";
 import { formatHelp } from "./help_format.ts";
@@ -47,8 +47,7 @@ export async function runLine(argv: string[], ctx: RunContext, gate?: CommandGat
   if (refused) throw strictRefusal(refused);
   const line = parseLine(node, rest);
   // Decided on the leaf the words resolved, after parsing: argv tricks (`--`, quoting) cannot hide it.
-  const refusal = gate?.(resolvedOf(node, line));
-  if (refusal) throw refusal;
+  admit(gate, resolvedOf(node, line));
   await node.run(ctx, line);
   return ctx.state.exitCode ?? 0;
 }

@@ -221,7 +221,6 @@ async function shortcutNamed(ctx: RunContext, service: string, name: string) {
 
 /** A shortcut as a node; its declaration is loaded when it runs, if the listing did not load it. */
 function shortcutNode(
-  ctx: RunContext,
   service: string,
   s: StaticShortcut,
   parent: CommandNode,
@@ -337,10 +336,10 @@ export async function serviceNode(
       if (word.startsWith("+")) {
         if (!hasShortcuts) return undefined;
         const shortcut = await shortcutNamed(ctx, service, word);
-        return shortcut && shortcutNode(ctx, service, staticShortcut(shortcut), node, shortcut);
+        return shortcut && shortcutNode(service, staticShortcut(shortcut), node, shortcut);
       }
       if (service === "event") {
-        await eventCommands(ctx, node);
+        await eventCommands(node);
         const own = node.commands.find((c) => c.name === word);
         if (own) return own;
       }
@@ -359,10 +358,10 @@ export async function serviceNode(
       for (const [resource, methods] of byResource) {
         node.commands.push(resourceNode(ctx, service, resource, node, methods));
       }
-      if (service === "event") await eventCommands(ctx, node);
+      if (service === "event") await eventCommands(node);
       if (hasShortcuts) {
         for (const s of await staticShortcuts(ctx, service)) {
-          node.commands.push(shortcutNode(ctx, service, s, node));
+          node.commands.push(shortcutNode(service, s, node));
         }
       }
     },
@@ -371,7 +370,7 @@ export async function serviceNode(
 }
 
 /** The event commands (`event list|schema|consume|...`) under the `event` service node, once. */
-async function eventCommands(_ctx: RunContext, node: CommandNode): Promise<void> {
+async function eventCommands(node: CommandNode): Promise<void> {
   if (node.commands.some((c) => c.layer === "builtin")) return;
   addDeclared(node, (await lazy("cli/commands/event.ts")).eventCommands, 1);
 }

@@ -1,6 +1,6 @@
 /**
- * Usage errors as a run reports them, shared by the tree (`cli/run_tree.ts`, from commander's errors) and the
- * lean resolver (an unknown option of a command it knows, without loading commander): one wording, one hint.
+ * Usage errors as the resolver reports them: one wording, one hint naming the deepest command that exists,
+ * did-you-mean for commands and flags.
  */
 import { errors, type LarkitError } from "../output/errors.ts";
 
@@ -27,7 +27,7 @@ export function usageError(message: string, reason: string, at: UsageLanding): L
 
 const MAX_DISTANCE = 3;
 
-/** commander's edit distance (optimal string alignment), capped as it caps it. */
+/** Edit distance (optimal string alignment), capped: how far a misspelt flag may be from a real one. */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
   const d: number[][] = [];
@@ -46,8 +46,8 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * The text commander's `unknownOption` puts after `unknown option '--x'`: its `suggestSimilar` over the long
- * flags the leaf and its parents show, so the lean answer reads as the tree's does.
+ * The text after `unknown option '--x'`: the long flags shown for the command that are close to it (the
+ * wording commander used, which scripts may have matched).
  */
 export function optionSuggestion(flag: string, longFlags: string[]): string {
   const word = flag.slice(2);
