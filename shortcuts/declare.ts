@@ -34,6 +34,11 @@ export interface FlagSpec<T> {
   negatable?: boolean;
   /** May be given more than once, one value each (`--domain a --domain b`): its raw value is a list. */
   repeatable?: boolean;
+  /**
+   * Its value when not given, for a flag that may be left out: a run that gives only some flags builds no
+   * schema for the others (zod's schemas are slow to build cold).
+   */
+  absent?: () => T;
 }
 
 export type FlagSpecs = Record<string, FlagSpec<unknown>>;
@@ -69,7 +74,7 @@ function lazy<T>(spec: Omit<FlagSpec<T>, "schema">, build: () => z.ZodMiniType<T
 export const flag = {
   string(description: string, opts: StringOptions = {}): FlagSpec<string | undefined> {
     return lazy(
-      { kind: "string", description: withInput(description, opts.input), ...opts },
+      { kind: "string", description: withInput(description, opts.input), absent: () => undefined, ...opts },
       () => z.optional(z.string().check(z.minLength(1, "must not be empty"))),
     );
   },
@@ -85,7 +90,7 @@ export const flag = {
     opts: { default: V[number] },
   ): FlagSpec<V[number]> {
     return lazy(
-      { kind: "string", description, choices: values, defaultText: opts.default },
+      { kind: "string", description, choices: values, defaultText: opts.default, absent: () => opts.default },
       () =>
         z._default(
           z.enum(values, { error: `must be one of: ${values.join(", ")}` }),
@@ -96,7 +101,13 @@ export const flag = {
   /** A string that takes `fallback` when absent (help and the catalogue show it as the default). */
   defaulted(description: string, fallback: string, opts: StringOptions = {}): FlagSpec<string> {
     return lazy(
-      { kind: "string", description: withInput(description, opts.input), defaultText: fallback, ...opts },
+      {
+        kind: "string",
+        description: withInput(description, opts.input),
+        defaultText: fallback,
+        absent: () => fallback,
+        ...opts,
+      },
       () => z._default(z.string().check(z.minLength(1, "must not be empty")), fallback),
     );
   },
@@ -107,7 +118,7 @@ export const flag = {
     opts: { placeholder?: string } = {},
   ): FlagSpec<V[number] | undefined> {
     return lazy(
-      { kind: "string", description, choices: values, ...opts },
+      { kind: "string", description, choices: values, absent: () => undefined, ...opts },
       () =>
         z.optional(z.enum(values, { error: `must be one of: ${values.join(", ")}` })) as z.ZodMiniType<
           V[number] | undefined
@@ -124,22 +135,31 @@ export const flag = {
     );
   },
   boolean(description: string): FlagSpec<boolean> {
-    return lazy({ kind: "boolean", description }, () => z._default(z.boolean(), false));
+    return lazy({ kind: "boolean", description, absent: () => false }, () => z._default(z.boolean(), false));
   },
   /** On by default; `--no-<name>` turns it off (`--no-wait`, `--no-daemon`). */
   negatable(description: string): FlagSpec<boolean> {
-    return lazy({ kind: "boolean", description, negatable: true }, () => z._default(z.boolean(), true));
+    return lazy(
+      { kind: "boolean", description, negatable: true, absent: () => true },
+      () => z._default(z.boolean(), true),
+    );
   },
   /** A value per occurrence, repeatable; none given is an empty list. */
   strings(description: string, opts: { placeholder?: string } = {}): FlagSpec<string[]> {
     return lazy(
-      { kind: "string", description, repeatable: true, ...opts },
+      { kind: "string", description, repeatable: true, absent: () => [], ...opts },
       () => z._default(z.array(z.string().check(z.minLength(1, "must not be empty"))), []),
     );
   },
   integer(description: string, opts: { default: number; min: number; max: number }): FlagSpec<number> {
     return lazy(
-      { kind: "integer", description, defaultText: String(opts.default), placeholder: "n" },
+      {
+        kind: "integer",
+        description,
+        defaultText: String(opts.default),
+        placeholder: "n",
+        absent: () => opts.default,
+      },
       () =>
         z.pipe(
           z.optional(
@@ -154,7 +174,13 @@ export const flag = {
   },
   json(description: string, opts: { input?: InputSource[] } = {}): FlagSpec<unknown> {
     return lazy(
-      { kind: "json", description: withInput(description, opts.input), placeholder: "json", ...opts },
+      {
+        kind: "json",
+        description: withInput(description, opts.input),
+        placeholder: "json",
+        absent: () => undefined,
+        ...opts,
+      },
       () => z.unknown(),
     );
   },

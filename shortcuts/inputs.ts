@@ -73,6 +73,10 @@ export async function resolveFlags<F extends FlagSpecs>(
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const value = sourced[name];
+    if (value === undefined && spec.absent && !spec.required) {
+      values[name] = spec.absent();
+      continue;
+    }
     const input = spec.kind === "json" && typeof value === "string" ? parseJson(name, value) : value;
     const parsed = spec.schema.safeParse(input);
     if (!parsed.success) {

@@ -25,12 +25,8 @@ import { prescanGlobals } from "../globals.ts";
 import { LAZY_DATA } from "../lazy.ts";
 import { subcommandTerm } from "../resolve/help_format.ts";
 import { liveRoot, type StaticRoot } from "../resolve/root.ts";
-import {
-  HELP_STATIC_FILE,
-  SHORTCUT_MODULES_FILE,
-  type ShortcutModules,
-  staticShortcut,
-} from "../resolve/services.ts";
+import { HELP_STATIC_FILE } from "../resolve/services.ts";
+import { SHORTCUT_MODULES_FILE, type ShortcutModules, staticShortcut } from "../resolve/shortcut_nodes.ts";
 import { testProvider } from "../test_provider.ts";
 import { openRegistry } from "../../registry/index.ts";
 import { loadShortcuts, SHORTCUT_SERVICES } from "../../shortcuts/index.ts";

@@ -6,7 +6,6 @@
  * all read the same data.
  */
 import type { FlagSpec, FlagSpecs, FlagValues } from "../../shortcuts/declare.ts";
-import { resolveFlags } from "../../shortcuts/inputs.ts";
 import type { FlagMeta, TurnPolicy } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { lazy } from "../lazy.ts";
@@ -136,6 +135,7 @@ export function declaredNode(decl: FixedCommand, parent: CommandNode): CommandNo
     ...(decl.identities ? { identities: decl.identities } : {}),
     ...(decl.risk ? { risk: decl.risk } : {}),
     async run(ctx, line) {
+      const { resolveFlags } = await lazy("shortcuts/inputs.ts");
       const flags = await resolveFlags(
         ctx.p,
         decl.flags,

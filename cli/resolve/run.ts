@@ -6,7 +6,7 @@
 import { admit, apiOperand, type CommandGate, type ResolvedCommand, SUITE_TURN } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitRendered } from "../output/emit.ts";
-import { formatHelp } from "./help_format.ts";
+import { lazy } from "../lazy.ts";
 import { type CommandNode, expanded, nodePath, type ParsedLine } from "./node.ts";
 import { landOn, parseLine } from "./parse.ts";
 import { rootNode } from "./root.ts";
@@ -36,6 +36,7 @@ async function showHelp(ctx: RunContext, node: CommandNode): Promise<number> {
     prune(node, mode);
   }
   const stdout = ctx.p.stdout;
+  const { formatHelp } = await lazy("cli/resolve/help_format.ts");
   await emitRendered(ctx, formatHelp(node, (stdout.isTTY ? stdout.columns : undefined) ?? 80));
   return 0;
 }

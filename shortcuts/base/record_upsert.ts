@@ -11,13 +11,10 @@ import { recordsPath, tableFlags } from "./table.ts";
 const flags = {
   ...tableFlags,
   "record-id": flag.string("record ID (rec\u2026) to update; omit to create a record"),
-  json: {
-    ...flag.json('the record\'s fields as a JSON object, e.g. \'{"Title":"Fix login","Done":false}\'', {
-      input: ["file", "stdin"],
-    }),
-    schema: z.unknown().check(z.refine((v) => v !== undefined, "is required")),
-    required: true,
-  },
+  json: flag.requiredJson(
+    'the record\'s fields as a JSON object, e.g. \'{"Title":"Fix login","Done":false}\'',
+    { input: ["file", "stdin"] },
+  ),
 };
 
 const Fields = z.record(z.string(), z.unknown());

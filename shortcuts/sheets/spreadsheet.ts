@@ -16,11 +16,10 @@ export const sheetFlags = {
 type SheetFlags = FlagValues<typeof sheetFlags>;
 
 /** `--values`, required: a JSON flag whose schema refuses absence, so the error says "is required". */
-export const valuesFlag: FlagSpec<unknown> = {
-  ...flag.json('2D array of cell values, e.g. \'[["Name","Qty"],["Pens",3]]\'', { input: ["file", "stdin"] }),
-  schema: z.unknown().check(z.refine((v) => v !== undefined, "is required")),
-  required: true,
-};
+export const valuesFlag: FlagSpec<unknown> = flag.requiredJson(
+  '2D array of cell values, e.g. \'[["Name","Qty"],["Pens",3]]\'',
+  { input: ["file", "stdin"] },
+);
 
 const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const Values = z.array(z.array(Cell).check(z.minLength(1))).check(z.minLength(1));
