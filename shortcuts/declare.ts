@@ -8,7 +8,7 @@
  * before the first request, and a shortcut cannot reach the network, the disk or stdout any other way.
  */
 import type { Column } from "../cli/output/formats/rows.ts";
-import * as z from "zod";
+import type * as z from "zod";
 import type { Query } from "../cli/http/client.ts";
 import type { Identity, Meta } from "../cli/output/envelope.ts";
 import type { Risk } from "../cli/provider.ts";
@@ -19,7 +19,10 @@ export type FlagKind = "string" | "boolean" | "integer" | "json";
 export interface FlagSpec<T> {
   kind: FlagKind;
   description: string;
-  schema: z.ZodMiniType<T>;
+  /** The schema its (resolved) value must satisfy, given as it is (a flag declared by hand)... */
+  schema?: z.ZodMiniType<T>;
+  /** ...or built from zod when a run first checks the flag (the builders below): see `flagSchema`. */
+  build?: (zod: typeof z) => z.ZodMiniType<T>;
   /** Where the value may come from besides the command line: `@file` (path inside the working dir), `-`. */
   input?: InputSource[];
   choices?: readonly string[];
@@ -58,16 +61,27 @@ interface StringOptions {
   placeholder?: string;
 }
 
+/** zod, loaded by the first flag schema built: a run that checks no flag value does not load it at all. */
+let zod: typeof z | undefined;
+/** Built schemas by builder, so a spec copied with `...` shares its original's. */
+const BUILT = new WeakMap<object, z.ZodMiniType<unknown>>();
+
+/** The schema a flag's value must satisfy, built on first use (zod's schemas are slow to build cold). */
+export async function flagSchema<T>(spec: FlagSpec<T>): Promise<z.ZodMiniType<T>> {
+  if (spec.schema) return spec.schema;
+  if (!spec.build) throw new Error(`flag "${spec.description}" declares no schema`);
+  zod ??= await import("zod");
+  let built = BUILT.get(spec.build) as z.ZodMiniType<T> | undefined;
+  if (!built) BUILT.set(spec.build, built = spec.build(zod));
+  return built;
+}
+
 /**
- * A flag spec whose schema is built the first time it is read: a service's shortcut modules declare every
+ * A flag spec whose schema is built the first time a run checks it: a service's shortcut modules declare every
  * flag at import, and only the shortcut that runs validates its own (issue 17: schemas on first use).
  */
-function lazy<T>(spec: Omit<FlagSpec<T>, "schema">, build: () => z.ZodMiniType<T>): FlagSpec<T> {
-  let schema: z.ZodMiniType<T> | undefined;
-  return Object.defineProperty(spec, "schema", {
-    get: () => schema ??= build(),
-    enumerable: true,
-  }) as FlagSpec<T>;
+function lazy<T>(spec: FlagSpec<T>, build: (zod: typeof z) => z.ZodMiniType<T>): FlagSpec<T> {
+  return { ...spec, build };
 }
 
 /** Flag builders: each returns a FlagSpec whose type follows from its options. */
@@ -75,13 +89,13 @@ export const flag = {
   string(description: string, opts: StringOptions = {}): FlagSpec<string | undefined> {
     return lazy(
       { kind: "string", description: withInput(description, opts.input), absent: () => undefined, ...opts },
-      () => z.optional(z.string().check(z.minLength(1, "must not be empty"))),
+      (z) => z.optional(z.string().check(z.minLength(1, "must not be empty"))),
     );
   },
   requiredString(description: string, opts: StringOptions = {}): FlagSpec<string> {
     return lazy(
       { kind: "string", description: withInput(description, opts.input), required: true, ...opts },
-      () => z.string({ error: "is required" }).check(z.minLength(1, "must not be empty")),
+      (z) => z.string({ error: "is required" }).check(z.minLength(1, "must not be empty")),
     );
   },
   choice<const V extends readonly [string, ...string[]]>(
@@ -91,7 +105,7 @@ export const flag = {
   ): FlagSpec<V[number]> {
     return lazy(
       { kind: "string", description, choices: values, defaultText: opts.default, absent: () => opts.default },
-      () =>
+      (z) =>
         z._default(
           z.enum(values, { error: `must be one of: ${values.join(", ")}` }),
           opts.default,
@@ -108,7 +122,7 @@ export const flag = {
         absent: () => fallback,
         ...opts,
       },
-      () => z._default(z.string().check(z.minLength(1, "must not be empty")), fallback),
+      (z) => z._default(z.string().check(z.minLength(1, "must not be empty")), fallback),
     );
   },
   /** One of `values`, or absent (the command decides what absence means). */
@@ -119,7 +133,7 @@ export const flag = {
   ): FlagSpec<V[number] | undefined> {
     return lazy(
       { kind: "string", description, choices: values, absent: () => undefined, ...opts },
-      () =>
+      (z) =>
         z.optional(z.enum(values, { error: `must be one of: ${values.join(", ")}` })) as z.ZodMiniType<
           V[number] | undefined
         >,
@@ -131,24 +145,24 @@ export const flag = {
   ): FlagSpec<V[number]> {
     return lazy(
       { kind: "string", description, choices: values, required: true },
-      () => z.enum(values, { error: `must be one of: ${values.join(", ")}` }) as z.ZodMiniType<V[number]>,
+      (z) => z.enum(values, { error: `must be one of: ${values.join(", ")}` }) as z.ZodMiniType<V[number]>,
     );
   },
   boolean(description: string): FlagSpec<boolean> {
-    return lazy({ kind: "boolean", description, absent: () => false }, () => z._default(z.boolean(), false));
+    return lazy({ kind: "boolean", description, absent: () => false }, (z) => z._default(z.boolean(), false));
   },
   /** On by default; `--no-<name>` turns it off (`--no-wait`, `--no-daemon`). */
   negatable(description: string): FlagSpec<boolean> {
     return lazy(
       { kind: "boolean", description, negatable: true, absent: () => true },
-      () => z._default(z.boolean(), true),
+      (z) => z._default(z.boolean(), true),
     );
   },
   /** A value per occurrence, repeatable; none given is an empty list. */
   strings(description: string, opts: { placeholder?: string } = {}): FlagSpec<string[]> {
     return lazy(
       { kind: "string", description, repeatable: true, absent: () => [], ...opts },
-      () => z._default(z.array(z.string().check(z.minLength(1, "must not be empty"))), []),
+      (z) => z._default(z.array(z.string().check(z.minLength(1, "must not be empty"))), []),
     );
   },
   integer(description: string, opts: { default: number; min: number; max: number }): FlagSpec<number> {
@@ -160,7 +174,7 @@ export const flag = {
         placeholder: "n",
         absent: () => opts.default,
       },
-      () =>
+      (z) =>
         z.pipe(
           z.optional(
             z.pipe(
@@ -181,7 +195,7 @@ export const flag = {
         absent: () => undefined,
         ...opts,
       },
-      () => z.unknown(),
+      (z) => z.unknown(),
     );
   },
   /** A JSON flag without which the command cannot run: its absence is "--name is required", like any flag. */
@@ -194,7 +208,7 @@ export const flag = {
         required: true,
         ...opts,
       },
-      () => z.unknown().check(z.refine((v) => v !== undefined, "is required")),
+      (z) => z.unknown().check(z.refine((v) => v !== undefined, "is required")),
     );
   },
 };

@@ -7,7 +7,7 @@
 import { errors } from "../cli/output/errors.ts";
 import { INPUT_LIMITS, localPaths } from "../cli/input_limits.ts";
 import type { Provider } from "../cli/provider.ts";
-import type { FlagSpecs, FlagValues } from "./declare.ts";
+import { flagSchema, type FlagSpecs, type FlagValues } from "./declare.ts";
 
 export type RawFlagValue = string | string[] | boolean | undefined;
 
@@ -78,7 +78,7 @@ export async function resolveFlags<F extends FlagSpecs>(
       continue;
     }
     const input = spec.kind === "json" && typeof value === "string" ? parseJson(name, value) : value;
-    const parsed = spec.schema.safeParse(input);
+    const parsed = (await flagSchema(spec)).safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const allowed = spec.choices ? `; allowed: ${spec.choices.join(", ")}` : "";

@@ -9,7 +9,7 @@
 import { basename } from "node:path";
 import type { Registry } from "../../registry/index.ts";
 import { compileMethod, matchMethod, serviceOfPath } from "../../registry/match.ts";
-import type { FlagSpecs, Shortcut, ShortcutContext } from "../../shortcuts/declare.ts";
+import { flagSchema, type FlagSpecs, type Shortcut, type ShortcutContext } from "../../shortcuts/declare.ts";
 
 export interface CalledMethod {
   httpMethod: string;
@@ -43,9 +43,10 @@ function parseJson(text: string): unknown {
 }
 
 /** The example's text as the flag's schema takes it; an absent flag gets the schema's default, if any. */
-function coerce(spec: FlagSpecs[string], raw: string | true | undefined): { value?: unknown } {
+async function coerce(spec: FlagSpecs[string], raw: string | true | undefined): Promise<{ value?: unknown }> {
+  const schema = await flagSchema(spec);
   if (raw === undefined) {
-    const fallback = spec.schema.safeParse(undefined);
+    const fallback = schema.safeParse(undefined);
     return fallback.success && fallback.data !== undefined ? { value: fallback.data } : {};
   }
   const candidates = raw === true
@@ -54,7 +55,7 @@ function coerce(spec: FlagSpecs[string], raw: string | true | undefined): { valu
     ? [parseJson(raw), raw]
     : [raw, Number(raw), raw === "true"];
   for (const c of candidates) {
-    const parsed = spec.schema.safeParse(c);
+    const parsed = schema.safeParse(c);
     if (parsed.success) return { value: parsed.data };
   }
   return { value: raw };
@@ -68,7 +69,7 @@ export async function shortcutCalls(
   // Absent flags are absent keys, as the pipeline resolves them.
   const flags: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(shortcut.flags)) {
-    const c = coerce(spec, raw[name]);
+    const c = await coerce(spec, raw[name]);
     if ("value" in c) flags[name] = c.value;
   }
   const requests: { httpMethod: string; path: string; mcpTool?: string }[] = [];
