@@ -1,14 +1,13 @@
 /**
- * `larkit commands` describes the tree the binary really has: its JSON parses with the catalogue schema and
- * holds one entry per visible leaf of the fully built tree.
+ * `larkit commands` describes the commands the binary really has: its JSON parses with the catalogue schema
+ * and holds one entry per visible leaf of the fully listed command nodes.
  */
 import assert from "node:assert/strict";
-import type { Command } from "commander";
 import * as z from "zod";
 import { createRunContext } from "../cli/context.ts";
+import { type CommandNode, expanded, nodePath } from "../cli/resolve/node.ts";
+import { liveRoot } from "../cli/resolve/root.ts";
 import { testProvider } from "../cli/test_provider.ts";
-import { commandPath, turnPolicyOf } from "../cli/command_meta.ts";
-import { buildTree } from "../cli/tree.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 const Flag = z.object({
@@ -38,22 +37,23 @@ const Catalogue = z.object({
   meta: z.object({ count: z.number() }),
 });
 
-/** Counted independently of the catalogue's own walker: every visible command without children but `help`. */
-function countLeaves(cmd: Command): number {
-  return (cmd.commands as Command[])
-    .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== "help")
-    .reduce((n, c) => n + (c.commands.length ? countLeaves(c as Command) : 1), 0);
+/** Every command node, each listed down to its leaves. */
+async function allNodes(): Promise<CommandNode> {
+  const p = testProvider({ env: { LARKIT_REMOTE_META: "off" } });
+  return await expanded(await liveRoot(createRunContext(p, { debug: false, color: false, offline: true })));
+}
+
+/** Counted independently of the catalogue's own walker: every visible command without children. */
+function countLeaves(cmd: CommandNode): number {
+  return cmd.commands.filter((c) => !c.hidden)
+    .reduce((n, c) => n + (c.commands.length ? countLeaves(c) : 1), 0);
 }
 
 Deno.test("commands --format json validates and counts every leaf of the tree", async () => {
   const r = await runCli(["commands", "--format", "json"]);
   assert.equal(r.code, 0, r.stderr);
   const cat = Catalogue.parse(r.json());
-  const p = testProvider({ env: { LARKIT_REMOTE_META: "off" } });
-  const tree = await buildTree([], createRunContext(p, { debug: false, color: false, offline: true }), {
-    services: "all",
-  });
-  assert.equal(cat.data.length, countLeaves(tree));
+  assert.equal(cat.data.length, countLeaves(await allNodes()));
   assert.equal(cat.meta.count, cat.data.length);
   assert.equal(new Set(cat.data.map((e) => e.path)).size, cat.data.length, "paths are unique");
 });
@@ -87,20 +87,18 @@ Deno.test("every leaf has a turn policy; whatever changes this machine is refuse
     [],
     "leaves without a turn policy (declare one with setMeta(..., { turn }))",
   );
-  // The hidden leaves (completion's `__complete`, strict-mode stubs, `event hub`) are walked too.
-  const p = testProvider({ env: { LARKIT_REMOTE_META: "off" } });
-  const tree = await buildTree([], createRunContext(p, { debug: false, color: false, offline: true }), {
-    services: "all",
-  });
+  // The hidden leaves (completion's `__complete`, `event hub`) are walked too: a turn may name them.
   const hidden: string[] = [];
-  const walk = (cmd: Command) => {
-    for (const c of cmd.commands as Command[]) {
-      if (c.commands.length > 0) walk(c);
-      else if (c.name() !== "help" && turnPolicyOf(c) === undefined) hidden.push(commandPath(c).join(" "));
+  const walk = (cmd: CommandNode) => {
+    for (const c of cmd.commands) {
+      if (!c.leaf) walk(c);
+      else if (c.turn === undefined) hidden.push(nodePath(c).join(" "));
     }
   };
-  walk(tree);
+  const root = await allNodes();
+  walk(root);
   assert.deepEqual(hidden, []);
+  assert.ok(root.commands.some((c) => c.hidden && c.leaf), "hidden leaves are walked");
 
   const refused = new Set(cat.data.filter((e) => e.turn?.allowed === false).map((e) => e.path));
   for (

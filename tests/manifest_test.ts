@@ -1,7 +1,7 @@
 /**
- * The manifest (`cli/gen/manifest.ts`: `shortcuts/modules.json`, `cli/fast/help_static.ndjson`,
- * `cli/fast/catalogue_static.ndjson`) is what `deno task gen` writes from the declarations today. This test only
- * reads: a stale file fails here with the command that rewrites it.
+ * The manifest (`cli/gen/manifest.ts`: `shortcuts/modules.json`, `cli/resolve/help_static.ndjson`,
+ * `cli/resolve/catalogue_static.ndjson`, deno.json's compile task) is what `deno task gen` writes from the
+ * declarations today. This test only reads: a stale file fails here with the command that rewrites it.
  */
 import assert from "node:assert/strict";
 import { MANIFEST, REGENERATE } from "../cli/gen/manifest.ts";

@@ -1,12 +1,14 @@
 /**
  * Skills are documentation, but the commands they name are a promise: each `larkit …` a skill mentions must
- * exist in the command tree (shortcuts, generated API commands, fixed commands), and the binary prints them.
+ * be a command the resolver lands on (shortcuts, generated API commands, fixed commands), and the binary
+ * prints them.
  */
 import assert from "node:assert/strict";
-import type { Command } from "commander";
-import { createRunContext } from "../cli/context.ts";
+import { createRunContext, type RunContext } from "../cli/context.ts";
+import { expanded } from "../cli/resolve/node.ts";
+import { landOn } from "../cli/resolve/parse.ts";
+import { rootNode } from "../cli/resolve/root.ts";
 import { testProvider } from "../cli/test_provider.ts";
-import { buildTree } from "../cli/tree.ts";
 import { allSkills } from "../skills/catalog.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
@@ -22,19 +24,20 @@ export function commandMentions(markdown: string): string[][] {
   return [...found.values()];
 }
 
-/** The part of `words` that is not a command: undefined when a word that should be a subcommand is unknown. */
-function resolve(program: Command, words: string[]): Command | undefined {
-  let cmd = program;
-  for (const word of words) {
-    const next = cmd.commands.find((c) => c.name() === word) as Command | undefined;
-    if (next) {
-      cmd = next;
-      continue;
-    }
-    // A word after a leaf is an argument (`larkit skills show calendar`); after a group it must be a subcommand.
-    return cmd.commands.length === 0 && !word.startsWith("+") ? cmd : undefined;
+/**
+ * Whether the resolver lands `words` on a command: a word after a leaf is an argument (`larkit skills show
+ * calendar`) but not a shortcut name; a group the words end on must list its children (a service's resource is
+ * found by name and told unknown only when listed).
+ */
+async function exists(ctx: RunContext, words: string[]): Promise<boolean> {
+  try {
+    const { node, rest } = await landOn(rootNode(ctx), words);
+    if (node.leaf) return !rest.some((w) => w.startsWith("+"));
+    await expanded(node, 1);
+    return true;
+  } catch {
+    return false;
   }
-  return cmd;
 }
 
 Deno.test("every command a skill names exists in the command tree", async () => {
@@ -45,15 +48,35 @@ Deno.test("every command a skill names exists in the command tree", async () => 
   let checked = 0;
   for (const skill of allSkills()) {
     for (const words of commandMentions(skill.text)) {
-      const tree = await buildTree(words, ctx);
       assert.ok(
-        resolve(tree, words),
+        await exists(ctx, words),
         `skill "${skill.domain}" names \`larkit ${words.join(" ")}\`, which does not exist`,
       );
       checked++;
     }
   }
   assert.ok(checked >= 10, `only ${checked} mentions found: the extraction is broken`);
+});
+
+Deno.test("a skill naming a command that does not exist fails the check", async () => {
+  const ctx = createRunContext(
+    testProvider({ env: { LARKIT_REMOTE_META: "off" } }),
+    { debug: false, color: false, offline: true },
+  );
+  for (
+    const words of [["calendar", "+nosuch"], ["calendar", "nosuch"], ["nosuch"], ["config", "nosuch"], [
+      "skills",
+      "show",
+      "+x",
+    ]]
+  ) {
+    assert.equal(await exists(ctx, words), false, words.join(" "));
+  }
+  for (
+    const words of [["calendar", "+agenda"], ["calendar", "calendars", "list"], ["skills", "show", "im"]]
+  ) {
+    assert.equal(await exists(ctx, words), true, words.join(" "));
+  }
 });
 
 Deno.test("commandMentions finds commands in code spans and stops at flags and placeholders", () => {

@@ -1,13 +1,24 @@
 /**
- * `app-server` starts without the tree (`runAppServerLine` in `cli/fast/method.ts`, issue 17), through its
- * declaration and the resolver's parse, the one every declared command goes through.
+ * `app-server`'s line is read by the resolver (`cli/resolve/parse.ts`) against its declaration, the one reading
+ * every command goes through: the words land on its node, then its flags are parsed.
  */
 import assert from "node:assert/strict";
-import { appServer } from "../cli/commands/app_server.ts";
+import { createRunContext } from "../cli/context.ts";
 import { LarkitError } from "../cli/output/errors.ts";
-import { parseCommand } from "../cli/resolve/parse.ts";
+import type { ParsedLine } from "../cli/resolve/node.ts";
+import { landOn, parseLine } from "../cli/resolve/parse.ts";
+import { rootNode } from "../cli/resolve/root.ts";
+import { testProvider } from "../cli/test_provider.ts";
 
-Deno.test("the app-server line's flags: values, =, the last of a repeated one, booleans", () => {
+async function parseCommand(args: string[]): Promise<ParsedLine> {
+  const ctx = createRunContext(testProvider({}), { debug: false, color: false, offline: true });
+  const { node, rest, help } = await landOn(rootNode(ctx), ["app-server", ...args]);
+  assert.equal(node.name, "app-server");
+  assert.equal(help, false);
+  return parseLine(node, rest);
+}
+
+Deno.test("the app-server line's flags: values, =, the last of a repeated one, booleans", async () => {
   const cases: [string[], Record<string, unknown>][] = [
     [[], {}],
     [["--listen=unix:/tmp/x.sock", "--remote-read-only"], {
@@ -28,11 +39,11 @@ Deno.test("the app-server line's flags: values, =, the last of a repeated one, b
     }],
   ];
   for (const [args, raw] of cases) {
-    assert.deepEqual(parseCommand(appServer, args).raw, raw, JSON.stringify(args));
+    assert.deepEqual(await parseCommand(args), { values: raw, args: [] }, JSON.stringify(args));
   }
 });
 
-Deno.test("an app-server line it cannot take is a usage error, not a server", () => {
+Deno.test("an app-server line it cannot take is a usage error, not a server", async () => {
   for (
     const [args, message] of [
       [["--nosuch"], "unknown option '--nosuch'"],
@@ -40,8 +51,8 @@ Deno.test("an app-server line it cannot take is a usage error, not a server", ()
       [["stdio"], "too many arguments for 'app-server'. Expected 0 arguments but got 1: stdio."],
     ] as const
   ) {
-    assert.throws(
-      () => parseCommand(appServer, [...args]),
+    await assert.rejects(
+      () => parseCommand([...args]),
       (e) => e instanceof LarkitError && e.body.subtype === "usage" && e.message === message,
     );
   }
