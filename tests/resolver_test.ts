@@ -154,6 +154,10 @@ Deno.test("a shortcut's help and a fixed leaf's help with an argument", async ()
   assert.ok(terms(shortcut, "Options:").includes("--calendar-id <value>"));
   assert.match(shortcut, /\nExamples:\n {2}larkit calendar \+agenda\n/);
 
+  // `help` after a service names the help command, not a resource.
+  assert.equal(await help(["calendar", "help", "+agenda"]), shortcut);
+  assert.equal(await help(["calendar", "help"]), await help(["calendar", "--help"]));
+
   const leaf = await help(["skills", "show", "--help"]);
   assert.equal(await help(["help", "skills", "show"]), leaf);
   assert.equal(await help(["skills", "help", "show"]), leaf);
@@ -481,6 +485,9 @@ Deno.test("completion: the root's commands, a service's, a fixed group's, with d
     "strict-mode",
   ]);
   assert.deepEqual(await complete(["nosuch", ""]), []);
+  // A word a service finds by name but that names no resource offers nothing (not an error).
+  assert.deepEqual(await complete(["calendar", "nosuch", ""]), []);
+  assert.deepEqual(await complete(["calendar", "help", ""]), []);
 });
 
 Deno.test("completion: flags and flag values: --format, --as, declared choices, --profile, schema paths", async () => {

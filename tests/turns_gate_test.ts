@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { apiOperand, type ResolvedCommand, SUITE_TURN } from "../cli/command_meta.ts";
 import { registryOf } from "../cli/api_commands/registry_of.ts";
-import { FIXED_NAMES } from "../cli/commands/index.ts";
+import { FIXED_NAMES } from "../cli/resolve/fixed_commands.ts";
 import { createRunContext } from "../cli/context.ts";
 import { prescanGlobals } from "../cli/globals.ts";
 import { errors } from "../cli/output/errors.ts";

@@ -161,7 +161,8 @@ export async function completeWords(
   } else if (cmd.leaf && nodePath(cmd).join(" ") === "schema") {
     pool = await schemaPaths(root, partial, sources);
   } else {
-    await expanded(cmd, cmd === root ? 1 : 2);
+    // A word found by name but naming nothing when listed (`calendar nosuch`) has nothing to offer.
+    if (!await expanded(cmd, cmd === root ? 1 : 2).catch(() => undefined)) return [];
     prune(cmd, mode);
     pool = cmd.commands.filter((c) => !c.hidden).map((c) => ({ value: c.name, description: about(c) }));
   }

@@ -201,7 +201,8 @@ export async function serviceNode(
         if (own) return own;
       }
       const registry = await registryOf(ctx);
-      if (!registry.listServices().some((s) => s.name === service)) return undefined;
+      // `help` is the implicit help command, never a resource (no resource has that name).
+      if (word === "help" || !registry.listServices().some((s) => s.name === service)) return undefined;
       // A resource of the service: its methods are found one by one; an unknown one is told by its listing.
       return resourceNode(ctx, service, word, node);
     },
