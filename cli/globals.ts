@@ -1,6 +1,7 @@
 /**
- * The global flags, listed once: commander's options, the prescan that reads them before the tree exists (the
- * profile and strict mode decide what the tree holds), and the positional-word scan all derive from this list.
+ * The global flags, listed once: the root's options in help, the flags the resolver's parse passes over
+ * wherever they stand, and the prescan that reads them before any command is resolved (the profile and strict
+ * mode decide what a run may resolve) all derive from this list.
  */
 import type { Globals } from "./context.ts";
 import { errors } from "./output/errors.ts";
@@ -77,19 +78,6 @@ export function prescanGlobals(argv: string[], env: Env): Globals {
     color: !before.includes("--no-color") && env.get("NO_COLOR") === undefined,
     offline: before.includes("--offline"),
   };
-}
-
-/** The positional words of argv, skipping global flags' values: ["calendar", "+agenda"]. */
-export function positionalWords(argv: string[]): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--") break;
-    if (VALUE_FLAGS.has(a)) i++;
-    else if (!a.startsWith("-")) words.push(a);
-    else if (words.length > 0) break;
-  }
-  return words;
 }
 
 /** Recording and replaying read and write files of this machine: a host's run (a turn) may not ask for them. */

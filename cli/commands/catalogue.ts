@@ -91,7 +91,7 @@ export function catalogueEntry(node: CommandNode): CatalogueEntry {
 }
 
 /** The entries of one service's generated methods, grouped by resource in first-seen order. */
-export function registryEntries(ctx: RunContext, service: string, methods: ApiMethod[]): CatalogueEntry[] {
+function registryEntries(ctx: RunContext, service: string, methods: ApiMethod[]): CatalogueEntry[] {
   const byResource = new Map<string, ApiMethod[]>();
   for (const m of methods) byResource.set(m.resource, [...byResource.get(m.resource) ?? [], m]);
   const parent: CommandNode = {
@@ -242,7 +242,7 @@ async function showCatalogue(ctx: RunContext, opts: CatalogueOptions): Promise<v
   await emitResult(ctx, { format, jq: opts.jq }, data, { count: entries.length });
 }
 
-export const catalogueCommand = defineCommand({
+const catalogueCommand = defineCommand({
   words: ["commands"],
   description:
     "list every command: path, layer, flags, identities, scopes, risk, dry-run, pagination, turn policy",

@@ -120,11 +120,6 @@ export function attributes(values: ParsedLine["values"]): Record<string, RawFlag
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [attributeOf(k), v]));
 }
 
-/** The child a word names (its name or an alias). */
-export function childNamed(cmd: CommandNode, word: string): CommandNode | undefined {
-  return cmd.commands.find((c) => c.name === word || c.aliases.includes(word));
-}
-
 /** The node's path from the root, without the program name: ["calendar", "+agenda"]. */
 export function nodePath(cmd: CommandNode): string[] {
   const names: string[] = [];
