@@ -14,26 +14,10 @@ import { loadAllShortcuts } from "../shortcuts/index.ts";
 import { resolveFlags } from "../shortcuts/inputs.ts";
 import { takesFormat } from "../shortcuts/command_flags.ts";
 import { runCli } from "./helpers/run_cli.ts";
+import { exampleFlags } from "../cli/commands/schema_calls.ts";
 
 const READS = (await loadAllShortcuts()).filter((s) => s.risk === "read");
 const nameOf = (s: Shortcut<FlagSpecs>) => `${s.service} ${s.command}`;
-
-/** A `--help` example as argv words (single and double quotes group words; no escapes are used there). */
-function words(line: string): string[] {
-  return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-}
-
-/** The raw flag values of a shortcut's first example, as commander would hand them to the pipeline. */
-function exampleFlags(s: Shortcut<FlagSpecs>): Record<string, string | boolean> {
-  const argv = words(s.examples[0]).slice(3);
-  const raw: Record<string, string | boolean> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const spec = argv[i].startsWith("--") ? s.flags[argv[i].slice(2)] : undefined;
-    if (!spec) continue;
-    raw[argv[i].slice(2)] = spec.kind === "boolean" ? true : argv[++i];
-  }
-  return raw;
-}
 
 interface Written {
   via: "out" | "outFormat" | "delegate";
@@ -43,7 +27,7 @@ interface Written {
 /** Runs a shortcut with every call answered by its planned stand-in; says how it wrote its result. */
 async function planResult(s: Shortcut<FlagSpecs>): Promise<Written> {
   const p = testProvider({ env: { TZ: "UTC" } });
-  const flags = await resolveFlags(p, s.flags, exampleFlags(s), "help");
+  const flags = await resolveFlags(p, s.flags, exampleFlags(s, s.examples[0]), "help");
   let written: Written | undefined;
   const planned = (call: { planned: unknown }) => Promise.resolve(call.planned);
   const ctx = {

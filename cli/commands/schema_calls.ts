@@ -10,6 +10,11 @@ import { basename } from "node:path";
 import type { Registry } from "../../registry/index.ts";
 import { compileMethod, matchMethod, serviceOfPath } from "../../registry/match.ts";
 import { flagSchema, type FlagSpecs, type Shortcut, type ShortcutContext } from "../../shortcuts/declare.ts";
+import type { RawFlagValue } from "../../shortcuts/inputs.ts";
+import { tokenize } from "../../rpc/tokenize.ts";
+import type { CommandNode } from "../resolve/node.ts";
+import { parseLine } from "../resolve/parse.ts";
+import { staticShortcut } from "../resolve/shortcut_nodes.ts";
 
 export interface CalledMethod {
   httpMethod: string;
@@ -20,18 +25,43 @@ export interface CalledMethod {
   mcpTool?: string;
 }
 
-/** `--name value` / `--flag` pairs of an example command line (quotes honoured). */
-export function exampleFlags(example: string): Record<string, string | true> {
-  const tokens = [...example.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-  const out: Record<string, string | true> = {};
-  for (let i = 0; i < tokens.length; i++) {
-    if (!tokens[i].startsWith("--")) continue;
-    const [name, inline] = tokens[i].slice(2).split(/=(.*)/s);
-    if (inline !== undefined) out[name] = inline;
-    else if (tokens[i + 1] !== undefined && !tokens[i + 1].startsWith("--")) out[name] = tokens[++i];
-    else out[name] = true;
+/** An example line up to where a shell would start another program or a redirection (`| jq`, `> out.md`). */
+function commandPart(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if ("|;&<>".includes(c)) return line.slice(0, i);
   }
-  return out;
+  return line;
+}
+
+/**
+ * The flag values of a shortcut's example line (`larkit <service> +name --flag value ...`), read by the
+ * resolver's own parse against the shortcut's flags, quotes as a turn's text takes them; none for a line it
+ * does not take.
+ */
+export function exampleFlags(shortcut: Shortcut, example: string): Record<string, RawFlagValue> {
+  const tokens = tokenize(commandPart(example));
+  if (!tokens.ok) return {};
+  const at = tokens.argv.findIndex((w) =>
+    w === shortcut.command || shortcut.aliases?.includes(w as `+${string}`)
+  );
+  const node: CommandNode = {
+    name: shortcut.command,
+    aliases: [],
+    description: "",
+    options: staticShortcut(shortcut).options,
+    commands: [],
+    leaf: true,
+  };
+  try {
+    return parseLine(node, tokens.argv.slice(at + 1)).values;
+  } catch {
+    return {};
+  }
 }
 
 function parseJson(text: string): unknown {
@@ -43,14 +73,14 @@ function parseJson(text: string): unknown {
 }
 
 /** The example's text as the flag's schema takes it; an absent flag gets the schema's default, if any. */
-async function coerce(spec: FlagSpecs[string], raw: string | true | undefined): Promise<{ value?: unknown }> {
+async function coerce(spec: FlagSpecs[string], raw: RawFlagValue): Promise<{ value?: unknown }> {
   const schema = await flagSchema(spec);
   if (raw === undefined) {
     const fallback = schema.safeParse(undefined);
     return fallback.success && fallback.data !== undefined ? { value: fallback.data } : {};
   }
-  const candidates = raw === true
-    ? [true]
+  const candidates = typeof raw !== "string"
+    ? [raw]
     : spec.kind === "json"
     ? [parseJson(raw), raw]
     : [raw, Number(raw), raw === "true"];
@@ -65,7 +95,7 @@ export async function shortcutCalls(
   shortcut: Shortcut,
   registry: Registry,
 ): Promise<{ calls: CalledMethod[]; complete: boolean }> {
-  const raw = shortcut.examples[0] ? exampleFlags(shortcut.examples[0]) : {};
+  const raw = shortcut.examples[0] ? exampleFlags(shortcut, shortcut.examples[0]) : {};
   // Absent flags are absent keys, as the pipeline resolves them.
   const flags: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(shortcut.flags)) {
