@@ -42,7 +42,6 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   },
 ];
 
-const VALUE_FLAGS = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
 const SWITCHES = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
 
 /** What `-V, --version` prints (without the newline): the root's version option and the run's own answer. */

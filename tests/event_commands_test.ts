@@ -58,7 +58,9 @@ Deno.test("event consume --dry-run shows the subscription and connects to nothin
   for (
     const [args, pattern] of [
       [["NotAKey"], /not an event key/],
-      [["im.message.receive_v1", "--timeout", "soon"], /--timeout/],
+      [["im.message.receive_v1", "--timeout", "soon"], /--timeout: expected a duration/],
+      [["im.message.receive_v1", "--max-events", "0"], /--max-events: must be a positive whole number/],
+      [["im.message.receive_v1", "--max-events", "2.5"], /--max-events/],
       [["im.message.receive_v1", "--param", "novalue"], /--param/],
       [["im.message.receive_v1", "--jq", ".["], /jq/],
       [["im.message.receive_v1", "--output-dir", "/etc"], /--output-dir/],

@@ -426,6 +426,12 @@ Deno.test("disallowed relay URLs are refused before anything starts", async () =
       assert.equal(err.type, "validation");
       assert.match(err.message, /^invalid remote control URL `.+`; expected HTTPS URL for feishu\.cn/);
     }
+    // A wait that is not a whole number of milliseconds in range is refused as the flag's own error.
+    for (const wait of ["soon", "-1", "600001"]) {
+      const r = await h.run(["remote-control", "start", "--wait-ms", wait]);
+      assert.equal(r.code, 2, `--wait-ms ${wait}: ${r.stderr}`);
+      assert.match(errorOf(r).message, /--wait-ms/);
+    }
     assert.equal(await probeSocket(h.socket), "absent");
     assert.equal(h.relay.stats.enrollments, 0);
   });

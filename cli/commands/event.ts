@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import * as z from "zod";
-import { flag } from "../../shortcuts/declare.ts";
+import { flag, type FlagSpec, type FlagValues } from "../../shortcuts/declare.ts";
 import { readOnlyInTurns, refusedInTurns } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { EVENT_KEYS, type EventEnvelope, EventEnvelopeSchema, eventKey } from "../event/catalog.ts";
@@ -17,7 +17,6 @@ import { resolveOutputPath } from "../local_paths.ts";
 import { untilAborted } from "../provider.ts";
 import { type CommandModule, defineCommand } from "../resolve/declare.ts";
 import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
-import { parseOptions } from "./parse_options.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
 import { ENDPOINT_PATH } from "../event/connection.ts";
 
@@ -53,40 +52,66 @@ export function parseDuration(raw: string): number | undefined {
   return Math.round(Number(m[1]) * unit);
 }
 
-const ConsumeOptions = z.object({
-  param: z._default(z.array(z.string().check(z.regex(/^[^=]+=/, "expected k=v"))), []),
-  jq: z.optional(z.string()),
-  maxEvents: z.optional(z.coerce.number().check(z.int(), z.positive())),
-  timeout: z.pipe(
-    z.optional(z.string()),
-    z.transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const ms = parseDuration(v);
-      if (ms === undefined || ms <= 0) {
-        ctx.issues.push({
-          code: "custom",
-          input: v,
-          message: `expected a duration like 30s, 500ms or 2m, got "${v}"`,
-        });
-        return z.NEVER;
-      }
-      return ms;
-    }),
-  ),
-  outputDir: z.optional(z.string()),
-  filter: z.optional(z.string()).check(z.refine((v) => {
-    if (v === undefined) return true;
-    try {
-      new RegExp(v);
-      return true;
-    } catch {
-      return false;
+/** A duration flag (`30s`, `500ms`, `2m`) as milliseconds. */
+const durationSchema = z.pipe(
+  z.optional(z.string()),
+  z.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const ms = parseDuration(v);
+    if (ms === undefined || ms <= 0) {
+      ctx.issues.push({ code: "custom", input: v, message: `expected a duration like 30s, 500ms or 2m` });
+      return z.NEVER;
     }
-  }, "not a regular expression")),
-  quiet: z._default(z.boolean(), false),
-  dryRun: z._default(z.boolean(), false),
-});
-type ConsumeOpts = z.infer<typeof ConsumeOptions>;
+    return ms;
+  }),
+);
+
+/** `event consume`'s flags, each checked by its own schema when the parse hands it over. */
+const CONSUME_FLAGS = {
+  param: {
+    kind: "string",
+    description: "keep events whose event.<k> equals v (repeatable)",
+    placeholder: "k=v",
+    repeatable: true,
+    schema: z._default(z.array(z.string().check(z.regex(/^[^=]+=/, "expected k=v"))), []),
+  } satisfies FlagSpec<string[]>,
+  jq: flag.string("jq filter applied to each event", { placeholder: "expr" }),
+  "max-events": {
+    kind: "integer",
+    description: "stop after n events",
+    placeholder: "n",
+    schema: z.optional(
+      z.pipe(z.string().check(z.regex(/^\d+$/, "must be a positive whole number")), z.transform(Number)),
+    )
+      .check(z.refine((n) => n === undefined || n > 0, "must be a positive whole number")),
+  } satisfies FlagSpec<number | undefined>,
+  timeout: {
+    kind: "string",
+    description: "stop after this long (30s, 500ms, 2m); no event by then is exit 4",
+    placeholder: "duration",
+    schema: durationSchema,
+  } satisfies FlagSpec<number | undefined>,
+  "output-dir": flag.string("write each event to <dir>/<event_id>.json instead of stdout", {
+    placeholder: "dir",
+  }),
+  filter: {
+    kind: "string",
+    description: "keep events whose event type matches this regular expression",
+    placeholder: "regex",
+    schema: z.optional(z.string()).check(z.refine((v) => {
+      if (v === undefined) return true;
+      try {
+        new RegExp(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "not a regular expression")),
+  } satisfies FlagSpec<string | undefined>,
+  quiet: flag.boolean("no [event] status lines on stderr"),
+  "dry-run": flag.boolean("show the subscription without connecting"),
+};
+type ConsumeOpts = FlagValues<typeof CONSUME_FLAGS>;
 
 const KEY = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
 
@@ -156,11 +181,11 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
   }
   const params = parseParams(opts.param);
   if (opts.jq !== undefined) await checkJq(opts.jq);
-  const outputDir = opts.outputDir === undefined
+  const outputDir = opts["output-dir"] === undefined
     ? undefined
-    : await resolveOutputPath(ctx.p, "output-dir", opts.outputDir);
+    : await resolveOutputPath(ctx.p, "output-dir", opts["output-dir"]);
   const hub = await appHub(ctx);
-  if (opts.dryRun) {
+  if (opts["dry-run"]) {
     await emitSuccess(ctx, {
       data: {
         app_id: hub.appId,
@@ -232,7 +257,7 @@ async function consume(ctx: RunContext, keys: string[], opts: ConsumeOpts): Prom
       await deliver(ctx, event, opts, outputDir);
       await client.send({ op: "ack", event_id: event.header.event_id });
       count++;
-      if (opts.maxEvents !== undefined && count >= opts.maxEvents) return;
+      if (opts["max-events"] !== undefined && count >= opts["max-events"]) return;
     }
   } finally {
     ctx.p.signal.removeEventListener("abort", onAbort);
@@ -379,22 +404,7 @@ const schema = defineCommand({
 const consumeCmd = defineCommand({
   words: ["event", "consume"],
   description: "stream matching events as NDJSON on stdout",
-  flags: {
-    param: flag.strings("keep events whose event.<k> equals v (repeatable)", { placeholder: "k=v" }),
-    jq: flag.string("jq filter applied to each event", { placeholder: "expr" }),
-    "max-events": flag.string("stop after n events", { placeholder: "n" }),
-    timeout: flag.string("stop after this long (30s, 500ms, 2m); no event by then is exit 4", {
-      placeholder: "duration",
-    }),
-    "output-dir": flag.string("write each event to <dir>/<event_id>.json instead of stdout", {
-      placeholder: "dir",
-    }),
-    filter: flag.string("keep events whose event type matches this regular expression", {
-      placeholder: "regex",
-    }),
-    quiet: flag.boolean("no [event] status lines on stderr"),
-    "dry-run": flag.boolean("show the subscription without connecting"),
-  },
+  flags: CONSUME_FLAGS,
   args: [{
     name: "key",
     description: "event keys to receive, e.g. im.message.receive_v1 (none: every event)",
@@ -403,17 +413,7 @@ const consumeCmd = defineCommand({
   helpAfter: CONSUME_HELP,
   turn: readOnlyInTurns("receives events from a running hub; a turn never starts one"),
   async action(ctx, { flags, args }) {
-    const opts = parseOptions(ConsumeOptions, {
-      param: flags.param,
-      jq: flags.jq,
-      maxEvents: flags["max-events"],
-      timeout: flags.timeout,
-      outputDir: flags["output-dir"],
-      filter: flags.filter,
-      quiet: flags.quiet,
-      dryRun: flags["dry-run"],
-    }, "event consume");
-    await consume(ctx, args, opts);
+    await consume(ctx, args, flags);
   },
 });
 

@@ -10,7 +10,7 @@
  * enrollment; neither needs remote control enabled. `hosts` asks the relay directly.
  */
 import { flag } from "../../shortcuts/declare.ts";
-import * as z from "zod";
+import type * as z from "zod";
 import { refusedInTurns } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { errors, larkitError, toLarkitError } from "../output/errors.ts";
@@ -28,7 +28,6 @@ import { emitOutput, jqFlag } from "./envelope_output.ts";
 
 /** The command's result as its envelope, through its --jq. */
 type Emit = (parts: { data?: unknown; wrote?: boolean }) => Promise<void>;
-import { parseOptions } from "./parse_options.ts";
 import { agentEventMethods } from "./event.ts";
 
 /** The environment variable naming the relay base URL when `--relay-url` is not given. */
@@ -59,23 +58,24 @@ short numeric code. It works while remote control is disabled; the device reache
 Times (expiresAt, lastSeenAt) are Unix seconds.
 `;
 
-const OptionsSchema = z.object({
-  daemon: z.boolean(),
-  relayUrl: z.optional(z.string()),
-  waitMs: z.coerce.number().check(z.int(), z.minimum(0), z.maximum(600_000)),
-  shutdown: z.optional(z.boolean()),
-  remoteReadOnly: z.optional(z.boolean()),
-  remoteForbidService: z.optional(z.string()),
-  remoteOwnThreads: z.optional(z.boolean()),
-  revokeClients: z.optional(z.boolean()),
-  manualCode: z.optional(z.boolean()),
-  stale: z.optional(z.boolean()),
-});
+/** The command's flag values as its steps read them. */
+interface Options {
+  daemon: boolean;
+  relayUrl?: string;
+  waitMs: number;
+  shutdown: boolean;
+  remoteReadOnly: boolean;
+  remoteForbidService?: string;
+  remoteOwnThreads: boolean;
+  revokeClients: boolean;
+  manualCode: boolean;
+  stale: boolean;
+}
 
 type Action = "start" | "stop" | "status" | "pair" | "clients" | "hosts";
 
 /** Flags that belong to one action only. */
-const ACTION_FLAGS: [keyof z.infer<typeof OptionsSchema>, string, Action][] = [
+const ACTION_FLAGS: [keyof Options, string, Action][] = [
   ["shutdown", "--shutdown", "stop"],
   ["revokeClients", "--revoke-clients", "stop"],
   ["manualCode", "--manual-code", "pair"],
@@ -197,7 +197,7 @@ async function runForeground(
 async function runThroughDaemon(
   ctx: RunContext,
   action: "start" | "stop" | "status",
-  opts: z.infer<typeof OptionsSchema>,
+  opts: Options,
   out: Emit,
 ): Promise<void> {
   // start and stop change the relay connection before their result is shown.
@@ -291,7 +291,7 @@ async function runThroughDaemon(
 async function pairedAfterStop(
   ctx: RunContext,
   call: DeviceCall,
-  opts: z.infer<typeof OptionsSchema>,
+  opts: Options,
 ): Promise<RemoteControlClient[] | null> {
   let clients: RemoteControlClient[];
   try {
@@ -323,7 +323,7 @@ async function pairedAfterStop(
 /** `pairedAfterStop` when no daemon runs: on a remote control in this process, if one can be made at all. */
 async function pairedWithoutDaemon(
   ctx: RunContext,
-  opts: z.infer<typeof OptionsSchema>,
+  opts: Options,
 ): Promise<RemoteControlClient[] | null> {
   try {
     return await withDevices(ctx, opts, (t) => pairedAfterStop(ctx, t.call, opts));
@@ -377,7 +377,7 @@ interface DeviceTarget {
  * A host for one command when no daemon runs: it acts on the stored enrollment and never opens a relay
  * socket (`followPreference: false`), whatever remote control's saved state.
  */
-async function oneOffHost(ctx: RunContext, opts: z.infer<typeof OptionsSchema>) {
+async function oneOffHost(ctx: RunContext, opts: Options) {
   const { createRemoteControlHost } = await import("../../relay/host.ts");
   return createRemoteControlHost({
     provider: ctx.p,
@@ -391,7 +391,7 @@ async function oneOffHost(ctx: RunContext, opts: z.infer<typeof OptionsSchema>) 
 
 async function withDevices<T>(
   ctx: RunContext,
-  opts: z.infer<typeof OptionsSchema>,
+  opts: Options,
   fn: (target: DeviceTarget) => Promise<T>,
 ): Promise<T> {
   const daemon = await import("../../relay/daemon.ts");
@@ -437,7 +437,7 @@ function isoSeconds(s: number): string {
   return new Date(s * 1000).toISOString();
 }
 
-async function runPair(ctx: RunContext, opts: z.infer<typeof OptionsSchema>, out: Emit): Promise<void> {
+async function runPair(ctx: RunContext, opts: Options, out: Emit): Promise<void> {
   const code = await withDevices(ctx, opts, async (t) =>
     parseResult(
       "remoteControl/pairing/start",
@@ -453,7 +453,7 @@ async function runPair(ctx: RunContext, opts: z.infer<typeof OptionsSchema>, out
 async function runClients(
   ctx: RunContext,
   args: string[],
-  opts: z.infer<typeof OptionsSchema>,
+  opts: Options,
   out: Emit,
 ): Promise<void> {
   const [sub = "list", id, ...extra] = args;
@@ -480,7 +480,7 @@ async function runClients(
 async function runHosts(
   ctx: RunContext,
   args: string[],
-  opts: z.infer<typeof OptionsSchema>,
+  opts: Options,
   out: Emit,
 ): Promise<void> {
   const [sub = "list", id, ...extra] = args;
@@ -521,8 +521,10 @@ const remoteControl = defineCommand({
     "relay-url": flag.string(`relay base URL (default: $${RELAY_URL_ENV}, else the account's origin)`, {
       placeholder: "url",
     }),
-    "wait-ms": flag.defaulted("start: how long to wait for the relay connection", "15000", {
-      placeholder: "ms",
+    "wait-ms": flag.integer("start: how long to wait for the relay connection, in ms", {
+      default: 15_000,
+      min: 0,
+      max: 600_000,
     }),
     shutdown: flag.boolean("stop: also end the background daemon"),
     "remote-read-only": flag.boolean("start: refuse every write from remote devices"),
@@ -549,7 +551,7 @@ const remoteControl = defineCommand({
   turn: refusedInTurns("starts or stops the remote-control daemon"),
   async action(ctx, { flags, args: [word, ...args] }) {
     const action = word as Action;
-    const opts = parseOptions(OptionsSchema, {
+    const opts: Options = {
       daemon: flags.daemon,
       relayUrl: flags["relay-url"],
       waitMs: flags["wait-ms"],
@@ -560,7 +562,7 @@ const remoteControl = defineCommand({
       revokeClients: flags["revoke-clients"],
       manualCode: flags["manual-code"],
       stale: flags.stale,
-    }, "remote-control");
+    };
     const out: Emit = (parts) => emitOutput(ctx, ["remote-control"], ["json"], flags, parts);
     if (!opts.daemon && action !== "start") {
       throw errors.usage(`--no-daemon applies to start only, not ${action}`, {
