@@ -81,11 +81,15 @@ export async function resolveFlags<F extends FlagSpecs>(
     const parsed = (await flagSchema(spec)).safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const allowed = spec.choices ? `; allowed: ${spec.choices.join(", ")}` : "";
+      const said = issue?.message ?? "invalid";
+      // The choices, unless the schema's own message already lists them.
+      const allowed = spec.choices && !said.includes(spec.choices.join(", "))
+        ? `; allowed: ${spec.choices.join(", ")}`
+        : "";
       throw errors.validation(
         value === undefined
           ? `--${name} is required`
-          : `invalid value "${String(value)}" for --${name}: ${issue?.message ?? "invalid"}${allowed}`,
+          : `invalid value "${String(value)}" for --${name}: ${said}${allowed}`,
         { hint: `see the flags and examples: ${helpCommand}` },
       );
     }

@@ -77,6 +77,7 @@ Deno.test("types: invalid JSON, out-of-range integer, unknown choice, missing re
   await rejects({ data: "@bad.json" }, /^--data: invalid JSON/);
   await rejects({ size: "99" }, /invalid value "99" for --size/);
   await rejects({ size: "ten" }, /invalid value "ten" for --size: must be an integer/);
-  await rejects({ mode: "c" }, /invalid value "c" for --mode: .*allowed: a, b/);
+  // The choices once: the schema's message already lists them.
+  await rejects({ mode: "c" }, /invalid value "c" for --mode: must be one of: a, b$/);
   await rejects({ id: undefined }, /^--id is required$/);
 });

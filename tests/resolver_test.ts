@@ -191,7 +191,7 @@ Deno.test("help wraps at the terminal's width on a TTY, at 80 columns otherwise"
 
 Deno.test("an unknown command: suggestions, and a hint naming the deepest command that exists", async () => {
   const top = usage(await runCli(["calendr"]));
-  assert.equal(top.message, "unknown command 'calendr'");
+  assert.equal(top.message, "unknown command 'calendr' (Did you mean calendar?)");
   assert.deepEqual(top.detail, { reason: "unknownCommand", word: "calendr", suggestions: ["calendar"] });
   assert.equal(top.hint, "did you mean calendar? run `larkit --help` to see the commands and flags");
 
@@ -207,7 +207,7 @@ Deno.test("an unknown command: suggestions, and a hint naming the deepest comman
   assert.match(fixed.hint, /`larkit config --help`/);
 
   const shortcut = usage(await runCli(["calendar", "+agend"]));
-  assert.equal(shortcut.message, "unknown command '+agend'");
+  assert.equal(shortcut.message, "unknown command '+agend' (Did you mean +agenda?)");
   assert.match(shortcut.hint, /`larkit calendar --help`/);
 
   const none = usage(await runCli(["zzzz"]));
@@ -390,7 +390,7 @@ Deno.test("--x=value and global flags before, among and after the words give the
     ) assert.deepEqual(await dry(argv), plain, JSON.stringify(argv));
     // A global flag's value is not a command word: `--profile calendar` names the profile "calendar".
     const wrong = await runCli(["--profile", "calendar", "calendars", "list"], { configDir });
-    assert.equal(usage(wrong).message, "unknown command 'calendars'");
+    assert.equal(usage(wrong).message, "unknown command 'calendars' (Did you mean calendar?)");
   } finally {
     await Deno.remove(configDir, { recursive: true });
   }

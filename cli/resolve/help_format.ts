@@ -90,12 +90,13 @@ export function formatHelp(cmd: CommandNode, helpWidth: number): string {
   const commands = visibleCommands(cmd);
   const args = (cmd.args ?? []).filter((a) => a.description);
   const argTerm = (a: NonNullable<CommandNode["args"]>[number]) => a.name;
-  const argDescription = (a: NonNullable<CommandNode["args"]>[number]) =>
-    [
-      a.description,
-      ...(a.choices ? [`(choices: ${a.choices.map((c) => JSON.stringify(c)).join(", ")})`] : []),
-      ...(a.default !== undefined ? [`(default: ${JSON.stringify(a.default)})`] : []),
-    ].join(" ");
+  const argDescription = (a: NonNullable<CommandNode["args"]>[number]) => {
+    const notes = [
+      ...(a.choices ? [`choices: ${a.choices.map((c) => JSON.stringify(c)).join(", ")}`] : []),
+      ...(a.default !== undefined ? [`default: ${JSON.stringify(a.default)}`] : []),
+    ];
+    return notes.length ? `${a.description} (${notes.join(", ")})` : a.description;
+  };
   const termWidth = Math.max(
     0,
     ...args.map((a) => argTerm(a).length),

@@ -42,10 +42,16 @@ async function unknownCommand(node: CommandNode, word: string): Promise<LarkitEr
     node.expand = undefined;
   }
   const names = node.commands.filter((c) => !c.hidden).flatMap((c) => [c.name, ...c.aliases]);
-  return usageError(`unknown command '${word}'`, "unknownCommand", {
+  const suggestions = suggest(word, names);
+  const maybe = suggestions.length === 0
+    ? ""
+    : suggestions.length === 1
+    ? ` (Did you mean ${suggestions[0]}?)`
+    : ` (Did you mean one of ${suggestions.join(", ")}?)`;
+  return usageError(`unknown command '${word}'${maybe}`, "unknownCommand", {
     path: nodePath(node),
     unknown: word,
-    suggestions: suggest(word, names),
+    suggestions,
   });
 }
 
@@ -98,7 +104,7 @@ export async function landOn(root: CommandNode, argv: string[]): Promise<Landing
       const name = word.split("=")[0];
       if (GLOBAL_SWITCH.has(word)) continue;
       if (GLOBAL_VALUE.has(name)) {
-        if (!word.includes("=")) i++;
+        if (!word.includes("=") && ++i >= argv.length) throw globalMissing(name, nodePath(node));
         continue;
       }
       if (argv.slice(i).some(isHelpFlag)) continue;
@@ -127,6 +133,15 @@ export async function landOn(root: CommandNode, argv: string[]): Promise<Landing
 }
 
 const isHelpFlag = (a: string) => HELP_FLAGS.has(a);
+
+/** A global flag that takes a value, given last without one. */
+function globalMissing(name: string, path: string[]): LarkitError {
+  const flag = GLOBAL_FLAGS.find((f) => f.flag === name);
+  return usageError(`option '${name} ${flag?.value}' argument missing`, "optionMissingArgument", {
+    path,
+    suggestions: [],
+  });
+}
 
 function plural(n: number): string {
   return n === 1 ? "" : "s";
@@ -162,13 +177,7 @@ export function parseLine(node: CommandNode, rest: string[]): ParsedLine {
     const option = optionNamed(node.options, name);
     if (!option && GLOBAL_SWITCH.has(arg)) continue;
     if (!option && GLOBAL_VALUE.has(name)) {
-      if (eq === -1) {
-        if (i + 1 >= rest.length) {
-          const flag = GLOBAL_FLAGS.find((f) => f.flag === name);
-          throw fail(`option '${name} ${flag?.value}' argument missing`, "optionMissingArgument");
-        }
-        i++;
-      }
+      if (eq === -1 && ++i >= rest.length) throw globalMissing(name, at.path);
       continue;
     }
     if (!option && node.passUnknownOptions) {

@@ -65,7 +65,7 @@ Deno.test("the words land on a command, global flags and their values passed ove
 
 Deno.test("an unknown word is a usage error with did-you-mean under the deepest command", async () => {
   const e = await usage(() => landOn(root, ["skills", "sho"]));
-  assert.deepEqual(e.message, "unknown command 'sho'");
+  assert.deepEqual(e.message, "unknown command 'sho' (Did you mean show?)");
   assert.deepEqual(e.hint, "did you mean show? run `larkit skills --help` to see the commands and flags");
   const early = await usage(() => landOn(root, ["--as", "bot", "skills", "show", "x"]));
   assert.match(early.message, /^unknown option '--as'/);
