@@ -19,7 +19,7 @@ import { parseFormat } from "../output/formats/names.ts";
 import type { ApiMethod } from "../../registry/index.ts";
 import { flag } from "../../shortcuts/declare.ts";
 import { type CommandModule, defineCommand } from "../resolve/declare.ts";
-import { type CommandNode, expanded, flagsOf, nodePath } from "../resolve/node.ts";
+import { type CommandNode, expanded, flagsOf, groupNode, nodePath } from "../resolve/node.ts";
 import { liveRoot } from "../resolve/root.ts";
 import { methodNode } from "../resolve/services.ts";
 import { prune, strictModeOf } from "../resolve/strict.ts";
@@ -94,25 +94,9 @@ export function catalogueEntry(node: CommandNode): CatalogueEntry {
 function registryEntries(ctx: RunContext, service: string, methods: ApiMethod[]): CatalogueEntry[] {
   const byResource = new Map<string, ApiMethod[]>();
   for (const m of methods) byResource.set(m.resource, [...byResource.get(m.resource) ?? [], m]);
-  const parent: CommandNode = {
-    name: service,
-    aliases: [],
-    description: "",
-    options: [],
-    commands: [],
-    leaf: false,
-  };
-  const root: CommandNode = {
-    name: "larkit",
-    aliases: [],
-    description: "",
-    options: [],
-    commands: [],
-    leaf: false,
-  };
-  parent.parent = root;
+  const parent = groupNode(service, groupNode("larkit"));
   return [...byResource.entries()].flatMap(([resource, ms]) => {
-    const group: CommandNode = { ...parent, name: resource, parent, commands: [] };
+    const group = groupNode(resource, parent);
     return ms.map((m) => catalogueEntry(methodNode(ctx, m, group)));
   });
 }

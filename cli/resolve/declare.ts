@@ -11,7 +11,7 @@ import type { RunContext } from "../context.ts";
 import { lazy } from "../lazy.ts";
 import type { Identity } from "../output/envelope.ts";
 import type { Risk } from "../provider.ts";
-import type { ArgSpec, CommandNode, OptionDecl } from "./node.ts";
+import { type ArgSpec, type CommandNode, groupNode, type OptionDecl } from "./node.ts";
 
 /** A group of commands (`config`, `skills`): a word with a description and no action of its own. */
 export interface CommandGroup {
@@ -156,16 +156,7 @@ function groupAt(root: CommandNode, words: string[]): CommandNode {
   for (const word of words) {
     let next = at.commands.find((c) => c.name === word);
     if (!next) {
-      next = {
-        name: word,
-        aliases: [],
-        description: "",
-        options: [],
-        commands: [],
-        parent: at,
-        leaf: false,
-        layer: "builtin",
-      };
+      next = { ...groupNode(word, at), layer: "builtin" };
       at.commands.push(next);
     }
     at = next;

@@ -4,19 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { addDeclared } from "./declare.ts";
-import type { CommandNode } from "./node.ts";
+import { groupNode } from "./node.ts";
 import { FIXED_COMMANDS } from "./fixed_commands.ts";
 
 for (const fixed of FIXED_COMMANDS) {
   Deno.test(`fixed commands: ${fixed.names[0]} declares ${fixed.names.join(", ")}`, async () => {
-    const root: CommandNode = {
-      name: "larkit",
-      aliases: [],
-      description: "",
-      options: [],
-      commands: [],
-      leaf: false,
-    };
+    const root = groupNode("larkit");
     addDeclared(root, await fixed.load());
     assert.deepEqual(root.commands.map((c) => c.name), fixed.names);
   });

@@ -120,6 +120,19 @@ export function attributes(values: ParsedLine["values"]): Record<string, RawFlag
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [attributeOf(k), v]));
 }
 
+/** A command that only groups others (`config`, a resource), with no flags of its own. */
+export function groupNode(name: string, parent?: CommandNode, description = ""): CommandNode {
+  return {
+    name,
+    aliases: [],
+    description,
+    options: [],
+    commands: [],
+    leaf: false,
+    ...(parent ? { parent } : {}),
+  };
+}
+
 /** The node's path from the root, without the program name: ["calendar", "+agenda"]. */
 export function nodePath(cmd: CommandNode): string[] {
   const names: string[] = [];

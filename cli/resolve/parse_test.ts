@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { flag } from "../../shortcuts/declare.ts";
 import { LarkitError } from "../output/errors.ts";
 import { addDeclared, type CommandModule, defineCommand } from "./declare.ts";
-import type { CommandNode } from "./node.ts";
+import { groupNode } from "./node.ts";
 import { landOn, parseLine } from "./parse.ts";
 
 const show = defineCommand({
@@ -29,14 +29,7 @@ const module: CommandModule = {
   groups: [{ words: ["skills"], description: "guides" }, { words: ["event"], description: "events" }],
   commands: [show, consume],
 };
-const root: CommandNode = {
-  name: "larkit",
-  aliases: [],
-  description: "",
-  options: [],
-  commands: [],
-  leaf: false,
-};
+const root = groupNode("larkit");
 addDeclared(root, module);
 const showNode = root.commands[0].commands[0];
 const consumeNode = root.commands[1].commands[0];

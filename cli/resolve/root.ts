@@ -10,7 +10,7 @@ import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { Identity } from "../output/envelope.ts";
 import { addDeclared } from "./declare.ts";
-import type { CommandNode, OptionDecl } from "./node.ts";
+import { type CommandNode, groupNode, type OptionDecl } from "./node.ts";
 import { serviceNames, serviceNode, staticLine } from "./services.ts";
 
 export const ROOT_DESCRIPTION = "One command line to the Lark/Feishu suite for humans, scripts and AI agents";
@@ -75,12 +75,8 @@ export async function liveRoot(ctx: RunContext): Promise<CommandNode> {
 export function rootNode(ctx: RunContext): CommandNode {
   const built = new Set<string>();
   const root: CommandNode = {
-    name: "larkit",
-    aliases: [],
-    description: ROOT_DESCRIPTION,
+    ...groupNode("larkit", undefined, ROOT_DESCRIPTION),
     options: ROOT_OPTIONS,
-    commands: [],
-    leaf: false,
     layer: "builtin",
     async find(word) {
       if (!built.has(word)) {

@@ -14,7 +14,7 @@ import { urlPath } from "../files.ts";
 import { lazy } from "../lazy.ts";
 import type { ApiMethod, RunnableMethod } from "../../registry/index.ts";
 import { SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
-import { attributes, type CommandNode, type OptionDecl } from "./node.ts";
+import { attributes, type CommandNode, groupNode, type OptionDecl } from "./node.ts";
 import { addDeclared } from "./declare.ts";
 import { suggest, usageError } from "./usage.ts";
 
@@ -83,13 +83,7 @@ function resourceNode(
   methods?: ApiMethod[],
 ): CommandNode {
   const node: CommandNode = {
-    name: resource,
-    aliases: [],
-    description: `${resource} operations`,
-    options: [],
-    commands: [],
-    parent,
-    leaf: false,
+    ...groupNode(resource, parent, `${resource} operations`),
     layer: "api",
     async find(word) {
       const m = await (await registryOf(ctx)).findRunnable(service, resource, word);
@@ -180,13 +174,7 @@ export async function serviceNode(
   if (!summary) return undefined;
   const hasShortcuts = Object.hasOwn(SHORTCUT_SERVICES, service);
   const node: CommandNode = {
-    name: service,
-    aliases: [],
-    description: summary.description,
-    options: [],
-    commands: [],
-    parent: root,
-    leaf: false,
+    ...groupNode(service, root, summary.description),
     layer: "api",
     identities: summary.identities,
     async find(word) {
