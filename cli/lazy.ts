@@ -8,6 +8,7 @@
  * table and `LAZY_DATA` (never by hand), and `tests/compile_includes_test.ts` fails when a lazily loaded module
  * is not included.
  */
+import type * as Call from "./api_commands/call.ts";
 import type * as MethodHelp from "./api_commands/method_help.ts";
 import type * as ParamValues from "./api_commands/param_values.ts";
 import type * as Execute from "./api_commands/execute.ts";
@@ -50,6 +51,7 @@ import type * as Width from "./output/formats/width.ts";
 import type * as RecordSession from "./record/session.ts";
 import type * as HelpFormat from "./resolve/help_format.ts";
 import type * as ResolveRun from "./resolve/run.ts";
+import type * as Services from "./resolve/services.ts";
 import type * as ShortcutNodes from "./resolve/shortcut_nodes.ts";
 import type * as RiskGate from "./risk.ts";
 import type * as TerminalPicker from "./terminal_picker.ts";
@@ -84,6 +86,7 @@ import type * as WikiShortcuts from "../shortcuts/wiki/index.ts";
 
 /** Every lazily loaded module, by its path from the repository root. */
 export interface LazyModules {
+  "cli/api_commands/call.ts": typeof Call;
   "cli/api_commands/execute.ts": typeof Execute;
   "cli/api_commands/method_help.ts": typeof MethodHelp;
   "cli/api_commands/param_values.ts": typeof ParamValues;
@@ -126,6 +129,7 @@ export interface LazyModules {
   "cli/record/session.ts": typeof RecordSession;
   "cli/resolve/help_format.ts": typeof HelpFormat;
   "cli/resolve/run.ts": typeof ResolveRun;
+  "cli/resolve/services.ts": typeof Services;
   "cli/resolve/shortcut_nodes.ts": typeof ShortcutNodes;
   "cli/risk.ts": typeof RiskGate;
   "cli/terminal_picker.ts": typeof TerminalPicker;

@@ -1,13 +1,11 @@
 /**
  * What running one generated API command means, apart from how its command line is parsed: the call handed
- * to the executor and the flag set its command takes (`cli/resolve/services.ts` builds the method's node
- * from here).
+ * to the executor (`cli/resolve/services.ts` loads it when a method's node runs).
  */
 import type { RunContext } from "../context.ts";
 import type { RunnableMethod } from "../../registry/index.ts";
 import { listFieldOf } from "../../registry/method.ts";
 import type { ApiCall } from "./execute.ts";
-import type { ApiFlagSet } from "./flags.ts";
 import { buildRequest } from "./request.ts";
 
 /**
@@ -43,16 +41,5 @@ export function apiCallOf(ctx: RunContext, m: RunnableMethod, siblings: Runnable
       buildRequest(m, params, data, { ...opts, uuid: () => ctx.p.random.uuid() }),
     verify: m.risk !== "read" && !m.idempotency ? (params) => verifyCommand(m, siblings, params) : undefined,
     listField: listFieldOf(m),
-  };
-}
-
-/** The flags a generated command takes (`addApiFlags`), from its method. */
-export function apiFlagSetOf(m: RunnableMethod): ApiFlagSet {
-  return {
-    body: m.httpMethod !== "GET",
-    file: m.fileFields.length > 0,
-    yes: m.risk === "high-risk-write",
-    idempotency: m.idempotency !== undefined,
-    pages: m.listField !== undefined || "page_token" in m.parameters,
   };
 }

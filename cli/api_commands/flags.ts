@@ -4,6 +4,7 @@
  */
 import type { FlagMeta } from "../command_meta.ts";
 import type { OptionDecl } from "../resolve/node.ts";
+import type { RunnableMethod } from "../../registry/index.ts";
 
 export interface ApiFlagSet {
   /** `--data` (methods with a body). */
@@ -77,4 +78,15 @@ export function apiOptions(set: ApiFlagSet): OptionDecl[] {
   }
   if (set.yes) options.push(option("--yes", "confirm a high-risk write", { type: "boolean" }));
   return options;
+}
+
+/** The flags a generated command takes (`apiOptions`), from its method. */
+export function apiFlagSetOf(m: RunnableMethod): ApiFlagSet {
+  return {
+    body: m.httpMethod !== "GET",
+    file: m.fileFields.length > 0,
+    yes: m.risk === "high-risk-write",
+    idempotency: m.idempotency !== undefined,
+    pages: m.listField !== undefined || "page_token" in m.parameters,
+  };
 }

@@ -11,7 +11,7 @@ import { GLOBAL_FLAGS } from "../globals.ts";
 import type { Identity } from "../output/envelope.ts";
 import { addDeclared } from "./declare.ts";
 import { type CommandNode, groupNode, type OptionDecl } from "./node.ts";
-import { serviceNames, serviceNode, staticLine } from "./services.ts";
+import { lazy } from "../lazy.ts";
 
 export const ROOT_DESCRIPTION = "One command line to the Lark/Feishu suite for humans, scripts and AI agents";
 
@@ -65,6 +65,7 @@ export async function liveRoot(ctx: RunContext): Promise<CommandNode> {
   const root = rootNode(ctx);
   root.expand = undefined;
   await addFixed(root, FIXED_COMMANDS);
+  const { serviceNames, serviceNode } = await lazy("cli/resolve/services.ts");
   for (const name of await serviceNames(ctx)) {
     const node = await serviceNode(ctx, name, root);
     if (node) root.commands.push(node);
@@ -84,14 +85,15 @@ export function rootNode(ctx: RunContext): CommandNode {
         const fixed = FIXED_COMMANDS.find((f) => f.names.includes(word));
         if (fixed) await addFixed(root, [fixed]);
         else if (!FIXED_NAMES.has(word)) {
-          const service = await serviceNode(ctx, word, root);
+          // The services' module loads only for a run that names one (a fixed command's run needs none of it).
+          const service = await (await lazy("cli/resolve/services.ts")).serviceNode(ctx, word, root);
           if (service) adopt(root, service);
         }
       }
       return root.commands.find((c) => !c.listed && (c.name === word || c.aliases.includes(word)));
     },
     async expand() {
-      const line = await staticLine(ctx, `{"root":`);
+      const line = await (await lazy("cli/resolve/services.ts")).staticLine(ctx, `{"root":`);
       const listed = line === undefined ? undefined : (JSON.parse(line) as { root: StaticRoot }).root;
       if (!listed || (await registryOf(ctx)).version !== listed.registry) {
         const live = await liveRoot(ctx);

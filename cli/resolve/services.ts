@@ -4,8 +4,7 @@
  * the one method (`findRunnable`) or the one shortcut its words name; help, completion and the catalogue list
  * them all.
  */
-import { apiCallOf, apiFlagSetOf } from "../api_commands/call.ts";
-import { apiOptions } from "../api_commands/flags.ts";
+import { apiFlagSetOf, apiOptions } from "../api_commands/flags.ts";
 import { registryOf } from "../api_commands/registry_of.ts";
 import { FIXED_NAMES } from "./fixed_commands.ts";
 import { SUITE_TURN } from "../command_meta.ts";
@@ -67,7 +66,10 @@ export function methodNode(ctx: RunContext, m: RunnableMethod | ApiMethod, paren
       const siblings = (await Promise.all(
         ["get", "list"].map((n) => registry.findRunnable(m.service, m.resource, n)),
       )).filter((s) => s !== undefined);
-      const { runApiCall } = await lazy("cli/api_commands/execute.ts");
+      const [{ apiCallOf }, { runApiCall }] = await Promise.all([
+        lazy("cli/api_commands/call.ts"),
+        lazy("cli/api_commands/execute.ts"),
+      ]);
       await runApiCall(ctx, apiCallOf(ctx, m, siblings), attributes(line.values));
     },
   };
