@@ -48,8 +48,8 @@ const SWITCHES = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag)
 export const versionText = (version: string): string => `larkit version ${version}`;
 
 /**
- * argv that asks only for the version: `-V`/`--version`, with at most global switches around it. Commander
- * answers such a line with the version whatever else the tree holds, so the run answers it without the tree.
+ * argv that asks only for the version: `-V`/`--version`, with at most global switches around it: answered
+ * before any command node is built.
  */
 export function asksOnlyVersion(argv: string[]): boolean {
   return argv.some((a) => a === "-V" || a === "--version") &&

@@ -60,7 +60,7 @@ export async function openRegistry(overlay?: OverlayDeps): Promise<Registry> {
   /**
    * A baseline service not read whole yet comes as the one resource, without its text; anything else as
    * `loadService` has it. The baseline lists no resources, so a resource is looked for as its file: a name
-   * that cannot be one, or a missing file, is no such resource (the run then goes to the tree, which reads the
+   * that cannot be one, or a missing file, is no such resource (the resolver then lists the
    * whole service and says what is wrong).
    */
   function loadRunnable(name: string, resource: string): Promise<RunnableService | undefined> {

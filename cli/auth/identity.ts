@@ -3,7 +3,7 @@
  *
  * 1. Strict mode (from the account) forces its identity; an explicit `--as` naming the other one is a
  *    `strict_mode` error rather than a silent switch, and a command that cannot run as the forced identity
- *    is refused the same way (the tree normally hides it already).
+ *    is refused the same way (help and completion hide it already).
  * 2. An explicit `--as user|bot` is used as given, if the command supports it.
  * 3. Without `--as`, the account's default (`config default-as`, LARKIT_DEFAULT_AS) is used when it is not
  *    `auto`. `--as auto` skips this step on purpose.

@@ -91,7 +91,7 @@ function apiNode(parent: CommandNode): CommandNode {
 
 export const apiCommands: CommandModule = { groups: [], commands: [], nodes: [apiNode] };
 
-/** The flags `api` takes (the lean resolver in `cli/fast/` reads the same set). */
+/** The flags `api` takes: the generated methods' set with a body, a file and `--yes`. */
 export const RAW_API_FLAGS: ApiFlagSet = { body: true, file: true, yes: true };
 
 /**

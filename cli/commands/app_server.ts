@@ -210,8 +210,8 @@ export async function startAppServer(ctx: RunContext, opts: AppServerFlags): Pro
 }
 
 /**
- * `larkit app-server [flags]`. `cli/fast/method.ts` runs this declaration without the tree (start-up: spawn ->
- * `initialize` answer, issue 17), through the same parse as every declared command.
+ * `larkit app-server [flags]`: its module alone loads with the resolver (start-up: spawn -> `initialize` answer,
+ * issue 17).
  */
 export const appServer = defineCommand({
   words: ["app-server"],

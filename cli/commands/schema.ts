@@ -163,7 +163,7 @@ function prettyShortcut(s: Shortcut, called: { calls: CalledMethod[]; complete: 
   ].join("\n");
 }
 
-/** What `larkit schema [path] [--format] [--jq]` prints; the lean resolver (`cli/fast/`) calls it too. */
+/** What `larkit schema [path] [--format] [--jq]` prints. */
 export async function show(
   ctx: RunContext,
   path: string | undefined,
@@ -259,8 +259,7 @@ export async function show(
 }
 
 /**
- * `larkit schema [path]`. `cli/fast/method.ts` runs this declaration without the tree, through the same parse
- * as every declared command.
+ * `larkit schema [path]`.
  */
 export const schemaCommand = defineCommand({
   words: ["schema"],
