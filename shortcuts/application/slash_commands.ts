@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 
 const COMMANDS = "/open-apis/application/v7/app_slash_commands";
@@ -134,10 +134,7 @@ export const slashCommandList = defineShortcut({
     await ctx.outFormat(
       commands,
       { count: commands.length },
-      (data, columns) =>
-        (data as unknown[]).length
-          ? renderTable(data as Command[], columns, ["command", "command_id", "description"])
-          : "The app has no slash commands.\n",
+      tableOr("The app has no slash commands.\n", ["command", "command_id", "description"]),
     );
   },
 });

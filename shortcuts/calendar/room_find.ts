@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { formatRfc3339, parseTime } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { openIds } from "../vc/common.ts";
@@ -84,11 +84,10 @@ export const roomFind = defineShortcut({
       planned: { room_candidates: [] },
     });
     const rooms = room_candidates ?? [];
-    await ctx.outFormat(rooms, { count: rooms.length }, (d, c) => {
-      const rows = d as Record<string, unknown>[];
-      return rows.length
-        ? renderTable(rows, c, ["room_id", "name", "capacity", "building", "floor"])
-        : "No free rooms found.\n";
-    });
+    await ctx.outFormat(
+      rooms,
+      { count: rooms.length },
+      tableOr("No free rooms found.\n", ["room_id", "name", "capacity", "building", "floor"]),
+    );
   },
 });

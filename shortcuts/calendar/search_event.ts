@@ -2,7 +2,7 @@
 import { timeColumn } from "../common/columns.ts";
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { openIds, optionalRange } from "../vc/common.ts";
@@ -51,11 +51,10 @@ export const searchEvent = defineShortcut({
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);
-    await ctx.outFormat(items, meta(items.length), (d, c) => {
-      const rows = d as Record<string, unknown>[];
-      return rows.length
-        ? renderTable(rows, c, ["event_id", "summary", "start_time", "end_time"])
-        : "No events found.\n";
-    });
+    await ctx.outFormat(
+      items,
+      meta(items.length),
+      tableOr("No events found.\n", ["event_id", "summary", "start_time", "end_time"]),
+    );
   },
 });

@@ -3,7 +3,7 @@
  * given length.
  */
 import * as z from "zod";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { formatRfc3339, timeRange } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { openIds } from "../vc/common.ts";
@@ -50,11 +50,10 @@ export const suggestion = defineShortcut({
       planned: { suggestions: [] },
     });
     const list = suggestions ?? [];
-    await ctx.outFormat(list, { count: list.length }, (d, c) => {
-      const rows = d as Record<string, unknown>[];
-      return rows.length
-        ? renderTable(rows, c, ["start_time", "end_time"])
-        : "No common free time in this range.\n";
-    });
+    await ctx.outFormat(
+      list,
+      { count: list.length },
+      tableOr("No common free time in this range.\n", ["start_time", "end_time"]),
+    );
   },
 });

@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { idList } from "./ids.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
@@ -112,10 +112,7 @@ export const feedShortcutList = defineShortcut({
     await ctx.outFormat(
       page.shortcuts,
       { count: page.shortcuts.length, has_more: more, ...(more ? { page_token: page.page_token } : {}) },
-      (data, columns) =>
-        (data as unknown[]).length
-          ? renderTable(data as Record<string, unknown>[], columns, ["chat_id", "name"])
-          : "No feed shortcuts.\n",
+      tableOr("No feed shortcuts.\n", ["chat_id", "name"]),
     );
   },
 });

@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { checkId } from "./ids.ts";
 import { MESSAGES } from "./messages_list.ts";
@@ -51,11 +51,7 @@ async function feedItem<F extends FlagSpecs>(ctx: ShortcutContext<F>, messageId:
 
 const messageItem = (id: string): FlagItem => ({ item_id: id, item_type: "default", flag_type: "message" });
 
-function flagsText(data: unknown, columns?: number): string {
-  const items = data as FlagItem[];
-  if (items.length === 0) return "No bookmarks.\n";
-  return renderTable(items, columns, ["flag_type", "item_type", "item_id", "create_time"]);
-}
+const flagsText = tableOr("No bookmarks.\n", ["flag_type", "item_type", "item_id", "create_time"]);
 
 export const flagCreate = defineShortcut({
   service: "im",

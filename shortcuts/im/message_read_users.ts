@@ -1,6 +1,6 @@
 /** `im +message-read-users`: who has read a message (the caller must still be in its chat). */
 import * as z from "zod";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { checkId } from "./ids.ts";
 import { listPages, pageFlags, PageInfo } from "./paging.ts";
@@ -42,10 +42,7 @@ export const messageReadUsers = defineShortcut({
     await ctx.outFormat(
       readers,
       meta(readers.length),
-      (data, columns) =>
-        (data as unknown[]).length
-          ? renderTable(data as Record<string, unknown>[], columns, ["user_id", "timestamp"])
-          : "Nobody has read it yet.\n",
+      tableOr("Nobody has read it yet.\n", ["user_id", "timestamp"]),
     );
   },
 });

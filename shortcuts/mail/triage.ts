@@ -3,7 +3,7 @@
  * an agent can pick what to read with `+message`/`+messages`.
  */
 import * as z from "zod";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { formatRfc3339 } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
@@ -61,9 +61,10 @@ export const triage = defineShortcut({
         attachments: m.attachments.length,
       });
     }
-    await ctx.outFormat(rows, meta(rows.length), (d, c) => {
-      const list = d as Record<string, unknown>[];
-      return list.length ? renderTable(list, c, ["date", "from", "subject", "message_id"]) : "No messages.\n";
-    });
+    await ctx.outFormat(
+      rows,
+      meta(rows.length),
+      tableOr("No messages.\n", ["date", "from", "subject", "message_id"]),
+    );
   },
 });

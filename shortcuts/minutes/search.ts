@@ -1,7 +1,7 @@
 /** `minutes +search`: minutes found by keyword, owner, participant and time range. */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { openIds, optionalRange } from "../vc/common.ts";
@@ -55,11 +55,10 @@ export const search = defineShortcut({
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);
-    await ctx.outFormat(items, meta(items.length), (d, c) => {
-      const rows = d as Record<string, unknown>[];
-      return rows.length
-        ? renderTable(rows, c, ["minute_token", "topic", "owner_id", "create_time"])
-        : "No minutes found.\n";
-    });
+    await ctx.outFormat(
+      items,
+      meta(items.length),
+      tableOr("No minutes found.\n", ["minute_token", "topic", "owner_id", "create_time"]),
+    );
   },
 });

@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { optionalRange, token, vcPath } from "./common.ts";
@@ -138,12 +138,11 @@ export const meetingEvents = defineShortcut({
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);
-    await ctx.outFormat(items, meta(items.length), (d, c) => {
-      const rows = d as Record<string, unknown>[];
-      return rows.length
-        ? renderTable(rows, c, ["event_time", "event_type", "operator_id", "event_id"])
-        : "No events.\n";
-    });
+    await ctx.outFormat(
+      items,
+      meta(items.length),
+      tableOr("No events.\n", ["event_time", "event_type", "operator_id", "event_id"]),
+    );
   },
 });
 

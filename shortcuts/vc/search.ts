@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { renderTable } from "../../cli/output/formats/table.ts";
+import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
 import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { formatRfc3339 } from "../common/time.ts";
@@ -13,11 +13,13 @@ import { openIds, optionalRange, vcPath } from "./common.ts";
 const Meeting = z.looseObject({ meeting_id: z.string(), topic: z.optional(z.string()) });
 const Page = z.extend(PageInfo, { items: z.nullish(z.array(Meeting)) });
 
-export function meetingsText(data: unknown, columns?: number): string {
-  const rows = data as Record<string, unknown>[];
-  if (rows.length === 0) return "No meetings found.\n";
-  return renderTable(rows, columns, ["meeting_id", "topic", "meeting_no", "start_time", "end_time"]);
-}
+const meetingsText = tableOr("No meetings found.\n", [
+  "meeting_id",
+  "topic",
+  "meeting_no",
+  "start_time",
+  "end_time",
+]);
 
 export const search = defineShortcut({
   service: "vc",
