@@ -99,7 +99,11 @@ export const roleMemberRemove = simple({
   body: (f) => memberList(f["user-id"]),
 });
 
-const Items = z.looseObject({ items: z.nullish(z.array(z.looseObject({}))) });
+const ItemsPage = z.looseObject({
+  items: z.nullish(z.array(z.looseObject({}))),
+  has_more: z._default(z.boolean(), false),
+  page_token: z.optional(z.string()),
+});
 
 export const tableGet = defineShortcut({
   service: "base",
@@ -113,31 +117,19 @@ export const tableGet = defineShortcut({
   flags: tableFlags,
   async run(ctx) {
     const path = tablePath(ctx.flags);
-    const fields = await ctx.paginate({
-      method: "GET",
-      path: `${path}/fields`,
-      params: { page_size: 100 },
-      response: z.extend(Items, {
-        has_more: z._default(z.boolean(), false),
-        page_token: z.optional(z.string()),
-      }),
-      planned: { items: [], has_more: false },
-    }, { maxPages: 10 });
-    const views = await ctx.paginate({
-      method: "GET",
-      path: `${path}/views`,
-      params: { page_size: 100 },
-      response: z.extend(Items, {
-        has_more: z._default(z.boolean(), false),
-        page_token: z.optional(z.string()),
-      }),
-      planned: { items: [], has_more: false },
-    }, { maxPages: 10 });
-    await ctx.outFormat({
-      table_id: ctx.flags["table-id"],
-      fields: fields.flatMap((p) => p.items ?? []),
-      views: views.flatMap((p) => p.items ?? []),
-    });
+    const all = async (list: "fields" | "views") => {
+      const pages = await ctx.paginate({
+        method: "GET",
+        path: `${path}/${list}`,
+        params: { page_size: 100 },
+        response: ItemsPage,
+        planned: { items: [], has_more: false },
+      }, { maxPages: 10 });
+      return pages.flatMap((p) => p.items ?? []);
+    };
+    const fields = await all("fields");
+    const views = await all("views");
+    await ctx.outFormat({ table_id: ctx.flags["table-id"], fields, views });
   },
 });
 

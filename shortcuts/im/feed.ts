@@ -5,9 +5,9 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { tableOr } from "../common/pretty.ts";
-import { defineShortcut, flag } from "../declare.ts";
+import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { idList } from "./ids.ts";
-import { listPages, pageFlags, PageInfo } from "./paging.ts";
+import { listPages, pageFlags, PageInfo, type PageValues } from "./paging.ts";
 
 const SHORTCUTS = "/open-apis/im/v2/feed_shortcuts";
 const GROUPS = "/open-apis/im/v1/groups";
@@ -122,7 +122,9 @@ const timeFlags = {
   "end-time": flag.string("only updated at or before this time (Unix milliseconds)"),
 };
 
-function timeParams(f: { "start-time"?: string; "end-time"?: string }) {
+type TimeValues = { "start-time"?: string; "end-time"?: string };
+
+function timeParams(f: TimeValues) {
   for (const name of ["start-time", "end-time"] as const) {
     const v = f[name];
     if (v !== undefined && !/^\d{13}$/.test(v)) {
@@ -137,6 +139,24 @@ const GroupPage = z.extend(PageInfo, {
 });
 const FeedCard = z.looseObject({ feed_id: z.string(), feed_type: z.optional(z.string()) });
 const CardPage = z.extend(PageInfo, { items: z._default(z.array(FeedCard), []) });
+
+/** A feed-group list (the groups, or one group's cards): its `items`, paged, in the flags' time window. */
+async function outItems<F extends FlagSpecs, I>(
+  ctx: ShortcutContext<F>,
+  f: PageValues & TimeValues,
+  path: string,
+  response: z.ZodMiniType<z.infer<typeof PageInfo> & { items: I[] }>,
+) {
+  const { pages, meta } = await listPages(ctx, f, {
+    method: "GET",
+    path,
+    params: timeParams(f),
+    response,
+    planned: { items: [], has_more: false },
+  });
+  const items = pages.flatMap((p) => p.items);
+  await ctx.outFormat(items, meta(items.length));
+}
 
 function groupPath(id: string, tail: string): string {
   if (!id.trim()) throw errors.validation("--feed-group-id must not be empty");
@@ -155,15 +175,7 @@ export const feedGroupList = defineShortcut({
   columns: ["name", "feed_group_id"],
   flags: { ...pageFlags({ default: 50, max: 50, noun: "groups" }), ...timeFlags },
   async run(ctx) {
-    const { pages, meta } = await listPages(ctx, ctx.flags, {
-      method: "GET",
-      path: GROUPS,
-      params: timeParams(ctx.flags),
-      response: GroupPage,
-      planned: { items: [], has_more: false },
-    });
-    const groups = pages.flatMap((p) => p.items);
-    await ctx.outFormat(groups, meta(groups.length));
+    await outItems(ctx, ctx.flags, GROUPS, GroupPage);
   },
 });
 
@@ -186,15 +198,7 @@ export const feedGroupListItem = defineShortcut({
     ...timeFlags,
   },
   async run(ctx) {
-    const { pages, meta } = await listPages(ctx, ctx.flags, {
-      method: "GET",
-      path: groupPath(ctx.flags["feed-group-id"], "list_item"),
-      params: timeParams(ctx.flags),
-      response: CardPage,
-      planned: { items: [], has_more: false },
-    });
-    const cards = pages.flatMap((p) => p.items);
-    await ctx.outFormat(cards, meta(cards.length));
+    await outItems(ctx, ctx.flags, groupPath(ctx.flags["feed-group-id"], "list_item"), CardPage);
   },
 });
 
