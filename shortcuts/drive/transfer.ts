@@ -7,7 +7,14 @@
 import { basename, extname } from "node:path";
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { defineShortcut, flag, type FlagSpecs, type FlagValues, type ShortcutContext } from "../declare.ts";
+import {
+  type Call,
+  defineShortcut,
+  flag,
+  type FlagSpecs,
+  type FlagValues,
+  type ShortcutContext,
+} from "../declare.ts";
 import { DOC_TYPES, grantRequester, pollFlags, pollTask, type TaskState, tokenOf } from "./common.ts";
 import { fileNameOf } from "./download.ts";
 import { SINGLE_UPLOAD_MAX } from "./upload.ts";
@@ -72,6 +79,41 @@ function exportCall(ticket: string, token: string) {
   };
 }
 
+/**
+ * Starts an import or export task and waits for it to end (`--timeout`, `--poll-interval`); a wait that runs
+ * out names the `+task_result` command line that checks on it later (`extraArgs`: what it needs beside the
+ * ticket).
+ */
+async function startAndWait<F extends FlagSpecs, R extends { job_status: number; job_error_msg?: string }>(
+  ctx: ShortcutContext<F>,
+  f: { timeout: number; "poll-interval": number },
+  what: "import" | "export",
+  body: Record<string, unknown>,
+  check: (ticket: string) => { call: Call<{ result: R }>; extraArgs: string },
+): Promise<{ ticket: string; result: R }> {
+  const { ticket } = await ctx.api({
+    method: "POST",
+    path: `${DRIVE}/${what}_tasks`,
+    body,
+    response: z.object({ ticket: z.string() }),
+    planned: { ticket: "<ticket>" },
+  });
+  const { call, extraArgs } = check(ticket);
+  const { result } = await pollTask(
+    ctx,
+    {
+      timeout: f.timeout,
+      interval: f["poll-interval"],
+      what,
+      taskId: ticket,
+      resume: `larkit drive +task_result --scenario ${what} --ticket ${ticket}${extraArgs}`,
+    },
+    call,
+    (a) => jobState(a.result),
+  );
+  return { ticket, result };
+}
+
 export const importFile = defineShortcut({
   service: "drive",
   command: "+import",
@@ -123,31 +165,13 @@ export const importFile = defineShortcut({
       planned: { file_token: "<media_token>" },
     });
     const folder = f["folder-token"];
-    const { ticket } = await ctx.api({
-      method: "POST",
-      path: `${DRIVE}/import_tasks`,
-      body: {
-        file_extension: ext,
-        file_token: uploaded.file_token,
-        type: f.type,
-        file_name: f.name ?? basename(name, extname(name)),
-        point: { mount_type: 1, mount_key: folder ? tokenOf(folder, "folder-token") : "" },
-      },
-      response: z.object({ ticket: z.string() }),
-      planned: { ticket: "<ticket>" },
-    });
-    const { result } = await pollTask(
-      ctx,
-      {
-        timeout: f.timeout,
-        interval: f["poll-interval"],
-        what: "import",
-        taskId: ticket,
-        resume: `larkit drive +task_result --scenario import --ticket ${ticket}`,
-      },
-      importCall(ticket),
-      (a) => jobState(a.result),
-    );
+    const { ticket, result } = await startAndWait(ctx, f, "import", {
+      file_extension: ext,
+      file_token: uploaded.file_token,
+      type: f.type,
+      file_name: f.name ?? basename(name, extname(name)),
+      point: { mount_type: 1, mount_key: folder ? tokenOf(folder, "folder-token") : "" },
+    }, (ticket) => ({ call: importCall(ticket), extraArgs: "" }));
     if (!result.token) throw errors.api(`import ${ticket} ended without a document token`);
     const grant = await grantRequester(ctx, result.token, f.type);
     await ctx.out({ ticket, token: result.token, url: result.url, type: f.type, ...grant });
@@ -236,24 +260,12 @@ export const exportFile = defineShortcut({
       throw errors.validation("--file-extension csv needs --sub-id (the sheet or table)");
     }
     const token = tokenOf(f.token, "token");
-    const { ticket } = await ctx.api({
-      method: "POST",
-      path: `${DRIVE}/export_tasks`,
-      body: { file_extension: ext, token, type: f["doc-type"], sub_id: f["sub-id"] },
-      response: z.object({ ticket: z.string() }),
-      planned: { ticket: "<ticket>" },
-    });
-    const { result } = await pollTask(
+    const { ticket, result } = await startAndWait(
       ctx,
-      {
-        timeout: f.timeout,
-        interval: f["poll-interval"],
-        what: "export",
-        taskId: ticket,
-        resume: `larkit drive +task_result --scenario export --ticket ${ticket} --file-token ${token}`,
-      },
-      exportCall(ticket, token),
-      (a) => jobState(a.result),
+      f,
+      "export",
+      { file_extension: ext, token, type: f["doc-type"], sub_id: f["sub-id"] },
+      (ticket) => ({ call: exportCall(ticket, token), extraArgs: ` --file-token ${token}` }),
     );
     if (!result.file_token) throw errors.api(`export ${ticket} ended without a file`);
     const name = result.file_name ? `${result.file_name}.${ext}` : undefined;
