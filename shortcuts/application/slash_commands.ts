@@ -7,6 +7,7 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
+import { PageInfo } from "../im/paging.ts";
 
 const COMMANDS = "/open-apis/application/v7/app_slash_commands";
 const READ = ["application:app_slash_command:read"];
@@ -20,11 +21,7 @@ const Command = z.looseObject({
   icon_key: z.optional(z.string()),
 });
 type Command = z.infer<typeof Command>;
-const Page = z.object({
-  items: z._default(z.array(Command), []),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const Page = z.extend(PageInfo, { items: z._default(z.array(Command), []) });
 const One = z.object({ app_slash_command: z.optional(Command) });
 
 /**

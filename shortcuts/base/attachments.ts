@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type ShortcutContext } from "../declare.ts";
+import { itemsPage } from "../im/paging.ts";
 import { fileNameOf } from "../drive/download.ts";
 import { SINGLE_UPLOAD_MAX } from "../drive/upload.ts";
 import { idOf, tableFlags, tablePath } from "./simple.ts";
@@ -16,13 +17,7 @@ const T = "tblXyz";
 const ATTACHMENT = 17;
 const MEDIAS = "/open-apis/drive/v1/medias";
 
-const Fields = z.object({
-  items: z.nullish(
-    z.array(z.looseObject({ field_id: z.string(), field_name: z.string(), type: z.number() })),
-  ),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const Fields = itemsPage(z.looseObject({ field_id: z.string(), field_name: z.string(), type: z.number() }));
 const File = z.looseObject({ file_token: z.string(), name: z.optional(z.string()) });
 const Rec = z.looseObject({
   record: z.looseObject({ fields: z._default(z.record(z.string(), z.unknown()), {}) }),

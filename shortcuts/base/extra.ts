@@ -7,16 +7,13 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type Shortcut } from "../declare.ts";
+import { itemsPage } from "../im/paging.ts";
 import { appPath, baseFlag, idOf, simple, tableFlags, tablePath } from "./simple.ts";
 
 const enc = encodeURIComponent;
 const B = "bascnAbc123";
 const T = "tblXyz";
-const Items = z.object({
-  items: z.nullish(z.array(z.looseObject({}))),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const Items = itemsPage(z.looseObject({}));
 
 interface FindSpec {
   command: `+${string}`;
@@ -258,17 +255,13 @@ export const formShareUpdate = simple({
   },
 });
 
-const Fields = z.object({
-  items: z.nullish(z.array(z.looseObject({
-    field_id: z.string(),
-    field_name: z.string(),
-    type: z.number(),
-    property: z.optional(z.unknown()),
-    description: z.optional(z.unknown()),
-  }))),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const Fields = itemsPage(z.looseObject({
+  field_id: z.string(),
+  field_name: z.string(),
+  type: z.number(),
+  property: z.optional(z.unknown()),
+  description: z.optional(z.unknown()),
+}));
 
 export const tableCopy = defineShortcut({
   service: "base",

@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
+import { itemsPage } from "../im/paging.ts";
 import { appPath, baseFlag, idOf, simple, tableFlags, tablePath } from "./simple.ts";
 
 const enc = encodeURIComponent;
@@ -99,11 +100,7 @@ export const roleMemberRemove = simple({
   body: (f) => memberList(f["user-id"]),
 });
 
-const ItemsPage = z.looseObject({
-  items: z.nullish(z.array(z.looseObject({}))),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const ItemsPage = itemsPage(z.looseObject({}));
 
 export const tableGet = defineShortcut({
   service: "base",
@@ -174,15 +171,11 @@ function viewProperty(command: "+view-get-filter" | "+view-get-visible-fields") 
 export const viewGetFilter = viewProperty("+view-get-filter");
 export const viewGetVisibleFields = viewProperty("+view-get-visible-fields");
 
-const Fields = z.object({
-  items: z.nullish(z.array(z.looseObject({
-    field_id: z.string(),
-    field_name: z.optional(z.string()),
-    property: z.nullish(z.looseObject({ options: z.nullish(z.array(z.looseObject({ name: z.string() }))) })),
-  }))),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const Fields = itemsPage(z.looseObject({
+  field_id: z.string(),
+  field_name: z.optional(z.string()),
+  property: z.nullish(z.looseObject({ options: z.nullish(z.array(z.looseObject({ name: z.string() }))) })),
+}));
 
 export const fieldSearchOptions = defineShortcut({
   service: "base",

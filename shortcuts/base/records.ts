@@ -6,7 +6,7 @@
 import * as z from "zod";
 import { errors, LarkitError, toLarkitError } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
-import { listPages, pageFlags } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { idOf, tableFlags, tablePath } from "./simple.ts";
 
 /** The suite's limit on records per batch call. */
@@ -54,12 +54,7 @@ export const recordGet = defineShortcut({
   },
 });
 
-const Search = z.object({
-  items: z.nullish(z.array(Rec)),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-  total: z.optional(z.number()),
-});
+const Search = z.extend(itemsPage(Rec), { total: z.optional(z.number()) });
 
 export const recordSearch = defineShortcut({
   service: "base",

@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
-import { listPages, pageFlags } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { recordsPath, tableFlags } from "./table.ts";
 
 const flags = {
@@ -17,14 +17,10 @@ function query(f: FlagValues<typeof flags>) {
   return { view_id: f["view-id"] };
 }
 
-const Page = z.object({
-  items: z.nullish(
-    z.array(z.looseObject({ record_id: z.string(), fields: z.record(z.string(), z.unknown()) })),
-  ),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-  total: z.optional(z.number()),
-});
+const Page = z.extend(
+  itemsPage(z.looseObject({ record_id: z.string(), fields: z.record(z.string(), z.unknown()) })),
+  { total: z.optional(z.number()) },
+);
 
 export const recordsList = defineShortcut({
   service: "base",

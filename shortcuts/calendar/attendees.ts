@@ -5,7 +5,7 @@
 import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { eventIdOf, eventPath } from "./get.ts";
 import { resolveCalendarId } from "./primary_calendar.ts";
 
@@ -48,7 +48,7 @@ export const listAttendees = defineShortcut({
       method: "GET",
       path: eventPath(calendarId, eventId, "/attendees"),
       params: { user_id_type: "open_id" },
-      response: z.extend(PageInfo, { items: z.nullish(z.array(Attendee)) }),
+      response: itemsPage(Attendee),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);

@@ -4,7 +4,7 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { openIds, optionalRange } from "../vc/common.ts";
 import { calendarPath, resolveCalendarId } from "./primary_calendar.ts";
 
@@ -47,7 +47,7 @@ export const searchEvent = defineShortcut({
       path: calendarPath(calendarId, "/events/search"),
       params: { user_id_type: "open_id" },
       body: { query: f.query, ...(Object.keys(filter).length ? { filter } : {}) },
-      response: z.extend(PageInfo, { items: z.nullish(z.array(Event)) }),
+      response: itemsPage(Event),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);

@@ -15,6 +15,7 @@ import {
   type FlagValues,
   type ShortcutContext,
 } from "../declare.ts";
+import { PageInfo } from "../im/paging.ts";
 import { DOC_TYPES, grantRequester, pollFlags, pollTask, type TaskState, tokenOf } from "./common.ts";
 import { fileNameOf } from "./download.ts";
 import { SINGLE_UPLOAD_MAX } from "./upload.ts";
@@ -455,11 +456,7 @@ export const search = defineShortcut({
       title_highlighted: z.optional(z.string()),
       entity_type: z.optional(z.string()),
     });
-    const Page = z.object({
-      res_units: z._default(z.array(Hit), []),
-      has_more: z._default(z.boolean(), false),
-      page_token: z.optional(z.string()),
-    });
+    const Page = z.extend(PageInfo, { res_units: z._default(z.array(Hit), []) });
     const call = {
       method: "POST" as const,
       path: "/open-apis/search/v2/doc_wiki/search",

@@ -1,5 +1,5 @@
 /**
- * One page or every page of a list call, for the list shortcuts of im, contact, application and note: the
+ * One page or every page of a list call, for the list shortcuts of every service: the
  * same four flags everywhere (`--page-size`, `--page-token`, `--page-all`, `--page-limit`) and the same
  * `meta` (`count`, `has_more`, `page_token` when more remain; `truncated` when `--page-limit` stopped
  * `--page-all`), so a caller pages every list the same way.
@@ -39,6 +39,11 @@ export const PageInfo = z.object({
   has_more: z._default(z.boolean(), false),
   page_token: z.optional(z.string()),
 });
+
+/** A list answer whose list is `items`, which the suite may leave out (or send as null) on an empty page. */
+export function itemsPage<T extends z.ZodMiniType>(item: T) {
+  return z.extend(PageInfo, { items: z.nullish(z.array(item)) });
+}
 
 export interface Pages<T> {
   pages: T[];

@@ -4,7 +4,7 @@ import { LarkitError } from "../../cli/output/errors.ts";
 import { defineShortcut } from "../declare.ts";
 import { runShortcut } from "../pipeline.ts";
 import { testRun } from "../test_context.ts";
-import { listPages, pageFlags, PageInfo } from "./paging.ts";
+import { itemsPage, listPages, pageFlags, PageInfo } from "./paging.ts";
 
 const list = defineShortcut({
   service: "test",
@@ -74,4 +74,16 @@ Deno.test("listPages: --page-all with --page-token, and a page size over the lim
     await assert.rejects(r.done, (e) => e instanceof LarkitError && e.type === "validation");
     assert.equal(r.t.requests.length, 0);
   }
+});
+
+Deno.test("itemsPage: a page may leave its items out or send null; the paging fields default as in PageInfo", () => {
+  const Page = itemsPage(z.number());
+  assert.deepEqual(Page.parse({ items: [1, 2], has_more: true, page_token: "t" }), {
+    items: [1, 2],
+    has_more: true,
+    page_token: "t",
+  });
+  assert.deepEqual(Page.parse({}), { has_more: false });
+  assert.deepEqual(Page.parse({ items: null }), { items: null, has_more: false });
+  assert.equal(Page.safeParse({ items: ["a"] }).success, false);
 });

@@ -8,6 +8,7 @@ import * as z from "zod";
 import { renderTable } from "../../cli/output/formats/table.ts";
 import { formatRfc3339 } from "../common/time.ts";
 import { defineShortcut, flag, type FlagValues } from "../declare.ts";
+import { itemsPage } from "../im/paging.ts";
 import { mailboxFlag, messagesPath } from "./mailbox.ts";
 
 const flags = {
@@ -41,11 +42,7 @@ export const SuiteMail = z.looseObject({
   folder_id: z.optional(z.string()),
   label_ids: z.optional(z.array(z.string())),
 });
-const IdPage = z.object({
-  items: z.nullish(z.array(z.string())),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const IdPage = itemsPage(z.string());
 
 /** base64url body text -> text; a body that is not base64url is kept as sent. */
 export function decodeBody(encoded: string): string {

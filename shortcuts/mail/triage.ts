@@ -6,7 +6,7 @@ import * as z from "zod";
 import { tableOr } from "../common/pretty.ts";
 import { formatRfc3339 } from "../common/time.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { mailboxFlag, messagesPath } from "./mailbox.ts";
 import { SuiteMail } from "./messages.ts";
 
@@ -41,7 +41,7 @@ export const triage = defineShortcut({
       method: "GET",
       path: messagesPath(mailbox),
       params: { folder_id: ctx.flags["folder-id"] ?? "INBOX" },
-      response: z.extend(PageInfo, { items: z.nullish(z.array(z.string())) }),
+      response: itemsPage(z.string()),
       planned: { items: ["<message_id>"], has_more: false },
     });
     const rows = [];

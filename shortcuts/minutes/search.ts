@@ -3,7 +3,7 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { openIds, optionalRange } from "../vc/common.ts";
 
 const Minute = z.looseObject({ minute_token: z.string() });
@@ -51,7 +51,7 @@ export const search = defineShortcut({
       method: "POST",
       path: "/open-apis/minutes/v1/minutes/search",
       body,
-      response: z.extend(PageInfo, { items: z.nullish(z.array(Minute)) }),
+      response: itemsPage(Minute),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);

@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { flag } from "../declare.ts";
+import { itemsPage } from "../im/paging.ts";
 
 export const OKR = "/open-apis/okr";
 export const enc = encodeURIComponent;
@@ -97,8 +98,4 @@ export const OkrItem = z.looseObject({
   weight: z.optional(z.number()),
   score: z.optional(z.number()),
 });
-export const OkrPage = z.object({
-  items: z.nullish(z.array(OkrItem)),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+export const OkrPage = itemsPage(OkrItem);

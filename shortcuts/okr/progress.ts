@@ -5,7 +5,7 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { listPages, pageFlags } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { enc, OKR, plainText, progressText, styleFlag } from "./common.ts";
 
 const RECORDS = `${OKR}/v1/progress_records`;
@@ -45,11 +45,7 @@ export const progressList = defineShortcut({
       method: "GET",
       path: `${OKR}/v2/${kind}/${enc(f["target-id"])}/progresses`,
       params: { user_id_type: "open_id" },
-      response: z.object({
-        items: z.nullish(z.array(Progress)),
-        has_more: z._default(z.boolean(), false),
-        page_token: z.optional(z.string()),
-      }),
+      response: itemsPage(Progress),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []).map(shape);

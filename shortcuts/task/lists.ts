@@ -5,7 +5,7 @@
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
-import { listPages, pageFlags } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { openIds } from "./members.ts";
 import { shapeTask, SuiteTask, TASK_COLUMNS, taskPath, tasksText } from "./tasks.ts";
 
@@ -123,11 +123,7 @@ export const tasklistMembers = defineShortcut({
   },
 });
 
-const TasklistPage = z.object({
-  items: z.nullish(z.array(Tasklist)),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const TasklistPage = itemsPage(Tasklist);
 
 export const tasklistSearch = defineShortcut({
   service: "task",
@@ -158,11 +154,7 @@ export const tasklistSearch = defineShortcut({
   },
 });
 
-const TaskPage = z.object({
-  items: z.nullish(z.array(z.catchall(z.extend(z.partial(SuiteTask), { guid: z.string() }), z.unknown()))),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const TaskPage = itemsPage(z.catchall(z.extend(z.partial(SuiteTask), { guid: z.string() }), z.unknown()));
 
 export const search = defineShortcut({
   service: "task",

@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { defineShortcut, type FlagSpec, type FlagValues } from "../declare.ts";
-import { listPages, pageFlags } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { shapeTask, SuiteTask, TASK_COLUMNS, TASKS, tasksText } from "./tasks.ts";
 
 const completeFlag: FlagSpec<"true" | "false" | undefined> = {
@@ -27,11 +27,7 @@ function query(f: FlagValues<typeof flags>) {
   };
 }
 
-const Page = z.object({
-  items: z.nullish(z.array(SuiteTask)),
-  has_more: z._default(z.boolean(), false),
-  page_token: z.optional(z.string()),
-});
+const Page = itemsPage(SuiteTask);
 
 export const myTasks = defineShortcut({
   service: "task",

@@ -6,7 +6,7 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { optionalRange, token, vcPath } from "./common.ts";
 
 const Meeting = z.looseObject({ id: z.optional(z.string()), meeting_id: z.optional(z.string()) });
@@ -134,7 +134,7 @@ export const meetingEvents = defineShortcut({
         meeting_id: token("meeting-id", ctx.flags["meeting-id"]),
         ...optionalRange(ctx.flags.start, ctx.flags.end, ctx.timeZone),
       },
-      response: z.extend(PageInfo, { items: z.nullish(z.array(Event)) }),
+      response: itemsPage(Event),
       planned: { items: [], has_more: false },
     });
     const items = pages.flatMap((p) => p.items ?? []);

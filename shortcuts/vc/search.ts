@@ -6,12 +6,12 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { tableOr } from "../common/pretty.ts";
 import { defineShortcut, flag } from "../declare.ts";
-import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
+import { itemsPage, listPages, pageFlags } from "../im/paging.ts";
 import { formatRfc3339 } from "../common/time.ts";
 import { openIds, optionalRange, vcPath } from "./common.ts";
 
 const Meeting = z.looseObject({ meeting_id: z.string(), topic: z.optional(z.string()) });
-const Page = z.extend(PageInfo, { items: z.nullish(z.array(Meeting)) });
+const Page = itemsPage(Meeting);
 
 const meetingsText = tableOr("No meetings found.\n", [
   "meeting_id",
