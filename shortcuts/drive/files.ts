@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
-import { defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
+import { type Call, defineShortcut, flag, type FlagSpecs, type ShortcutContext } from "../declare.ts";
 import { DOC_TYPES, grantRequester, pollFlags, pollTask, tokenOf } from "./common.ts";
 
 const FILES = "/open-apis/drive/v1/files";
@@ -39,6 +39,24 @@ async function waitDriveTask<F extends FlagSpecs>(
     response: z.object({ status: z.string() }),
     planned: { status: "success" },
   }, ({ status }) => ({ state: status === "success" ? "done" : status === "fail" ? "failed" : "running" }));
+}
+
+/**
+ * A move or delete, which the suite runs as a task when it is a folder's: the task's ID (in the plan, a
+ * stand-in for a folder) once the task is done, or undefined when the suite did it at once.
+ */
+async function callAndWait<F extends FlagSpecs>(
+  ctx: ShortcutContext<F>,
+  f: { type: string; timeout: number; "poll-interval": number },
+  call: Omit<Call<unknown>, "response" | "planned">,
+): Promise<string | undefined> {
+  const { task_id } = await ctx.api({
+    ...call,
+    response: z.looseObject({ task_id: z.optional(z.string()) }),
+    planned: { task_id: f.type === "folder" ? "<task_id>" : undefined },
+  });
+  if (task_id) await waitDriveTask(ctx, task_id, f);
+  return task_id;
 }
 
 export const createFolder = defineShortcut({
@@ -155,15 +173,12 @@ export const move = defineShortcut({
   },
   async run(ctx) {
     const token = tokenOf(ctx.flags["file-token"], "file-token");
-    const answer = await ctx.api({
+    const taskId = await callAndWait(ctx, ctx.flags, {
       method: "POST",
       path: `${FILES}/${encodeURIComponent(token)}/move`,
       body: { type: ctx.flags.type, folder_token: tokenOf(ctx.flags["folder-token"], "folder-token") },
-      response: z.looseObject({ task_id: z.optional(z.string()) }),
-      planned: { task_id: ctx.flags.type === "folder" ? "<task_id>" : undefined },
     });
-    if (answer.task_id) await waitDriveTask(ctx, answer.task_id, ctx.flags);
-    await ctx.out({ file_token: token, moved: true, task_id: answer.task_id });
+    await ctx.out({ file_token: token, moved: true, task_id: taskId });
   },
 });
 
@@ -186,15 +201,12 @@ export const deleteFile = defineShortcut({
   },
   async run(ctx) {
     const token = tokenOf(ctx.flags["file-token"], "file-token");
-    const answer = await ctx.api({
+    const taskId = await callAndWait(ctx, ctx.flags, {
       method: "DELETE",
       path: `${FILES}/${encodeURIComponent(token)}`,
       params: { type: ctx.flags.type },
-      response: z.looseObject({ task_id: z.optional(z.string()) }),
-      planned: { task_id: ctx.flags.type === "folder" ? "<task_id>" : undefined },
     });
-    if (answer.task_id) await waitDriveTask(ctx, answer.task_id, ctx.flags);
-    await ctx.out({ file_token: token, deleted: true, task_id: answer.task_id });
+    await ctx.out({ file_token: token, deleted: true, task_id: taskId });
   },
 });
 
