@@ -9,7 +9,7 @@ import * as z from "zod";
 import { errors } from "../../cli/output/errors.ts";
 import { defineShortcut, type FlagSpecs, type FlagValues, type Method, type Shortcut } from "../declare.ts";
 import type { Risk } from "../../cli/provider.ts";
-import { listPages, pageFlags } from "../im/paging.ts";
+import { listPages, pageFlags, PageInfo } from "../im/paging.ts";
 import { tableFlags } from "./table.ts";
 
 export const APPS = "/open-apis/bitable/v1/apps";
@@ -60,7 +60,8 @@ interface Spec<F extends FlagSpecs> {
   echo?: (f: FlagValues<F>) => Record<string, unknown>;
 }
 
-const Page = z.looseObject({ has_more: z._default(z.boolean(), false), page_token: z.optional(z.string()) });
+/** A page of any list: the paging fields, and the list under the spec's own field name. */
+const Page = z.catchall(PageInfo, z.unknown());
 
 export function simple<F extends FlagSpecs>(spec: Spec<F>): Shortcut<FlagSpecs> {
   const read = spec.risk === "read";
