@@ -51,6 +51,16 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return all;
 }
 
+/** What `op` answers, or undefined when the path it reads or removes does not exist; other failures throw. */
+export async function unlessMissing<T>(op: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await op();
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+}
+
 export interface FileInfo {
   isFile: boolean;
   isDirectory: boolean;
