@@ -8,20 +8,11 @@ import { fileURLToPath } from "node:url";
 import { sandboxEnv } from "../sandbox/larkit_env.ts";
 import { CHATS } from "../sandbox/fixtures.ts";
 import { startEmulator } from "../sandbox/server.ts";
+import { samplePeak } from "./peak_rss.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const items = Number(Deno.args[0] ?? "10000");
 const SAMPLE_MS = 10;
-
-async function peakKib(pid: number): Promise<number | undefined> {
-  try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
-    const kib = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
-    return kib === undefined ? undefined : Number(kib);
-  } catch {
-    return undefined; // the child has exited
-  }
-}
 
 interface Run {
   peakKib: number;
@@ -38,14 +29,7 @@ async function measure(args: string[], env: Record<string, string>): Promise<Run
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  let peak = 0;
-  let running = true;
-  const sampler = (async () => {
-    while (running) {
-      peak = Math.max(peak, await peakKib(child.pid) ?? 0);
-      await new Promise((r) => setTimeout(r, SAMPLE_MS));
-    }
-  })();
+  const sampler = samplePeak(child.pid, SAMPLE_MS);
   let stdoutBytes = 0;
   let lines = 0;
   for await (const chunk of child.stdout) {
@@ -53,8 +37,7 @@ async function measure(args: string[], env: Record<string, string>): Promise<Run
     for (const byte of chunk) if (byte === 10) lines++;
   }
   const status = await child.status;
-  running = false;
-  await sampler;
+  const peak = await sampler.stop();
   if (status.code !== 0) throw new Error(`exit ${status.code}: ${args.join(" ")}`);
   return { peakKib: peak, stdoutBytes, lines, ms: performance.now() - started };
 }

@@ -14,19 +14,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sandboxEnv } from "../sandbox/larkit_env.ts";
 import { startEmulator } from "../sandbox/server.ts";
+import { samplePeak, vmHwmKiB } from "./peak_rss.ts";
 
 const MiB = 1024 * 1024;
 const SIZE = Number(Deno.args[0] ?? 1024) * MiB;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
-
-function vmHwmKiB(pid: number | "self"): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined; // the process has gone
-  }
-}
 
 /** Runs main.ts with `args`; returns its exit code and the last peak RSS read before it ended (MiB). */
 async function peakOf(args: string[], env: Record<string, string>, cwd: string) {
@@ -37,17 +29,9 @@ async function peakOf(args: string[], env: Record<string, string>, cwd: string) 
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  let peak = 0;
-  let running = true;
-  const sampler = (async () => {
-    while (running) {
-      peak = Math.max(peak, vmHwmKiB(child.pid) ?? 0);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
+  const sampler = samplePeak(child.pid, 20);
   const out = await child.output();
-  running = false;
-  await sampler;
+  const peak = await sampler.stop();
   if (out.code !== 0) {
     throw new Error(`${args.join(" ")}: exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`);
   }

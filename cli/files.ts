@@ -36,6 +36,31 @@ export function parentDir(path: string): string {
   return at === 1 && trimmed[0] === "/" ? "//" : trimmed.slice(0, at) || "/";
 }
 
+/**
+ * Chunks read one after another (a stream, a response body, a frame's fragments) as one array. A single chunk
+ * is handed back as it is, not copied.
+ */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
+
+/** What `op` answers, or undefined when the path it reads or removes does not exist; other failures throw. */
+export async function unlessMissing<T>(op: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await op();
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+}
+
 export interface FileInfo {
   isFile: boolean;
   isDirectory: boolean;

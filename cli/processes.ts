@@ -3,6 +3,8 @@
  * (credential extension providers), and ask whether a process id is alive (stale lock files). The real
  * implementation is Deno's; tests swap in their own through `testProvider`.
  */
+import { concatBytes } from "./files.ts";
+
 export interface RunProcessOptions {
   args?: string[];
   /** Written to the child's stdin, which is then closed. */
@@ -41,13 +43,7 @@ async function readCapped(
     if (total > max) return "too-large";
     chunks.push(chunk);
   }
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return all;
+  return concatBytes(chunks);
 }
 
 async function readTail(stream: ReadableStream<Uint8Array>): Promise<string> {

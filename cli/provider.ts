@@ -7,7 +7,7 @@
  * Higher-level services (config store, HTTP client, credential chain) are built lazily from these edges
  * by `cli/services.ts`, once per provider.
  */
-import { type Files, joinPath as join } from "./files.ts";
+import { concatBytes, type Files, joinPath as join } from "./files.ts";
 import type { ErrorEnvelope, SuccessEnvelope } from "./output/envelope.ts";
 import { lineReader } from "./line_reader.ts";
 import type { Processes } from "./processes.ts";
@@ -185,14 +185,7 @@ export class BufferWriter implements Writer {
     return Promise.resolve();
   }
   text(): string {
-    const total = this.chunks.reduce((n, c) => n + c.length, 0);
-    const all = new Uint8Array(total);
-    let at = 0;
-    for (const c of this.chunks) {
-      all.set(c, at);
-      at += c.length;
-    }
-    return new TextDecoder().decode(all);
+    return new TextDecoder().decode(concatBytes(this.chunks));
   }
 }
 

@@ -6,7 +6,7 @@
  * hostile names or paths) is a warning on stderr and the baseline stays in force; it never fails a command.
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
-import { joinPath as join } from "../cli/files.ts";
+import { concatBytes, joinPath as join } from "../cli/files.ts";
 import { identitiesOf } from "./method.ts";
 import {
   type OverlayDeps,
@@ -65,13 +65,7 @@ async function readCapped(res: Response, cap = MAX_OVERLAY_BYTES): Promise<strin
     }
     chunks.push(value);
   }
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode(concatBytes(chunks));
 }
 
 export type Fetcher = (url: string, init: RequestInit) => Promise<Response>;

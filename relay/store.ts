@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import * as z from "zod";
+import { addMissingColumn } from "../rpc/state_db.ts";
 
 export interface EnrollmentKey {
   websocketUrl: string;
@@ -60,12 +61,7 @@ export class EnrollmentStore {
     this.#db = db;
     db.exec(SCHEMA);
     // Databases created before the preference existed get the column, NULL (disabled) for every row.
-    const columns = z.array(z.looseObject({ name: z.string() })).parse(
-      db.prepare("PRAGMA table_info(remote_control_enrollments)").all(),
-    );
-    if (!columns.some((c) => c.name === "remote_control_enabled")) {
-      db.exec("ALTER TABLE remote_control_enrollments ADD COLUMN remote_control_enabled INTEGER");
-    }
+    addMissingColumn(db, "remote_control_enrollments", "remote_control_enabled", "INTEGER");
   }
 
   load(key: EnrollmentKey): Enrollment | undefined {

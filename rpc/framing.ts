@@ -4,6 +4,7 @@
  * limit is discarded as it streams (never buffered whole) and reported once, so a peer cannot make the server
  * hold an unbounded line.
  */
+import { concatBytes } from "../cli/files.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -32,7 +33,7 @@ export function lineSplitter(maxLineBytes = DEFAULT_MAX_LINE_BYTES): LineSplitte
     if (dropped > 0) {
       events.push({ kind: "oversized", bytes: dropped + held });
     } else if (held > 0) {
-      const text = decoder.decode(concat(parts, held)).replace(/\r$/, "");
+      const text = decoder.decode(concatBytes(parts)).replace(/\r$/, "");
       if (text.trim().length > 0) events.push({ kind: "line", text });
     }
     parts = [];
@@ -74,15 +75,4 @@ export function lineSplitter(maxLineBytes = DEFAULT_MAX_LINE_BYTES): LineSplitte
       return held;
     },
   };
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
 }

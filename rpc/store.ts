@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import * as z from "zod";
-import { openStateDb } from "./state_db.ts";
+import { addMissingColumn, openStateDb } from "./state_db.ts";
 
 export type TurnStatus = "inProgress" | "completed" | "failed" | "interrupted";
 
@@ -151,10 +151,7 @@ export class ThreadStore {
       this.#owned = true;
     }
     this.#db.exec(SCHEMA);
-    for (const table of OWNER_COLUMNS) {
-      const columns = this.#db.prepare(`PRAGMA table_info(${table})`).all().map((c) => String(c.name));
-      if (!columns.includes("owner")) this.#db.exec(`ALTER TABLE ${table} ADD COLUMN owner TEXT`);
-    }
+    for (const table of OWNER_COLUMNS) addMissingColumn(this.#db, table, "owner", "TEXT");
     this.#db.exec(OWNER_INDEX);
   }
 

@@ -401,6 +401,24 @@ export class ThreadHub {
     return runCommand(provider, runner, run);
   }
 
+  /** The approval question a client is asked about `req`, raised while running the command line `command`. */
+  #approvalParams(
+    at: { threadId: string | null; turnId: string | null; itemId: string },
+    command: string,
+    req: ApprovalRequest,
+  ): ApprovalParams {
+    return {
+      ...at,
+      startedAtMs: this.#o.provider.clock.now(),
+      command,
+      argv: req.argv,
+      service: req.service ?? null,
+      risk: req.risk,
+      summary: req.summary,
+      availableDecisions: ["accept", "decline", "cancel"],
+    };
+  }
+
   /** Asks the thread's clients; the question outlives any one connection (re-sent on thread/resume). */
   async #askThread(
     asker: { origin: Origin; owner: Owner },
@@ -410,18 +428,7 @@ export class ThreadHub {
     command: string,
     req: ApprovalRequest,
   ): Promise<ApprovalDecision> {
-    const params: ApprovalParams = {
-      threadId,
-      turnId,
-      itemId,
-      startedAtMs: this.#o.provider.clock.now(),
-      command,
-      argv: req.argv,
-      service: req.service ?? null,
-      risk: req.risk,
-      summary: req.summary,
-      availableDecisions: ["accept", "decline", "cancel"],
-    };
+    const params = this.#approvalParams({ threadId, turnId, itemId }, command, req);
     const { request, settled } = this.#o.requests.open(APPROVAL_METHOD, params, {
       timeoutMs: this.#o.approvalTimeoutMs,
       threadId,
@@ -478,18 +485,11 @@ export class ThreadHub {
       const outcome = await this.#execute(session, argv.argv, controller.signal, cwd, {
         onOutput: () => Promise.resolve(),
         ask: async (req) => {
-          const approval: ApprovalParams = {
-            threadId: null,
-            turnId: null,
-            itemId: processId,
-            startedAtMs: this.#o.provider.clock.now(),
-            command: argv.argv.join(" "),
-            argv: req.argv,
-            service: req.service ?? null,
-            risk: req.risk,
-            summary: req.summary,
-            availableDecisions: ["accept", "decline", "cancel"],
-          };
+          const approval = this.#approvalParams(
+            { threadId: null, turnId: null, itemId: processId },
+            argv.argv.join(" "),
+            req,
+          );
           const { request, settled } = this.#o.requests.open(APPROVAL_METHOD, approval, {
             timeoutMs: this.#o.approvalTimeoutMs,
             mayAnswer: (c) =>

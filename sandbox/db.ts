@@ -72,11 +72,17 @@ export function openDatabase(dataDir?: string): DatabaseSync {
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
   db.exec(SCHEMA);
   // A data dir made before tasks kept whether their due is a date.
-  const taskColumns = db.prepare("PRAGMA table_info(tasks)").all() as { name: string }[];
-  if (!taskColumns.some((c) => c.name === "due_all_day")) {
+  if (!hasColumn(db, "tasks", "due_all_day")) {
     db.exec("ALTER TABLE tasks ADD COLUMN due_all_day INTEGER NOT NULL DEFAULT 0");
   }
   return db;
+}
+
+/** Whether `table` has `column` yet (a data dir made by an older emulator may lack it). */
+export function hasColumn(db: DatabaseSync, table: string, column: string): boolean {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) =>
+    c.name === column
+  );
 }
 
 /** Runs `fn` in one transaction: a handler's writes land together or not at all. */

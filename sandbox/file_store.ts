@@ -6,6 +6,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
+import { hasColumn } from "./db.ts";
 
 export interface FileStore {
   readonly dir: string;
@@ -120,9 +121,7 @@ export function adler32(bytes: Uint8Array): string {
  * they move to the store once, and the column makes way for `size`.
  */
 export function migrateInlineBytes(db: DatabaseSync, store: FileStore): void {
-  const hasBytes = (table: string) =>
-    (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === "bytes");
-  if (hasBytes("blobs")) {
+  if (hasColumn(db, "blobs", "bytes")) {
     for (
       const row of db.prepare("SELECT key, bytes FROM blobs").all() as { key: string; bytes: Uint8Array }[]
     ) {
@@ -132,7 +131,7 @@ export function migrateInlineBytes(db: DatabaseSync, store: FileStore): void {
     db.exec("UPDATE blobs SET size = length(bytes)");
     db.exec("ALTER TABLE blobs DROP COLUMN bytes");
   }
-  if (hasBytes("upload_parts")) {
+  if (hasColumn(db, "upload_parts", "bytes")) {
     const parts = db.prepare("SELECT upload_id, seq, bytes FROM upload_parts").all() as {
       upload_id: string;
       seq: number;

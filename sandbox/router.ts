@@ -80,14 +80,17 @@ export function match(routes: CompiledRoute[], method: string, path: string): Ma
 
 // ---- body parsing: the suite's 99992402 on anything that does not fit the schema ----
 
-export function jsonBody<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z.infer<T> {
-  let raw: unknown;
+/** The request body as JSON (`{}` when there is none); 99992402 when it is not JSON. */
+export function bodyJson(ctx: RequestCtx): unknown {
   try {
-    raw = ctx.bytes.length ? JSON.parse(new TextDecoder().decode(ctx.bytes)) : {};
+    return ctx.bytes.length ? JSON.parse(new TextDecoder().decode(ctx.bytes)) : {};
   } catch {
     return invalidParam("request body is not valid JSON");
   }
-  const parsed = schema.safeParse(raw);
+}
+
+export function jsonBody<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z.infer<T> {
+  const parsed = schema.safeParse(bodyJson(ctx));
   if (!parsed.success) return invalidParam(issueText(parsed.error));
   return parsed.data;
 }

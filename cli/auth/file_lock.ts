@@ -8,6 +8,7 @@
  * waiter never waits longer than that.
  */
 import * as z from "zod";
+import { unlessMissing } from "../files.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 
@@ -31,15 +32,6 @@ export interface LockOptions {
   signal?: AbortSignal;
 }
 
-async function readIfPresent(p: Provider, path: string): Promise<string | undefined> {
-  try {
-    return await p.files.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw e;
-  }
-}
-
 /**
  * Whether the lock holding `text` was left behind: it names no holder, its holder died (same host), or it is
  * older than `staleMs`.
@@ -60,14 +52,6 @@ function isStale(p: Provider, text: string, staleMs: number): boolean {
   // A lock appears whole (`createNew`), so one that does not parse was never a live holder's: garbage, or left by
   // a crash of an older larkit that wrote it in two steps. Nobody can be holding it: take it over at once.
   return true;
-}
-
-async function removeIfPresent(p: Provider, path: string): Promise<void> {
-  try {
-    await p.files.remove(path);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-  }
 }
 
 async function ownerOf(p: Provider, path: string): Promise<string | undefined> {
@@ -95,11 +79,13 @@ export async function withFileLock<T>(
   const holder = () =>
     JSON.stringify({ owner, at: p.clock.now(), pid: p.processes.pid, host: p.system.hostname });
   while (!await p.files.createNew(path, holder())) {
-    const text = await readIfPresent(p, path);
+    const text = await unlessMissing(() => p.files.readTextFile(path));
     if (text === undefined) continue;
     if (isStale(p, text, staleMs)) {
       // Only the lock judged stale: another waiter may have taken it over and written its own meanwhile.
-      if (await readIfPresent(p, path) === text) await removeIfPresent(p, path);
+      if (await unlessMissing(() => p.files.readTextFile(path)) === text) {
+        await unlessMissing(() => p.files.remove(path));
+      }
       continue;
     }
     if (p.clock.now() >= deadline) {
@@ -115,6 +101,6 @@ export async function withFileLock<T>(
   try {
     return await fn();
   } finally {
-    if (await ownerOf(p, path) === owner) await removeIfPresent(p, path);
+    if (await ownerOf(p, path) === owner) await unlessMissing(() => p.files.remove(path));
   }
 }

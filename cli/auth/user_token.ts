@@ -163,36 +163,31 @@ export function refreshLockPath(p: Provider, appId: string, openId: string): str
   return join(p.paths.configDir, "locks", `refresh_${appId}_${openId}.lock`.replace(/[^a-zA-Z0-9._-]/g, "_"));
 }
 
+/**
+ * `t` itself when it needs no refresh; undefined when it must be refreshed; an `auth` error when it cannot be
+ * (nothing left to refresh with, and the access token has expired too).
+ */
+function usableUnrefreshed(deps: UserTokenDeps, t: UserToken): UserToken | undefined {
+  const status = tokenStatus(t, deps.p.clock.now());
+  if (status === "valid") return t;
+  if (status === "needs_refresh") return undefined;
+  // No refresh possible, but the access token has minutes left: use them; the next run says to log in.
+  if (stillUsable(deps, t)) return t;
+  throw loginExpired(deps, t, t.refreshToken ? "the refresh token has expired" : "no refresh token is left");
+}
+
 /** A usable token for the user: the stored one, or a refreshed one; an `auth` error when the login is dead. */
 export async function validUserToken(deps: UserTokenDeps, openId: string): Promise<UserToken> {
   const { p, store, appId } = deps;
   const stored = await readUserToken(store, appId, openId);
   if (!stored) throw loginExpired(deps, undefined, "no token is stored for this user");
-  const status = tokenStatus(stored, p.clock.now());
-  if (status === "valid") return stored;
-  if (status === "expired") {
-    // No refresh possible, but the access token has minutes left: use them; the next run says to log in.
-    if (stillUsable(deps, stored)) return stored;
-    throw loginExpired(
-      deps,
-      stored,
-      stored.refreshToken ? "the refresh token has expired" : "no refresh token is left",
-    );
-  }
+  const ready = usableUnrefreshed(deps, stored);
+  if (ready) return ready;
+  // Another process may have refreshed it while this one waited for the lock: read it again under the lock.
   return await withFileLock(p, refreshLockPath(p, appId, openId), async () => {
     const current = await readUserToken(store, appId, openId);
     if (!current) throw loginExpired(deps, stored, "the token was removed by another larkit process");
-    const now = tokenStatus(current, p.clock.now());
-    if (now === "valid") return current;
-    if (now === "expired") {
-      if (stillUsable(deps, current)) return current;
-      throw loginExpired(
-        deps,
-        current,
-        current.refreshToken ? "the refresh token has expired" : "no refresh token is left",
-      );
-    }
-    return await refresh(deps, current);
+    return usableUnrefreshed(deps, current) ?? await refresh(deps, current);
   }, { signal: deps.signal });
 }
 

@@ -27,7 +27,7 @@ import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { lazy } from "../lazy.ts";
 import { type CommandModule, defineCommand } from "../resolve/declare.ts";
-import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
+import { emitOutput, jqFlag, LIST_FORMATS, listFlags } from "./envelope_output.ts";
 
 const LOGIN_FLAGS = {
   scope: flag.string(
@@ -237,12 +237,10 @@ const status = defineCommand({
   },
 });
 
-const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
-
 const list = defineCommand({
   words: ["auth", "list"],
   description: "every profile's bot and logged-in user on this machine, one line each (no request)",
-  flags: { jq: jqFlag(), format: formatFlag(LIST_FORMATS) },
+  flags: listFlags(),
   shorts: { jq: "q" },
   turn: readOnlyInTurns("lists profiles and user names; no secret"),
   async action(ctx, { flags }) {

@@ -18,11 +18,16 @@ import { type OutputFormat, parseFormat } from "../output/formats/names.ts";
 export const jqFlag = (): FlagSpec<string | undefined> =>
   flag.string("jq filter over the result envelope, e.g. '.data'", { placeholder: "expr" });
 
-/** `--format` of a declared fixed command whose result reads as rows. */
-export const formatFlag = (formats: readonly OutputFormat[]): FlagSpec<string | undefined> =>
-  Object.assign(flag.string(`output format: ${formats.join(", ")}`, { placeholder: "format" }), {
+/** What a fixed command whose result reads as rows (a list) prints it as: `--format`'s choices. */
+export const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
+
+/** `-q, --jq` and `--format` of a declared fixed command that lists rows (with `shorts: { jq: "q" }`). */
+export const listFlags = (): { jq: FlagSpec<string | undefined>; format: FlagSpec<string | undefined> } => ({
+  jq: jqFlag(),
+  format: Object.assign(flag.string(`output format: ${LIST_FORMATS.join(", ")}`, { placeholder: "format" }), {
     defaultText: "json",
-  });
+  }),
+});
 
 /**
  * The command's result as a success envelope, in its `--format` (checked against `formats`) or filtered by its

@@ -16,7 +16,7 @@ import { applyJq, checkJq } from "../output/formats/jq.ts";
 import { resolveOutputPath } from "../local_paths.ts";
 import { untilAborted } from "../provider.ts";
 import { type CommandModule, defineCommand } from "../resolve/declare.ts";
-import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
+import { emitOutput, jqFlag, LIST_FORMATS, listFlags } from "./envelope_output.ts";
 import type { RemotePolicy } from "../../rpc/policy.ts";
 import { ENDPOINT_PATH } from "../event/connection.ts";
 
@@ -359,12 +359,10 @@ export async function agentEventMethods(ctx: RunContext, policy?: RemotePolicy) 
  * list` and the `event +subscribe` shortcut), so they are built only when the command line names `event`:
  * `cli/sources.ts` declares the service and loads this module for that run alone.
  */
-const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
-
 const list = defineCommand({
   words: ["event", "list"],
   description: "event keys larkit knows, with one-line descriptions",
-  flags: { jq: jqFlag(), format: formatFlag(LIST_FORMATS) },
+  flags: listFlags(),
   shorts: { jq: "q" },
   turn: readOnlyInTurns("lists the embedded event catalogue"),
   async action(ctx, { flags }) {

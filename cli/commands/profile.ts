@@ -21,7 +21,7 @@ import { emitSuccess } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { type CommandModule, defineCommand } from "../resolve/declare.ts";
 import { appCredentialsFrom, appFlags, appFlagsOf, appSettingsFrom } from "./app_flags.ts";
-import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
+import { emitOutput, LIST_FORMATS, listFlags } from "./envelope_output.ts";
 
 async function existing(ctx: RunContext) {
   const config = await loadConfig(ctx.p);
@@ -32,8 +32,6 @@ async function existing(ctx: RunContext) {
   }
   return config;
 }
-
-const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
 
 const add = defineCommand({
   words: ["profile", "add"],
@@ -66,7 +64,7 @@ const add = defineCommand({
 const list = defineCommand({
   words: ["profile", "list"],
   description: "list the profiles; active = the current profile (not --profile)",
-  flags: { jq: jqFlag(), format: formatFlag(LIST_FORMATS) },
+  flags: listFlags(),
   shorts: { jq: "q" },
   turn: readOnlyInTurns("lists profile names and app ids"),
   async action(ctx, { flags }) {

@@ -7,14 +7,12 @@ import { readOnlyInTurns } from "../command_meta.ts";
 import { emitText } from "../output/emit.ts";
 import { errors } from "../output/errors.ts";
 import { type CommandModule, defineCommand } from "../resolve/declare.ts";
-import { emitOutput, formatFlag, jqFlag } from "./envelope_output.ts";
-
-const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
+import { emitOutput, LIST_FORMATS, listFlags } from "./envelope_output.ts";
 
 const list = defineCommand({
   words: ["skills", "list"],
   description: "list the skills: domain, description, required scopes",
-  flags: { jq: jqFlag(), format: formatFlag(LIST_FORMATS) },
+  flags: listFlags(),
   shorts: { jq: "q" },
   turn: readOnlyInTurns("reads embedded guides"),
   async action(ctx, { flags }) {

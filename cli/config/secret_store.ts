@@ -10,7 +10,7 @@
  * file copied under another key's name fails to decrypt instead of handing out the wrong secret.
  */
 // The provider's own `join`: importing `node:path` costs every run's start-up (issue 17).
-import { joinPath as join } from "../files.ts";
+import { joinPath as join, unlessMissing } from "../files.ts";
 import { errors } from "../output/errors.ts";
 import type { Provider } from "../provider.ts";
 import { lazy } from "../lazy.ts";
@@ -32,15 +32,6 @@ export function secretsDir(p: Provider): string {
 
 function entryPath(p: Provider, key: string): string {
   return join(secretsDir(p), `${key.replace(/[^a-zA-Z0-9._-]/g, "_")}.enc`);
-}
-
-async function readIfExists(p: Provider, path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await p.files.readFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw e;
-  }
 }
 
 export type SecretBackend = "file" | "keychain";
@@ -123,7 +114,7 @@ export function fileStore(p: Provider): SecretStore {
     // Read first: the key exists on every run but the first, and a refused exclusive create costs a run ~3 ms
     // (start-up). When it is missing, createNew, so two first runs racing cannot each encrypt under a key the
     // other then overwrites; then read what won.
-    let sealedKey = await readIfExists(p, path);
+    let sealedKey = await unlessMissing(() => p.files.readFile(path));
     if (!sealedKey) {
       await p.files.createNew(path, p.random.bytes(32).toBase64(), { mode: 0o600 });
       sealedKey = await p.files.readFile(path);
@@ -143,7 +134,7 @@ export function fileStore(p: Provider): SecretStore {
 
   return {
     async get(name) {
-      const sealed = await readIfExists(p, entryPath(p, name));
+      const sealed = await unlessMissing(() => p.files.readFile(entryPath(p, name)));
       if (!sealed) return undefined;
       try {
         const plain = await crypto.subtle.decrypt(

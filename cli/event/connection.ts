@@ -11,6 +11,7 @@
  * in lockstep), then retries every ReconnectInterval, at most ReconnectCount times (negative: forever).
  */
 import * as z from "zod";
+import { concatBytes } from "../files.ts";
 import type { Clock, FetchFn } from "../provider.ts";
 import { decodeFrame, encodeFrame, type Frame, FRAME_CONTROL, FRAME_DATA, header } from "./frame.ts";
 import { type EventEnvelope, EventEnvelopeSchema } from "./catalog.ts";
@@ -389,13 +390,6 @@ export class LongConnection {
     entry.parts[seq] = payload;
     if (entry.parts.some((p) => p === undefined)) return undefined;
     this.#fragments.delete(id);
-    const parts = entry.parts as Uint8Array[];
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concatBytes(entry.parts as Uint8Array[]);
   }
 }

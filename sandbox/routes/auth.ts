@@ -42,14 +42,16 @@ function oauthError(error: string, description: string, status = 400, code?: num
   );
 }
 
-/** Client credentials come as form fields or HTTP Basic, like any OAuth token endpoint. */
-function clientOf(ctx: RequestCtx, form: { client_id?: string; client_secret?: string }) {
+/**
+ * The client's app id when its secret matches, else undefined. Client credentials come as form fields or HTTP
+ * Basic, like any OAuth token endpoint.
+ */
+function authenticatedClient(ctx: RequestCtx, form: { client_id?: string; client_secret?: string }) {
   const basic = ctx.req.headers.get("authorization")?.match(/^Basic\s+(\S+)$/i);
-  if (basic) {
-    const [id, ...rest] = new TextDecoder().decode(Uint8Array.fromBase64(basic[1])).split(":");
-    return { id, secret: rest.join(":") };
-  }
-  return { id: form.client_id ?? "", secret: form.client_secret ?? "" };
+  const [id, ...rest] = basic
+    ? new TextDecoder().decode(Uint8Array.fromBase64(basic[1])).split(":")
+    : [form.client_id ?? "", form.client_secret ?? ""];
+  return appSecretMatches(ctx.st, id, rest.join(":")) === "ok" ? id : undefined;
 }
 
 const DeviceAuthorizationForm = z.object({
@@ -87,11 +89,9 @@ export const authRoutes: Route[] = [
     auth: "none",
     handle(ctx) {
       const form = formBody(ctx, DeviceAuthorizationForm);
-      const client = clientOf(ctx, form);
-      if (appSecretMatches(ctx.st, client.id, client.secret) !== "ok") {
-        return oauthError("invalid_client", "Client authentication failed.", 401);
-      }
-      return json(startDeviceAuthorization(ctx.st, client.id, form.scope));
+      const clientId = authenticatedClient(ctx, form);
+      if (clientId === undefined) return oauthError("invalid_client", "Client authentication failed.", 401);
+      return json(startDeviceAuthorization(ctx.st, clientId, form.scope));
     },
   },
   {
@@ -100,8 +100,7 @@ export const authRoutes: Route[] = [
     auth: "none",
     handle(ctx) {
       const form = formBody(ctx, TokenForm);
-      const client = clientOf(ctx, form);
-      if (appSecretMatches(ctx.st, client.id, client.secret) !== "ok") {
+      if (authenticatedClient(ctx, form) === undefined) {
         return oauthError("invalid_client", "Client authentication failed.", 401, 20002);
       }
       if (form.grant_type === DEVICE_GRANT) {

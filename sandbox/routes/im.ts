@@ -31,7 +31,8 @@ const MSG_TYPES = [
   "share_user",
 ] as const;
 
-interface ChatRow {
+/** A row of `chats`, which the message routes and the chat routes (`im_chats.ts`) both read. */
+export interface ChatRow {
   chat_id: string;
   name: string;
   description: string;

@@ -14,15 +14,7 @@ import { ok, raise } from "../reply.ts";
 import { type CallerCtx, jsonBody, queryOf, type Route } from "../router.ts";
 import { READ_CHATS } from "../scopes.ts";
 import type { EmulatorState } from "../state.ts";
-
-interface ChatRow {
-  chat_id: string;
-  name: string;
-  description: string;
-  owner_id: string;
-  chat_mode: string;
-  external: number;
-}
+import type { ChatRow } from "./im.ts";
 
 const MEMBER_WRITE = ["im:chat.members:write_only", "im:chat:operate_as_owner", "im:chat"];
 

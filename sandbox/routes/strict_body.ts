@@ -7,17 +7,11 @@
  * are dropped, as the suite ignores them, and the rest is read as strictly.
  */
 import type * as z from "zod";
-import { invalidParam, raise } from "../reply.ts";
-import type { RequestCtx } from "../router.ts";
+import { raise } from "../reply.ts";
+import { bodyJson, type RequestCtx } from "../router.ts";
 
 export function strictBody<T extends z.ZodMiniType>(ctx: RequestCtx, schema: T): z.infer<T> {
-  let raw: unknown;
-  try {
-    raw = ctx.bytes.length ? JSON.parse(new TextDecoder().decode(ctx.bytes)) : {};
-  } catch {
-    return invalidParam("request body is not valid JSON");
-  }
-  return parse(ctx, schema, raw);
+  return parse(ctx, schema, bodyJson(ctx));
 }
 
 /** The query the same way: `z.strictObject` of the parameters the method has (values arrive as text). */

@@ -46,12 +46,13 @@ function taskOf(ctx: CallerCtx): TaskRow {
     raise(404, 1470404, `task not found: ${ctx.params.task_guid}`);
 }
 
+/** A due as the task API writes it: milliseconds as a string, and whether it is a date (no time of day). */
+const Due = z.object({ timestamp: z.string().check(z.regex(/^\d+$/)), is_all_day: z.optional(z.boolean()) });
+
 const Create = z.object({
   summary: z.string().check(z.minLength(1)),
   description: z.optional(z.string()),
-  due: z.optional(
-    z.object({ timestamp: z.string().check(z.regex(/^\d+$/)), is_all_day: z.optional(z.boolean()) }),
-  ),
+  due: z.optional(Due),
   members: z.optional(z.array(z.object({ id: z.string(), type: z.optional(z.string()), role: z.string() }))),
   client_token: z.optional(z.string()),
 });
@@ -61,9 +62,7 @@ const Patch = z.object({
     summary: z.optional(z.string()),
     description: z.optional(z.string()),
     completed_at: z.optional(z.string().check(z.regex(/^\d+$/))),
-    due: z.optional(
-      z.object({ timestamp: z.string().check(z.regex(/^\d+$/)), is_all_day: z.optional(z.boolean()) }),
-    ),
+    due: z.optional(Due),
   }),
   update_fields: z.array(z.enum(["summary", "description", "completed_at", "due"])).check(z.minLength(1)),
 });
