@@ -41,11 +41,7 @@ Deno.test("app-server --listen unix:PATH outside the state dir, under umask 000:
     // The socket answers from the moment it is renamed into place; the private directory it was bound in is
     // removed right after, in the same synchronous step of the server, which may not have run yet.
     const names = () => [...Deno.readDirSync(dir)].map((e) => e.name).sort().join(",");
-    await until(
-      "only the config and the socket are left",
-      () => Promise.resolve(names() === "config,open.sock"),
-      5_000,
-    )
+    await until("only the config and the socket are left", () => names() === "config,open.sock", 5_000)
       .catch(() => assert.equal(names(), "config,open.sock"));
   } finally {
     child.kill("SIGTERM");
