@@ -14,44 +14,11 @@ import type { OpenSocket, RelaySocket, SocketHandlers } from "./socket.ts";
 import { EnrollmentStore } from "./store.ts";
 import { normalizeRelayBaseUrl } from "./url.ts";
 import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
+import { FakeClock } from "../tests/helpers/fake_clock.ts";
 import { until } from "../tests/helpers/until.ts";
 
-/** A clock whose sleeps fire only when the test advances it, in due order. */
-class FakeClock implements Clock {
-  #now = Date.UTC(2026, 10, 23, 8, 0, 0);
-  #timers: { at: number; fire: () => void }[] = [];
-
-  now(): number {
-    return this.#now;
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new DOMException("aborted", "AbortError"));
-      const timer = { at: this.#now + ms, fire: () => resolve() };
-      this.#timers.push(timer);
-      signal?.addEventListener("abort", () => {
-        this.#timers = this.#timers.filter((t) => t !== timer);
-        reject(new DOMException("aborted", "AbortError"));
-      }, { once: true });
-    });
-  }
-
-  /** Moves time forward, firing due sleeps one at a time (each gets a macrotask turn to react). */
-  async advance(ms: number): Promise<void> {
-    const end = this.#now + ms;
-    for (let i = 0; i < 10_000; i++) {
-      this.#timers.sort((a, b) => a.at - b.at);
-      const next = this.#timers[0];
-      if (!next || next.at > end) break;
-      this.#timers.shift();
-      this.#now = Math.max(this.#now, next.at);
-      next.fire();
-      await new Promise((r) => setTimeout(r, 0));
-    }
-    this.#now = end;
-  }
-}
+/** The real time, and sleeps that never end: liveness and the idle sweep stay still while a test runs. */
+const stillClock: Clock = { now: () => Date.now(), sleep: (ms, sig) => new FakeClock().sleep(ms, sig) };
 
 class EchoApp implements AppServer {
   closed = 0;
@@ -201,10 +168,7 @@ async function rawClient(
 
 Deno.test("a legacy client_message without stream_id opens a stream under a generated id and is answered on it", async () => {
   const relay = DevRelay.start();
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  });
+  const s = session(relay.baseUrl, stillClock);
   const { ws, frames } = await rawClient(relay, s);
   try {
     await s.enable();
@@ -251,10 +215,7 @@ Deno.test("a legacy client_message without stream_id opens a stream under a gene
 Deno.test("a server message over 100 MiB is dropped with one log line; the stream stays usable", async () => {
   const relay = DevRelay.start();
   const log: string[] = [];
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  }, {
+  const s = session(relay.baseUrl, stillClock, {
     log,
   });
   const client = await pairRemoteClient(relay, s);
@@ -279,10 +240,7 @@ Deno.test("a server message over 100 MiB is dropped with one log line; the strea
 Deno.test("an over-limit inbound message logs one line; after a re-initialize an earlier chunked seq_id is answered", async () => {
   const relay = DevRelay.start();
   const log: string[] = [];
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  }, {
+  const s = session(relay.baseUrl, stillClock, {
     log,
   });
   const client = await pairRemoteClient(relay, s);
@@ -366,10 +324,7 @@ Deno.test("streams take turns on the socket: a small answer goes before the rest
       listen: (h: SocketHandlers) => handlers = h,
     });
   const relay = DevRelay.start();
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  }, {
+  const s = session(relay.baseUrl, stillClock, {
     openSocket,
   });
   const message = (stream: string, seq: number, msg: unknown) =>
