@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, emulatorEnv, fixtures, startEmulator, withEmulator } from "./helpers/emulator.ts";
+import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
@@ -145,39 +146,11 @@ Deno.test("a missing scope is a permission error whose hint names the scope", as
 
 Deno.test("--page-all --format ndjson streams 10,000 items", async () => {
   await withEmulator({}, async (emu) => {
-    const insert = emu.db.prepare(
-      "INSERT INTO messages (message_id, chat_id, msg_type, content, sender_id, sender_type, create_time) VALUES (?, ?, 'text', ?, 'cli_bot', 'app', ?)",
-    );
-    emu.db.exec("BEGIN");
-    for (let i = 0; i < 10_000; i++) {
-      insert.run(
-        `om_bulk_${String(i).padStart(5, "0")}`,
-        CHATS.random,
-        JSON.stringify({ text: `m${i}` }),
-        1_600_000_000_000 + i,
-      );
-    }
-    emu.db.exec("COMMIT");
-    const before = emu.db.prepare("SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?").get(
-      CHATS.random,
-    ) as { n: number };
-    const r = await runCli([
-      "im",
-      "messages",
-      "list",
-      "--params",
-      JSON.stringify({ container_id_type: "chat", container_id: CHATS.random }),
-      "--page-all",
-      "--page-limit",
-      "0",
-      "--page-size",
-      "50",
-      "--format",
-      "ndjson",
-    ], { env: emulatorEnv(emu) });
+    const inChat = seedMessages(emu, CHATS.random, 10_000, "bulk");
+    const r = await runCli(pageAllNdjsonArgv(CHATS.random), { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr.slice(0, 2000));
     const lines = r.stdout.trimEnd().split("\n");
-    assert.equal(lines.length, before.n);
+    assert.equal(lines.length, inChat);
     assert.ok(lines.every((l) => JSON.parse(l).message_id));
   });
 });

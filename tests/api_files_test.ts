@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
 import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
 import { runCli } from "./helpers/run_cli.ts";
@@ -135,21 +136,8 @@ Deno.test("--output outside the working directory is a validation error and noth
 
 Deno.test("--page-all --format ndjson writes the first items before the last page is fetched", async () => {
   await withWorkspace(async (emu, dir) => {
-    const insert = emu.db.prepare(
-      "INSERT INTO messages (message_id, chat_id, msg_type, content, sender_id, sender_type, create_time) VALUES (?, ?, 'text', ?, 'cli_bot', 'app', ?)",
-    );
-    const total = 1_000;
-    emu.db.exec("BEGIN");
-    for (let i = 0; i < total; i++) {
-      insert.run(`om_stream_${i}`, CHATS.random, JSON.stringify({ text: `m${i}` }), 1_600_000_000_000 + i);
-    }
-    emu.db.exec("COMMIT");
-    const count = emu.db.prepare("SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?").get(
-      CHATS.random,
-    ) as {
-      n: number;
-    };
-    const pages = Math.ceil(count.n / 50);
+    const inChat = seedMessages(emu, CHATS.random, 1_000, "stream");
+    const pages = Math.ceil(inChat / 50);
     // Slow pages leave the test a wide window (18 pages × 60 ms after the first line is written) in which later
     // pages have provably not been served yet; the reader and the slow pages share this process's event loop.
     emu.faults.delay({ path: "/open-apis/im/v1/messages", ms: 60 });
@@ -160,18 +148,7 @@ Deno.test("--page-all --format ndjson writes the first items before the last pag
         "-A",
         "--quiet",
         MAIN,
-        "im",
-        "messages",
-        "list",
-        "--params",
-        JSON.stringify({ container_id_type: "chat", container_id: CHATS.random }),
-        "--page-all",
-        "--page-limit",
-        "0",
-        "--page-size",
-        "50",
-        "--format",
-        "ndjson",
+        ...pageAllNdjsonArgv(CHATS.random),
       ],
       cwd: REPO,
       env: {
@@ -198,7 +175,7 @@ Deno.test("--page-all --format ndjson writes the first items before the last pag
       `${servedAtFirstLine} of ${pages}`,
     );
     const lines = text.trimEnd().split("\n");
-    assert.equal(lines.length, count.n);
+    assert.equal(lines.length, inChat);
     assert.equal(served(), pages);
   });
 });
