@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { downloadArgv, UPLOAD, uploadArgv, uploadForm } from "./helpers/drive_files.ts";
 import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
 import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
-const { DRIVE, CHATS } = fixtures;
-const UPLOAD = "/open-apis/drive/v1/files/upload_all";
+const { CHATS } = fixtures;
 
 function randomBytes(n: number): Uint8Array {
   const out = new Uint8Array(n);
@@ -21,10 +21,6 @@ function randomBytes(n: number): Uint8Array {
 
 function storedBytes(emu: Emulator, fileToken: string): Uint8Array | undefined {
   return emu.files.read(fileToken);
-}
-
-function uploadForm(name: string, size: number): string {
-  return JSON.stringify({ file_name: name, parent_type: "explorer", parent_node: DRIVE.folder, size });
 }
 
 async function withWorkspace(fn: (emu: Emulator, dir: string) => Promise<void>): Promise<void> {
@@ -76,22 +72,11 @@ Deno.test("--output streams a binary body to a relative path (0644, atomic) and 
   await withWorkspace(async (emu, dir) => {
     const bytes = randomBytes(1_500_000);
     await Deno.writeFile(join(dir, "big.bin"), bytes);
-    const up = await runCli(
-      ["api", "POST", UPLOAD, "--file", "big.bin", "--data", uploadForm("big.bin", bytes.length)],
-      { env: emulatorEnv(emu), cwd: dir },
-    );
+    const up = await runCli(uploadArgv("big.bin", bytes.length), { env: emulatorEnv(emu), cwd: dir });
     assert.equal(up.code, 0, up.stderr);
     const token = up.json<{ data: { file_token: string } }>().data.file_token;
 
-    const r = await runCli([
-      "drive",
-      "files",
-      "download",
-      "--params",
-      JSON.stringify({ file_token: token }),
-      "--output",
-      "downloads/big.copy",
-    ], { env: emulatorEnv(emu), cwd: dir });
+    const r = await runCli(downloadArgv(token, "downloads/big.copy"), { env: emulatorEnv(emu), cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json<
       { ok: boolean; data: { saved_path: string; size_bytes: number; content_type: string } }
@@ -116,15 +101,7 @@ Deno.test("--output outside the working directory is a validation error and noth
       const output of ["/tmp/stolen.bin", "../stolen.bin", "sub/../../stolen.bin", "elsewhere/stolen.bin"]
     ) {
       emu.clearRequests();
-      const r = await runCli([
-        "drive",
-        "files",
-        "download",
-        "--params",
-        '{"file_token":"boxcn_any"}',
-        "--output",
-        output,
-      ], { env: emulatorEnv(emu), cwd: dir });
+      const r = await runCli(downloadArgv("boxcn_any", output), { env: emulatorEnv(emu), cwd: dir });
       assert.equal(r.code, 2, `${output}: ${r.stderr}`);
       const err = r.errorJson().error;
       assert.equal(err.type, "validation");
