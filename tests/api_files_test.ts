@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { downloadArgv, UPLOAD, uploadArgv, uploadForm } from "./helpers/drive_files.ts";
 import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
+import { spawnMain } from "./helpers/run_main.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
 const { CHATS } = fixtures;
@@ -119,26 +119,11 @@ Deno.test("--page-all --format ndjson writes the first items before the last pag
     // pages have provably not been served yet; the reader and the slow pages share this process's event loop.
     emu.faults.delay({ path: "/open-apis/im/v1/messages", ms: 60 });
     emu.clearRequests();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        MAIN,
-        ...pageAllNdjsonArgv(CHATS.random),
-      ],
-      cwd: REPO,
-      env: {
-        ...inherited(),
-        ...emulatorEnv(emu),
-        NO_COLOR: "1",
-        LARKIT_CONFIG_DIR: join(dir, "config"),
-        LARKIT_REMOTE_META: "off",
-      },
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
+    const child = spawnMain(
+      pageAllNdjsonArgv(CHATS.random),
+      { ...emulatorEnv(emu), LARKIT_CONFIG_DIR: join(dir, "config") },
+      { stderr: "null" },
+    );
     const served = () => emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length;
     let text = "";
     let servedAtFirstLine: number | undefined;
