@@ -137,6 +137,15 @@ function spawnServer(
   }).spawn();
 }
 
+/** A client of the server listening on `sock`, once the socket answers (the server starts in the background). */
+async function connectUnix(sock: string): Promise<NdjsonClient> {
+  for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const conn = await Deno.connect({ transport: "unix", path: sock });
+  return new NdjsonClient(conn.readable, conn.writable);
+}
+
 type TurnCompleted = { turn: { status: string; exitCode: number; result?: { ok: boolean; data: unknown } } };
 
 Deno.test("stdio: errors keep the connection usable; a calendar +agenda turn streams items, deltas, completion", async () => {
@@ -192,11 +201,7 @@ Deno.test("unix socket: a write asks for approval — accepted it is sent, decli
   await child.stdin.close();
   let c: NdjsonClient | undefined;
   try {
-    for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const conn = await Deno.connect({ transport: "unix", path: sock });
-    c = new NdjsonClient(conn.readable, conn.writable);
+    c = await connectUnix(sock);
     await c.initialize();
     const threadId = ((await c.call("thread/start")).result?.thread as { id: string }).id;
     const send =
@@ -258,14 +263,6 @@ Deno.test("turn/interrupt cancels a command waiting on a slow suite response", a
     await emu.stop();
   }
 });
-
-async function connectUnix(sock: string): Promise<NdjsonClient> {
-  for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const conn = await Deno.connect({ transport: "unix", path: sock });
-  return new NdjsonClient(conn.readable, conn.writable);
-}
 
 const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o777;
 

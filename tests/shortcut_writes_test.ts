@@ -36,6 +36,15 @@ const countOf = (emu: Emulator, sql: string, text: string) =>
   (emu.db.prepare(sql).get(`%${text}%`) as { n: number }).n;
 const TABLE = ["--base-token", BASE.app, "--table-id", BASE.table];
 const SHEET = ["--spreadsheet-token", SHEETS.budget];
+/** One slide of a presentation and the XML that replaces or updates it. */
+const SLIDE_CONTENT = [
+  "--presentation",
+  "sldcn1",
+  "--slide-id",
+  "s1",
+  "--content",
+  "<slide><shape>x</shape></slide>",
+];
 
 /** One runnable command line per shortcut, keyed `service +command`. */
 const SAMPLES: Record<string, Sample> = {
@@ -159,28 +168,10 @@ const SAMPLES: Record<string, Sample> = {
     ],
   },
   "slides +replace-slide": {
-    argv: () => [
-      "slides",
-      "+replace-slide",
-      "--presentation",
-      "sldcn1",
-      "--slide-id",
-      "s1",
-      "--content",
-      "<slide><shape>x</shape></slide>",
-    ],
+    argv: () => ["slides", "+replace-slide", ...SLIDE_CONTENT],
   },
   "slides +update-slide": {
-    argv: () => [
-      "slides",
-      "+update-slide",
-      "--presentation",
-      "sldcn1",
-      "--slide-id",
-      "s1",
-      "--content",
-      "<slide><shape>x</shape></slide>",
-    ],
+    argv: () => ["slides", "+update-slide", ...SLIDE_CONTENT],
   },
   "slides +media-upload": {
     argv: () => ["slides", "+media-upload", "--file", "a.txt", "--presentation", "sldcn1"],
