@@ -4,17 +4,15 @@
  * (legacy streams, oversized messages in both directions, seq de-duplication after a re-initialize).
  */
 import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import type { Clock } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { DevRelay } from "./dev_relay.ts";
 import { frameMessage } from "./segments.ts";
-import { RemoteControlSession, type SessionTiming } from "./session.ts";
+import type { RemoteControlSession, SessionTiming } from "./session.ts";
 import type { OpenSocket, RelaySocket, SocketHandlers } from "./socket.ts";
-import { EnrollmentStore } from "./store.ts";
-import { normalizeRelayBaseUrl } from "./url.ts";
 import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { FakeClock } from "../tests/helpers/fake_clock.ts";
+import { testSession } from "../tests/helpers/relay_host.ts";
 import { until } from "../tests/helpers/until.ts";
 
 /** The real time, and sleeps that never end: liveness and the idle sweep stay still while a test runs. */
@@ -45,17 +43,9 @@ function session(
   clock: Clock,
   opts: { timing?: Partial<SessionTiming>; log?: string[]; app?: AppServer; openSocket?: OpenSocket } = {},
 ) {
-  return new RemoteControlSession({
-    urls: normalizeRelayBaseUrl(relayUrl),
-    appServer: opts.app ?? new EchoApp(),
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    store: new EnrollmentStore(new DatabaseSync(":memory:")),
+  return testSession(relayUrl, opts.app ?? new EchoApp(), {
     clock,
-    random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
-    fetch: (input, init) => fetch(input, init),
-    server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
-    clientName: "",
-    timing: { backoffBaseMs: 10, backoffCapMs: 40, ...opts.timing },
+    timing: opts.timing,
     log: (line) => opts.log?.push(line),
     openSocket: opts.openSocket,
   });
