@@ -8,6 +8,7 @@ import { type Emulator, emulatorEnv, fixtures, startEmulator, withEmulator } fro
 import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
+import { apiSendArgv, sendTextArgv } from "./helpers/text_message.ts";
 
 const { CALENDARS, CHATS } = fixtures;
 
@@ -56,16 +57,7 @@ Deno.test("POST with --data @file and with --data - (stdin)", async () => {
 Deno.test("dry-run prints method, URL, params and body, and sends nothing", async () => {
   await withEmulator({}, async (emu) => {
     emu.clearRequests();
-    const r = await runCli([
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      '{"receive_id":"oc_1","msg_type":"text","content":"{}"}',
-      "--dry-run",
-    ], { env: emulatorEnv(emu) });
+    const r = await runCli([...sendTextArgv("oc_1", "hi"), "--dry-run"], { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json<
       { data: { api: Record<string, unknown>[]; as: string }; meta: { dry_run: boolean } }
@@ -110,15 +102,10 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
   await withEmulator({}, async (emu) => {
     emu.faults.dropConnection({ path: "/open-apis/im/v1/messages", times: 1, after: "after-handling" });
     emu.clearRequests();
-    const r = await runCli([
-      "api",
-      "POST",
-      "/open-apis/im/v1/messages",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"once"}' }),
-    ], { env: emulatorEnv(emu) });
+    const r = await runCli(
+      apiSendArgv({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"once"}' }),
+      { env: emulatorEnv(emu) },
+    );
     assert.equal(r.code, 8, r.stderr);
     assert.equal(r.errorJson().error.type, "outcome_unknown");
     assert.equal(emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length, 1);
@@ -128,15 +115,7 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
 Deno.test("a missing scope is a permission error whose hint names the scope", async () => {
   await withEmulator({}, async (emu) => {
     emu.revokeScopes("tenant", ["im:message", "im:message:send_as_bot", "im:message:send"]);
-    const r = await runCli([
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"x"}' }),
-    ], { env: emulatorEnv(emu) });
+    const r = await runCli(sendTextArgv(CHATS.engineering, "x"), { env: emulatorEnv(emu) });
     assert.notEqual(r.code, 0);
     const err = r.errorJson().error;
     assert.ok(["permission", "missing_scope"].includes(err.subtype), JSON.stringify(err));
