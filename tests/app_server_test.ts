@@ -137,6 +137,17 @@ function spawnServer(
   }).spawn();
 }
 
+/** `app-server` on a unix socket in a fresh directory, on a fresh emulator; stdin closed, the socket is the way in. */
+async function unixServer() {
+  const emu = await startEmulator({});
+  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
+  const sock = join(dir, "rpc.sock");
+  const child = spawnServer(emu, `unix:${sock}`, dir);
+  const stderr = new Response(child.stderr).text();
+  await child.stdin.close();
+  return { emu, dir, sock, child, stderr };
+}
+
 /** A client of the server listening on `sock`, once the socket answers (the server starts in the background). */
 async function connectUnix(sock: string): Promise<NdjsonClient> {
   for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
@@ -193,12 +204,7 @@ Deno.test("stdio: errors keep the connection usable; a calendar +agenda turn str
 });
 
 Deno.test("unix socket: a write asks for approval — accepted it is sent, declined nothing is sent", async () => {
-  const emu = await startEmulator({});
-  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
-  const sock = join(dir, "rpc.sock");
-  const child = spawnServer(emu, `unix:${sock}`, dir);
-  const stderr = new Response(child.stderr).text();
-  await child.stdin.close();
+  const { emu, sock, child, stderr } = await unixServer();
   let c: NdjsonClient | undefined;
   try {
     c = await connectUnix(sock);
@@ -267,12 +273,7 @@ Deno.test("turn/interrupt cancels a command waiting on a slow suite response", a
 const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o777;
 
 Deno.test("unix socket under umask 022: private state; guessed or foreign answers approve nothing, the owner's does", async () => {
-  const emu = await startEmulator({});
-  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
-  const sock = join(dir, "rpc.sock");
-  const child = spawnServer(emu, `unix:${sock}`, dir);
-  const stderr = new Response(child.stderr).text();
-  await child.stdin.close();
+  const { emu, dir, sock, child, stderr } = await unixServer();
   const clients: NdjsonClient[] = [];
   try {
     const owner = await connectUnix(sock);

@@ -46,6 +46,11 @@ const SLIDE_CONTENT = [
   "<slide><shape>x</shape></slide>",
 ];
 
+/** A whiteboard's new content, `text` read as Mermaid. */
+const mermaidSource = (
+  text: string,
+) => ["--whiteboard-token", "wbcn1", "--source", text, "--input-format", "mermaid"];
+
 /** One runnable command line per shortcut, keyed `service +command`. */
 const SAMPLES: Record<string, Sample> = {
   "calendar +agenda": { argv: () => ["calendar", "+agenda"] },
@@ -177,34 +182,10 @@ const SAMPLES: Record<string, Sample> = {
     argv: () => ["slides", "+media-upload", "--file", "a.txt", "--presentation", "sldcn1"],
   },
   "whiteboard +update": {
-    argv: (
-      _,
-      text,
-    ) => [
-      "whiteboard",
-      "+update",
-      "--whiteboard-token",
-      "wbcn1",
-      "--source",
-      text,
-      "--input-format",
-      "mermaid",
-    ],
+    argv: (_, text) => ["whiteboard", "+update", ...mermaidSource(text)],
   },
   "docs +whiteboard-update": {
-    argv: (
-      _,
-      text,
-    ) => [
-      "docs",
-      "+whiteboard-update",
-      "--whiteboard-token",
-      "wbcn1",
-      "--source",
-      text,
-      "--input-format",
-      "mermaid",
-    ],
+    argv: (_, text) => ["docs", "+whiteboard-update", ...mermaidSource(text)],
   },
   "sheets +read": { argv: () => ["sheets", "+read", ...SHEET] },
   "sheets +write": {
