@@ -4,7 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Emulator, emulatorEnv, fixtures, startEmulator, withEmulator } from "./helpers/emulator.ts";
+import {
+  BOT_EVENTS_LIST,
+  type Emulator,
+  emulatorEnv,
+  fixtures,
+  startEmulator,
+  withEmulator,
+} from "./helpers/emulator.ts";
 import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
@@ -14,15 +21,7 @@ const { CALENDARS, CHATS } = fixtures;
 
 Deno.test("generated GET with a path parameter returns the suite's data in the envelope", async () => {
   await withEmulator({}, async (emu) => {
-    const r = await runCli([
-      "calendar",
-      "events",
-      "list",
-      "--params",
-      JSON.stringify({ calendar_id: CALENDARS.bot }),
-    ], {
-      env: emulatorEnv(emu),
-    });
+    const r = await runCli(BOT_EVENTS_LIST, { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json<{ ok: boolean; identity: string; data: { items: unknown[] } }>();
     assert.equal(out.ok, true);
@@ -82,13 +81,7 @@ Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => 
     emu.clearRequests();
     // The waits are recorded instead of spent: each is the Retry-After the suite asked for.
     const waits: number[] = [];
-    const r = await runCli([
-      "calendar",
-      "events",
-      "list",
-      "--params",
-      JSON.stringify({ calendar_id: CALENDARS.bot }),
-    ], {
+    const r = await runCli(BOT_EVENTS_LIST, {
       env: emulatorEnv(emu),
       sleep: (ms) => (waits.push(ms), Promise.resolve()),
     });
