@@ -12,7 +12,7 @@ import type { RemoteControlSession, SessionTiming } from "./session.ts";
 import type { OpenSocket, RelaySocket, SocketHandlers } from "./socket.ts";
 import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { FakeClock } from "../tests/helpers/fake_clock.ts";
-import { testSession } from "../tests/helpers/relay_host.ts";
+import { connectRemote, testSession } from "../tests/helpers/relay_host.ts";
 import { until } from "../tests/helpers/until.ts";
 
 /** The real time, and sleeps that never end: liveness and the idle sweep stay still while a test runs. */
@@ -56,8 +56,7 @@ Deno.test("two idle hours on a fake clock: a ping every 10 s, every pong answere
   const clock = new FakeClock();
   const s = session(relay.baseUrl, clock);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     for (let tick = 0; tick < 720; tick++) {
       await clock.advance(10_000);
       // The ping went out at this instant; its pong (a control frame) marks the socket alive.
@@ -94,8 +93,7 @@ Deno.test("60 s without a pong or any frame drops the socket and reconnects", as
   const relay = DevRelay.start();
   const s = session(relay.baseUrl, clock, { openSocket });
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     await clock.advance(59_000);
     assert.equal(opened[0].terminated, false);
     assert.equal(opened[0].pings, 5, "a ping every 10 s");
@@ -117,8 +115,7 @@ Deno.test("a stream idle for 10 minutes is closed as if client_closed, and its b
   const s = session(relay.baseUrl, clock, { app, timing: { pingIntervalMs: 1e9, pongTimeoutMs: 1e9 } });
   const client = await pairRemoteClient(relay, s);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     const idle = client.stream("idle");
     const busy = client.stream("busy");
     await idle.request("initialize", {});
@@ -161,8 +158,7 @@ Deno.test("a legacy client_message without stream_id opens a stream under a gene
   const s = session(relay.baseUrl, stillClock);
   const { ws, frames } = await rawClient(relay, s);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     ws.send(
       JSON.stringify({ type: "client_message", message: { jsonrpc: "2.0", id: 1, method: "initialize" } }),
     );
@@ -205,13 +201,10 @@ Deno.test("a legacy client_message without stream_id opens a stream under a gene
 Deno.test("a server message over 100 MiB is dropped with one log line; the stream stays usable", async () => {
   const relay = DevRelay.start();
   const log: string[] = [];
-  const s = session(relay.baseUrl, stillClock, {
-    log,
-  });
+  const s = session(relay.baseUrl, stillClock, { log });
   const client = await pairRemoteClient(relay, s);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     const stream = client.stream("s1");
     await stream.request("initialize", {});
     void stream.request("big", { size: 100 * 1024 * 1024 + 1 });
@@ -230,9 +223,7 @@ Deno.test("a server message over 100 MiB is dropped with one log line; the strea
 Deno.test("an over-limit inbound message logs one line; after a re-initialize an earlier chunked seq_id is answered", async () => {
   const relay = DevRelay.start();
   const log: string[] = [];
-  const s = session(relay.baseUrl, stillClock, {
-    log,
-  });
+  const s = session(relay.baseUrl, stillClock, { log });
   const client = await pairRemoteClient(relay, s);
   const chunked = (seq: number, id: number, size: number) => {
     const frames = frameMessage(
@@ -244,8 +235,7 @@ Deno.test("an over-limit inbound message logs one line; after a re-initialize an
     return frames.map((f) => JSON.parse(f.text) as Record<string, unknown>);
   };
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     const stream = client.stream("s1");
     const answered = new Set<number>();
     stream.onMessage((m) => {
@@ -328,8 +318,7 @@ Deno.test("streams take turns on the socket: a small answer goes before the rest
       }),
     );
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     message("a", 1, { id: 1, method: "initialize" });
     message("b", 1, { id: 1, method: "initialize" });
     await until("initialized", () => sent.length === 2);

@@ -10,6 +10,7 @@ import { createRemoteControlHost, type RemoteControlHostOptions } from "../../re
 import { RemoteControlSession, type SessionOptions } from "../../relay/session.ts";
 import { EnrollmentStore } from "../../relay/store.ts";
 import { normalizeRelayBaseUrl } from "../../relay/url.ts";
+import { until } from "./until.ts";
 
 export function testHost(baseUrl: string, extra: Partial<RemoteControlHostOptions> = {}) {
   const provider = testProvider({
@@ -46,4 +47,12 @@ export function testSession(
     ...extra,
     timing: { backoffBaseMs: 10, backoffCapMs: 40, ...extra.timing },
   });
+}
+
+/** Turns remote control on (a session's, or a host's `remote`) and waits until it is connected to the relay. */
+export async function connectRemote(
+  remote: { enable(): Promise<unknown>; status: { current: { status: string } } },
+): Promise<void> {
+  await remote.enable();
+  await until("connected", () => remote.status.current.status === "connected");
 }
