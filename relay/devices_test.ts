@@ -5,11 +5,10 @@
  * at once and refusing it, pairing while disabled, a pair 404 re-enrolling once, and the account's hosts.
  */
 import assert from "node:assert/strict";
-import { testProvider } from "../cli/test_provider.ts";
 import { until, within } from "../tests/helpers/until.ts";
 import { DevRelay } from "./dev_relay.ts";
-import { testHost } from "../tests/helpers/relay_host.ts";
-import { createRemoteControlHost } from "./host.ts";
+import { connectRemote, testHost } from "../tests/helpers/relay_host.ts";
+import type { createRemoteControlHost } from "./host.ts";
 import { redeemPairingCode, RemoteClient } from "./remote_client.ts";
 
 type Message = { id?: number; result?: Record<string, unknown>; error?: { code: number; message: string } };
@@ -169,23 +168,15 @@ Deno.test("pairing works while remote control is disabled: the enrollment is mad
 
 Deno.test("a one-off device call (followPreference: false) never connects, even where the preference says enabled", async () => {
   const relay = DevRelay.start();
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  const options = {
-    provider: p,
-    baseUrl: relay.baseUrl,
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" as const }),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
-  };
-  const first = createRemoteControlHost(options);
+  // One provider for both hosts: the second reads the preference the first saved.
+  const { provider, host: first } = testHost(relay.baseUrl);
   try {
-    await first.remote.enable();
-    await until("connected", () => first.remote.status.current.status === "connected");
+    await connectRemote(first.remote);
   } finally {
     await first.close();
   }
   assert.equal(relay.stats.handshakes, 1);
-  const oneOff = createRemoteControlHost({ ...options, followPreference: false });
+  const oneOff = testHost(relay.baseUrl, { provider, followPreference: false }).host;
   try {
     const code = await oneOff.remote.pair();
     assert.equal(code.environmentId, "env_dev_1");
