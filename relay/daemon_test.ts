@@ -18,7 +18,7 @@ import {
 } from "./daemon.ts";
 import { DevRelay } from "./dev_relay.ts";
 import type { RelayAccount } from "./enroll.ts";
-import { createRemoteControlHost } from "./host.ts";
+import { testHost } from "../tests/helpers/relay_host.ts";
 import { pairRemoteClient } from "../tests/helpers/pair_device.ts";
 
 async function withDaemon(
@@ -26,14 +26,9 @@ async function withDaemon(
   fn: (ctx: { client: DaemonClient; relay: DevRelay; shutdowns: () => number }) => Promise<void>,
 ): Promise<void> {
   const relay = DevRelay.start();
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
   let shutdowns = 0;
-  const host = createRemoteControlHost({
-    provider: p,
-    baseUrl: relay.baseUrl,
+  const { provider: p, host } = testHost(relay.baseUrl, {
     getAccount: () => Promise.resolve(account),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
     methods: shutdownMethods(() => shutdowns++),
   });
   const socket = join(p.paths.configDir, "d.sock");
@@ -74,12 +69,8 @@ Deno.test("enableAndSettle reports timedOut when the relay stays silent", async 
   const accepting = (async () => {
     for await (const c of silent) held.push(c);
   })();
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  const host = createRemoteControlHost({
-    provider: p,
-    baseUrl: `http://127.0.0.1:${silent.addr.port}/`,
+  const { provider: p, host } = testHost(`http://127.0.0.1:${silent.addr.port}/`, {
     getAccount: () => Promise.resolve(USER),
-    clientName: "",
   });
   const socket = join(p.paths.stateDir, "d.sock");
   const listener = await listenUnix(host.appServer, socket);

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { until, within } from "../tests/helpers/until.ts";
 import { DevRelay } from "./dev_relay.ts";
-import { testHost } from "../tests/helpers/relay_host.ts";
+import { connectRemote, testHost } from "../tests/helpers/relay_host.ts";
 import type { RemoteClient } from "./remote_client.ts";
 import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
 import { DEFAULT_STREAM_LIMITS } from "./streams.ts";
@@ -66,8 +66,7 @@ Deno.test("one device opening streams in a loop is refused past its bound and ca
   let b: RemoteClient | undefined;
   let sampler: ReturnType<typeof setInterval> | undefined;
   try {
-    await host.remote.enable();
-    await until("connected", () => host.remote.status.current.status === "connected");
+    await connectRemote(host.remote);
     const session = await host.remote.session();
     b = await pairRemoteClient(relay, host.remote);
     // Warm-up, then the quiet baseline.
@@ -127,8 +126,7 @@ Deno.test("a device that never acks and pings in a loop cannot hold up another d
   await new Promise((resolve) => mute.onopen = resolve);
   let b: RemoteClient | undefined;
   try {
-    await host.remote.enable();
-    await until("connected", () => host.remote.status.current.status === "connected");
+    await connectRemote(host.remote);
     const session = await host.remote.session();
     const send = (env: Record<string, unknown>) => mute.send(JSON.stringify(env));
     for (let i = 0; i < DEFAULT_STREAM_LIMITS.perClient; i++) {

@@ -5,22 +5,32 @@
  * at once and refusing it, pairing while disabled, a pair 404 re-enrolling once, and the account's hosts.
  */
 import assert from "node:assert/strict";
-import { testProvider } from "../cli/test_provider.ts";
 import { until, within } from "../tests/helpers/until.ts";
 import { DevRelay } from "./dev_relay.ts";
-import { testHost } from "../tests/helpers/relay_host.ts";
-import { createRemoteControlHost } from "./host.ts";
+import { connectRemote, testHost } from "../tests/helpers/relay_host.ts";
+import type { RemoteControlHost } from "./host.ts";
 import { redeemPairingCode, RemoteClient } from "./remote_client.ts";
 
 type Message = { id?: number; result?: Record<string, unknown>; error?: { code: number; message: string } };
 
-function setup(relay: DevRelay, log: string[] = []) {
-  return testHost(relay.baseUrl, { log: (line) => log.push(line) }).host;
+/** A host on a fresh dev relay, both closed after `fn`; `log` gathers the host's log lines. */
+async function withHost(
+  fn: (relay: DevRelay, host: RemoteControlHost) => Promise<void>,
+  log: string[] = [],
+): Promise<void> {
+  const relay = DevRelay.start();
+  const { host } = testHost(relay.baseUrl, { log: (line) => log.push(line) });
+  try {
+    await fn(relay, host);
+  } finally {
+    await host.close();
+    await relay.close();
+  }
 }
 
 /** A local (or, with `origin`, another) in-process client of the host's app server, initialized. */
 async function client(
-  host: ReturnType<typeof createRemoteControlHost>,
+  host: RemoteControlHost,
   origin: "InProcess" | "RemoteControl",
 ) {
   const received: Message[] = [];
@@ -47,7 +57,7 @@ async function client(
 
 Deno.test("pair -> a new device connects with the code; list shows its last-seen time; revoke closes its streams and refuses it", async () => {
   const relay = DevRelay.start();
-  const host = setup(relay);
+  const { host } = testHost(relay.baseUrl);
   const phones: RemoteClient[] = [];
   try {
     const call = await client(host, "InProcess");
@@ -65,9 +75,12 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
     assert.match(code.manualPairingCode, /^\d{6}$/);
     assert.equal(code.environmentId, "env_dev_1");
     assert.ok(Number.isInteger(code.expiresAt), "expiresAt in Unix seconds");
-    assert.deepEqual((await call("remoteControl/pairing/status", { pairingCode: code.pairingCode })).result, {
-      claimed: false,
-    });
+    assert.deepEqual(
+      (await call("remoteControl/pairing/status", { pairingCode: code.pairingCode })).result,
+      {
+        claimed: false,
+      },
+    );
 
     // Without pairing, a device is refused at the relay, as a revoked one is.
     await assert.rejects(RemoteClient.connect(relay.clientUrl("intruder"), "intruder"), /403/);
@@ -84,9 +97,12 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
       /410/,
       "a code is redeemed once",
     );
-    assert.deepEqual((await call("remoteControl/pairing/status", { pairingCode: code.pairingCode })).result, {
-      claimed: true,
-    });
+    assert.deepEqual(
+      (await call("remoteControl/pairing/status", { pairingCode: code.pairingCode })).result,
+      {
+        claimed: true,
+      },
+    );
     await assert.rejects(
       RemoteClient.connect(relay.clientUrl(paired.client_id), paired.client_id, { token: "wrong" }),
       /401/,
@@ -97,8 +113,14 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
     phones.push(phone);
     const s1 = phone.stream("s1");
     const s2 = phone.stream("s2");
-    await within("initialize s1", s1.request("initialize", { clientInfo: { name: "phone", version: "1" } }));
-    await within("initialize s2", s2.request("initialize", { clientInfo: { name: "phone", version: "1" } }));
+    await within(
+      "initialize s1",
+      s1.request("initialize", { clientInfo: { name: "phone", version: "1" } }),
+    );
+    await within(
+      "initialize s2",
+      s2.request("initialize", { clientInfo: { name: "phone", version: "1" } }),
+    );
     const session = await host.remote.session();
     assert.equal(session.streamCounts().open, 2);
 
@@ -133,9 +155,7 @@ Deno.test("pair -> a new device connects with the code; list shows its last-seen
 });
 
 Deno.test("pairing works while remote control is disabled: the enrollment is made, no socket is opened", async () => {
-  const relay = DevRelay.start();
-  const host = setup(relay);
-  try {
+  await withHost(async (relay, host) => {
     const call = await client(host, "InProcess");
     const code = (await call("remoteControl/pairing/start")).result as {
       pairingCode: string;
@@ -161,31 +181,20 @@ Deno.test("pairing works while remote control is disabled: the enrollment is mad
     } finally {
       phone.close();
     }
-  } finally {
-    await host.close();
-    await relay.close();
-  }
+  });
 });
 
 Deno.test("a one-off device call (followPreference: false) never connects, even where the preference says enabled", async () => {
   const relay = DevRelay.start();
-  const p = testProvider({ fetch: (input, init) => fetch(input, init), uuids: () => crypto.randomUUID() });
-  const options = {
-    provider: p,
-    baseUrl: relay.baseUrl,
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" as const }),
-    timing: { backoffBaseMs: 10, backoffCapMs: 40 },
-    clientName: "",
-  };
-  const first = createRemoteControlHost(options);
+  // One provider for both hosts: the second reads the preference the first saved.
+  const { provider, host: first } = testHost(relay.baseUrl);
   try {
-    await first.remote.enable();
-    await until("connected", () => first.remote.status.current.status === "connected");
+    await connectRemote(first.remote);
   } finally {
     await first.close();
   }
   assert.equal(relay.stats.handshakes, 1);
-  const oneOff = createRemoteControlHost({ ...options, followPreference: false });
+  const oneOff = testHost(relay.baseUrl, { provider, followPreference: false }).host;
   try {
     const code = await oneOff.remote.pair();
     assert.equal(code.environmentId, "env_dev_1");
@@ -199,10 +208,8 @@ Deno.test("a one-off device call (followPreference: false) never connects, even 
 });
 
 Deno.test("a pair answered 404 clears the stale enrollment, enrolls again once and retries", async () => {
-  const relay = DevRelay.start();
   const log: string[] = [];
-  const host = setup(relay, log);
-  try {
+  await withHost(async (relay, host) => {
     const call = await client(host, "InProcess");
     const first = (await call("remoteControl/pairing/start")).result as { environmentId: string };
     assert.equal(first.environmentId, "env_dev_1");
@@ -211,31 +218,21 @@ Deno.test("a pair answered 404 clears the stale enrollment, enrolls again once a
     assert.equal(second.environmentId, "env_dev_2", "paired under the new enrollment");
     assert.equal(relay.stats.enrollments, 2, "enrolled again exactly once");
     assert.ok(log.some((l) => l.includes("pairing: the relay no longer knows this server")), log.join("\n"));
-  } finally {
-    await host.close();
-    await relay.close();
-  }
+  }, log);
 });
 
 Deno.test("listing devices of a machine never enrolled enrolls nothing (stop asks this)", async () => {
-  const relay = DevRelay.start();
-  const host = setup(relay);
-  try {
+  await withHost(async (relay, host) => {
     const call = await client(host, "InProcess");
     assert.deepEqual((await call("remoteControl/client/list")).result, { data: [], nextCursor: null });
     const revoke = await call("remoteControl/client/revoke", { clientId: "cli_dev_1" });
     assert.match(revoke.error?.message ?? "", /this machine is not enrolled/);
     assert.equal(relay.stats.enrollments, 0);
-  } finally {
-    await host.close();
-    await relay.close();
-  }
+  });
 });
 
 Deno.test("pairing and revoking are refused to remote-control connections", async () => {
-  const relay = DevRelay.start();
-  const host = setup(relay);
-  try {
+  await withHost(async (relay, host) => {
     const call = await client(host, "RemoteControl");
     for (
       const [method, params] of [["remoteControl/pairing/start", {}], ["remoteControl/client/revoke", {
@@ -246,16 +243,11 @@ Deno.test("pairing and revoking are refused to remote-control connections", asyn
       assert.match(answer.error?.message ?? "", /not available to remote-control connections/, method);
     }
     assert.equal(relay.stats.enrollments, 0);
-  } finally {
-    await host.close();
-    await relay.close();
-  }
+  });
 });
 
 Deno.test("hosts: the account's machines with this one marked current; delete forgets one and revokes its devices", async () => {
-  const relay = DevRelay.start();
-  const host = setup(relay);
-  try {
+  await withHost(async (relay, host) => {
     await host.remote.enable();
     await until("connected", () => host.remote.status.current.status === "connected");
     const code = await host.remote.pair();
@@ -277,8 +269,5 @@ Deno.test("hosts: the account's machines with this one marked current; delete fo
       "the deleted machine's devices are revoked",
     );
     await assert.rejects(host.remote.deleteHost("env_dev_1"), /HTTP 404/);
-  } finally {
-    await host.close();
-    await relay.close();
-  }
+  });
 });

@@ -4,17 +4,14 @@
  * able to reconnect in the first case and drop the socket in the second.
  */
 import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 // @ts-types="@types/ws"
 import { WebSocketServer } from "ws";
-import { abortableSleep } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
+import { testSession } from "../tests/helpers/relay_host.ts";
 import { until } from "../tests/helpers/until.ts";
 import { DevRelay } from "./dev_relay.ts";
-import { RemoteControlSession, type SessionTiming } from "./session.ts";
+import type { SessionTiming } from "./session.ts";
 import { type OpenSocket, openWsSocket } from "./socket.ts";
-import { EnrollmentStore } from "./store.ts";
-import { normalizeRelayBaseUrl } from "./url.ts";
 
 class CountingApp implements AppServer {
   opened = 0;
@@ -39,17 +36,8 @@ function session(
   relay: DevRelay,
   opts: { log: string[]; app?: AppServer; timing?: Partial<SessionTiming>; openSocket?: OpenSocket },
 ) {
-  return new RemoteControlSession({
-    urls: normalizeRelayBaseUrl(relay.baseUrl),
-    appServer: opts.app ?? new CountingApp(),
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    store: new EnrollmentStore(new DatabaseSync(":memory:")),
-    clock: { now: () => Date.now(), sleep: abortableSleep },
-    random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
-    fetch: (input, init) => fetch(input, init),
-    server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
-    clientName: "",
-    timing: { backoffBaseMs: 10, backoffCapMs: 40, ...opts.timing },
+  return testSession(relay.baseUrl, opts.app ?? new CountingApp(), {
+    timing: opts.timing,
     log: (line) => opts.log.push(line),
     openSocket: opts.openSocket,
   });

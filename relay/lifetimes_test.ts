@@ -4,54 +4,19 @@
  * (legacy streams, oversized messages in both directions, seq de-duplication after a re-initialize).
  */
 import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import type { Clock } from "../cli/provider.ts";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { DevRelay } from "./dev_relay.ts";
 import { frameMessage } from "./segments.ts";
-import { RemoteControlSession, type SessionTiming } from "./session.ts";
+import type { RemoteControlSession, SessionTiming } from "./session.ts";
 import type { OpenSocket, RelaySocket, SocketHandlers } from "./socket.ts";
-import { EnrollmentStore } from "./store.ts";
-import { normalizeRelayBaseUrl } from "./url.ts";
 import { pairDevice, pairRemoteClient } from "../tests/helpers/pair_device.ts";
+import { FakeClock } from "../tests/helpers/fake_clock.ts";
+import { connectRemote, testSession } from "../tests/helpers/relay_host.ts";
 import { until } from "../tests/helpers/until.ts";
 
-/** A clock whose sleeps fire only when the test advances it, in due order. */
-class FakeClock implements Clock {
-  #now = Date.UTC(2026, 10, 23, 8, 0, 0);
-  #timers: { at: number; fire: () => void }[] = [];
-
-  now(): number {
-    return this.#now;
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new DOMException("aborted", "AbortError"));
-      const timer = { at: this.#now + ms, fire: () => resolve() };
-      this.#timers.push(timer);
-      signal?.addEventListener("abort", () => {
-        this.#timers = this.#timers.filter((t) => t !== timer);
-        reject(new DOMException("aborted", "AbortError"));
-      }, { once: true });
-    });
-  }
-
-  /** Moves time forward, firing due sleeps one at a time (each gets a macrotask turn to react). */
-  async advance(ms: number): Promise<void> {
-    const end = this.#now + ms;
-    for (let i = 0; i < 10_000; i++) {
-      this.#timers.sort((a, b) => a.at - b.at);
-      const next = this.#timers[0];
-      if (!next || next.at > end) break;
-      this.#timers.shift();
-      this.#now = Math.max(this.#now, next.at);
-      next.fire();
-      await new Promise((r) => setTimeout(r, 0));
-    }
-    this.#now = end;
-  }
-}
+/** The real time, and sleeps that never end: liveness and the idle sweep stay still while a test runs. */
+const stillClock: Clock = { now: () => Date.now(), sleep: (ms, sig) => new FakeClock().sleep(ms, sig) };
 
 class EchoApp implements AppServer {
   closed = 0;
@@ -78,17 +43,9 @@ function session(
   clock: Clock,
   opts: { timing?: Partial<SessionTiming>; log?: string[]; app?: AppServer; openSocket?: OpenSocket } = {},
 ) {
-  return new RemoteControlSession({
-    urls: normalizeRelayBaseUrl(relayUrl),
-    appServer: opts.app ?? new EchoApp(),
-    getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok", kind: "user" }),
-    store: new EnrollmentStore(new DatabaseSync(":memory:")),
+  return testSession(relayUrl, opts.app ?? new EchoApp(), {
     clock,
-    random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
-    fetch: (input, init) => fetch(input, init),
-    server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
-    clientName: "",
-    timing: { backoffBaseMs: 10, backoffCapMs: 40, ...opts.timing },
+    timing: opts.timing,
     log: (line) => opts.log?.push(line),
     openSocket: opts.openSocket,
   });
@@ -99,8 +56,7 @@ Deno.test("two idle hours on a fake clock: a ping every 10 s, every pong answere
   const clock = new FakeClock();
   const s = session(relay.baseUrl, clock);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     for (let tick = 0; tick < 720; tick++) {
       await clock.advance(10_000);
       // The ping went out at this instant; its pong (a control frame) marks the socket alive.
@@ -137,8 +93,7 @@ Deno.test("60 s without a pong or any frame drops the socket and reconnects", as
   const relay = DevRelay.start();
   const s = session(relay.baseUrl, clock, { openSocket });
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     await clock.advance(59_000);
     assert.equal(opened[0].terminated, false);
     assert.equal(opened[0].pings, 5, "a ping every 10 s");
@@ -160,8 +115,7 @@ Deno.test("a stream idle for 10 minutes is closed as if client_closed, and its b
   const s = session(relay.baseUrl, clock, { app, timing: { pingIntervalMs: 1e9, pongTimeoutMs: 1e9 } });
   const client = await pairRemoteClient(relay, s);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     const idle = client.stream("idle");
     const busy = client.stream("busy");
     await idle.request("initialize", {});
@@ -201,14 +155,10 @@ async function rawClient(
 
 Deno.test("a legacy client_message without stream_id opens a stream under a generated id and is answered on it", async () => {
   const relay = DevRelay.start();
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  });
+  const s = session(relay.baseUrl, stillClock);
   const { ws, frames } = await rawClient(relay, s);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     ws.send(
       JSON.stringify({ type: "client_message", message: { jsonrpc: "2.0", id: 1, method: "initialize" } }),
     );
@@ -251,16 +201,10 @@ Deno.test("a legacy client_message without stream_id opens a stream under a gene
 Deno.test("a server message over 100 MiB is dropped with one log line; the stream stays usable", async () => {
   const relay = DevRelay.start();
   const log: string[] = [];
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  }, {
-    log,
-  });
+  const s = session(relay.baseUrl, stillClock, { log });
   const client = await pairRemoteClient(relay, s);
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     const stream = client.stream("s1");
     await stream.request("initialize", {});
     void stream.request("big", { size: 100 * 1024 * 1024 + 1 });
@@ -279,12 +223,7 @@ Deno.test("a server message over 100 MiB is dropped with one log line; the strea
 Deno.test("an over-limit inbound message logs one line; after a re-initialize an earlier chunked seq_id is answered", async () => {
   const relay = DevRelay.start();
   const log: string[] = [];
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  }, {
-    log,
-  });
+  const s = session(relay.baseUrl, stillClock, { log });
   const client = await pairRemoteClient(relay, s);
   const chunked = (seq: number, id: number, size: number) => {
     const frames = frameMessage(
@@ -296,8 +235,7 @@ Deno.test("an over-limit inbound message logs one line; after a re-initialize an
     return frames.map((f) => JSON.parse(f.text) as Record<string, unknown>);
   };
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     const stream = client.stream("s1");
     const answered = new Set<number>();
     stream.onMessage((m) => {
@@ -366,10 +304,7 @@ Deno.test("streams take turns on the socket: a small answer goes before the rest
       listen: (h: SocketHandlers) => handlers = h,
     });
   const relay = DevRelay.start();
-  const s = session(relay.baseUrl, {
-    now: () => Date.now(),
-    sleep: (ms, sig) => new FakeClock().sleep(ms, sig),
-  }, {
+  const s = session(relay.baseUrl, stillClock, {
     openSocket,
   });
   const message = (stream: string, seq: number, msg: unknown) =>
@@ -383,8 +318,7 @@ Deno.test("streams take turns on the socket: a small answer goes before the rest
       }),
     );
   try {
-    await s.enable();
-    await until("connected", () => s.status.current.status === "connected");
+    await connectRemote(s);
     message("a", 1, { id: 1, method: "initialize" });
     message("b", 1, { id: 1, method: "initialize" });
     await until("initialized", () => sent.length === 2);

@@ -10,10 +10,11 @@ import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.
 import { DevRelay } from "./dev_relay.ts";
 import type { RelayAccount } from "./enroll.ts";
 import type { RemoteClient, RemoteStream } from "./remote_client.ts";
-import { RemoteControlSession } from "./session.ts";
+import type { RemoteControlSession } from "./session.ts";
 import { EnrollmentStore } from "./store.ts";
 import { normalizeRelayBaseUrl } from "./url.ts";
 import { pairRemoteClient } from "../tests/helpers/pair_device.ts";
+import { testSession } from "../tests/helpers/relay_host.ts";
 import { until } from "../tests/helpers/until.ts";
 
 class ScriptedAppServer implements AppServer {
@@ -76,16 +77,10 @@ function harness(
   const app = new ScriptedAppServer();
   const account = opts.account ??
     (() => ({ accountId: "acct-1", accessToken: "tok-1", kind: "user" as const }));
-  const session = new RemoteControlSession({
-    urls: normalizeRelayBaseUrl(relay.baseUrl),
-    appServer: app,
+  const session = testSession(relay.baseUrl, app, {
     getAccount: (o) => Promise.resolve(account(o)),
     store,
     clock: { now: () => Date.now() + (opts.clockOffset?.() ?? 0), sleep: abortableSleep },
-    random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
-    fetch: (input, init) => fetch(input, init),
-    server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
-    clientName: "",
     timing: FAST,
     log: (line) => opts.log?.push(line),
   });

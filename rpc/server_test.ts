@@ -4,10 +4,11 @@ import { errors } from "../cli/output/errors.ts";
 import type { Provider } from "../cli/provider.ts";
 import { testProvider } from "../cli/test_provider.ts";
 import type { Runner } from "./command_run.ts";
+import type { AppServer } from "./connection.ts";
 import { RPC_CODES, RpcError } from "./errors.ts";
 import { DEFAULT_POLICY } from "./policy.ts";
 import { type AppServerOptions, createAppServer, defineMethod } from "./server.ts";
-import { InProcessClient, type ServerMessage } from "./transports/in-process.ts";
+import { InProcessClient, type InProcessOptions, type ServerMessage } from "./transports/in-process.ts";
 
 /**
  * A runner standing in for the CLI's: resolves argv to a two-word path (`config …` is a machine-changing
@@ -54,6 +55,18 @@ function setup(extra: Partial<AppServerOptions> = {}, p: Provider = testProvider
   return { server, p };
 }
 
+/** An in-process client of `server`, initialized. */
+async function initialized(server: AppServer, opts?: InProcessOptions): Promise<InProcessClient> {
+  const c = new InProcessClient(server, opts);
+  await c.initialize();
+  return c;
+}
+
+/** A new thread, started by `c`. */
+async function newThread(c: InProcessClient): Promise<{ id: string }> {
+  return (await c.request("thread/start") as { thread: { id: string } }).thread;
+}
+
 async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
   try {
     await promise;
@@ -84,8 +97,7 @@ Deno.test("handshake: not initialized, initialize, already initialized; connecti
 
 Deno.test("protocol errors: parse, invalid request, unknown method, invalid params", async () => {
   const { server } = setup();
-  const c = new InProcessClient(server);
-  await c.initialize();
+  const c = await initialized(server);
   await c.send("{not json");
   const parse = await c.waitFor((m) => m.error?.code === RPC_CODES.parseError);
   assert.equal(parse.id, null);
@@ -102,8 +114,7 @@ Deno.test("protocol errors: parse, invalid request, unknown method, invalid para
 
 Deno.test("batches: mixed batch answers requests only; empty batch is invalid; notification-only gets nothing", async () => {
   const { server } = setup();
-  const c = new InProcessClient(server);
-  await c.initialize();
+  const c = await initialized(server);
   const before = c.received.length;
   await c.send([
     { id: "b1", method: "thread/list" },
@@ -130,8 +141,7 @@ Deno.test("batches: mixed batch answers requests only; empty batch is invalid; n
 
 Deno.test("a turn runs the command line and emits its events in order", async () => {
   const { server } = setup();
-  const c = new InProcessClient(server);
-  await c.initialize();
+  const c = await initialized(server);
   const { thread } = await c.request("thread/start", {}) as { thread: { id: string } };
   const from = c.received.length;
   const { turn } = await c.request("turn/start", {
@@ -174,9 +184,8 @@ Deno.test("a turn runs the command line and emits its events in order", async ()
 
 Deno.test("turn/start refuses shell syntax with -32602 and runs nothing", async () => {
   const { server } = setup();
-  const c = new InProcessClient(server);
-  await c.initialize();
-  const { thread } = await c.request("thread/start") as { thread: { id: string } };
+  const c = await initialized(server);
+  const thread = await newThread(c);
   const e = await rpcError(
     c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "a | b" }] }),
   );
@@ -197,7 +206,7 @@ for (const decision of ["accept", "decline"] as const) {
       },
     });
     await c.initialize();
-    const { thread } = await c.request("thread/start") as { thread: { id: string } };
+    const thread = await newThread(c);
     await c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
     const done = await c.waitForNotification("turn/completed");
     const turn = (done.params as { turn: { status: string; exitCode: number } }).turn;
@@ -211,14 +220,12 @@ for (const decision of ["accept", "decline"] as const) {
 
 Deno.test("a pending approval survives disconnect and is re-sent on thread/resume with the same id", async () => {
   const { server } = setup();
-  const first = new InProcessClient(server);
-  await first.initialize();
-  const { thread } = await first.request("thread/start") as { thread: { id: string } };
+  const first = await initialized(server);
+  const thread = await newThread(first);
   await first.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
   const asked = await first.waitFor((m) => m.method === "item/commandExecution/requestApproval");
   first.close();
-  const second = new InProcessClient(server, { onServerRequest: () => ({ decision: "accept" }) });
-  await second.initialize();
+  const second = await initialized(server, { onServerRequest: () => ({ decision: "accept" }) });
   const resumed = await second.request("thread/resume", { threadId: thread.id }) as {
     thread: { status: { activeFlags: string[] } };
   };
@@ -232,9 +239,8 @@ Deno.test("a pending approval survives disconnect and is re-sent on thread/resum
 
 Deno.test("turn/interrupt aborts the command and completes the turn as interrupted", async () => {
   const { server } = setup();
-  const c = new InProcessClient(server);
-  await c.initialize();
-  const { thread } = await c.request("thread/start") as { thread: { id: string } };
+  const c = await initialized(server);
+  const thread = await newThread(c);
   const { turn } = await c.request("turn/start", {
     threadId: thread.id,
     input: [{ type: "text", text: "slow" }],
@@ -278,8 +284,7 @@ Deno.test("remote policy: writes and services forbidden for RemoteControl, not f
     error: { error: { type: string; subtype: string } };
   };
   assert.deepEqual([mail.error.error.type, mail.error.error.subtype], ["authorization", "permission"]);
-  const local = new InProcessClient(server, { onServerRequest: () => ({ decision: "accept" }) });
-  await local.initialize();
+  const local = await initialized(server, { onServerRequest: () => ({ decision: "accept" }) });
   const ok = await local.request("command/exec", { command: "mail +triage" }) as { exitCode: number };
   assert.equal(ok.exitCode, 0);
   await server.close();
@@ -288,15 +293,13 @@ Deno.test("remote policy: writes and services forbidden for RemoteControl, not f
 Deno.test("threads persist across servers; a turn cut off by a crash reads back as interrupted", async () => {
   const p = testProvider();
   const a = setup({}, p).server;
-  const c = new InProcessClient(a);
-  await c.initialize();
-  const { thread } = await c.request("thread/start") as { thread: { id: string } };
+  const c = await initialized(a);
+  const thread = await newThread(c);
   await c.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write" }] });
   await c.waitFor((m) => m.method === "item/commandExecution/requestApproval");
   // No close(): the process "dies" with the turn open. The next server on the same state DB finds it.
   const b = setup({}, p).server;
-  const d = new InProcessClient(b);
-  await d.initialize();
+  const d = await initialized(b);
   const list = await d.request("thread/list", {}) as { data: { id: string }[] };
   assert.deepEqual(list.data.map((t) => t.id), [thread.id]);
   const read = await d.request("thread/read", { threadId: thread.id }) as {
@@ -315,8 +318,7 @@ Deno.test("extra methods: registered against the protocol, experimental, broadca
       return { ...status, serverName: ctx.connection.origin };
     }),
   });
-  const plain = new InProcessClient(server);
-  await plain.initialize();
+  const plain = await initialized(server);
   const e = await rpcError(plain.request("remoteControl/status/read"));
   assert.equal(e.message, "remoteControl/status/read requires experimentalApi capability");
   const exp = new InProcessClient(server);
@@ -335,8 +337,7 @@ Deno.test("extra methods must be methods of the protocol module", () => {
 
 Deno.test("a config command is refused in a turn by the gate, before it runs", async () => {
   const { server } = setup();
-  const c = new InProcessClient(server);
-  await c.initialize();
+  const c = await initialized(server);
   const r = await c.request("command/exec", { command: "config set base-url http://evil" }) as {
     status: string;
     error: { error: { type: string; subtype: string; message: string } };
@@ -358,8 +359,7 @@ async function pendingWrite(asker: InProcessClient) {
 Deno.test("approvals: ids are unguessable; answers from other, uninitialized or remote connections are ignored", async () => {
   const logged: { event: string; fields: Record<string, unknown> }[] = [];
   const { server } = setup({ log: (event, fields) => logged.push({ event, fields }) });
-  const local = new InProcessClient(server);
-  await local.initialize();
+  const local = await initialized(server);
   const { thread, ask } = await pendingWrite(local);
   assert.match(String(ask.id), /^req-[0-9a-f]{32}$/);
 
@@ -368,8 +368,7 @@ Deno.test("approvals: ids are unguessable; answers from other, uninitialized or 
   await stranger.initialize();
   await stranger.send({ id: ask.id, result: { decision: "accept" } });
   for (let guess = 0; guess < 64; guess++) await stranger.send({ id: guess, result: { decision: "accept" } });
-  const remote = new InProcessClient(server, { origin: "RemoteControl" });
-  await remote.initialize();
+  const remote = await initialized(server, { origin: "RemoteControl" });
   const resumed = remote.received.length;
   await remote.request("thread/resume", { threadId: thread.id });
   await remote.send({ id: ask.id, result: { decision: "accept" } });
@@ -400,12 +399,11 @@ Deno.test("approvals: ids are unguessable; answers from other, uninitialized or 
 
 Deno.test("approvals: --remote-read-only remotes cannot answer even a remote turn's approval", async () => {
   const { server } = setup({ policy: { ...DEFAULT_POLICY, forbidWrites: true } });
-  const remote = new InProcessClient(server, {
+  const remote = await initialized(server, {
     origin: "RemoteControl",
     onServerRequest: () => ({ decision: "accept" }),
   });
-  await remote.initialize();
-  const { thread } = await remote.request("thread/start") as { thread: { id: string } };
+  const thread = await newThread(remote);
   await remote.request("turn/start", { threadId: thread.id, input: [{ type: "text", text: "write hi" }] });
   const done = await remote.waitForNotification("turn/completed");
   const turn =
@@ -418,10 +416,8 @@ Deno.test("approvals: --remote-read-only remotes cannot answer even a remote tur
 
 Deno.test("approvals: command/exec asks only the asking connection and takes only its answer", async () => {
   const { server } = setup();
-  const asker = new InProcessClient(server);
-  await asker.initialize();
-  const other = new InProcessClient(server);
-  await other.initialize();
+  const asker = await initialized(server);
+  const other = await initialized(server);
   const result = asker.request("command/exec", { command: "write hi" }) as Promise<{ status: string }>;
   const ask = await asker.waitFor((m) => m.method === "item/commandExecution/requestApproval");
   assert.ok(!other.received.some((m) => m.method === "item/commandExecution/requestApproval"));
@@ -441,8 +437,7 @@ Deno.test("a thread's workspace is private to it, under the state dir, and repor
       return 0;
     },
   }, p);
-  const c = new InProcessClient(server);
-  await c.initialize();
+  const c = await initialized(server);
   const { thread } = await c.request("thread/start") as { thread: { id: string; cwd: string } };
   assert.ok(thread.cwd.startsWith(p.paths.stateDir + "/workspaces/"), thread.cwd);
   assert.notEqual(thread.cwd, p.cwd);

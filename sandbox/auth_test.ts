@@ -21,7 +21,13 @@ async function setup() {
       client_id: emu.app.appId,
       client_secret: emu.app.appSecret,
     });
-  return { clock, emu, authorize, poll };
+  /** A device flow for `scope` approved at once: the token endpoint's first answer. */
+  const approved = async (scope: string) => {
+    const { device_code } = (await authorize(scope)).body as { device_code: string };
+    emu.approveDevice(device_code);
+    return await poll(device_code);
+  };
+  return { clock, emu, authorize, poll, approved };
 }
 
 Deno.test("device_authorization answers device_code, user_code, verification_uri(_complete), expires_in, interval", async () => {
@@ -111,13 +117,9 @@ Deno.test("device flow: denied → access_denied; late → expired_token; HTTP a
 });
 
 Deno.test("device flow grants only scopes the app enabled; no offline_access means no refresh_token", async () => {
-  const { emu, authorize, poll } = await setup();
+  const { emu, approved } = await setup();
   try {
-    const { device_code } = (await authorize("calendar:calendar:readonly not:a:scope")).body as {
-      device_code: string;
-    };
-    emu.approveDevice(device_code);
-    const done = await poll(device_code);
+    const done = await approved("calendar:calendar:readonly not:a:scope");
     assert.equal(done.body.scope, "calendar:calendar:readonly");
     assert.equal(done.body.refresh_token, undefined);
   } finally {
@@ -126,13 +128,11 @@ Deno.test("device flow grants only scopes the app enabled; no offline_access mea
 });
 
 Deno.test("refresh_token grant rotates: the new pair works, the spent refresh token answers 20073", async () => {
-  const { emu, authorize, poll } = await setup();
+  const { emu, approved } = await setup();
   try {
-    const { device_code } = (await authorize("calendar:calendar:readonly offline_access")).body as {
-      device_code: string;
+    const first = (await approved("calendar:calendar:readonly offline_access")).body as {
+      refresh_token: string;
     };
-    emu.approveDevice(device_code);
-    const first = (await poll(device_code)).body as { refresh_token: string };
     const refresh = (refresh_token: string) =>
       form(emu.url, "/open-apis/authen/v2/oauth/token", {
         grant_type: "refresh_token",

@@ -4,6 +4,7 @@ import { findApiMethod } from "./generic.ts";
 import { mcpArgumentProblems } from "./request_check.ts";
 import { manualClock, tenantToken } from "../tests/helpers/emulator.ts";
 import { runCli } from "../tests/helpers/run_cli.ts";
+import { apiSendArgv } from "../tests/helpers/text_message.ts";
 import { call } from "./test_http.ts";
 import { CHATS } from "./fixtures.ts";
 
@@ -110,13 +111,7 @@ Deno.test("larkit sandbox run --lenient-fields starts the emulator lenient; with
     "--as",
     "bot",
     "--",
-    "api",
-    "POST",
-    "/open-apis/im/v1/messages",
-    "--params",
-    '{"receive_id_type":"chat_id"}',
-    "--data",
-    JSON.stringify({ ...TEXT, colour: "red" }),
+    ...apiSendArgv({ ...TEXT, colour: "red" }),
   ];
   const strict = await runCli(argv([]));
   assert.equal(strict.code, 1, strict.stdout);

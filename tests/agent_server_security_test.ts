@@ -7,16 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { abortableSleep } from "../cli/provider.ts";
 import { runCli as runCliIn } from "../cli/run.ts";
 import { remotePolicyArgs, remotePolicyOf } from "../cli/commands/app_server.ts";
 import { DevRelay } from "../relay/dev_relay.ts";
 import type { RemoteClient } from "../relay/remote_client.ts";
-import { RemoteControlSession } from "../relay/session.ts";
-import { EnrollmentStore } from "../relay/store.ts";
-import { normalizeRelayBaseUrl } from "../relay/url.ts";
 import { pairDevice, type PairedDevice } from "./helpers/pair_device.ts";
+import { testSession } from "./helpers/relay_host.ts";
 import { until } from "./helpers/until.ts";
 import { DEFAULT_POLICY, type RemotePolicy } from "../rpc/policy.ts";
 import { createAppServer, type LarkitAppServer } from "../rpc/server.ts";
@@ -554,18 +550,7 @@ Deno.test("B.2 without a remote policy a remote device continues this machine's 
 Deno.test("B.2 through the dev relay: the relay's client id is the device; another device's streams see nothing", async () => {
   await withWorld({ ...DEFAULT_POLICY, ownThreads: true }, async (w) => {
     const relay = DevRelay.start();
-    const session = new RemoteControlSession({
-      urls: normalizeRelayBaseUrl(relay.baseUrl),
-      appServer: w.server,
-      getAccount: () => Promise.resolve({ accountId: "acct-1", accessToken: "tok-1", kind: "user" as const }),
-      store: new EnrollmentStore(new DatabaseSync(":memory:")),
-      clock: { now: () => Date.now(), sleep: abortableSleep },
-      random: { uuid: () => crypto.randomUUID(), bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
-      fetch: (input, init) => fetch(input, init),
-      server: { name: "test-host", os: "linux", arch: "x86_64", appServerVersion: "0.1.0" },
-      clientName: "",
-      log: () => {},
-    });
+    const session = testSession(relay.baseUrl, w.server);
     const clients: RemoteClient[] = [];
     const stream = async (device: PairedDevice, streamId: string) => {
       const client = await device.connect();

@@ -4,23 +4,24 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Emulator, emulatorEnv, fixtures, startEmulator, withEmulator } from "./helpers/emulator.ts";
+import {
+  BOT_EVENTS_LIST,
+  type Emulator,
+  emulatorEnv,
+  fixtures,
+  startEmulator,
+  withEmulator,
+} from "./helpers/emulator.ts";
+import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { runCli } from "./helpers/run_cli.ts";
+import { apiSendArgv, sendTextArgv } from "./helpers/text_message.ts";
 
 const { CALENDARS, CHATS } = fixtures;
 
 Deno.test("generated GET with a path parameter returns the suite's data in the envelope", async () => {
   await withEmulator({}, async (emu) => {
-    const r = await runCli([
-      "calendar",
-      "events",
-      "list",
-      "--params",
-      JSON.stringify({ calendar_id: CALENDARS.bot }),
-    ], {
-      env: emulatorEnv(emu),
-    });
+    const r = await runCli(BOT_EVENTS_LIST, { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json<{ ok: boolean; identity: string; data: { items: unknown[] } }>();
     assert.equal(out.ok, true);
@@ -55,16 +56,7 @@ Deno.test("POST with --data @file and with --data - (stdin)", async () => {
 Deno.test("dry-run prints method, URL, params and body, and sends nothing", async () => {
   await withEmulator({}, async (emu) => {
     emu.clearRequests();
-    const r = await runCli([
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      '{"receive_id":"oc_1","msg_type":"text","content":"{}"}',
-      "--dry-run",
-    ], { env: emulatorEnv(emu) });
+    const r = await runCli([...sendTextArgv("oc_1", "hi"), "--dry-run"], { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json<
       { data: { api: Record<string, unknown>[]; as: string }; meta: { dry_run: boolean } }
@@ -89,13 +81,7 @@ Deno.test("429 and 503 with Retry-After are retried, then succeed", async () => 
     emu.clearRequests();
     // The waits are recorded instead of spent: each is the Retry-After the suite asked for.
     const waits: number[] = [];
-    const r = await runCli([
-      "calendar",
-      "events",
-      "list",
-      "--params",
-      JSON.stringify({ calendar_id: CALENDARS.bot }),
-    ], {
+    const r = await runCli(BOT_EVENTS_LIST, {
       env: emulatorEnv(emu),
       sleep: (ms) => (waits.push(ms), Promise.resolve()),
     });
@@ -109,15 +95,10 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
   await withEmulator({}, async (emu) => {
     emu.faults.dropConnection({ path: "/open-apis/im/v1/messages", times: 1, after: "after-handling" });
     emu.clearRequests();
-    const r = await runCli([
-      "api",
-      "POST",
-      "/open-apis/im/v1/messages",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"once"}' }),
-    ], { env: emulatorEnv(emu) });
+    const r = await runCli(
+      apiSendArgv({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"once"}' }),
+      { env: emulatorEnv(emu) },
+    );
     assert.equal(r.code, 8, r.stderr);
     assert.equal(r.errorJson().error.type, "outcome_unknown");
     assert.equal(emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length, 1);
@@ -127,15 +108,7 @@ Deno.test("a POST whose response is lost is not resent: outcome_unknown", async 
 Deno.test("a missing scope is a permission error whose hint names the scope", async () => {
   await withEmulator({}, async (emu) => {
     emu.revokeScopes("tenant", ["im:message", "im:message:send_as_bot", "im:message:send"]);
-    const r = await runCli([
-      "im",
-      "messages",
-      "create",
-      "--params",
-      '{"receive_id_type":"chat_id"}',
-      "--data",
-      JSON.stringify({ receive_id: CHATS.engineering, msg_type: "text", content: '{"text":"x"}' }),
-    ], { env: emulatorEnv(emu) });
+    const r = await runCli(sendTextArgv(CHATS.engineering, "x"), { env: emulatorEnv(emu) });
     assert.notEqual(r.code, 0);
     const err = r.errorJson().error;
     assert.ok(["permission", "missing_scope"].includes(err.subtype), JSON.stringify(err));
@@ -145,39 +118,11 @@ Deno.test("a missing scope is a permission error whose hint names the scope", as
 
 Deno.test("--page-all --format ndjson streams 10,000 items", async () => {
   await withEmulator({}, async (emu) => {
-    const insert = emu.db.prepare(
-      "INSERT INTO messages (message_id, chat_id, msg_type, content, sender_id, sender_type, create_time) VALUES (?, ?, 'text', ?, 'cli_bot', 'app', ?)",
-    );
-    emu.db.exec("BEGIN");
-    for (let i = 0; i < 10_000; i++) {
-      insert.run(
-        `om_bulk_${String(i).padStart(5, "0")}`,
-        CHATS.random,
-        JSON.stringify({ text: `m${i}` }),
-        1_600_000_000_000 + i,
-      );
-    }
-    emu.db.exec("COMMIT");
-    const before = emu.db.prepare("SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?").get(
-      CHATS.random,
-    ) as { n: number };
-    const r = await runCli([
-      "im",
-      "messages",
-      "list",
-      "--params",
-      JSON.stringify({ container_id_type: "chat", container_id: CHATS.random }),
-      "--page-all",
-      "--page-limit",
-      "0",
-      "--page-size",
-      "50",
-      "--format",
-      "ndjson",
-    ], { env: emulatorEnv(emu) });
+    const inChat = seedMessages(emu, CHATS.random, 10_000, "bulk");
+    const r = await runCli(pageAllNdjsonArgv(CHATS.random), { env: emulatorEnv(emu) });
     assert.equal(r.code, 0, r.stderr.slice(0, 2000));
     const lines = r.stdout.trimEnd().split("\n");
-    assert.equal(lines.length, before.n);
+    assert.equal(lines.length, inChat);
     assert.ok(lines.every((l) => JSON.parse(l).message_id));
   });
 });

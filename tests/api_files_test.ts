@@ -5,12 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { downloadArgv, UPLOAD, uploadArgv, uploadForm } from "./helpers/drive_files.ts";
+import { pageAllNdjsonArgv, seedMessages } from "./helpers/bulk_messages.ts";
 import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
-import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
+import { spawnMain } from "./helpers/run_main.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
-const { DRIVE, CHATS } = fixtures;
-const UPLOAD = "/open-apis/drive/v1/files/upload_all";
+const { CHATS } = fixtures;
 
 function randomBytes(n: number): Uint8Array {
   const out = new Uint8Array(n);
@@ -20,10 +21,6 @@ function randomBytes(n: number): Uint8Array {
 
 function storedBytes(emu: Emulator, fileToken: string): Uint8Array | undefined {
   return emu.files.read(fileToken);
-}
-
-function uploadForm(name: string, size: number): string {
-  return JSON.stringify({ file_name: name, parent_type: "explorer", parent_node: DRIVE.folder, size });
 }
 
 async function withWorkspace(fn: (emu: Emulator, dir: string) => Promise<void>): Promise<void> {
@@ -75,22 +72,11 @@ Deno.test("--output streams a binary body to a relative path (0644, atomic) and 
   await withWorkspace(async (emu, dir) => {
     const bytes = randomBytes(1_500_000);
     await Deno.writeFile(join(dir, "big.bin"), bytes);
-    const up = await runCli(
-      ["api", "POST", UPLOAD, "--file", "big.bin", "--data", uploadForm("big.bin", bytes.length)],
-      { env: emulatorEnv(emu), cwd: dir },
-    );
+    const up = await runCli(uploadArgv("big.bin", bytes.length), { env: emulatorEnv(emu), cwd: dir });
     assert.equal(up.code, 0, up.stderr);
     const token = up.json<{ data: { file_token: string } }>().data.file_token;
 
-    const r = await runCli([
-      "drive",
-      "files",
-      "download",
-      "--params",
-      JSON.stringify({ file_token: token }),
-      "--output",
-      "downloads/big.copy",
-    ], { env: emulatorEnv(emu), cwd: dir });
+    const r = await runCli(downloadArgv(token, "downloads/big.copy"), { env: emulatorEnv(emu), cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     const out = r.json<
       { ok: boolean; data: { saved_path: string; size_bytes: number; content_type: string } }
@@ -115,15 +101,7 @@ Deno.test("--output outside the working directory is a validation error and noth
       const output of ["/tmp/stolen.bin", "../stolen.bin", "sub/../../stolen.bin", "elsewhere/stolen.bin"]
     ) {
       emu.clearRequests();
-      const r = await runCli([
-        "drive",
-        "files",
-        "download",
-        "--params",
-        '{"file_token":"boxcn_any"}',
-        "--output",
-        output,
-      ], { env: emulatorEnv(emu), cwd: dir });
+      const r = await runCli(downloadArgv("boxcn_any", output), { env: emulatorEnv(emu), cwd: dir });
       assert.equal(r.code, 2, `${output}: ${r.stderr}`);
       const err = r.errorJson().error;
       assert.equal(err.type, "validation");
@@ -135,56 +113,17 @@ Deno.test("--output outside the working directory is a validation error and noth
 
 Deno.test("--page-all --format ndjson writes the first items before the last page is fetched", async () => {
   await withWorkspace(async (emu, dir) => {
-    const insert = emu.db.prepare(
-      "INSERT INTO messages (message_id, chat_id, msg_type, content, sender_id, sender_type, create_time) VALUES (?, ?, 'text', ?, 'cli_bot', 'app', ?)",
-    );
-    const total = 1_000;
-    emu.db.exec("BEGIN");
-    for (let i = 0; i < total; i++) {
-      insert.run(`om_stream_${i}`, CHATS.random, JSON.stringify({ text: `m${i}` }), 1_600_000_000_000 + i);
-    }
-    emu.db.exec("COMMIT");
-    const count = emu.db.prepare("SELECT COUNT(*) AS n FROM messages WHERE chat_id = ?").get(
-      CHATS.random,
-    ) as {
-      n: number;
-    };
-    const pages = Math.ceil(count.n / 50);
+    const inChat = seedMessages(emu, CHATS.random, 1_000, "stream");
+    const pages = Math.ceil(inChat / 50);
     // Slow pages leave the test a wide window (18 pages × 60 ms after the first line is written) in which later
     // pages have provably not been served yet; the reader and the slow pages share this process's event loop.
     emu.faults.delay({ path: "/open-apis/im/v1/messages", ms: 60 });
     emu.clearRequests();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        MAIN,
-        "im",
-        "messages",
-        "list",
-        "--params",
-        JSON.stringify({ container_id_type: "chat", container_id: CHATS.random }),
-        "--page-all",
-        "--page-limit",
-        "0",
-        "--page-size",
-        "50",
-        "--format",
-        "ndjson",
-      ],
-      cwd: REPO,
-      env: {
-        ...inherited(),
-        ...emulatorEnv(emu),
-        NO_COLOR: "1",
-        LARKIT_CONFIG_DIR: join(dir, "config"),
-        LARKIT_REMOTE_META: "off",
-      },
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
+    const child = spawnMain(
+      pageAllNdjsonArgv(CHATS.random),
+      { ...emulatorEnv(emu), LARKIT_CONFIG_DIR: join(dir, "config") },
+      { stderr: "null" },
+    );
     const served = () => emu.requests().filter((q) => q.path === "/open-apis/im/v1/messages").length;
     let text = "";
     let servedAtFirstLine: number | undefined;
@@ -198,7 +137,7 @@ Deno.test("--page-all --format ndjson writes the first items before the last pag
       `${servedAtFirstLine} of ${pages}`,
     );
     const lines = text.trimEnd().split("\n");
-    assert.equal(lines.length, count.n);
+    assert.equal(lines.length, inChat);
     assert.equal(served(), pages);
   });
 });

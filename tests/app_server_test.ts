@@ -137,6 +137,26 @@ function spawnServer(
   }).spawn();
 }
 
+/** `app-server` on a unix socket in a fresh directory, on a fresh emulator; stdin closed, the socket is the way in. */
+async function unixServer() {
+  const emu = await startEmulator({});
+  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
+  const sock = join(dir, "rpc.sock");
+  const child = spawnServer(emu, `unix:${sock}`, dir);
+  const stderr = new Response(child.stderr).text();
+  await child.stdin.close();
+  return { emu, dir, sock, child, stderr };
+}
+
+/** A client of the server listening on `sock`, once the socket answers (the server starts in the background). */
+async function connectUnix(sock: string): Promise<NdjsonClient> {
+  for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const conn = await Deno.connect({ transport: "unix", path: sock });
+  return new NdjsonClient(conn.readable, conn.writable);
+}
+
 type TurnCompleted = { turn: { status: string; exitCode: number; result?: { ok: boolean; data: unknown } } };
 
 Deno.test("stdio: errors keep the connection usable; a calendar +agenda turn streams items, deltas, completion", async () => {
@@ -184,19 +204,10 @@ Deno.test("stdio: errors keep the connection usable; a calendar +agenda turn str
 });
 
 Deno.test("unix socket: a write asks for approval — accepted it is sent, declined nothing is sent", async () => {
-  const emu = await startEmulator({});
-  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
-  const sock = join(dir, "rpc.sock");
-  const child = spawnServer(emu, `unix:${sock}`, dir);
-  const stderr = new Response(child.stderr).text();
-  await child.stdin.close();
+  const { emu, sock, child, stderr } = await unixServer();
   let c: NdjsonClient | undefined;
   try {
-    for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const conn = await Deno.connect({ transport: "unix", path: sock });
-    c = new NdjsonClient(conn.readable, conn.writable);
+    c = await connectUnix(sock);
     await c.initialize();
     const threadId = ((await c.call("thread/start")).result?.thread as { id: string }).id;
     const send =
@@ -259,23 +270,10 @@ Deno.test("turn/interrupt cancels a command waiting on a slow suite response", a
   }
 });
 
-async function connectUnix(sock: string): Promise<NdjsonClient> {
-  for (let i = 0; i < 200 && await probeSocket(sock) !== "live"; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const conn = await Deno.connect({ transport: "unix", path: sock });
-  return new NdjsonClient(conn.readable, conn.writable);
-}
-
 const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o777;
 
 Deno.test("unix socket under umask 022: private state; guessed or foreign answers approve nothing, the owner's does", async () => {
-  const emu = await startEmulator({});
-  const dir = await Deno.makeTempDir({ prefix: "larkit-e2e-" });
-  const sock = join(dir, "rpc.sock");
-  const child = spawnServer(emu, `unix:${sock}`, dir);
-  const stderr = new Response(child.stderr).text();
-  await child.stdin.close();
+  const { emu, dir, sock, child, stderr } = await unixServer();
   const clients: NdjsonClient[] = [];
   try {
     const owner = await connectUnix(sock);

@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Emulator, emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { downloadArgv, uploadArgv } from "./helpers/drive_files.ts";
+import { type Emulator, emulatorEnv, startEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 
-const UPLOAD = "/open-apis/drive/v1/files/upload_all";
 const DOWNLOAD_PREFIX = "/open-apis/drive/v1/files/";
 
 async function withWorkspace(
@@ -19,16 +19,7 @@ async function withWorkspace(
   try {
     const bytes = new Uint8Array(600_000).map((_, i) => i % 251);
     await Deno.writeFile(join(dir, "big.bin"), bytes);
-    const form = {
-      file_name: "big.bin",
-      parent_type: "explorer",
-      parent_node: fixtures.DRIVE.folder,
-      size: 600_000,
-    };
-    const up = await runCli(["api", "POST", UPLOAD, "--file", "big.bin", "--data", JSON.stringify(form)], {
-      env: emulatorEnv(emu),
-      cwd: dir,
-    });
+    const up = await runCli(uploadArgv("big.bin", bytes.length), { env: emulatorEnv(emu), cwd: dir });
     assert.equal(up.code, 0, up.stderr);
     await fn(emu, dir, up.json<{ data: { file_token: string } }>().data.file_token);
   } finally {
@@ -44,15 +35,7 @@ Deno.test("a download cut off mid-body is a retryable network error and leaves n
     await Deno.mkdir(join(dir, "out"));
     for (
       const args of [
-        [
-          "drive",
-          "files",
-          "download",
-          "--params",
-          JSON.stringify({ file_token: token }),
-          "--output",
-          "out/a.bin",
-        ],
+        downloadArgv(token, "out/a.bin"),
         ["drive", "+download", "--file-token", token, "--output", "out/b.bin"],
       ]
     ) {
@@ -77,16 +60,9 @@ Deno.test("a download cut off mid-body is a retryable network error and leaves n
 Deno.test("a generated command's --output refuses an existing file without --overwrite, before sending", async () => {
   await withWorkspace(async (emu, dir, token) => {
     await Deno.writeTextFile(join(dir, "keep.bin"), "mine");
-    const args = [
-      "drive",
-      "files",
-      "download",
-      "--params",
-      JSON.stringify({ file_token: token }),
-      "--output",
-    ];
+    const args = downloadArgv(token, "keep.bin");
     emu.clearRequests();
-    const refused = await runCli([...args, "keep.bin"], { env: emulatorEnv(emu), cwd: dir });
+    const refused = await runCli(args, { env: emulatorEnv(emu), cwd: dir });
     assert.equal(refused.code, 2, refused.stderr);
     assert.deepEqual([refused.errorJson().error.type, refused.errorJson().error.subtype], [
       "validation",
@@ -96,7 +72,7 @@ Deno.test("a generated command's --output refuses an existing file without --ove
     assert.equal(await Deno.readTextFile(join(dir, "keep.bin")), "mine");
     assert.deepEqual(emu.requests().filter((q) => q.path.startsWith(DOWNLOAD_PREFIX)), []);
 
-    const replaced = await runCli([...args, "keep.bin", "--overwrite"], { env: emulatorEnv(emu), cwd: dir });
+    const replaced = await runCli([...args, "--overwrite"], { env: emulatorEnv(emu), cwd: dir });
     assert.equal(replaced.code, 0, replaced.stderr);
     assert.equal((await Deno.stat(join(dir, "keep.bin"))).size, 600_000);
   });

@@ -6,15 +6,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DRY_RUN_KEYS } from "../cli/output/dry_run.ts";
-import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
+import { BOT_EVENTS_LIST, emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { sendTextArgv } from "./helpers/text_message.ts";
 
-const { CALENDARS, CHATS, DOCS } = fixtures;
+const { CHATS, DOCS } = fixtures;
 
 /** A command per layer, each as the bot. */
 const LAYERS: Record<string, string[]> = {
-  generated: ["calendar", "events", "list", "--params", JSON.stringify({ calendar_id: CALENDARS.bot })],
+  generated: BOT_EVENTS_LIST,
   api: ["api", "GET", "/open-apis/calendar/v4/calendars", "--params", '{"page_size":5}'],
   shortcut: ["im", "+messages-list", "--chat-id", CHATS.engineering],
   mcp: ["docs", "+fetch", "--doc", DOCS.handbook],

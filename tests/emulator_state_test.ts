@@ -15,6 +15,16 @@ const { USERS, CHATS, DOCS, BASE, CALENDARS } = fixtures;
 /** The first message of the seeded engineering chat's history. */
 const MESSAGE = `om_${0xdc13264520392913n.toString(16)}993dfd30b0a6f1ac`;
 
+/** A generated method's argv run as the bot, `params` its path and query parameters. */
+function botCall(
+  service: string,
+  resource: string,
+  method: string,
+  params: Record<string, unknown>,
+): string[] {
+  return [service, resource, method, "--params", JSON.stringify(params), "--as", "bot"];
+}
+
 async function data<T = Record<string, unknown>>(larkit: Larkit, args: string[], asUser = false): Promise<T> {
   const r = await larkit(args, { asUser });
   assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
@@ -82,25 +92,11 @@ Deno.test("approval instances create answers a new instance code that instances 
     ]);
     assert.match(made.instance_code, /^\d{19}$/);
     assert.doesNotMatch(made.instance_code, /sample/);
-    const got = await larkit([
-      "approval",
-      "instances",
-      "get",
-      "--params",
-      JSON.stringify({ instance_id: made.instance_code }),
-      "--as",
-      "bot",
-    ]);
+    const got = await larkit(botCall("approval", "instances", "get", { instance_id: made.instance_code }));
     assert.equal(got.code, 0, got.stderr);
-    const other = await larkit([
-      "approval",
-      "instances",
-      "get",
-      "--params",
-      JSON.stringify({ instance_id: "7000000000000000001" }),
-      "--as",
-      "bot",
-    ]);
+    const other = await larkit(
+      botCall("approval", "instances", "get", { instance_id: "7000000000000000001" }),
+    );
     assert.equal(other.errorJson().error.subtype, "not_found");
   });
 });
@@ -120,15 +116,10 @@ Deno.test("im pins create answers the pinned message's chat; the chat's pins lis
       ],
     );
     assert.deepEqual([pin.message_id, pin.chat_id], [MESSAGE, CHATS.engineering]);
-    const pins = await data<{ items: { message_id: string }[] }>(larkit, [
-      "im",
-      "pins",
-      "list",
-      "--params",
-      JSON.stringify({ chat_id: CHATS.engineering }),
-      "--as",
-      "bot",
-    ]);
+    const pins = await data<{ items: { message_id: string }[] }>(
+      larkit,
+      botCall("im", "pins", "list", { chat_id: CHATS.engineering }),
+    );
     assert.deepEqual(pins.items.map((p) => p.message_id), [MESSAGE]);
   });
 });
@@ -185,15 +176,10 @@ Deno.test("the seeded base lists its table and the fields its records use", asyn
 
 Deno.test("the seeded document's blocks say what its text says", async () => {
   await withSuite(async (_emu, larkit) => {
-    const { content } = await data<{ content: string }>(larkit, [
-      "docx",
-      "documents",
-      "raw_content",
-      "--params",
-      JSON.stringify({ document_id: DOCS.handbook }),
-      "--as",
-      "bot",
-    ]);
+    const { content } = await data<{ content: string }>(
+      larkit,
+      botCall("docx", "documents", "raw_content", { document_id: DOCS.handbook }),
+    );
     const { items } = await data<{ items: Record<string, unknown>[] }>(larkit, [
       "docx",
       "document.blocks",
@@ -359,50 +345,24 @@ Deno.test("a spreadsheet made by sheets +workbook-create takes +append and reads
 
 Deno.test("GET contact/v3/users/batch is the batch, not a user named batch", async () => {
   await withSuite(async (_emu, larkit) => {
-    const { items } = await data<{ items: { open_id: string }[] }>(larkit, [
-      "contact",
-      "users",
-      "batch",
-      "--params",
-      JSON.stringify({ user_ids: [USERS.bob.open_id, USERS.carol.open_id] }),
-      "--as",
-      "bot",
-    ]);
+    const { items } = await data<{ items: { open_id: string }[] }>(
+      larkit,
+      botCall("contact", "users", "batch", { user_ids: [USERS.bob.open_id, USERS.carol.open_id] }),
+    );
     assert.deepEqual(items.map((u) => u.open_id), [USERS.bob.open_id, USERS.carol.open_id]);
   });
 });
 
 Deno.test("department 0 (the root) is found by departments get and by users find_by_department alike", async () => {
   await withSuite(async (_emu, larkit) => {
-    const { department } = await data<{ department: { department_id: string } }>(larkit, [
-      "contact",
-      "departments",
-      "get",
-      "--params",
-      JSON.stringify({ department_id: "0" }),
-      "--as",
-      "bot",
-    ]);
+    const { department } = await data<{ department: { department_id: string } }>(
+      larkit,
+      botCall("contact", "departments", "get", { department_id: "0" }),
+    );
     assert.equal(department.department_id, "0");
-    const users = await larkit([
-      "contact",
-      "users",
-      "find_by_department",
-      "--params",
-      JSON.stringify({ department_id: "0" }),
-      "--as",
-      "bot",
-    ]);
+    const users = await larkit(botCall("contact", "users", "find_by_department", { department_id: "0" }));
     assert.equal(users.code, 0, users.stderr);
-    const missing = await larkit([
-      "contact",
-      "departments",
-      "get",
-      "--params",
-      JSON.stringify({ department_id: "od-nowhere" }),
-      "--as",
-      "bot",
-    ]);
+    const missing = await larkit(botCall("contact", "departments", "get", { department_id: "od-nowhere" }));
     assert.equal(
       (missing.errorJson().error as { code?: number }).code,
       40011,
@@ -463,25 +423,12 @@ Deno.test("a folder made by drive +create-folder lists what is put in it; an unk
     assert.ok(
       root.files.some((f) => f.token === made.folder_token && f.type === "folder" && f.name === "Reports"),
     );
-    const inside = await data<{ files: { name: string; type: string }[] }>(larkit, [
-      "drive",
-      "files",
-      "list",
-      "--params",
-      JSON.stringify({ folder_token: made.folder_token }),
-      "--as",
-      "bot",
-    ]);
+    const inside = await data<{ files: { name: string; type: string }[] }>(
+      larkit,
+      botCall("drive", "files", "list", { folder_token: made.folder_token }),
+    );
     assert.deepEqual(inside.files.map((f) => [f.name, f.type]), [["Q4", "sheet"]]);
-    const nowhere = await larkit([
-      "drive",
-      "files",
-      "list",
-      "--params",
-      JSON.stringify({ folder_token: "fldcnNowhere0001" }),
-      "--as",
-      "bot",
-    ]);
+    const nowhere = await larkit(botCall("drive", "files", "list", { folder_token: "fldcnNowhere0001" }));
     assert.equal(nowhere.errorJson().error.subtype, "not_found");
   });
 });
@@ -515,15 +462,10 @@ Deno.test("the seeded spreadsheet's info is its own: title and owner, and it is 
 
 Deno.test("the root department's children are the seeded departments under it", async () => {
   await withSuite(async (_emu, larkit) => {
-    const { items } = await data<{ items: { department_id: string; name: string }[] }>(larkit, [
-      "contact",
-      "departments",
-      "children",
-      "--params",
-      JSON.stringify({ department_id: "0" }),
-      "--as",
-      "bot",
-    ]);
+    const { items } = await data<{ items: { department_id: string; name: string }[] }>(
+      larkit,
+      botCall("contact", "departments", "children", { department_id: "0" }),
+    );
     assert.deepEqual(items.map((d) => d.department_id), [
       fixtures.DEPARTMENTS.engineering,
       fixtures.BIG_DEPARTMENT.id,

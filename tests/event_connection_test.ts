@@ -3,13 +3,11 @@
  * acknowledgements, redelivery and reconnects, in-process (no larkit subprocess).
  */
 import assert from "node:assert/strict";
-import { abortableSleep } from "../cli/provider.ts";
 import type { EventEnvelope } from "../cli/event/catalog.ts";
 import { type ConnectionStatus, LongConnection } from "../cli/event/connection.ts";
 import { type Emulator, fixtures, startEmulator, tenantToken, userToken } from "./helpers/emulator.ts";
+import { clock, quickReconnects } from "./helpers/event_hub.ts";
 import { until } from "./helpers/until.ts";
-
-const clock = { now: () => Date.now(), sleep: (ms: number, s?: AbortSignal) => abortableSleep(ms, s) };
 
 function connect(emu: Emulator, opts: { secret?: string; autoAck?: boolean } = {}) {
   const got: EventEnvelope[] = [];
@@ -34,12 +32,7 @@ function connect(emu: Emulator, opts: { secret?: string; autoAck?: boolean } = {
 
 async function withEmu(fn: (emu: Emulator) => Promise<void>): Promise<void> {
   const emu = await startEmulator({});
-  emu.events.clientConfig = {
-    PingInterval: 120,
-    ReconnectCount: -1,
-    ReconnectInterval: 0.02,
-    ReconnectNonce: 0.02,
-  };
+  quickReconnects(emu, 0.02);
   try {
     await fn(emu);
   } finally {

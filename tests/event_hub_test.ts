@@ -10,17 +10,12 @@ import { HubClient, hubStatus, stopHub } from "../cli/event/client.ts";
 import { DEFAULT_IDLE_MS, EventHub, MAX_PENDING } from "../cli/event/hub.ts";
 import { probeHub } from "../cli/event/protocol.ts";
 import { type Emulator, startEmulator } from "./helpers/emulator.ts";
-import { clock, emulatorHub } from "./helpers/event_hub.ts";
+import { clock, emulatorHub, quickReconnects } from "./helpers/event_hub.ts";
 import { until, within } from "./helpers/until.ts";
 
 async function withHub(fn: (emu: Emulator, socket: string, hub: EventHub) => Promise<void>): Promise<void> {
   const emu = await startEmulator({});
-  emu.events.clientConfig = {
-    PingInterval: 120,
-    ReconnectCount: -1,
-    ReconnectInterval: 0.02,
-    ReconnectNonce: 0.02,
-  };
+  quickReconnects(emu, 0.02);
   const dir = await Deno.makeTempDir({ prefix: "larkit-hub-" });
   const socket = join(dir, "hub.sock");
   const hub = emulatorHub(emu, socket, { pid: 1, idleMs: 60_000 });

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Emulator, fixtures, startEmulator, userToken } from "./helpers/emulator.ts";
-import { eventEnv, hubsLeft } from "./helpers/event_hub.ts";
+import { eventEnv, hubsLeft, quickReconnects } from "./helpers/event_hub.ts";
 import { ENDPOINT_PATH } from "../cli/event/connection.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { MAIN, REPO, runMain, type RunResult } from "./helpers/run_main.ts";
@@ -90,12 +90,7 @@ class Consumer {
 
 async function withEvents(fn: (s: Suite) => Promise<void>): Promise<void> {
   const emu = await startEmulator({ timeZone: "UTC" });
-  emu.events.clientConfig = {
-    PingInterval: 120,
-    ReconnectCount: -1,
-    ReconnectInterval: 0.05,
-    ReconnectNonce: 0.05,
-  };
+  quickReconnects(emu, 0.05);
   const configDir = await Deno.makeTempDir({ prefix: "larkit-ev-" });
   const uat = (await userToken(emu)).access_token;
   // A hub a failed test leaves behind exits on its own.

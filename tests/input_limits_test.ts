@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { INPUT_LIMITS } from "../cli/input_limits.ts";
 import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
-import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
+import { spawnMain } from "./helpers/run_main.ts";
 
 const OVER = INPUT_LIMITS.value + 1;
 
@@ -69,32 +69,11 @@ Deno.test("@file and stdin values over the limit are refused before reading, and
 });
 
 Deno.test("a process stops reading stdin past the limit: a validation error, not an abort", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      MAIN,
-      "api",
-      "POST",
-      "/open-apis/im/v1/messages",
-      "--data",
-      "-",
-      "--dry-run",
-    ],
-    cwd: REPO,
-    env: {
-      ...inherited(),
-      NO_COLOR: "1",
-      LARKIT_REMOTE_META: "off",
-      LARKIT_APP_ID: "cli_x",
-      LARKIT_APP_SECRET: "s",
-    },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnMain(
+    ["api", "POST", "/open-apis/im/v1/messages", "--data", "-", "--dry-run"],
+    { LARKIT_APP_ID: "cli_x", LARKIT_APP_SECRET: "s" },
+    { stdin: "piped" },
+  );
   // Three times the limit, written until larkit stops reading (then the pipe closes under the writer).
   const writer = child.stdin.getWriter();
   const chunk = new Uint8Array(1 << 20).fill(0x20);

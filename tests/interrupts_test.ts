@@ -10,19 +10,7 @@ import { errors } from "../cli/output/errors.ts";
 import { runCli as runIn } from "../cli/run.ts";
 import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
 import { cliProvider, runCli } from "./helpers/run_cli.ts";
-import { inherited, MAIN, REPO } from "./helpers/run_main.ts";
-
-function spawnMain(args: string[], env: Record<string, string>) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    cwd: REPO,
-    env: { ...inherited(), NO_COLOR: "1", LARKIT_REMOTE_META: "off", ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-}
+import { spawnMain } from "./helpers/run_main.ts";
 
 for (const [signal, exit, subtype] of [["SIGINT", 130, "sigint"], ["SIGTERM", 143, "sigterm"]] as const) {
   Deno.test(`${signal} during a request exits ${exit} with an interrupted envelope`, async () => {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { EXIT_CODES } from "../cli/output/errors.ts";
-import { emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
+import { BOT_EVENTS_LIST, emulatorEnv, fixtures, withEmulator } from "./helpers/emulator.ts";
 import { runCli } from "./helpers/run_cli.ts";
 import { argvOfHint, messagesWith, sendTextArgv } from "./helpers/text_message.ts";
 
@@ -42,15 +42,7 @@ Deno.test("a lost message send is outcome_unknown; re-running with the hinted ke
 
 Deno.test("a lost write without a de-duplication key hints the read command that shows whether it happened", async () => {
   await withEmulator({}, async (emu) => {
-    const list = await runCli([
-      "calendar",
-      "events",
-      "list",
-      "--params",
-      JSON.stringify({ calendar_id: CALENDARS.bot }),
-    ], {
-      env: emulatorEnv(emu),
-    });
+    const list = await runCli(BOT_EVENTS_LIST, { env: emulatorEnv(emu) });
     assert.equal(list.code, 0, list.stderr);
     const eventId = list.json<{ data: { items: { event_id: string }[] } }>().data.items[0].event_id;
     emu.faults.dropConnection({

@@ -13,7 +13,7 @@ import { probeSocket } from "../rpc/transports/unix.ts";
 import { type Emulator, manualClock, startEmulator } from "./helpers/emulator.ts";
 import { seedLogin } from "./helpers/login.ts";
 import { errorOf, runCli, type RunOptions, type RunResult } from "./helpers/run_cli.ts";
-import { inherited, MAIN, REPO, runMain } from "./helpers/run_main.ts";
+import { runMain, spawnMain } from "./helpers/run_main.ts";
 import { type PairingStarter, pairRemoteClient } from "./helpers/pair_device.ts";
 import { until, within } from "./helpers/until.ts";
 
@@ -450,20 +450,11 @@ Deno.test("app-only credentials give the account-authentication error, in front,
     assert.equal(await probeSocket(h.socket), "absent", "no daemon was started for nothing");
 
     // A daemon that only has app credentials refuses enable itself, with the same error.
-    const daemon = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, "app-server", "--listen", `unix:${h.socket}`, "--remote-control"],
-      cwd: REPO,
-      env: {
-        ...inherited(),
-        LARKIT_CONFIG_DIR: h.dir,
-        LARKIT_REMOTE_META: "off",
-        LARKIT_RELAY_URL: h.relay.baseUrl,
-      },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    const daemon = spawnMain(
+      ["app-server", "--listen", `unix:${h.socket}`, "--remote-control"],
+      { LARKIT_CONFIG_DIR: h.dir, LARKIT_RELAY_URL: h.relay.baseUrl },
+      { stdout: "null", stderr: "null" },
+    );
     h.pids.push(daemon.pid);
     try {
       await until("the daemon's socket", async () => await probeSocket(h.socket) === "live", 60_000);
@@ -487,22 +478,11 @@ Deno.test("app-only credentials give the account-authentication error, in front,
 
 Deno.test("--no-daemon serves remote control in the foreground until Ctrl-C, then prints its envelope", async () => {
   await harness({ login: true }, async (h) => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, "remote-control", "--no-daemon"],
-      cwd: REPO,
-      env: {
-        ...inherited(),
-        NO_COLOR: "1",
-        TZ: "UTC",
-        LARKIT_CONFIG_DIR: h.dir,
-        LARKIT_REMOTE_META: "off",
-        LARKIT_RELAY_URL: h.relay.baseUrl,
-      },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = spawnMain(["remote-control", "--no-daemon"], {
+      TZ: "UTC",
+      LARKIT_CONFIG_DIR: h.dir,
+      LARKIT_RELAY_URL: h.relay.baseUrl,
+    });
     h.pids.push(child.pid);
     const stdout = new Response(child.stdout).text();
     const stderr = new Response(child.stderr).text();
@@ -593,15 +573,7 @@ Deno.test("the daemon against the strict relay: token expiry, 401, generic and '
 
 /** `main.ts app-server` on stdio as a live child: JSON-RPC lines in, lines out, until stdin closes. */
 function appServerProcess(dir: string, env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "app-server"],
-    cwd: REPO,
-    env: { ...inherited(), ...env, LARKIT_CONFIG_DIR: dir, LARKIT_REMOTE_META: "off", NO_COLOR: "1" },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnMain(["app-server"], { ...env, LARKIT_CONFIG_DIR: dir }, { stdin: "piped" });
   const lines: Record<string, unknown>[] = [];
   const reading = (async () => {
     let buf = "";
@@ -628,13 +600,7 @@ function appServerProcess(dir: string, env: Record<string, string>) {
 
 Deno.test("app-server: remoteControl/* on a plain server; restarted with the preference it reconnects by itself", async () => {
   await harness({ login: true }, async (h) => {
-    const env: Record<string, string> = {
-      HOME: Deno.env.get("HOME") ?? "",
-      PATH: Deno.env.get("PATH") ?? "",
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
-      TZ: "UTC",
-      LARKIT_RELAY_URL: h.relay.baseUrl,
-    };
+    const env: Record<string, string> = { TZ: "UTC", LARKIT_RELAY_URL: h.relay.baseUrl };
     const init = {
       jsonrpc: "2.0",
       id: 1,

@@ -36,6 +36,20 @@ const countOf = (emu: Emulator, sql: string, text: string) =>
   (emu.db.prepare(sql).get(`%${text}%`) as { n: number }).n;
 const TABLE = ["--base-token", BASE.app, "--table-id", BASE.table];
 const SHEET = ["--spreadsheet-token", SHEETS.budget];
+/** One slide of a presentation and the XML that replaces or updates it. */
+const SLIDE_CONTENT = [
+  "--presentation",
+  "sldcn1",
+  "--slide-id",
+  "s1",
+  "--content",
+  "<slide><shape>x</shape></slide>",
+];
+
+/** A whiteboard's new content, `text` read as Mermaid. */
+const mermaidSource = (
+  text: string,
+) => ["--whiteboard-token", "wbcn1", "--source", text, "--input-format", "mermaid"];
 
 /** One runnable command line per shortcut, keyed `service +command`. */
 const SAMPLES: Record<string, Sample> = {
@@ -159,61 +173,19 @@ const SAMPLES: Record<string, Sample> = {
     ],
   },
   "slides +replace-slide": {
-    argv: () => [
-      "slides",
-      "+replace-slide",
-      "--presentation",
-      "sldcn1",
-      "--slide-id",
-      "s1",
-      "--content",
-      "<slide><shape>x</shape></slide>",
-    ],
+    argv: () => ["slides", "+replace-slide", ...SLIDE_CONTENT],
   },
   "slides +update-slide": {
-    argv: () => [
-      "slides",
-      "+update-slide",
-      "--presentation",
-      "sldcn1",
-      "--slide-id",
-      "s1",
-      "--content",
-      "<slide><shape>x</shape></slide>",
-    ],
+    argv: () => ["slides", "+update-slide", ...SLIDE_CONTENT],
   },
   "slides +media-upload": {
     argv: () => ["slides", "+media-upload", "--file", "a.txt", "--presentation", "sldcn1"],
   },
   "whiteboard +update": {
-    argv: (
-      _,
-      text,
-    ) => [
-      "whiteboard",
-      "+update",
-      "--whiteboard-token",
-      "wbcn1",
-      "--source",
-      text,
-      "--input-format",
-      "mermaid",
-    ],
+    argv: (_, text) => ["whiteboard", "+update", ...mermaidSource(text)],
   },
   "docs +whiteboard-update": {
-    argv: (
-      _,
-      text,
-    ) => [
-      "docs",
-      "+whiteboard-update",
-      "--whiteboard-token",
-      "wbcn1",
-      "--source",
-      text,
-      "--input-format",
-      "mermaid",
-    ],
+    argv: (_, text) => ["docs", "+whiteboard-update", ...mermaidSource(text)],
   },
   "sheets +read": { argv: () => ["sheets", "+read", ...SHEET] },
   "sheets +write": {

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { BufferWriter, withIOFrom } from "../cli/provider.ts";
 import { diagnostics, transferText } from "../cli/output/diagnostics.ts";
 import { runCli as runIn } from "../cli/run.ts";
-import { emulatorEnv, fixtures, startEmulator } from "./helpers/emulator.ts";
+import { downloadArgv, uploadArgv } from "./helpers/drive_files.ts";
+import { emulatorEnv, startEmulator } from "./helpers/emulator.ts";
 import { cliProvider } from "./helpers/run_cli.ts";
 
 async function pageAll(extra: string[], stderrIsTTY: boolean) {
@@ -66,30 +67,13 @@ Deno.test("a download on a terminal: a bytes-of-total status line, ended when th
     const base = cliProvider({ configDir: join(dir, "config"), env: emulatorEnv(emu), cwd: dir });
     const bytes = new Uint8Array(300_000).fill(7);
     await Deno.writeFile(join(dir, "f.bin"), bytes);
-    const form = JSON.stringify({
-      file_name: "f.bin",
-      parent_type: "explorer",
-      parent_node: fixtures.DRIVE.folder,
-      size: bytes.length,
-    });
     const out = new BufferWriter();
-    const up = await runIn(
-      ["api", "POST", "/open-apis/drive/v1/files/upload_all", "--file", "f.bin", "--data", form],
-      withIOFrom({ ...base, stdout: out }),
-    );
+    const up = await runIn(uploadArgv("f.bin", bytes.length), withIOFrom({ ...base, stdout: out }));
     assert.equal(up.valueOf(), 0);
     const token = JSON.parse(out.text()).data.file_token as string;
     const err = new BufferWriter({ isTTY: true });
     const code = await runIn(
-      [
-        "drive",
-        "files",
-        "download",
-        "--params",
-        JSON.stringify({ file_token: token }),
-        "--output",
-        "copy.bin",
-      ],
+      downloadArgv(token, "copy.bin"),
       withIOFrom({ ...base, stderr: err, stdout: new BufferWriter() }),
     );
     assert.equal(code, 0, err.text());

@@ -65,19 +65,41 @@ Deno.test({ name: "tmux: list shortcuts show their declared columns at 120 colum
   }
 });
 
-Deno.test({ name: "tmux: bash completes a flag value", ignore }, async () => {
-  const t = await terminal(120, BASH);
-  try {
-    await t.type("source <(larkit completion bash)");
-    await t.keys("Enter");
-    await t.type("larkit calendar +agenda --format ta");
-    await t.keys("Tab");
-    const text = await t.until(/--format table/);
-    await save("completion_bash", text);
-  } finally {
-    await t.close();
-  }
-});
+// A shell loads larkit's completion, then Tab completes a flag's value on the line typed.
+for (
+  const { name, shell, load, typed, completed, capture } of [
+    {
+      name: "tmux: bash completes a flag value",
+      shell: BASH,
+      load: "source <(larkit completion bash)",
+      typed: "larkit calendar +agenda --format ta",
+      completed: /--format table/,
+      capture: "completion_bash",
+    },
+    {
+      name: "tmux: fish completes --as with a value and shows descriptions",
+      shell: ["fish", "--no-config"],
+      load: "larkit completion fish | source",
+      typed: "larkit calendar +agenda --as b",
+      completed: /--as bot/,
+      capture: "completion_fish",
+    },
+  ]
+) {
+  Deno.test({ name, ignore }, async () => {
+    const t = await terminal(120, shell);
+    try {
+      await t.type(load);
+      await t.keys("Enter");
+      await t.type(typed);
+      await t.keys("Tab");
+      const text = await t.until(completed);
+      await save(capture, text);
+    } finally {
+      await t.close();
+    }
+  });
+}
 
 Deno.test(
   { name: "tmux: zsh completes `larkit im <TAB>` with descriptions, not `im im`", ignore },
@@ -102,20 +124,6 @@ Deno.test(
     }
   },
 );
-
-Deno.test({ name: "tmux: fish completes --as with a value and shows descriptions", ignore }, async () => {
-  const t = await terminal(120, ["fish", "--no-config"]);
-  try {
-    await t.type("larkit completion fish | source");
-    await t.keys("Enter");
-    await t.type("larkit calendar +agenda --as b");
-    await t.keys("Tab");
-    const text = await t.until(/--as bot/);
-    await save("completion_fish", text);
-  } finally {
-    await t.close();
-  }
-});
 
 Deno.test({ name: "tmux: the [y/N] prompt shows the plan; n refuses", ignore }, async () => {
   const t = await terminal(120, BASH);

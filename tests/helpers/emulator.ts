@@ -2,6 +2,7 @@
  * One suite emulator per test file (or per test) on a free loopback port, always torn down. Tests that drive
  * larkit point it at `emu.url` with the custom brand and the seeded app's credentials (`emu.app`).
  */
+import { CALENDARS } from "../../sandbox/fixtures.ts";
 import { type Emulator, type EmulatorOptions, startEmulator } from "../../sandbox/server.ts";
 
 export type { Emulator, EmulatorOptions } from "../../sandbox/server.ts";
@@ -33,6 +34,15 @@ export function manualClock(start = Date.UTC(2026, 10, 23, 8, 0, 0)) {
     },
   };
 }
+
+/** The generated `calendar events list` of the bot's seeded calendar: the plain read many API tests run. */
+export const BOT_EVENTS_LIST = [
+  "calendar",
+  "events",
+  "list",
+  "--params",
+  JSON.stringify({ calendar_id: CALENDARS.bot }),
+];
 
 /** Env for running larkit against this emulator as the seeded app (custom brand, loopback base URL). */
 export { sandboxEnv as emulatorEnv } from "../../sandbox/larkit_env.ts";

@@ -30,6 +30,19 @@ export function eventEnv(emu: Emulator, configDir: string, idleMs: number): Reco
   };
 }
 
+/**
+ * The emulator's long connection with rare pings and endless reconnects `seconds` apart: a test that drops the
+ * socket sees it back at once, and no ping gets in its way.
+ */
+export function quickReconnects(emu: Emulator, seconds: number): void {
+  emu.events.clientConfig = {
+    PingInterval: 120,
+    ReconnectCount: -1,
+    ReconnectInterval: seconds,
+    ReconnectNonce: seconds,
+  };
+}
+
 /** A hub for the emulator's app on `socket`, silent, not yet running. */
 export function emulatorHub(
   emu: Emulator,

@@ -23,6 +23,7 @@ export class FakeClock implements Clock {
     });
   }
 
+  /** Moves time forward, firing due sleeps one at a time in due order (each gets a macrotask turn to react). */
   async advance(ms: number): Promise<void> {
     const end = this.#now + ms;
     for (let i = 0; i < 10_000; i++) {

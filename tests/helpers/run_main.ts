@@ -58,26 +58,34 @@ export function inherited(): Record<string, string> {
   return keep;
 }
 
-export async function runMain(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const configDir = opts.configDir ?? await Deno.makeTempDir({ prefix: "larkit-e2e-" });
-  const cmd = new Deno.Command(Deno.execPath(), {
+/**
+ * `main.ts` as a child process whose pipes (or signals) the test works while it runs: deno's own variables, no
+ * colour, no remote metadata, then `env`; stdin closed and stdout and stderr piped unless `io` says otherwise.
+ */
+export function spawnMain(
+  args: string[],
+  env: Record<string, string> = {},
+  io: Pick<Deno.CommandOptions, "cwd" | "stdin" | "stdout" | "stderr" | "signal"> = {},
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
-    cwd: opts.cwd ?? REPO,
-    env: {
-      ...inherited(),
-      NO_COLOR: "1",
-      RUST_BACKTRACE: "0",
-      LARKIT_CONFIG_DIR: configDir,
-      LARKIT_REMOTE_META: "off",
-      ...opts.env,
-    },
+    cwd: REPO,
+    env: { ...inherited(), NO_COLOR: "1", LARKIT_REMOTE_META: "off", ...env },
     clearEnv: true,
-    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdin: "null",
     stdout: "piped",
     stderr: "piped",
+    ...io,
+  }).spawn();
+}
+
+export async function runMain(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const configDir = opts.configDir ?? await Deno.makeTempDir({ prefix: "larkit-e2e-" });
+  const child = spawnMain(args, { RUST_BACKTRACE: "0", LARKIT_CONFIG_DIR: configDir, ...opts.env }, {
+    cwd: opts.cwd ?? REPO,
+    stdin: opts.stdin === undefined ? "null" : "piped",
     signal: opts.signal,
   });
-  const child = cmd.spawn();
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
     await w.write(typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin);

@@ -1,8 +1,22 @@
 /**
  * The keyed write that contract tests lose, interrupt, filter and re-run: a text message sent to a chat through
- * the generated `im messages create`, how many copies of it the suite holds, and a hinted command as argv.
+ * the generated `im messages create` (or raw `api`), how many copies of it the suite holds, and a hinted
+ * command as argv.
  */
 import type { Emulator } from "./emulator.ts";
+
+/** `api POST` argv sending the message `body` to a chat (its `receive_id`). */
+export function apiSendArgv(body: Record<string, unknown>): string[] {
+  return [
+    "api",
+    "POST",
+    "/open-apis/im/v1/messages",
+    "--params",
+    '{"receive_id_type":"chat_id"}',
+    "--data",
+    JSON.stringify(body),
+  ];
+}
 
 /** `im messages create` argv sending `text` to chat `chatId`. */
 export function sendTextArgv(chatId: string, text: string): string[] {
