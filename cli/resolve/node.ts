@@ -120,6 +120,12 @@ export function attributes(values: ParsedLine["values"]): Record<string, RawFlag
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [attributeOf(k), v]));
 }
 
+/** Whether a command runs as both identities: strict mode, whichever it is, never refuses it. */
+export function runsAsBoth(node: CommandNode): boolean {
+  const ids = node.identities;
+  return ids === undefined || (ids.includes("user") && ids.includes("bot"));
+}
+
 /** A command that only groups others (`config`, a resource), with no flags of its own. */
 export function groupNode(name: string, parent?: CommandNode, description = ""): CommandNode {
   return {

@@ -9,7 +9,6 @@ import { FIXED_COMMANDS, FIXED_NAMES } from "./fixed_commands.ts";
 import type { RunContext } from "../context.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { Identity } from "../output/envelope.ts";
-import { addDeclared } from "./declare.ts";
 import { type CommandNode, groupNode, type OptionDecl } from "./node.ts";
 import { lazy } from "../lazy.ts";
 
@@ -52,7 +51,10 @@ function adopt(root: CommandNode, node: CommandNode): CommandNode {
 
 /** The fixed commands' modules, loaded at once, their commands hung under the root in the list's order. */
 async function addFixed(root: CommandNode, which: typeof FIXED_COMMANDS): Promise<void> {
-  const modules = await Promise.all(which.map((f) => f.load()));
+  const [modules, { addDeclared }] = await Promise.all([
+    Promise.all(which.map((f) => f.load())),
+    lazy("cli/resolve/declare.ts"),
+  ]);
   for (const [i, module] of modules.entries()) {
     // Entries listed from the manifest give way to the commands themselves.
     root.commands = root.commands.filter((c) => !(c.listed && which[i].names.includes(c.name)));

@@ -7,10 +7,9 @@ import { admit, apiOperand, type CommandGate, type ResolvedCommand, SUITE_TURN }
 import type { RunContext } from "../context.ts";
 import { emitRendered } from "../output/emit.ts";
 import { lazy } from "../lazy.ts";
-import { type CommandNode, expanded, nodePath, type ParsedLine } from "./node.ts";
+import { type CommandNode, expanded, nodePath, type ParsedLine, runsAsBoth } from "./node.ts";
 import { landOn, parseLine } from "./parse.ts";
 import { rootNode } from "./root.ts";
-import { forbids, prune, refusesLeaf, strictModeOf, strictRefusal } from "./strict.ts";
 
 /** What a host's gate is shown for a leaf about to run. */
 export function resolvedOf(node: CommandNode, line: ParsedLine): ResolvedCommand {
@@ -26,6 +25,7 @@ export function resolvedOf(node: CommandNode, line: ParsedLine): ResolvedCommand
 
 /** Prints the help of a node, its children listed and pruned for strict mode. */
 async function showHelp(ctx: RunContext, node: CommandNode): Promise<number> {
+  const { forbids, prune, strictModeOf, strictRefusal } = await lazy("cli/resolve/strict.ts");
   const mode = await strictModeOf(ctx);
   // A leaf strict mode forbids refuses to run, help included.
   if (node.leaf && !node.listed && forbids(mode, node.identities)) throw strictRefusal(mode);
@@ -44,8 +44,12 @@ async function showHelp(ctx: RunContext, node: CommandNode): Promise<number> {
 export async function runLine(argv: string[], ctx: RunContext, gate?: CommandGate): Promise<number> {
   const { node, rest, help } = await landOn(rootNode(ctx), argv);
   if (help || !node.leaf || !node.run) return await showHelp(ctx, node);
-  const refused = await refusesLeaf(ctx, node);
-  if (refused) throw strictRefusal(refused);
+  // Strict mode's module loads only for a leaf it could refuse (one that runs as one identity only).
+  if (!runsAsBoth(node)) {
+    const { refusesLeaf, strictRefusal } = await lazy("cli/resolve/strict.ts");
+    const refused = await refusesLeaf(ctx, node);
+    if (refused) throw strictRefusal(refused);
+  }
   const line = parseLine(node, rest);
   // Decided on the leaf the words resolved, after parsing: argv tricks (`--`, quoting) cannot hide it.
   admit(gate, resolvedOf(node, line));

@@ -14,7 +14,6 @@ import { lazy } from "../lazy.ts";
 import type { ApiMethod, RunnableMethod } from "../../registry/index.ts";
 import { SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
 import { attributes, type CommandNode, groupNode, type OptionDecl } from "./node.ts";
-import { addDeclared } from "./declare.ts";
 import { suggest, usageError } from "./usage.ts";
 
 /** A method's description as help shows it. */
@@ -219,5 +218,9 @@ export async function serviceNode(
 /** The event commands (`event list|schema|consume|...`) under the `event` service node, once. */
 async function eventCommands(node: CommandNode): Promise<void> {
   if (node.commands.some((c) => c.layer === "builtin")) return;
-  addDeclared(node, (await lazy("cli/commands/event.ts")).eventCommands, 1);
+  const [{ addDeclared }, { eventCommands }] = await Promise.all([
+    lazy("cli/resolve/declare.ts"),
+    lazy("cli/commands/event.ts"),
+  ]);
+  addDeclared(node, eventCommands, 1);
 }

@@ -5,7 +5,7 @@
 import type { StrictMode } from "../auth/types.ts";
 import type { RunContext } from "../context.ts";
 import { errors, type LarkitError } from "../output/errors.ts";
-import type { CommandNode } from "./node.ts";
+import { type CommandNode, runsAsBoth } from "./node.ts";
 
 export type { StrictMode };
 
@@ -28,10 +28,9 @@ export function forbids(mode: StrictMode, identities: readonly string[] | undefi
  * so the account is not even read for it (an unknown option's envelope then loads no credential chain).
  */
 export async function refusesLeaf(ctx: RunContext, node: CommandNode): Promise<StrictMode | undefined> {
-  const ids = node.identities;
-  if (!ids || (ids.includes("user") && ids.includes("bot"))) return undefined;
+  if (runsAsBoth(node)) return undefined;
   const mode = await strictModeOf(ctx);
-  return forbids(mode, ids) ? mode : undefined;
+  return forbids(mode, node.identities) ? mode : undefined;
 }
 
 export function strictRefusal(mode: StrictMode): LarkitError {
