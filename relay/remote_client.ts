@@ -13,7 +13,7 @@ import * as z from "zod";
 import { LarkitError } from "../cli/output/errors.ts";
 import type { FetchFn } from "../cli/provider.ts";
 import { parseServerEnvelope } from "./envelopes.ts";
-import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
+import { frameMessage, parseParts, Reassembler, type WireFrame } from "./segments.ts";
 import { frameText } from "./ws_socket.ts";
 
 const WRITE_AHEAD_CHARS = 1024 * 1024;
@@ -183,7 +183,7 @@ export class RemoteClient {
       stream.segmentArrived(env.seq_id, env.segment_id);
       const seen = this.#reassembler.observe(env.stream_id, env, text.length);
       if (seen.kind !== "complete") return;
-      stream.accept(env.seq_id, JSON.parse(seen.text));
+      stream.accept(env.seq_id, parseParts(seen.parts));
     } else if (env.type === "server_message") {
       stream.accept(env.seq_id, env.message);
     } else {
