@@ -91,7 +91,7 @@ export class RemoteClient {
   readonly clientId: string;
   readonly #ws: WebSocket;
   readonly #streams = new Map<string, RemoteStream>();
-  readonly #reassembler = new Reassembler();
+  readonly #reassembler = new Reassembler({ plainRuns: true });
   /** Frames not yet handed to the socket: a large message enters the relay as the network takes it. */
   #queue: (string | WireFrame)[] = [];
   #queued = 0;
@@ -183,7 +183,7 @@ export class RemoteClient {
       stream.segmentArrived(env.seq_id, env.segment_id);
       const seen = this.#reassembler.observe(env.stream_id, env, text.length);
       if (seen.kind !== "complete") return;
-      stream.accept(env.seq_id, parseParts(seen.parts));
+      stream.accept(env.seq_id, parseParts(seen.parts, seen.plain));
     } else if (env.type === "server_message") {
       stream.accept(env.seq_id, env.message);
     } else {

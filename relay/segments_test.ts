@@ -254,3 +254,13 @@ Deno.test("a message parsed from its parts is what JSON.parse of the joined text
     assert.deepEqual(got, expected, text.slice(0, 60));
   }
 });
+
+Deno.test("with plainRuns, each part of a message says whether it is plain string content", () => {
+  const json = JSON.stringify({ id: 1, result: "x".repeat(3_500_000), tail: ['"quoted"'] });
+  const r = new Reassembler({ plainRuns: true });
+  const done = feed(r, chunksOf(json)).at(-1);
+  assert.ok(done?.kind === "complete" && done.plain !== undefined);
+  assert.ok(done.parts.length > 2);
+  assert.deepEqual(done.plain, done.parts.map((p) => JSON.stringify(p).length === p.length + 2));
+  assert.deepEqual(parseParts(done.parts, done.plain), JSON.parse(json));
+});
