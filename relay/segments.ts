@@ -267,6 +267,12 @@ interface Assembly {
   decoder: TextDecoder;
   /** Every segment so far was ASCII (the decoder holds no partial sequence): the next may skip it. */
   ascii: boolean;
+  /**
+   * While every segment is ASCII, each is decoded from base64 straight into this buffer, which becomes one
+   * run's text (Latin-1) once it holds `RUN_CHARS` bytes: no string per segment, no join of them.
+   */
+  run: Uint8Array;
+  runLength: number;
   /** The text so far in runs of at least `RUN_CHARS` (each one string) ... */
   pieces: string[];
   /** ... and the segments decoded since the last run. */
@@ -369,6 +375,9 @@ export class Reassembler {
         received: 0,
         decoder: new TextDecoder("utf-8", { fatal: true }),
         ascii: true,
+        // Room for a run and one more segment: a segment's base64 always decodes in place (as in decodeScratch).
+        run: new Uint8Array(Math.min(chunk.message_size_bytes, RUN_CHARS) + SEGMENT_MAX_BYTES),
+        runLength: 0,
         pieces: [],
         recent: [],
         recentChars: 0,
@@ -378,10 +387,11 @@ export class Reassembler {
     }
     let part: Uint8Array;
     try {
-      // Decoded into a scratch buffer (its text is copied out at once): no new array per segment.
-      const { read, written } = decodeScratch.setFromBase64(chunk.message_chunk_base64);
+      // Into the run while the message is ASCII, else into a scratch buffer (its text is copied out at once).
+      const into = current.ascii ? current.run.subarray(current.runLength) : decodeScratch;
+      const { read, written } = into.setFromBase64(chunk.message_chunk_base64);
       if (read !== chunk.message_chunk_base64.length) throw new Error("segment larger than a frame");
-      part = decodeScratch.subarray(0, written);
+      part = into.subarray(0, written);
     } catch {
       this.#assemblies.delete(key);
       this.#rejected.set(key, messageKey);
@@ -393,9 +403,15 @@ export class Reassembler {
       return { kind: "rejected", reason: "segments exceed message_size_bytes" };
     }
     try {
-      const text = current.ascii && isAscii(part)
-        ? asciiText(part)
-        : (current.ascii = false, current.decoder.decode(part, { stream: true }));
+      if (current.ascii && isAscii(part)) {
+        current.runLength += part.length;
+        if (current.runLength >= RUN_CHARS) this.#endAsciiRun(current);
+        return this.#accepted(key, current, part.length);
+      }
+      // The first segment that is not ASCII: the ASCII text before it is a run, the decoder takes it from here.
+      if (current.ascii && current.runLength > 0) this.#endAsciiRun(current);
+      current.ascii = false;
+      const text = current.decoder.decode(part, { stream: true });
       current.recent.push(text);
       current.recentChars += text.length;
       if (current.recentPlain) current.recentPlain = plainStringContent(text);
@@ -405,8 +421,15 @@ export class Reassembler {
       this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "segment is not UTF-8" };
     }
+    return this.#accepted(key, current, part.length);
+  }
+
+  /** A segment was taken into its assembly: the message is pending, or complete with it. */
+  #accepted(key: string, current: Assembly, bytes: number): ChunkObservation {
+    const { streamId, seqId } = current;
+    const messageKey = `${streamId}\u0000${seqId}`;
     current.segments++;
-    current.received += part.length;
+    current.received += bytes;
     this.#touch(key, current);
     if (current.segments < current.count) return { kind: "pending" };
     this.#assemblies.delete(key);
@@ -414,17 +437,21 @@ export class Reassembler {
       this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "reassembled size differs from message_size_bytes" };
     }
-    let last: string;
-    try {
-      last = current.decoder.decode();
-    } catch {
-      this.#rejected.set(key, messageKey);
-      return { kind: "rejected", reason: "message ends inside a UTF-8 sequence" };
+    if (current.ascii) {
+      this.#endAsciiRun(current);
+    } else {
+      let last: string;
+      try {
+        last = current.decoder.decode();
+      } catch {
+        this.#rejected.set(key, messageKey);
+        return { kind: "rejected", reason: "message ends inside a UTF-8 sequence" };
+      }
+      current.recent.push(last);
+      if (current.recentPlain) current.recentPlain = plainStringContent(last);
+      this.#endRun(current);
     }
-    this.#completed.set(completedKey, seqId);
-    current.recent.push(last);
-    if (current.recentPlain) current.recentPlain = plainStringContent(last);
-    this.#endRun(current);
+    this.#completed.set(`${key}\u0000${streamId}`, seqId);
     return {
       kind: "complete",
       seqId,
@@ -455,6 +482,14 @@ export class Reassembler {
     let n = 0;
     for (const a of this.#assemblies.values()) n += a.received;
     return n;
+  }
+
+  /** The ASCII bytes in the run buffer become one part; the buffer is reused for the next run. */
+  #endAsciiRun(assembly: Assembly): void {
+    const text = asciiText(assembly.run.subarray(0, assembly.runLength));
+    assembly.pieces.push(text);
+    assembly.plain.push(this.#plainRuns && plainStringContent(text));
+    assembly.runLength = 0;
   }
 
   #endRun(assembly: Assembly): void {
