@@ -149,9 +149,9 @@ export class RemoteClient {
   #pump(): void {
     while (this.#aheadChars < WRITE_AHEAD_CHARS && this.#queued < this.#queue.length) {
       const item = this.#queue[this.#queued++];
-      // A segment is written as the UTF-8 bytes it builds (masked in place by ws), as the relay client does:
-      // no string of the frame, its byte length or a Buffer copy of it (head-of-line bench: the sending
-      // client's CPU competes with the relay and the server on a small machine).
+      // A segment is written as the UTF-8 bytes it builds, as the relay client does: no string of the frame
+      // or its byte length, only ws's masked copy (head-of-line bench: the sending client's CPU competes with
+      // the relay and the server on a small machine).
       const data = typeof item === "string" ? item : item.bytes?.() ?? item.text;
       const size = data.length;
       this.#aheadChars += size;

@@ -23,7 +23,7 @@ export interface WireFrame {
   readonly text: string;
   /**
    * The frame's UTF-8 bytes built without its text (segments): a socket that takes bytes writes a 150 KiB
-   * segment with one buffer and no string of the frame, its base64 or a copy of either.
+   * segment with no string of the frame or its base64 (ws still copies the bytes once, as it masks them).
    */
   bytes?(): Uint8Array;
 }
