@@ -196,10 +196,10 @@ const LITERAL_MARK = "larkit:long-string-literal";
  * A large message is most often one long string (a file, a command's output) inside a small object: when
  * every part but the first and the last is plain string content, and the first part's last quote and the last
  * part's first quote enclose only plain content, the text is parsed with a short stand-in for that stretch
- * and the string is the parts themselves, concatenated without a copy. `plain` may say for each part whether
- * it is plain string content, as `Reassembler`'s `plainRuns` found while the segments arrived. A 100 MiB result's join and parse were
- * the remote client's last ~150 ms after the last segment (bench big). Anything else, or a stand-in that
- * does not come back exactly once as a value (the stretch was not one string value), is parsed whole.
+ * and the string is the parts themselves, concatenated without a copy (a 100 MiB result's join and parse were
+ * the remote client's last ~150 ms after the last segment, bench big). Anything else, or a stand-in that does
+ * not come back exactly once as a value (the stretch was not one string value), is parsed whole. `plain` may
+ * say for each part whether it is plain string content, as `Reassembler`'s `plainRuns` found it.
  */
 export function parseParts(parts: readonly string[], plain?: readonly boolean[]): unknown {
   const last = parts.length - 1;
@@ -376,6 +376,7 @@ export class Reassembler {
         decoder: new TextDecoder("utf-8", { fatal: true }),
         ascii: true,
         // Room for a run and one more segment: a segment's base64 always decodes in place (as in decodeScratch).
+        // Pages are only touched as bytes arrive, so a relay that claims 100 MiB and sends little costs little.
         run: new Uint8Array(Math.min(chunk.message_size_bytes, RUN_CHARS) + SEGMENT_MAX_BYTES),
         runLength: 0,
         pieces: [],
@@ -402,15 +403,15 @@ export class Reassembler {
       this.#rejected.set(key, messageKey);
       return { kind: "rejected", reason: "segments exceed message_size_bytes" };
     }
+    if (current.ascii && isAscii(part)) {
+      current.runLength += part.length;
+      if (current.runLength >= RUN_CHARS) this.#endAsciiRun(current);
+      return this.#accepted(key, current, part.length);
+    }
+    // The first segment that is not ASCII: the ASCII text before it is a run, the decoder takes it from here.
+    if (current.ascii && current.runLength > 0) this.#endAsciiRun(current);
+    current.ascii = false;
     try {
-      if (current.ascii && isAscii(part)) {
-        current.runLength += part.length;
-        if (current.runLength >= RUN_CHARS) this.#endAsciiRun(current);
-        return this.#accepted(key, current, part.length);
-      }
-      // The first segment that is not ASCII: the ASCII text before it is a run, the decoder takes it from here.
-      if (current.ascii && current.runLength > 0) this.#endAsciiRun(current);
-      current.ascii = false;
       const text = current.decoder.decode(part, { stream: true });
       current.recent.push(text);
       current.recentChars += text.length;
