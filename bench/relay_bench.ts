@@ -164,6 +164,8 @@ async function roleClient(baseUrl: string, scenario: string): Promise<void> {
     say({ startAt, endAt: Date.now() });
   }
   client.close();
+  // Alive until the conductor has read this process's peak RSS and CPU time from /proc.
+  await untilStdinEnds();
 }
 
 /** Client B of head-of-line: small requests one at a time until stdin ends, then every (start, round trip). */
@@ -208,6 +210,8 @@ async function roleRawSender(port: string): Promise<void> {
   await done;
   say({ ms: performance.now() - t0 });
   ws.close();
+  // Alive until the conductor has read this process's peak RSS and CPU time from /proc.
+  await untilStdinEnds();
 }
 
 /** The floor's relay: forwards each frame between the one server socket and the one client socket. */

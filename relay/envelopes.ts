@@ -5,6 +5,7 @@
  * receiver without a reply, so the parsers here return `undefined` instead of throwing.
  */
 import * as z from "zod";
+import { SEGMENT_MAX_BYTES } from "./segments.ts";
 
 const seqId = z.number().check(z.int(), z.nonnegative());
 
@@ -163,7 +164,66 @@ export function parseClientEnvelope(text: string): ClientEnvelope | undefined {
 }
 
 export function parseServerEnvelope(text: string): ServerEnvelope | undefined {
-  return toServerEnvelope(parseJson(text));
+  return scanServerChunk(text) ?? toServerEnvelope(parseJson(text));
+}
+
+/** A u64 as JSON writes it (no sign, no leading zero), capped at 16 digits: checked for safety after. */
+const U64 = "(0|[1-9][0-9]{0,15})";
+const CHUNK_HEAD = new RegExp(
+  `^\\{"type":"server_message_chunk","segment_id":${U64},"segment_count":${U64},"message_size_bytes":${U64},` +
+    `"message_chunk_base64":"`,
+);
+/** Ids made of plain-token characters, which JSON writes as they are (no escape can hide in them). */
+const PLAIN_ID = "([A-Za-z0-9._~:@+/=-]{1,256})";
+const CHUNK_TAIL = new RegExp(`^","client_id":"${PLAIN_ID}","stream_id":"${PLAIN_ID}","seq_id":${U64}\\}$`);
+/** Where a scanned segment's base64 is decoded to check it: a frame within the segment limit always fits. */
+const scanScratch = new Uint8Array(SEGMENT_MAX_BYTES);
+
+/**
+ * Padded base64 and nothing else (no whitespace, which the decoder would skip): characters JSON writes as they
+ * are. Decoding is the check: natively, about a third of the time a JSON.parse of the frame takes.
+ */
+function strictBase64(text: string): boolean {
+  if (text.length % 4 !== 0 || (text.length / 4) * 3 > scanScratch.length) return false;
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  try {
+    const { read, written } = scanScratch.setFromBase64(text);
+    // Every skipped whitespace character would make the output shorter than the text's length implies.
+    return read === text.length && written === (text.length / 4) * 3 - padding;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A segment frame as the local server writes it (fields in its order, plain ids, strict base64), read without
+ * JSON.parse: the relay and the remote client handle about 700 of these 136 KiB frames per 100 MiB message, and
+ * parsing each copied its base64 into a new string (bench big: ~40 ms of CPU in each). Only a frame whose text
+ * is exactly that form is taken, and what it gives is what the parse and validation below would; anything
+ * else (another field order, an escape, a space, an unsafe number) is left to them.
+ */
+function scanServerChunk(text: string): ServerChunkEnvelope | undefined {
+  const head = CHUNK_HEAD.exec(text.length > 256 ? text.slice(0, 256) : text);
+  if (!head) return undefined;
+  const from = head[0].length;
+  const to = text.indexOf('"', from);
+  if (to < 0) return undefined;
+  const tail = CHUNK_TAIL.exec(text.slice(to));
+  if (!tail) return undefined;
+  const numbers = [head[1], head[2], head[3], tail[3]].map(Number);
+  if (!numbers.every(Number.isSafeInteger)) return undefined;
+  const base64 = text.slice(from, to);
+  if (!strictBase64(base64)) return undefined;
+  return {
+    type: "server_message_chunk",
+    segment_id: numbers[0],
+    segment_count: numbers[1],
+    message_size_bytes: numbers[2],
+    message_chunk_base64: base64,
+    client_id: tail[1],
+    stream_id: tail[2],
+    seq_id: numbers[3],
+  };
 }
 
 /**

@@ -6,7 +6,9 @@ import {
   parseClientEnvelope,
   parseServerEnvelope,
   serverEnvelopeSchema,
+  toServerEnvelope,
 } from "./envelopes.ts";
+import { frameMessage } from "./segments.ts";
 
 Deno.test("client envelopes parse by their snake_case type tag with flattened fields", () => {
   const msg = parseClientEnvelope(
@@ -168,4 +170,52 @@ Deno.test("the hand-checked fast path accepts exactly what zod accepts, with the
   }
   // The fast path is really exercised, on both directions' hot shapes.
   assert.ok(fastAccepted.client > 500 && fastAccepted.server > 200, JSON.stringify(fastAccepted));
+});
+
+Deno.test("a segment frame read without JSON.parse gives what parsing and validating it gives, for every variant", () => {
+  const json = JSON.stringify({ id: 7, result: "é".repeat(60_000) + "x".repeat(100_001) });
+  const frames = frameMessage("server", json, { client_id: "dev-1", stream_id: "s.1", seq_id: 12 });
+  assert.ok(Array.isArray(frames) && frames.length > 1);
+  const canonical = frames.map((f) => f.text);
+  const first = canonical[0];
+  const b64At = first.indexOf('"message_chunk_base64":"') + 24;
+  const variants = [
+    ...canonical,
+    // Whitespace, escapes and other characters inside the base64.
+    first.slice(0, b64At + 8) + " " + first.slice(b64At + 8),
+    first.slice(0, b64At + 8) + "\n" + first.slice(b64At + 8),
+    first.slice(0, b64At + 8) + "\\u0041" + first.slice(b64At + 9),
+    first.slice(0, b64At + 8) + "\\/" + first.slice(b64At + 9),
+    first.slice(0, b64At + 8) + "*" + first.slice(b64At + 9),
+    first.slice(0, b64At) + first.slice(b64At + 2),
+    first.replace(/"message_chunk_base64":"[^"]*"/, '"message_chunk_base64":""'),
+    first.replace(/"message_chunk_base64":"[^"]*"/, '"message_chunk_base64":"QQ"'),
+    first.replace(/"message_chunk_base64":"[^"]*"/, '"message_chunk_base64":"QQ=="'),
+    // Numbers JSON or the schema refuses, or reads differently.
+    first.replace('"segment_id":0', '"segment_id":00'),
+    first.replace('"segment_id":0', '"segment_id":-0'),
+    first.replace('"segment_id":0', '"segment_id":0.5'),
+    first.replace('"segment_id":0', '"segment_id":1e2'),
+    first.replace('"seq_id":12', '"seq_id":9007199254740993'),
+    first.replace('"seq_id":12', '"seq_id":9999999999999999'),
+    // Ids with escapes or characters outside plain tokens, other field orders, extra or missing fields.
+    first.replace('"client_id":"dev-1"', '"client_id":"dev\\u002d1"'),
+    first.replace('"client_id":"dev-1"', '"client_id":"dev 1"'),
+    first.replace('"client_id":"dev-1"', '"client_id":""'),
+    first.replace('"client_id":"dev-1","stream_id":"s.1"', '"stream_id":"s.1","client_id":"dev-1"'),
+    first.replace('"seq_id":12}', '"seq_id":12,"extra":1}'),
+    first.replace(',"seq_id":12}', "}"),
+    first.replace('"seq_id":12}', '"seq_id":12} '),
+    first.replace("server_message_chunk", "client_message_chunk"),
+    first.slice(0, -1),
+  ];
+  for (const text of variants) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    assert.deepEqual(parseServerEnvelope(text), toServerEnvelope(parsed), text.slice(0, 120));
+  }
 });

@@ -13,7 +13,7 @@ import * as z from "zod";
 import { LarkitError } from "../cli/output/errors.ts";
 import type { FetchFn } from "../cli/provider.ts";
 import { parseServerEnvelope } from "./envelopes.ts";
-import { frameMessage, Reassembler, type WireFrame } from "./segments.ts";
+import { frameMessage, parseParts, Reassembler, type WireFrame } from "./segments.ts";
 import { frameText } from "./ws_socket.ts";
 
 const WRITE_AHEAD_CHARS = 1024 * 1024;
@@ -91,7 +91,7 @@ export class RemoteClient {
   readonly clientId: string;
   readonly #ws: WebSocket;
   readonly #streams = new Map<string, RemoteStream>();
-  readonly #reassembler = new Reassembler();
+  readonly #reassembler = new Reassembler({ plainRuns: true });
   /** Frames not yet handed to the socket: a large message enters the relay as the network takes it. */
   #queue: (string | WireFrame)[] = [];
   #queued = 0;
@@ -149,9 +149,9 @@ export class RemoteClient {
   #pump(): void {
     while (this.#aheadChars < WRITE_AHEAD_CHARS && this.#queued < this.#queue.length) {
       const item = this.#queue[this.#queued++];
-      // A segment is written as the UTF-8 bytes it builds (masked in place by ws), as the relay client does:
-      // no string of the frame, its byte length or a Buffer copy of it (head-of-line bench: the sending
-      // client's CPU competes with the relay and the server on a small machine).
+      // A segment is written as the UTF-8 bytes it builds, as the relay client does: no string of the frame
+      // or its byte length, only ws's masked copy (head-of-line bench: the sending client's CPU competes with
+      // the relay and the server on a small machine).
       const data = typeof item === "string" ? item : item.bytes?.() ?? item.text;
       const size = data.length;
       this.#aheadChars += size;
@@ -183,7 +183,7 @@ export class RemoteClient {
       stream.segmentArrived(env.seq_id, env.segment_id);
       const seen = this.#reassembler.observe(env.stream_id, env, text.length);
       if (seen.kind !== "complete") return;
-      stream.accept(env.seq_id, JSON.parse(seen.text));
+      stream.accept(env.seq_id, parseParts(seen.parts, seen.plain));
     } else if (env.type === "server_message") {
       stream.accept(env.seq_id, env.message);
     } else {

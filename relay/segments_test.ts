@@ -5,6 +5,7 @@ import {
   type ChunkObservation,
   frameMessage,
   type ObservedChunk,
+  parseParts,
   Reassembler,
   SEGMENT_MAX_BYTES,
 } from "./segments.ts";
@@ -55,7 +56,7 @@ Deno.test("a large message splits into ≤150 KiB frames sharing seq_id and reas
   const last = seen.at(-1);
   assert.ok(seen.slice(0, -1).every((s) => s.kind === "pending"));
   assert.ok(last?.kind === "complete");
-  assert.equal(last.text, json);
+  assert.equal(last.parts.join(""), json);
   assert.equal(r.pendingBytes(), 0);
   assert.equal(feed(r, chunks.slice(0, 1))[0].kind, "ignored", "replay of a completed message");
 });
@@ -162,7 +163,7 @@ Deno.test("segments are decoded as they arrive: invalid UTF-8 rejects the messag
   // "é" (c3 a9) split across the two segments still decodes.
   assert.equal(r.observe("c1", chunk(0, [0x22, 0xc3]), 100).kind, "pending");
   const done = r.observe("c1", chunk(1, [0xa9, 0x22]), 100);
-  assert.deepEqual(done, { kind: "complete", seqId: 4, text: '"é"' });
+  assert.deepEqual(done, { kind: "complete", seqId: 4, parts: ['"é"'] });
   const bad = new Reassembler();
   assert.equal(bad.observe("c1", chunk(0, [0x22, 0xff]), 100).kind, "rejected");
   assert.equal(bad.observe("c1", chunk(1, [0x22, 0x22]), 100).kind, "ignored", "reported once");
@@ -195,7 +196,9 @@ Deno.test("ASCII segments skip the decoder until the first non-ASCII one, which 
     message_chunk_base64: new Uint8Array(parts[segment_id]).toBase64(),
   });
   const seen = parts.map((_, i) => r.observe("c1", chunk(i), 100));
-  assert.deepEqual(seen.at(-1), { kind: "complete", seqId: 5, text: '"abécd"' });
+  const done = seen.at(-1);
+  assert.ok(done?.kind === "complete");
+  assert.equal(done.parts.join(""), '"abécd"');
   // A segment ending inside a sequence is not mistaken for a finished ASCII run.
   const cut = new Reassembler();
   const truncated = (segment_id: number, bytes: number[]) => ({
@@ -206,4 +209,74 @@ Deno.test("ASCII segments skip the decoder until the first non-ASCII one, which 
   });
   assert.equal(cut.observe("c1", truncated(0, [0x22, 0x61, 0xc3]), 100).kind, "pending");
   assert.equal(cut.observe("c1", truncated(1, [0x22]), 100).kind, "rejected");
+});
+
+Deno.test("a message parsed from its parts is what JSON.parse of the joined text gives, or throws as it does", () => {
+  const long = "x".repeat(3000);
+  const cases: string[][] = [
+    // One long string value: the stand-in path.
+    ['{"id":1,"result":"ab', long, long, 'cd"}'],
+    ['{"id":1,"result":{"a":[1,"q"],"data":"', long, "", long, '"},"n":null}'],
+    ['["', long, '",2]'],
+    // The stretch is a key, not a value.
+    ['{"', long, long, '":1}'],
+    // The first part's last quote closes a string: the stretch is no literal (valid and invalid JSON).
+    ['{"a":"b"', " ", '   ,"c":1}'],
+    ['[1,"b"', "  12", '3 ,"c"]'],
+    ['{"a":"b"', long, '"}'],
+    // Escapes and control characters in and around the stretch.
+    ['{"a":"\\u0041","b":"', long, '"}'],
+    ['{"b":"', 'x\\"y', '"}'],
+    ['{"b":"', "x\ty", '"}'],
+    ['{"b":"', long, '","c":"\\n"}'],
+    // The stand-in's own text elsewhere in the message.
+    ['{"larkit:long-string-literal":"', long, '"}'],
+    ['{"a":"larkit:long-string-literal","b":"', long, '"}'],
+    // Non-ASCII content and a part that is not plain in the middle.
+    ['{"b":"', "é😀".repeat(100), '"}'],
+    ['{"b":"', long, '", "c": "', long, '"}'],
+    // Not JSON at all.
+    ['{"b":"', long, '"'],
+    ['{"b":"', long, '"}}'],
+  ];
+  for (const parts of cases) {
+    const text = parts.join("");
+    let expected: unknown;
+    try {
+      expected = { value: JSON.parse(text) };
+    } catch (e) {
+      expected = { error: (e as Error).name };
+    }
+    let got: unknown;
+    try {
+      got = { value: parseParts(parts) };
+    } catch (e) {
+      got = { error: (e as Error).name };
+    }
+    assert.deepEqual(got, expected, text.slice(0, 60));
+  }
+});
+
+Deno.test("with plainRuns, each part of a message says whether it is plain string content", () => {
+  const json = JSON.stringify({ id: 1, result: "x".repeat(3_500_000), tail: ['"quoted"'] });
+  const r = new Reassembler({ plainRuns: true });
+  const done = feed(r, chunksOf(json)).at(-1);
+  assert.ok(done?.kind === "complete" && done.plain !== undefined);
+  assert.ok(done.parts.length > 2);
+  assert.deepEqual(done.plain, done.parts.map((p) => JSON.stringify(p).length === p.length + 2));
+  assert.deepEqual(parseParts(done.parts, done.plain), JSON.parse(json));
+});
+
+Deno.test("a message ASCII for more than a run and then not reassembles byte for byte", () => {
+  for (
+    const json of [
+      JSON.stringify({ a: "x".repeat(1_500_000) + "é" + "y".repeat(500_000) }),
+      JSON.stringify({ a: "x".repeat(2_200_000) }),
+    ]
+  ) {
+    const done = feed(new Reassembler(), chunksOf(json)).at(-1);
+    assert.ok(done?.kind === "complete");
+    assert.ok(done.parts.length > 1);
+    assert.equal(done.parts.join(""), json);
+  }
 });

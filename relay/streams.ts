@@ -254,7 +254,7 @@ export class StreamTracker {
           );
         }
         if (seen.kind !== "complete") return;
-        return this.#deliver(env, undefined, seen.text);
+        return this.#deliver(env, undefined, seen.parts.join(""));
       }
       case "ack": {
         if (env.stream_id === undefined || env.seq_id === undefined) return;

@@ -65,7 +65,8 @@ class WsRelaySocket implements RelaySocket {
   }
 
   sendBytes(utf8: Uint8Array, written?: () => void): void {
-    // A plain Uint8Array (not a Buffer) is masked in place by ws rather than copied into a new buffer.
+    // ws masks bytes into a frame buffer of its own (ws 8 never masks a caller's bytes in place), so the
+    // caller's array is not changed and no string of the frame is made.
     if (this.isOpen) this.ws.send(utf8, { binary: false }, written ? () => written() : undefined);
   }
 
