@@ -195,6 +195,10 @@ Deno.test("an unknown command: suggestions, and a hint naming the deepest comman
   assert.deepEqual(top.detail, { reason: "unknownCommand", word: "calendr", suggestions: ["calendar"] });
   assert.equal(top.hint, "did you mean calendar? run `larkit --help` to see the commands and flags");
 
+  // A resource found by name first and listed only to tell what is wrong reads the same.
+  const resource = usage(await runCli(["calendar", "evnts", "list"]));
+  assert.equal(resource.message, "unknown command 'evnts' (Did you mean events?)");
+
   const method = usage(await runCli(["calendar", "calendars", "lst"]));
   assert.deepEqual(method.detail.suggestions, ["list"]);
   assert.equal(

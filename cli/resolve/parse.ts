@@ -9,8 +9,16 @@
  */
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { LarkitError } from "../output/errors.ts";
-import { type CommandNode, flagsOf, nodePath, type OptionDecl, type ParsedLine, valueKey } from "./node.ts";
-import { optionSuggestion, suggest, usageError } from "./usage.ts";
+import {
+  type CommandNode,
+  expanded,
+  flagsOf,
+  nodePath,
+  type OptionDecl,
+  type ParsedLine,
+  valueKey,
+} from "./node.ts";
+import { optionSuggestion, unknownCommandError, usageError } from "./usage.ts";
 
 const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
 const GLOBAL_SWITCH = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
@@ -29,30 +37,14 @@ export interface Landing {
 export async function childOf(node: CommandNode, word: string): Promise<CommandNode | undefined> {
   const found = node.find ? await node.find(word) : undefined;
   if (found) return found;
-  if (node.expand) {
-    await node.expand();
-    node.expand = undefined;
-  }
+  await expanded(node, 1);
   return node.commands.find((c) => c.name === word || c.aliases.includes(word));
 }
 
 async function unknownCommand(node: CommandNode, word: string): Promise<LarkitError> {
-  if (node.expand) {
-    await node.expand();
-    node.expand = undefined;
-  }
+  await expanded(node, 1);
   const names = node.commands.filter((c) => !c.hidden).flatMap((c) => [c.name, ...c.aliases]);
-  const suggestions = suggest(word, names);
-  const maybe = suggestions.length === 0
-    ? ""
-    : suggestions.length === 1
-    ? ` (Did you mean ${suggestions[0]}?)`
-    : ` (Did you mean one of ${suggestions.join(", ")}?)`;
-  return usageError(`unknown command '${word}'${maybe}`, "unknownCommand", {
-    path: nodePath(node),
-    unknown: word,
-    suggestions,
-  });
+  return unknownCommandError(word, names, nodePath(node));
 }
 
 /**

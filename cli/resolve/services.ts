@@ -14,7 +14,7 @@ import { lazy } from "../lazy.ts";
 import type { ApiMethod, RunnableMethod } from "../../registry/index.ts";
 import { SHORTCUT_SERVICES } from "../../shortcuts/index.ts";
 import { attributes, type CommandNode, groupNode, type OptionDecl } from "./node.ts";
-import { suggest, usageError } from "./usage.ts";
+import { unknownCommandError } from "./usage.ts";
 
 /** A method's description as help shows it. */
 const methodDescription = (m: Pick<ApiMethod, "description" | "id">) =>
@@ -101,11 +101,7 @@ function resourceNode(
       const all = methods.filter((m) => m.resource === resource);
       // Found by name before it was listed: a word that names no resource is told at the service.
       if (all.length === 0) {
-        throw usageError(`unknown command '${resource}'`, "unknownCommand", {
-          path: [service],
-          unknown: resource,
-          suggestions: suggest(resource, [...new Set(methods.map((m) => m.resource))]),
-        });
+        throw unknownCommandError(resource, [...new Set(methods.map((m) => m.resource))], [service]);
       }
       node.commands = all.map((m) => methodNode(ctx, m, node));
     };

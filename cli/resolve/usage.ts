@@ -90,3 +90,18 @@ export function suggest(word: string, names: string[]): string[] {
     .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
   return scored.slice(0, 3).map((s) => s.name);
 }
+
+/** `unknown command 'x'`, with did-you-mean among the names the command at `path` has. */
+export function unknownCommandError(word: string, names: string[], path: string[]): LarkitError {
+  const suggestions = suggest(word, names);
+  const maybe = suggestions.length === 0
+    ? ""
+    : suggestions.length === 1
+    ? ` (Did you mean ${suggestions[0]}?)`
+    : ` (Did you mean one of ${suggestions.join(", ")}?)`;
+  return usageError(`unknown command '${word}'${maybe}`, "unknownCommand", {
+    path,
+    unknown: word,
+    suggestions,
+  });
+}
