@@ -190,6 +190,9 @@ const INITIALIZE_CHECK_MAX_CHARS = 1024 * 1024;
 
 const encoder = new TextEncoder();
 
+/** What a connection's `send` resolves with once its message is stored. */
+const sent = (): void => {};
+
 const frameScratch = new Uint8Array(3 * SEGMENT_MAX_BYTES);
 
 /** A frame's UTF-8 size where it matters for the 150 KiB limit (longer texts are over it either way). */
@@ -428,21 +431,19 @@ export class StreamTracker {
     const connection = this.#o.appServer.connect(
       "RemoteControl",
       {
-        send: async (message) => {
-          try {
-            await this.#buffer.enqueue(address, (seq) =>
-              frameMessage("server", message, {
-                client_id: address.clientId,
-                stream_id: address.streamId,
-                seq_id: seq,
-              }));
-          } catch (e) {
-            const err = toLarkitError(e);
-            // Too large to send (over 100 MiB or 1024 segments): this message is dropped, the stream goes on.
-            if (err.type !== "validation") throw err;
-            this.#o.log(`remote control: dropping a server message on ${label}: ${err.message}`);
-          }
-        },
+        // Not an async function: an answer costs the buffer's promise only, not an await's ticks besides.
+        send: (message) =>
+          this.#buffer.enqueue(address, (seq) =>
+            frameMessage("server", message, {
+              client_id: address.clientId,
+              stream_id: address.streamId,
+              seq_id: seq,
+            })).then(sent, (e) => {
+              const err = toLarkitError(e);
+              // Too large to send (over 100 MiB or 1024 segments): this message is dropped, the stream goes on.
+              if (err.type !== "validation") throw err;
+              this.#o.log(`remote control: dropping a server message on ${label}: ${err.message}`);
+            }),
         close: () => {
           if (this.#table.get(address)?.connection === connection) {
             this.#closeStream(address, "server closed");
