@@ -797,6 +797,16 @@ export class DevRelay {
   }
 
   #writeToServer(frame: LoggedClientFrame): void {
+    const ws = this.#serverSocket;
+    // Nothing waits and the socket has room (a one-at-a-time client's every frame): written at once, as the
+    // pump below would, without passing through the queues.
+    if (
+      this.#toServer.size === 0 && ws?.readyState === WebSocket.OPEN && ws.bufferedAmount < SERVER_WRITE_AHEAD
+    ) {
+      ws.send(frame.text);
+      frame.written = true;
+      return;
+    }
     const queue = this.#toServer.get(frame.clientId) ?? [];
     queue.push(frame);
     this.#toServer.set(frame.clientId, queue);
