@@ -25,6 +25,8 @@ interface Outbox extends StreamAddress {
   lock: Promise<void>;
   /** Producers in the chain, waiting or running: while any is, a new one queues behind them. */
   queued: number;
+  /** Its key in the outbox map (and the sink's stream key). */
+  key: string;
 }
 
 function keyOf(a: StreamAddress): string {
@@ -115,10 +117,10 @@ export class OutboundBuffer {
     if (frames instanceof LarkitError) throw frames;
     box.nextSeq++;
     // The stream may have been dropped (closed) while this producer waited: keep numbering, store nothing.
-    if (this.#outboxes.get(keyOf(address)) !== box) return frames;
+    if (this.#outboxes.get(box.key) !== box) return frames;
     for (const f of frames) box.frames.push(f);
     this.#count(address.clientId, frames.length);
-    this.#sink(frames, keyOf(address));
+    this.#sink(frames, box.key);
     return frames;
   }
 
@@ -208,7 +210,7 @@ export class OutboundBuffer {
     const key = keyOf(address);
     let box = this.#outboxes.get(key);
     if (!box) {
-      box = { ...address, nextSeq: 1, frames: [], lock: Promise.resolve(), queued: 0 };
+      box = { ...address, nextSeq: 1, frames: [], lock: Promise.resolve(), queued: 0, key };
       this.#outboxes.set(key, box);
     }
     return box;
