@@ -244,11 +244,14 @@ export class StreamTracker {
     this.#table.clear();
   }
 
-  /** One client envelope from the relay (`text` is its frame, for the chunk size limit). */
-  handle(env: ClientEnvelope, text: string): void {
+  /**
+   * One client envelope from the relay (`text` is its frame, for the chunk size limit; `messageText`, when
+   * known, the JSON text of a `client_message`'s message as the client wrote it).
+   */
+  handle(env: ClientEnvelope, text: string, messageText?: string): void {
     switch (env.type) {
       case "client_message":
-        return this.#deliver(env, env.message);
+        return this.#deliver(env, env.message, messageText, false);
       case "client_message_chunk": {
         const seen = this.#reassembler.observe(env.client_id, env, utf8Length(text));
         if (seen.kind === "rejected") {
@@ -257,7 +260,7 @@ export class StreamTracker {
           );
         }
         if (seen.kind !== "complete") return;
-        return this.#deliver(env, undefined, seen.parts.join(""));
+        return this.#deliver(env, undefined, seen.parts.join(""), true);
       }
       case "ack": {
         if (env.stream_id === undefined || env.seq_id === undefined) return;
@@ -314,17 +317,17 @@ export class StreamTracker {
   }
 
   /**
-   * Routes one complete client JSON-RPC message (parsed, or as JSON text when it was reassembled):
-   * `initialize` opens a stream, others need an open one. Without `stream_id` (legacy clients) the message
-   * goes to the stream the server generated for that client.
+   * Routes one complete client JSON-RPC message (parsed, with its JSON text when known; only as text when it
+   * was reassembled): `initialize` opens a stream, others need an open one. Without `stream_id` (legacy clients)
+   * the message goes to the stream the server generated for that client.
    */
-  #deliver(env: ClientEnvelope, message: unknown, text?: string): void {
+  #deliver(env: ClientEnvelope, message: unknown, text: string | undefined, reassembled: boolean): void {
     const legacy = env.stream_id === undefined;
     const known = env.stream_id ?? this.#table.legacyStream(env.client_id);
     const stream = known === undefined
       ? undefined
       : this.#table.get({ clientId: env.client_id, streamId: known });
-    if (text !== undefined && (!stream || text.length <= INITIALIZE_CHECK_MAX_CHARS)) {
+    if (reassembled && text !== undefined && (!stream || text.length <= INITIALIZE_CHECK_MAX_CHARS)) {
       try {
         message = JSON.parse(text);
       } catch {
@@ -345,7 +348,7 @@ export class StreamTracker {
       }
       // After the removal, which forgets the legacy mapping of the stream it removes.
       if (legacy) this.#table.setLegacyStream(env.client_id, streamId);
-      this.#reassembler.restart(env.client_id, streamId, text !== undefined ? env.seq_id : undefined);
+      this.#reassembler.restart(env.client_id, streamId, reassembled ? env.seq_id : undefined);
       const opened: RemoteStream = {
         ...address,
         lastSeq: env.seq_id ?? -1,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { FakeClock } from "../tests/helpers/fake_clock.ts";
-import { type ClientEnvelope, parseClientEnvelope } from "./envelopes.ts";
+import { type ClientEnvelope, parseClientEnvelope, scanClientMessage } from "./envelopes.ts";
 import { frameMessage, type WireFrame } from "./segments.ts";
 import { StreamTracker } from "./streams.ts";
 
@@ -166,4 +166,21 @@ Deno.test("close closes every connection and fails producers waiting for room", 
   await settle();
   assert.equal(app.closed, 1);
   assert.deepEqual(t.counts().open, 0);
+});
+
+Deno.test("a client_message read with its message's text hands the app server that text as the client wrote it", async () => {
+  const { t, app, envelopes } = tracker();
+  const written = '{ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {} }';
+  const text =
+    `{"type":"client_message","message":${written},"client_id":"phone","stream_id":"s1","seq_id":0}`;
+  const scanned = scanClientMessage(text);
+  assert.ok(scanned);
+  t.handle(scanned.env, text, scanned.messageText);
+  await settle();
+  assert.deepEqual(app.received, [written], "not the parsed message encoded again");
+  assert.deepEqual(envelopes().map((e) => [e.type, e.stream_id, e.message.id]), [[
+    "server_message",
+    "s1",
+    1,
+  ]]);
 });
