@@ -19,6 +19,26 @@ Deno.test("seq_ids start at 1 per stream and frames go to the sink in order", as
   assert.deepEqual([...buf.unacked()].map((f) => f.text), ["m1", "m2", "m1"]);
 });
 
+Deno.test("with room and no producer ahead, a message is stored and sunk at once; behind one it waits its turn", async () => {
+  const sent: string[] = [];
+  const buf = new OutboundBuffer((f) => sent.push(...f.map((x) => x.text)), 2);
+  const first = buf.enqueue(s1, one);
+  assert.deepEqual(sent, ["m1"], "stored before enqueue returns");
+  await buf.enqueue(s1, one);
+  // Full: the next producer waits, and one behind it on the same stream queues although acks make room.
+  const third = buf.enqueue(s1, one);
+  buf.ack(s1, 2);
+  const fourth = buf.enqueue(s1, one);
+  assert.deepEqual(sent, ["m1", "m2"]);
+  await Promise.all([first, third, fourth]);
+  assert.deepEqual(sent, ["m1", "m2", "m3", "m4"]);
+  // A framing error of an immediate store is a rejection, as a queued one's is, and consumes no seq.
+  buf.ack(s1, 4);
+  await assert.rejects(buf.enqueue(s2, () => errors.validation("too big")), LarkitError);
+  await buf.enqueue(s2, one);
+  assert.deepEqual(sent.at(-1), "m1");
+});
+
 Deno.test("acks remove frames up to the cursor on their stream only", async () => {
   const buf = new OutboundBuffer(() => {});
   for (let i = 0; i < 3; i++) await buf.enqueue(s1, one);

@@ -547,14 +547,18 @@ export class DevRelay {
         return;
       }
       const sent = json as Record<string, unknown> | null;
-      const env = toClientEnvelope({ ...(json as object), client_id: clientId });
+      // A frame that already names this client (as RemoteClient's do) is validated as it is: stamping the id
+      // would copy it into an object equal field for field.
+      const named = typeof sent === "object" && sent !== null && sent.client_id === clientId;
+      const stamped = named ? sent : { ...(json as object), client_id: clientId };
+      const env = toClientEnvelope(stamped);
       if (!env) return;
       // The frame as the client wrote it already says everything but the cursor when it named this client
       // and carried every field through validation (the object is the one parsed from the text, so nothing
       // was stripped): the cursor is appended to the text instead of encoding the envelope again, which for
       // a 150 KiB segment cost the relay as much as parsing it.
-      const verbatim = typeof sent === "object" && sent !== null && sent.client_id === clientId &&
-          sent.cursor === undefined && Object.keys(sent).length === Object.keys(env).length
+      const verbatim = named && sent.cursor === undefined &&
+          (env === sent || Object.keys(sent).length === Object.keys(env).length)
         ? ev.data
         : undefined;
       if (env.stream_id !== undefined) {
@@ -793,6 +797,16 @@ export class DevRelay {
   }
 
   #writeToServer(frame: LoggedClientFrame): void {
+    const ws = this.#serverSocket;
+    // Nothing waits and the socket has room (a one-at-a-time client's every frame): written at once, as the
+    // pump below would, without passing through the queues.
+    if (
+      this.#toServer.size === 0 && ws?.readyState === WebSocket.OPEN && ws.bufferedAmount < SERVER_WRITE_AHEAD
+    ) {
+      ws.send(frame.text);
+      frame.written = true;
+      return;
+    }
     const queue = this.#toServer.get(frame.clientId) ?? [];
     queue.push(frame);
     this.#toServer.set(frame.clientId, queue);

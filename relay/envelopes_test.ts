@@ -5,6 +5,7 @@ import {
   isInitializeRequest,
   parseClientEnvelope,
   parseServerEnvelope,
+  scanClientMessage,
   serverEnvelopeSchema,
   toServerEnvelope,
 } from "./envelopes.ts";
@@ -218,4 +219,57 @@ Deno.test("a segment frame read without JSON.parse gives what parsing and valida
     }
     assert.deepEqual(parseServerEnvelope(text), toServerEnvelope(parsed), text.slice(0, 120));
   }
+});
+
+Deno.test("a client_message read without parsing its envelope gives what parsing it gives, and its message's own text", () => {
+  const message =
+    '{"jsonrpc":"2.0","id":3,"method":"thread/list","params":{"note":",\\"client_id\\":\\"x\\"}"}}';
+  const canonical =
+    `{"type":"client_message","message":${message},"client_id":"dev-1","stream_id":"s.1","seq_id":12}`;
+  const withCursor = canonical.slice(0, -1) + ',"cursor":"41"}';
+  const variants = [
+    canonical,
+    withCursor,
+    // Spaces inside the message, which the app server gets as written; a message that is not an object.
+    canonical.replace('"id":3', '"id" : 3'),
+    canonical.replace(message, " 7 "),
+    canonical.replace(message, '"text"'),
+    // A second field hidden in the message's place, or duplicated: the message text is no single value.
+    canonical.replace(message, '1,"message":2'),
+    canonical.replace(message, '1,"client_id":"evil"'),
+    withCursor.replace(',"cursor"', ',"seq_id":13,"cursor"'),
+    canonical.replace(message, "{"),
+    canonical.replace(message, ""),
+    // Ids with escapes or characters outside plain tokens, numbers read differently, other orders and fields.
+    canonical.replace('"client_id":"dev-1"', '"client_id":"dev\\u002d1"'),
+    canonical.replace('"client_id":"dev-1"', '"client_id":"dev 1"'),
+    canonical.replace('"client_id":"dev-1"', '"client_id":""'),
+    withCursor.replace('"cursor":"41"', '"cursor":"4\\n1"'),
+    canonical.replace('"seq_id":12', '"seq_id":012'),
+    canonical.replace('"seq_id":12', '"seq_id":-1'),
+    canonical.replace('"seq_id":12', '"seq_id":1.5'),
+    canonical.replace('"seq_id":12', '"seq_id":9007199254740993'),
+    canonical.replace('"client_id":"dev-1","stream_id":"s.1"', '"stream_id":"s.1","client_id":"dev-1"'),
+    canonical.replace('"seq_id":12}', '"seq_id":12,"extra":1}'),
+    canonical.replace(',"seq_id":12}', "}"),
+    canonical.replace('"seq_id":12}', '"seq_id":12} '),
+    canonical.replace('{"type":"client_message",', '{ "type":"client_message",'),
+    canonical.replace("client_message", "client_closed"),
+    canonical.slice(0, -1),
+  ];
+  let scanned = 0;
+  for (const text of variants) {
+    const got = scanClientMessage(text);
+    if (!got) continue;
+    scanned++;
+    assert.deepEqual(got.env, parseClientEnvelope(text), text);
+    assert.deepEqual(JSON.parse(got.messageText), got.env.message, text);
+  }
+  assert.equal(
+    scanned,
+    5,
+    "the canonical forms, with and without a cursor, and the three other messages are read",
+  );
+  assert.equal(scanClientMessage(canonical)?.messageText, message);
+  assert.equal(scanClientMessage(variants[2])?.messageText, message.replace('"id":3', '"id" : 3'));
 });

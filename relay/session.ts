@@ -18,7 +18,7 @@ import { errors } from "../cli/output/errors.ts";
 import type { Clock, FetchFn, Random } from "../cli/provider.ts";
 import type { AppServer } from "../rpc/connection.ts";
 import { type GetAccount, requireUserAccount } from "./enroll.ts";
-import { badToken, parseClientEnvelope } from "./envelopes.ts";
+import { badToken, parseClientEnvelope, scanClientMessage } from "./envelopes.ts";
 import type { ClientListQuery, PairingCode, RemoteDevice, RemoteHost } from "./devices.ts";
 import { RelayEnrollment } from "./enrollment.ts";
 import { type LinkTiming, RelayLink } from "./link.ts";
@@ -233,6 +233,12 @@ export class RemoteControlSession {
   }
 
   #onFrame(text: string, log: (line: string) => void): void {
+    const scanned = scanClientMessage(text);
+    if (scanned) {
+      // Its ids and cursor were read as plain tokens.
+      if (scanned.env.cursor !== undefined) this.#cursor = scanned.env.cursor;
+      return this.#streams.handle(scanned.env, text, scanned.messageText);
+    }
     const env = parseClientEnvelope(text);
     if (!env) return log("remote control: dropping an unparseable frame");
     const bad = badToken(env);

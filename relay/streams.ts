@@ -190,6 +190,9 @@ const INITIALIZE_CHECK_MAX_CHARS = 1024 * 1024;
 
 const encoder = new TextEncoder();
 
+/** What a connection's `send` resolves with once its message is stored. */
+const sent = (): void => {};
+
 const frameScratch = new Uint8Array(3 * SEGMENT_MAX_BYTES);
 
 /** A frame's UTF-8 size where it matters for the 150 KiB limit (longer texts are over it either way). */
@@ -241,11 +244,14 @@ export class StreamTracker {
     this.#table.clear();
   }
 
-  /** One client envelope from the relay (`text` is its frame, for the chunk size limit). */
-  handle(env: ClientEnvelope, text: string): void {
+  /**
+   * One client envelope from the relay (`text` is its frame, for the chunk size limit; `messageText`, when
+   * known, the JSON text of a `client_message`'s message as the client wrote it).
+   */
+  handle(env: ClientEnvelope, text: string, messageText?: string): void {
     switch (env.type) {
       case "client_message":
-        return this.#deliver(env, env.message);
+        return this.#deliver(env, env.message, messageText, false);
       case "client_message_chunk": {
         const seen = this.#reassembler.observe(env.client_id, env, utf8Length(text));
         if (seen.kind === "rejected") {
@@ -254,7 +260,7 @@ export class StreamTracker {
           );
         }
         if (seen.kind !== "complete") return;
-        return this.#deliver(env, undefined, seen.parts.join(""));
+        return this.#deliver(env, undefined, seen.parts.join(""), true);
       }
       case "ack": {
         if (env.stream_id === undefined || env.seq_id === undefined) return;
@@ -311,17 +317,17 @@ export class StreamTracker {
   }
 
   /**
-   * Routes one complete client JSON-RPC message (parsed, or as JSON text when it was reassembled):
-   * `initialize` opens a stream, others need an open one. Without `stream_id` (legacy clients) the message
-   * goes to the stream the server generated for that client.
+   * Routes one complete client JSON-RPC message (parsed, with its JSON text when known; only as text when it
+   * was reassembled): `initialize` opens a stream, others need an open one. Without `stream_id` (legacy clients)
+   * the message goes to the stream the server generated for that client.
    */
-  #deliver(env: ClientEnvelope, message: unknown, text?: string): void {
+  #deliver(env: ClientEnvelope, message: unknown, text: string | undefined, reassembled: boolean): void {
     const legacy = env.stream_id === undefined;
     const known = env.stream_id ?? this.#table.legacyStream(env.client_id);
     const stream = known === undefined
       ? undefined
       : this.#table.get({ clientId: env.client_id, streamId: known });
-    if (text !== undefined && (!stream || text.length <= INITIALIZE_CHECK_MAX_CHARS)) {
+    if (reassembled && text !== undefined && (!stream || text.length <= INITIALIZE_CHECK_MAX_CHARS)) {
       try {
         message = JSON.parse(text);
       } catch {
@@ -342,7 +348,7 @@ export class StreamTracker {
       }
       // After the removal, which forgets the legacy mapping of the stream it removes.
       if (legacy) this.#table.setLegacyStream(env.client_id, streamId);
-      this.#reassembler.restart(env.client_id, streamId, text !== undefined ? env.seq_id : undefined);
+      this.#reassembler.restart(env.client_id, streamId, reassembled ? env.seq_id : undefined);
       const opened: RemoteStream = {
         ...address,
         lastSeq: env.seq_id ?? -1,
@@ -428,21 +434,19 @@ export class StreamTracker {
     const connection = this.#o.appServer.connect(
       "RemoteControl",
       {
-        send: async (message) => {
-          try {
-            await this.#buffer.enqueue(address, (seq) =>
-              frameMessage("server", message, {
-                client_id: address.clientId,
-                stream_id: address.streamId,
-                seq_id: seq,
-              }));
-          } catch (e) {
-            const err = toLarkitError(e);
-            // Too large to send (over 100 MiB or 1024 segments): this message is dropped, the stream goes on.
-            if (err.type !== "validation") throw err;
-            this.#o.log(`remote control: dropping a server message on ${label}: ${err.message}`);
-          }
-        },
+        // Not an async function: an answer costs the buffer's promise only, not an await's ticks besides.
+        send: (message) =>
+          this.#buffer.enqueue(address, (seq) =>
+            frameMessage("server", message, {
+              client_id: address.clientId,
+              stream_id: address.streamId,
+              seq_id: seq,
+            })).then(sent, (e) => {
+              const err = toLarkitError(e);
+              // Too large to send (over 100 MiB or 1024 segments): this message is dropped, the stream goes on.
+              if (err.type !== "validation") throw err;
+              this.#o.log(`remote control: dropping a server message on ${label}: ${err.message}`);
+            }),
         close: () => {
           if (this.#table.get(address)?.connection === connection) {
             this.#closeStream(address, "server closed");

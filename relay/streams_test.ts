@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { AppServer, Connection, Origin, Outbound } from "../rpc/connection.ts";
 import { FakeClock } from "../tests/helpers/fake_clock.ts";
-import { type ClientEnvelope, parseClientEnvelope } from "./envelopes.ts";
+import { type ClientEnvelope, parseClientEnvelope, scanClientMessage } from "./envelopes.ts";
 import { frameMessage, type WireFrame } from "./segments.ts";
 import { StreamTracker } from "./streams.ts";
 
@@ -102,13 +102,13 @@ Deno.test("ack releases a stream's frames; pongs answer pings, unknown streams k
   handle({ type: "ping", client_id: "phone", stream_id: "s1" });
   handle({ type: "ping", client_id: "phone", stream_id: "nope" });
   await settle();
-  // The unknown stream's pong is sent at once, kept nowhere; the live stream's waits its turn in the buffer.
+  // Both go out as the pings came (the buffer has room); the unknown stream's is kept nowhere.
   assert.deepEqual(envelopes().slice(1).map((e) => [e.type, e.status, e.stream_id, e.seq_id]), [
-    ["pong", "unknown", "nope", 1],
     ["pong", "active", "s1", 2],
+    ["pong", "unknown", "nope", 1],
   ]);
   assert.equal(t.pendingEnvelopes(), 1, "only the live stream's pong waits for an ack");
-  assert.equal(t.backlog().get(sent[2].stream)?.length, 1);
+  assert.equal(t.backlog().get(sent[1].stream)?.length, 1);
   assert.deepEqual(t.counts(), { open: 1, buffered: 1 });
 });
 
@@ -166,4 +166,21 @@ Deno.test("close closes every connection and fails producers waiting for room", 
   await settle();
   assert.equal(app.closed, 1);
   assert.deepEqual(t.counts().open, 0);
+});
+
+Deno.test("a client_message read with its message's text hands the app server that text as the client wrote it", async () => {
+  const { t, app, envelopes } = tracker();
+  const written = '{ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {} }';
+  const text =
+    `{"type":"client_message","message":${written},"client_id":"phone","stream_id":"s1","seq_id":0}`;
+  const scanned = scanClientMessage(text);
+  assert.ok(scanned);
+  t.handle(scanned.env, text, scanned.messageText);
+  await settle();
+  assert.deepEqual(app.received, [written], "not the parsed message encoded again");
+  assert.deepEqual(envelopes().map((e) => [e.type, e.stream_id, e.message.id]), [[
+    "server_message",
+    "s1",
+    1,
+  ]]);
 });

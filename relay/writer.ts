@@ -39,7 +39,14 @@ export class FramePump {
 
   /** Queues one message's frames behind its stream's earlier ones. */
   write(frames: readonly WireFrame[], stream: string): void {
-    if (!this.#socket) return;
+    const socket = this.#socket;
+    const writing = this.#writing;
+    if (!socket || !writing) return;
+    // One frame with no stream in line and room ahead (every small answer of a quiet link): written at once,
+    // as the pump below would, without passing through the queues.
+    if (frames.length === 1 && this.#queues.size === 0 && writing.chars < this.#writeAhead && socket.isOpen) {
+      return this.#send(socket, writing, frames[0]);
+    }
     const queue = this.#queues.get(stream);
     if (queue) { for (const f of frames) queue.push(f); }
     else this.#queues.set(stream, [...frames]);
@@ -63,19 +70,23 @@ export class FramePump {
       this.#queues.delete(stream);
       const frame = queue.shift() as WireFrame;
       if (queue.length > 0) this.#queues.set(stream, queue);
-      const written = (size: number) => () => {
-        writing.chars -= size;
-        if (this.#writing === writing) this.pump();
-      };
-      if (frame.bytes && socket.sendBytes) {
-        const utf8 = frame.bytes();
-        writing.chars += utf8.length;
-        socket.sendBytes(utf8, written(utf8.length));
-      } else {
-        const text = frame.text;
-        writing.chars += text.length;
-        socket.send(text, written(text.length));
-      }
+      this.#send(socket, writing, frame);
+    }
+  }
+
+  #send(socket: RelaySocket, writing: { chars: number }, frame: WireFrame): void {
+    const written = (size: number) => () => {
+      writing.chars -= size;
+      if (this.#writing === writing) this.pump();
+    };
+    if (frame.bytes && socket.sendBytes) {
+      const utf8 = frame.bytes();
+      writing.chars += utf8.length;
+      socket.sendBytes(utf8, written(utf8.length));
+    } else {
+      const text = frame.text;
+      writing.chars += text.length;
+      socket.send(text, written(text.length));
     }
   }
 }

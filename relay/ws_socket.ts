@@ -44,6 +44,12 @@ class WsRelaySocket implements RelaySocket {
 
   constructor(readonly ws: WebSocket) {
     ws.on("message", (data, isBinary) => {
+      const h = this.#handlers;
+      // Listening (every frame but those right behind the handshake): straight to the handlers, no event objects.
+      if (h) {
+        h.onActivity();
+        return isBinary ? h.onBinary() : h.onText(frameText(data));
+      }
       this.#dispatch({ kind: "activity" });
       if (isBinary) return this.#dispatch({ kind: "binary" });
       this.#dispatch({ kind: "text", text: frameText(data) });
@@ -61,13 +67,13 @@ class WsRelaySocket implements RelaySocket {
   }
 
   send(text: string, written?: () => void): void {
-    if (this.isOpen) this.ws.send(text, written ? () => written() : undefined);
+    if (this.isOpen) this.ws.send(text, written);
   }
 
   sendBytes(utf8: Uint8Array, written?: () => void): void {
     // ws masks bytes into a frame buffer of its own (ws 8 never masks a caller's bytes in place), so the
     // caller's array is not changed and no string of the frame is made.
-    if (this.isOpen) this.ws.send(utf8, { binary: false }, written ? () => written() : undefined);
+    if (this.isOpen) this.ws.send(utf8, { binary: false }, written);
   }
 
   ping(): void {

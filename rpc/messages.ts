@@ -51,10 +51,43 @@ function salvageId(value: unknown): RequestId | null {
   return id.success ? id.data : null;
 }
 
+/** The fields a request or notification may carry; any other one is zod's to strip. */
+const REQUEST_FIELDS = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * The hot shape, a request or notification as clients write it, checked by hand: `value` itself when it is a
+ * plain object holding only valid request fields, which is exactly what zod returns for it (nothing to strip,
+ * no default to add); undefined sends it to zod, which decides. The check accepts a subset of what the schemas
+ * accept (`messages_test.ts` compares both), so zod stays the boundary for everything unusual.
+ */
+export function fastRequest(value: object): Request | Notification | undefined {
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const m = value as Record<string, unknown>;
+  for (const key in m) if (!REQUEST_FIELDS.has(key)) return undefined;
+  if (m.jsonrpc !== undefined && m.jsonrpc !== "2.0") return undefined;
+  if (typeof m.method !== "string" || m.method.length === 0) return undefined;
+  if ("id" in m && typeof m.id !== "string" && !Number.isSafeInteger(m.id)) return undefined;
+  const params = m.params;
+  if (
+    params !== undefined &&
+    (typeof params !== "object" || params === null ||
+      // An own "__proto__" key (JSON.parse makes one) is copied differently by zod's record: left to it.
+      (!Array.isArray(params) &&
+        (Object.getPrototypeOf(params) !== Object.prototype || Object.hasOwn(params, "__proto__"))))
+  ) {
+    return undefined;
+  }
+  return m as Request | Notification;
+}
+
 /** Classifies one parsed JSON value (not a batch array) as request, notification, response or invalid. */
 export function classify(value: unknown): Incoming {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { kind: "invalid", id: null, reason: "a message must be a JSON object" };
+  }
+  const fast = fastRequest(value);
+  if (fast) {
+    return "id" in fast ? { kind: "request", msg: fast as Request } : { kind: "notification", msg: fast };
   }
   if ("method" in value) {
     const schema = "id" in value ? RequestSchema : NotificationSchema;
