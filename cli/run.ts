@@ -10,6 +10,7 @@ import { emitError, emitRendered } from "./output/emit.ts";
 import { errors, LarkitError, toLarkitError } from "./output/errors.ts";
 import type { Provider } from "./provider.ts";
 import { lazy } from "./lazy.ts";
+import { FIXED_NAMES } from "./resolve/fixed_commands.ts";
 
 /**
  * `--record`/`--replay` swap the provider's network, random ids and clock before anything runs. Their modules
@@ -56,7 +57,13 @@ export async function runCli(argv: string[], original: Provider, opts: RunOption
       await (await lazy("cli/commands/completion.ts")).runComplete(argv.slice(1), ctx);
       return ctx.state.exitCode ?? 0;
     }
-    return await (await lazy("cli/resolve/run.ts")).runLine(argv, ctx, opts.gate);
+    // A suite command's line needs the services' nodes: they load beside the resolver, not after it (start-up).
+    const suite = argv[0] !== undefined && !argv[0].startsWith("-") && !FIXED_NAMES.has(argv[0]);
+    const [{ runLine }] = await Promise.all([
+      lazy("cli/resolve/run.ts"),
+      suite ? lazy("cli/resolve/services.ts") : undefined,
+    ]);
+    return await runLine(argv, ctx, opts.gate);
   } catch (e) {
     // An interrupted run reports the interruption, whatever the abort surfaced as where it landed (told with
     // what it means there when the code it struck said so: a write's key, a prompt where nothing was sent).
