@@ -6,7 +6,7 @@
  */
 import { OUTPUT_FORMATS } from "../cli/output/formats/names.ts";
 import { columnName } from "../cli/output/formats/rows.ts";
-import type { FlagSpec, FlagSpecs, Shortcut } from "./declare.ts";
+import { flagHelp, type FlagSpec, type FlagSpecs, flagUsage, type Shortcut } from "./declare.ts";
 import type { RawFlagValue } from "./inputs.ts";
 import type { Invocation } from "./pipeline.ts";
 
@@ -26,14 +26,9 @@ export interface CommandFlag {
 }
 
 function ownFlag(name: string, spec: FlagSpec<unknown>): CommandFlag {
-  const notes = [
-    spec.choices ? `(${spec.choices.join("|")})` : "",
-    spec.required ? "(required)" : "",
-    spec.defaultText !== undefined ? `(default: ${spec.defaultText})` : "",
-  ].filter(Boolean);
   return {
-    spec: spec.kind === "boolean" ? `--${name}` : `--${name} <${spec.placeholder ?? "value"}>`,
-    description: [spec.description, ...notes].join(" "),
+    spec: flagUsage(name, spec),
+    description: flagHelp(spec),
     own: name,
     ...(spec.deprecated ? { hidden: true } : {}),
     ...(spec.required ? { required: true } : {}),

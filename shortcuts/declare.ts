@@ -61,6 +61,22 @@ interface StringOptions {
   placeholder?: string;
 }
 
+/** A flag as help and usage errors spell it: `--format <format>`, `--offline`, `--no-wait`. */
+export function flagUsage(name: string, spec: FlagSpec<unknown>): string {
+  if (spec.kind === "boolean") return spec.negatable ? `--no-${name}` : `--${name}`;
+  return `--${name} <${spec.placeholder ?? "value"}>`;
+}
+
+/** A flag's description as help shows it: its own text, then its choices, "(required)", its default. */
+export function flagHelp(spec: FlagSpec<unknown>): string {
+  const notes = [
+    spec.choices ? `(${spec.choices.join("|")})` : "",
+    spec.required ? "(required)" : "",
+    spec.defaultText !== undefined ? `(default: ${spec.defaultText})` : "",
+  ].filter(Boolean);
+  return [spec.description, ...notes].join(" ");
+}
+
 /** zod, loaded by the first flag schema built: a run that checks no flag value does not load it at all. */
 let zod: typeof z | undefined;
 /** Built schemas by builder, so a spec copied with `...` shares its original's. */

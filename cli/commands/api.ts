@@ -75,7 +75,6 @@ function apiNode(parent: CommandNode): CommandNode {
       { name: "method", description: `HTTP method: ${METHODS.join(", ")}`, required: true },
       { name: "path", description: "API path starting with /open-apis/", required: true },
     ],
-    term: "api [options] <method> <path>",
     commands: [],
     parent,
     leaf: true,

@@ -5,7 +5,13 @@
  * these declarations, so help, usage errors, completion, strict-mode pruning, turn gating and the catalogue
  * all read the same data.
  */
-import type { FlagSpec, FlagSpecs, FlagValues } from "../../shortcuts/declare.ts";
+import {
+  flagHelp,
+  type FlagSpec,
+  type FlagSpecs,
+  flagUsage,
+  type FlagValues,
+} from "../../shortcuts/declare.ts";
 import type { FlagMeta, TurnPolicy } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { lazy } from "../lazy.ts";
@@ -60,22 +66,6 @@ export interface CommandModule {
   nodes?: ((parent: CommandNode) => CommandNode)[];
 }
 
-/** The flag as help and usage errors spell it: `--format <format>`, `--offline`, `--no-wait`. */
-export function flagUsage(name: string, spec: FlagSpec<unknown>): string {
-  if (spec.kind === "boolean") return spec.negatable ? `--no-${name}` : `--${name}`;
-  return `--${name} <${spec.placeholder ?? "value"}>`;
-}
-
-/** What help says of a flag after its description: its choices, "(required)", its default. */
-function described(spec: FlagSpec<unknown>): string {
-  const notes = [
-    spec.choices ? `(${spec.choices.join("|")})` : "",
-    spec.required ? "(required)" : "",
-    spec.defaultText !== undefined ? `(default: ${spec.defaultText})` : "",
-  ].filter(Boolean);
-  return [spec.description, ...notes].join(" ");
-}
-
 /** What the catalogue says of a flag, from the same declaration. */
 function flagMeta(spec: FlagSpec<unknown>): FlagMeta {
   return {
@@ -91,23 +81,12 @@ export function optionOf(name: string, spec: FlagSpec<unknown>, short?: string):
   const usage = flagUsage(name, spec);
   return {
     flags: short ? `-${short}, ${usage}` : usage,
-    description: described(spec),
+    description: flagHelp(spec),
     ...(spec.repeatable ? { repeatable: true } : {}),
     ...(spec.choices ? { choices: spec.choices } : {}),
     ...(spec.deprecated ? { hidden: true } : {}),
     meta: flagMeta(spec),
   };
-}
-
-/** How a parent's help lists a command with arguments: `show [options] <domain>`. */
-function termOf(decl: FixedCommand, options: OptionDecl[]): string | undefined {
-  if (!decl.args?.length) return undefined;
-  const args = decl.args.map((a) => {
-    const shown = `${a.name}${a.variadic ? "..." : ""}`;
-    return a.required ? `<${shown}>` : `[${shown}]`;
-  });
-  const name = decl.words.at(-1) + (decl.aliases?.[0] ? `|${decl.aliases[0]}` : "");
-  return [name, ...(options.length ? ["[options]"] : []), ...args].join(" ");
 }
 
 /** A declared command as a node: parsed by the resolver, its values through the flag builders, then its action. */
@@ -116,7 +95,6 @@ export function declaredNode(decl: FixedCommand, parent: CommandNode): CommandNo
   const options = Object.entries(decl.flags as FlagSpecs).map(([name, spec]) =>
     optionOf(name, spec, shorts[name])
   );
-  const term = termOf(decl, options);
   return {
     name: decl.words.at(-1) as string,
     aliases: decl.aliases ?? [],
@@ -126,7 +104,6 @@ export function declaredNode(decl: FixedCommand, parent: CommandNode): CommandNo
     parent,
     leaf: true,
     ...(decl.hidden ? { hidden: true } : {}),
-    ...(term ? { term } : {}),
     ...(decl.args ? { args: decl.args } : {}),
     ...(decl.passUnknownOptions ? { passUnknownOptions: true } : {}),
     ...(decl.helpAfter ? { after: decl.helpAfter } : {}),
