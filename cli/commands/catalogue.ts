@@ -21,7 +21,7 @@ import { flag } from "../../shortcuts/declare.ts";
 import { type CommandModule, defineCommand } from "../resolve/declare.ts";
 import { type CommandNode, expanded, flagsOf, groupNode, nodePath } from "../resolve/node.ts";
 import { liveRoot } from "../resolve/root.ts";
-import { methodNode } from "../resolve/services.ts";
+import { byResource, methodNode } from "../resolve/services.ts";
 import { prune, strictModeOf } from "../resolve/strict.ts";
 import { FIXED_NAMES } from "../resolve/fixed_commands.ts";
 
@@ -92,10 +92,8 @@ export function catalogueEntry(node: CommandNode): CatalogueEntry {
 
 /** The entries of one service's generated methods, grouped by resource in first-seen order. */
 function registryEntries(ctx: RunContext, service: string, methods: ApiMethod[]): CatalogueEntry[] {
-  const byResource = new Map<string, ApiMethod[]>();
-  for (const m of methods) byResource.set(m.resource, [...byResource.get(m.resource) ?? [], m]);
   const parent = groupNode(service, groupNode("larkit"));
-  return [...byResource.entries()].flatMap(([resource, ms]) => {
+  return [...byResource(methods).entries()].flatMap(([resource, ms]) => {
     const group = groupNode(resource, parent);
     return ms.map((m) => catalogueEntry(methodNode(ctx, m, group)));
   });

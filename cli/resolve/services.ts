@@ -27,6 +27,9 @@ const methodDescription = (m: Pick<ApiMethod, "description" | "id">) =>
 export function methodNode(ctx: RunContext, m: RunnableMethod | ApiMethod, parent: CommandNode): CommandNode {
   let options: OptionDecl[] | undefined;
   const full = "description" in m ? m : undefined;
+  // The method with its texts (descriptions of it and its parameters), which a runnable method leaves out.
+  const described = async () =>
+    full ?? await (await registryOf(ctx)).findMethod(m.service, m.resource, m.name);
   const node: CommandNode = {
     name: m.name,
     aliases: [],
@@ -48,16 +51,14 @@ export function methodNode(ctx: RunContext, m: RunnableMethod | ApiMethod, paren
     pagination: Object.hasOwn(m.parameters, "page_token"),
     async values(flag) {
       if (flag !== "params") return [];
-      // The parameters' descriptions are not in the runnable method: read the full one.
-      const described = full ?? await (await registryOf(ctx)).findMethod(m.service, m.resource, m.name) ?? m;
-      return (await lazy("cli/api_commands/param_values.ts")).enumParamValues(described);
+      return (await lazy("cli/api_commands/param_values.ts")).enumParamValues(await described() ?? m);
     },
     async describe() {
-      const described = full ?? await (await registryOf(ctx)).findMethod(m.service, m.resource, m.name);
-      if (!described) return;
-      node.summary = described.summary;
-      node.description = methodDescription(described);
-      node.after = (await lazy("cli/api_commands/method_help.ts")).methodHelp(described);
+      const method = await described();
+      if (!method) return;
+      node.summary = method.summary;
+      node.description = methodDescription(method);
+      node.after = (await lazy("cli/api_commands/method_help.ts")).methodHelp(method);
     },
     async run(ctx, line) {
       const registry = await registryOf(ctx);
@@ -129,6 +130,13 @@ export async function staticLine(ctx: RunContext, prefix: string): Promise<strin
   return undefined;
 }
 
+/** A service's methods by resource, resources in the order their first method comes. */
+export function byResource(methods: ApiMethod[]): Map<string, ApiMethod[]> {
+  const out = new Map<string, ApiMethod[]>();
+  for (const m of methods) out.set(m.resource, [...out.get(m.resource) ?? [], m]);
+  return out;
+}
+
 /** The service's description and identities, from the registry and the shortcut list; undefined if none has it. */
 export async function serviceSummary(ctx: RunContext, service: string) {
   const listed = (await registryOf(ctx)).listServices().find((s) => s.name === service);
@@ -136,6 +144,8 @@ export async function serviceSummary(ctx: RunContext, service: string) {
   if (!listed && !shortcuts && service !== "event") return undefined;
   return {
     name: service,
+    /** Whether the registry has it (its resources and methods), not only the event commands or shortcuts. */
+    inRegistry: listed !== undefined,
     // The registry's description first, then the event commands', then the shortcuts'.
     description: listed?.description ||
       (service === "event" ? "Events: receive the suite's events over the app's long connection" : "") ||
@@ -185,21 +195,16 @@ export async function serviceNode(
         const own = node.commands.find((c) => c.name === word);
         if (own) return own;
       }
-      const registry = await registryOf(ctx);
       // `help` is the implicit help command, never a resource (no resource has that name).
-      if (word === "help" || !registry.listServices().some((s) => s.name === service)) return undefined;
+      if (word === "help" || !summary.inRegistry) return undefined;
       // A resource of the service: its methods are found one by one; an unknown one is told by its listing.
       return resourceNode(ctx, service, word, node);
     },
     async expand() {
       node.commands = [];
-      const registry = await registryOf(ctx);
-      const byResource = new Map<string, ApiMethod[]>();
-      for (const m of await registry.methods(service)) {
-        byResource.set(m.resource, [...byResource.get(m.resource) ?? [], m]);
-      }
-      for (const [resource, methods] of byResource) {
-        node.commands.push(resourceNode(ctx, service, resource, node, methods));
+      const methods = await (await registryOf(ctx)).methods(service);
+      for (const [resource, ofResource] of byResource(methods)) {
+        node.commands.push(resourceNode(ctx, service, resource, node, ofResource));
       }
       if (service === "event") await eventCommands(node);
       if (hasShortcuts) {
