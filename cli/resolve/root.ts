@@ -42,11 +42,10 @@ export interface StaticRoot {
 }
 
 /** Puts a built child in the place of the listed entry of its name (or at the end). */
-function adopt(root: CommandNode, node: CommandNode): CommandNode {
+function adopt(root: CommandNode, node: CommandNode): void {
   const at = root.commands.findIndex((c) => c.name === node.name);
   if (at === -1) root.commands.push(node);
   else root.commands[at] = node;
-  return node;
 }
 
 /** The fixed commands' modules, loaded at once, their commands hung under the root in the list's order. */
@@ -102,9 +101,10 @@ export function rootNode(ctx: RunContext): CommandNode {
         root.commands = live.commands.map((c) => Object.assign(c, { parent: root }));
         return;
       }
-      const built = root.commands;
+      // Children a run already found stay as they are; the others are listed, not built.
+      const found = root.commands;
       root.commands = listed.commands.map((c) =>
-        built.find((b) => b.name === c.name) ?? {
+        found.find((b) => b.name === c.name) ?? {
           name: c.name,
           aliases: c.aliases,
           ...(c.hidden ? { hidden: true } : {}),

@@ -3,7 +3,7 @@
  * put to the host's gate (the agent server's turn rules) and run; help, a group named alone and a strict-mode
  * refusal are answered here. Nothing else reads argv.
  */
-import { admit, apiOperand, type CommandGate, type ResolvedCommand, SUITE_TURN } from "../command_meta.ts";
+import { admit, apiOperand, type CommandGate, type ResolvedCommand } from "../command_meta.ts";
 import type { RunContext } from "../context.ts";
 import { emitRendered } from "../output/emit.ts";
 import { lazy } from "../lazy.ts";
@@ -15,12 +15,11 @@ import { rootNode } from "./root.ts";
 export function resolvedOf(node: CommandNode, line: ParsedLine): ResolvedCommand {
   const path = nodePath(node);
   const layer = node.layer ?? "builtin";
-  const turn = node.turn ?? (layer === "builtin" ? undefined : SUITE_TURN);
   // Raw `api` addresses the service its path operand names (and the host, if it names one).
   const target = path[0] === "api" && layer === "api"
     ? apiOperand(line.args[1] ?? "")
     : { service: layer === "builtin" ? undefined : path[0] };
-  return { path, layer, ...target, ...(turn ? { turn } : {}) };
+  return { path, layer, ...target, ...(node.turn ? { turn: node.turn } : {}) };
 }
 
 /** Prints the help of a node, its children listed and pruned for strict mode. */
