@@ -42,7 +42,13 @@ export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
   },
 ];
 
-const SWITCHES = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
+/** The global flags that take a value (`--profile`), and those that do not (`--debug`). */
+export const GLOBAL_VALUE_FLAGS: ReadonlySet<string> = new Set(
+  GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag),
+);
+export const GLOBAL_SWITCHES: ReadonlySet<string> = new Set(
+  GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag),
+);
 
 /** What `-V, --version` prints (without the newline): the root's version option and the run's own answer. */
 export const versionText = (version: string): string => `larkit version ${version}`;
@@ -53,7 +59,7 @@ export const versionText = (version: string): string => `larkit version ${versio
  */
 export function asksOnlyVersion(argv: string[]): boolean {
   return argv.some((a) => a === "-V" || a === "--version") &&
-    argv.every((a) => a === "-V" || a === "--version" || SWITCHES.has(a));
+    argv.every((a) => a === "-V" || a === "--version" || GLOBAL_SWITCHES.has(a));
 }
 
 /** The global flags as given on the command line, before `--`; environment defaults are applied by the caller. */

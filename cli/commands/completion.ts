@@ -140,10 +140,8 @@ export async function completeWords(
       if (option && flagsOf(option).takesValue && !w.includes("=")) i++;
       continue;
     }
-    if (cmd.leaf) {
-      if (nodePath(cmd).join(" ") === "schema") break;
-      continue;
-    }
+    // A leaf's words are its arguments, not commands.
+    if (cmd.leaf) continue;
     const next = await childOf(cmd, w).catch(() => undefined);
     if (!next || forbids(mode, next.identities)) return [];
     cmd = next;

@@ -7,7 +7,7 @@
  * prescan reads them. Every failure is a `usage` error with did-you-mean and a hint naming the deepest command
  * that exists.
  */
-import { GLOBAL_FLAGS } from "../globals.ts";
+import { GLOBAL_FLAGS, GLOBAL_SWITCHES, GLOBAL_VALUE_FLAGS } from "../globals.ts";
 import type { LarkitError } from "../output/errors.ts";
 import {
   type CommandNode,
@@ -20,8 +20,6 @@ import {
 } from "./node.ts";
 import { optionSuggestion, unknownCommandError, usageError } from "./usage.ts";
 
-const GLOBAL_VALUE = new Set(GLOBAL_FLAGS.filter((f) => f.value).map((f) => f.flag));
-const GLOBAL_SWITCH = new Set(GLOBAL_FLAGS.filter((f) => !f.value).map((f) => f.flag));
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
 /** Where the words of a command line led. */
@@ -94,8 +92,8 @@ export async function landOn(root: CommandNode, argv: string[]): Promise<Landing
     }
     if (!operands && word.startsWith("-")) {
       const name = word.split("=")[0];
-      if (GLOBAL_SWITCH.has(word)) continue;
-      if (GLOBAL_VALUE.has(name)) {
+      if (GLOBAL_SWITCHES.has(word)) continue;
+      if (GLOBAL_VALUE_FLAGS.has(name)) {
         if (!word.includes("=") && ++i >= argv.length) throw globalMissing(name, nodePath(node));
         continue;
       }
@@ -167,8 +165,8 @@ export function parseLine(node: CommandNode, rest: string[]): ParsedLine {
     const name = eq === -1 ? arg : arg.slice(0, eq);
     // The command's own flag first: `doctor --offline` is doctor's, though the root has one of that name.
     const option = optionNamed(node.options, name);
-    if (!option && GLOBAL_SWITCH.has(arg)) continue;
-    if (!option && GLOBAL_VALUE.has(name)) {
+    if (!option && GLOBAL_SWITCHES.has(arg)) continue;
+    if (!option && GLOBAL_VALUE_FLAGS.has(name)) {
       if (eq === -1 && ++i >= rest.length) throw globalMissing(name, at.path);
       continue;
     }
