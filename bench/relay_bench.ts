@@ -241,10 +241,27 @@ async function floorWsSocket(url: string, onText: (text: string) => void): Promi
   return socket;
 }
 
+/** The segments of the 100 MiB message as the floor sends them: 1,024 frames of the size larkit's are. */
+const BIG_SEGMENTS = 1024;
+
+/** One segment frame's bytes: a `server_message_chunk` envelope around 100 KiB of base64, as larkit writes it. */
+function floorSegment(): Uint8Array {
+  const b64 = new Uint8Array(Math.ceil(BIG / BIG_SEGMENTS)).fill(0x78).toBase64();
+  return new TextEncoder().encode(
+    `{"type":"server_message_chunk","segment_id":0,"segment_count":${BIG_SEGMENTS},"message_size_bytes":${BIG},` +
+      `"message_chunk_base64":"${b64}","client_id":"bench","stream_id":"s1","seq_id":1}`,
+  );
+}
+
 async function roleFloorServer(port: string): Promise<void> {
+  const segment = floorSegment();
   const socket: RelaySocket = await floorWsSocket(
     `ws://127.0.0.1:${port}/server`,
-    (text) => socket.send(text),
+    // "big" asks for the 100 MiB message's frames; anything else is echoed.
+    (text) => {
+      if (text !== "big") return socket.send(text);
+      for (let i = 0; i < BIG_SEGMENTS; i++) socket.sendBytes?.(segment);
+    },
   );
   say({ connected: true });
   await untilStdinEnds();
@@ -285,6 +302,13 @@ async function roleFloorClient(port: string, kind: string): Promise<void> {
   for (let i = 0; i < PIPELINED_COUNT; i++) send(frame(i));
   await all;
   say({ pipelined: PIPELINED_COUNT / ((performance.now() - t0) / 1000) });
+  await new Promise((r) => setTimeout(r, 100));
+  t0 = performance.now();
+  left = BIG_SEGMENTS;
+  const segments = new Promise<void>((r) => onText = () => --left === 0 && r());
+  send("big");
+  await segments;
+  say({ bigMs: performance.now() - t0 });
   close();
 }
 
@@ -298,6 +322,8 @@ interface Child {
   peakMiB(): number;
   /** CPU time (user + system) in ms so far: what a scenario costs, less sensitive to other load than wall time. */
   cpuMs(): number;
+  /** Minor page faults so far: fresh memory the kernel had to map in (large buffers and strings cost these). */
+  faults(): number;
   /** Closes the child's stdin (its signal to finish) without waiting for it to exit. */
   stdinEnd(): Promise<void>;
   stop(): Promise<void>;
@@ -342,6 +368,11 @@ function spawn(scenario: string, ...args: string[]): Child {
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       return (Number(fields[11]) + Number(fields[12])) * 10;
     },
+    faults() {
+      // Field 10 of /proc/<pid>/stat (minflt), counted after the command's name as above.
+      const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[7]);
+    },
     async stdinEnd() {
       await child.stdin.close().catch(() => {});
     },
@@ -359,6 +390,8 @@ interface Measured {
   peaks: { relay: number; server: number; client: number };
   /** CPU ms each process spent on the scenario itself (after start-up and the client's initialize). */
   cpu: { relay: number; server: number; client: number };
+  /** Minor page faults each process took during the scenario (through the relay only). */
+  faults?: { relay: number; server: number; client: number };
 }
 
 async function throughRelay(scenario: string): Promise<Measured> {
@@ -369,7 +402,13 @@ async function throughRelay(scenario: string): Promise<Measured> {
   const client = spawn(scenario, "client", baseUrl, scenario);
   await client.line();
   const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
+  const faultsBefore = { relay: relay.faults(), server: server.faults(), client: client.faults() };
   const result = await client.line();
+  const faults = {
+    relay: relay.faults() - faultsBefore.relay,
+    server: server.faults() - faultsBefore.server,
+    client: client.faults() - faultsBefore.client,
+  };
   const peaks = { relay: relay.peakMiB(), server: server.peakMiB(), client: client.peakMiB() };
   const cpu = {
     relay: relay.cpuMs() - before.relay,
@@ -379,7 +418,7 @@ async function throughRelay(scenario: string): Promise<Measured> {
   await client.stop();
   await server.stop();
   await relay.stop();
-  return { result, peaks, cpu };
+  return { result, peaks, cpu, faults };
 }
 
 /** Head-of-line: B (its own process) runs before, during and after A's 100 MiB request. */
@@ -434,7 +473,11 @@ async function raw(): Promise<Measured> {
 }
 
 /** The floor with one client kind: round trips and pipelined answers per second, CPU per round trip. */
-async function floor(kind: string): Promise<{ rtt: number; pipelined: number; cpuPerRtt: Measured["cpu"] }> {
+async function floor(
+  kind: string,
+): Promise<
+  { rtt: number; pipelined: number; cpuPerRtt: Measured["cpu"]; bigMs: number; bigCpu: Measured["cpu"] }
+> {
   const relay = spawn(`floor-${kind}`, "floor-relay");
   const { port } = await relay.line() as { port: number };
   const server = spawn(`floor-${kind}`, "floor-server", String(port));
@@ -450,8 +493,15 @@ async function floor(kind: string): Promise<{ rtt: number; pipelined: number; cp
     client: per(client.cpuMs(), before.client),
   };
   const { pipelined } = await client.line() as { pipelined: number };
+  const was = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
+  const { bigMs } = await client.line() as { bigMs: number };
+  const bigCpu = {
+    relay: relay.cpuMs() - was.relay,
+    server: server.cpuMs() - was.server,
+    client: client.cpuMs() - was.client,
+  };
   for (const c of [client, server, relay]) await c.stop();
-  return { rtt, pipelined, cpuPerRtt };
+  return { rtt, pipelined, cpuPerRtt, bigMs, bigCpu };
 }
 
 /** Pairs measured for the acceptance ratios; each pair runs its two sides back to back. */
@@ -530,7 +580,8 @@ async function conduct(only?: string[]): Promise<void> {
         `peak RSS server ${f(big.peaks.server, 0)} MiB = ${
           f(big.peaks.server / 100, 2)
         }x the message (goal ≤ 2.5x), ` +
-        `relay ${f(big.peaks.relay, 0)} MiB, client ${f(big.peaks.client, 0)} MiB; ${cpuOf(big)}`,
+        `relay ${f(big.peaks.relay, 0)} MiB, client ${f(big.peaks.client, 0)} MiB; ${cpuOf(big)}; ` +
+        `page faults relay ${big.faults?.relay}, server ${big.faults?.server}, client ${big.faults?.client}`,
     );
   }
   if (wanted("rtt")) {
@@ -554,12 +605,18 @@ async function conduct(only?: string[]): Promise<void> {
   }
   if (wanted("floor")) {
     for (const kind of ["ws", "native"]) {
-      const { rtt, pipelined, cpuPerRtt: c } = await floor(kind);
+      const { rtt, pipelined, cpuPerRtt: c, bigMs, bigCpu: b } = await floor(kind);
       console.log(
         `floor     bare forwarding, client on ${kind === "ws" ? "npm:ws" : "native WebSocket"}: ${
           f(rtt, 0)
         } round trips/s, ${f(pipelined, 0)} pipelined/s; CPU ${f(c.relay + c.server + c.client, 0)} µs ` +
-          `per round trip (relay ${f(c.relay, 0)}, server ${f(c.server, 0)}, client ${f(c.client, 0)})`,
+          `per round trip (relay ${f(c.relay, 0)}, server ${f(c.server, 0)}, client ${f(c.client, 0)}); ` +
+          `the 100 MiB message's ${BIG_SEGMENTS} segment frames: ${f(bigMs)} ms = ${
+            f(bigMs / rawMs)
+          }x raw, ` +
+          `CPU ${
+            f(b.relay + b.server + b.client, 0)
+          } ms (relay ${b.relay}, server ${b.server}, client ${b.client})`,
       );
     }
   }

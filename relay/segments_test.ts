@@ -228,6 +228,10 @@ Deno.test("a message parsed from its parts is what JSON.parse of the joined text
     ['{"a":"\\u0041","b":"', long, '"}'],
     ['{"b":"', 'x\\"y', '"}'],
     ['{"b":"', "x\ty", '"}'],
+    ['{"b":"', "x\u001fy", '"}'],
+    // DEL and a lone surrogate may stand raw in a JSON string.
+    ['{"b":"', "x\u007fy", '"}'],
+    ['{"b":"', "x\ud800y", '"}'],
     ['{"b":"', long, '","c":"\\n"}'],
     // The stand-in's own text elsewhere in the message.
     ['{"larkit:long-string-literal":"', long, '"}'],

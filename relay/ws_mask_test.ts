@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { maskInto, unmaskInPlace } from "./ws_mask.ts";
+import { frameMessage } from "./segments.ts";
 import { openWsSocket } from "./socket.ts";
 
 function reference(source: Uint8Array, key: Uint8Array, length: number): Uint8Array {
@@ -65,6 +66,37 @@ Deno.test("ws masks through the hook: a large text frame from the relay socket a
   socket.sendBytes?.(new TextEncoder().encode(text));
   socket.send(text);
   assert.deepEqual(await received.promise, [text, text]);
+  socket.terminate();
+  await server.shutdown();
+});
+
+Deno.test("segment frames built into one shared buffer arrive intact: the socket copies each as it sends", async () => {
+  // Three segments of a non-ASCII message, each frame's bytes built right after the previous one was sent.
+  const message = JSON.stringify({ id: 1, result: "é€x".repeat(60_000) });
+  const frames = frameMessage("server", message, { client_id: "c", stream_id: "s", seq_id: 1 });
+  assert.ok(Array.isArray(frames) && frames.length >= 3);
+  const received = Promise.withResolvers<string[]>();
+  const texts: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onmessage = (ev) => {
+      texts.push(ev.data as string);
+      if (texts.length === frames.length) received.resolve(texts);
+    };
+    return response;
+  });
+  const socket = await openWsSocket(`ws://127.0.0.1:${server.addr.port}/`, {}, {
+    timeoutMs: 10_000,
+    signal: new AbortController().signal,
+  });
+  socket.listen({ onText: () => {}, onBinary: () => {}, onActivity: () => {}, onClose: () => {} });
+  const sent = frames.map((f) => {
+    const bytes = f.bytes?.() as Uint8Array;
+    socket.sendBytes?.(bytes);
+    return new TextDecoder().decode(bytes);
+  });
+  assert.deepEqual(await received.promise, sent);
+  assert.deepEqual(sent, frames.map((f) => f.text));
   socket.terminate();
   await server.shutdown();
 });
