@@ -6,7 +6,8 @@
  * times, the numbers, and the goals of issue 16 beside them.
  *
  *  Each line also gives the CPU time (user + system, from /proc) every process spent on the scenario: under
- *  other load, wall times swing several-fold while CPU costs hold.
+ *  other load, wall times swing several-fold while CPU costs hold. Big also gives each process's minor page
+ *  faults: fresh memory the kernel mapped in, about 2 µs each on a virtual machine.
  *
  *  raw           one-way WebSocket send of 100 MiB (150 KiB text frames) from one process to another, timed
  *                from the first send until the receiver reports the last byte: the baseline.
@@ -21,7 +22,9 @@
  *                forwards each text frame as it is (native WebSocket server), a server that echoes it (`npm:ws`,
  *                as the relay client), a client sending small frames one at a time, then all at once, through
  *                `npm:ws` (as `RemoteClient`) and through the native `WebSocket`. The rtt and pipelined figures
- *                can be no better than this on the machine at hand.
+ *                can be no better than this on the machine at hand. Then the server writes the 100 MiB message's
+ *                1,024 segment frames (built once, written as larkit writes a segment's bytes) and the client
+ *                counts them: what big's frames cost the three processes before any of larkit's work.
  *
  *  accept        issue 35's goals as ratios, each the median of five pairs run back to back: rtt against the
  *                floor on npm:ws (>= 0.9x), big against raw (<= 3x), the server's peak RSS during big against
