@@ -45,16 +45,18 @@ Deno.test("unmaskInPlace undoes the mask", () => {
   assert.deepEqual(bytes, original.slice(1));
 });
 
-Deno.test("ws masks through the hook: a large text frame from the relay socket arrives intact", async () => {
-  assert.equal((http as unknown as { websocketMask: unknown }).websocketMask, maskInto);
-  const text = "é€x".repeat(50_001);
+/**
+ * A native WebSocket server that collects `count` text frames, and a relay socket (npm:ws) connected to it;
+ * `received` resolves with the frames' texts.
+ */
+async function socketToCollector(count: number) {
   const received = Promise.withResolvers<string[]>();
   const texts: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
     const { socket, response } = Deno.upgradeWebSocket(req);
     socket.onmessage = (ev) => {
       texts.push(ev.data as string);
-      if (texts.length === 2) received.resolve(texts);
+      if (texts.length === count) received.resolve(texts);
     };
     return response;
   });
@@ -63,11 +65,24 @@ Deno.test("ws masks through the hook: a large text frame from the relay socket a
     signal: new AbortController().signal,
   });
   socket.listen({ onText: () => {}, onBinary: () => {}, onActivity: () => {}, onClose: () => {} });
+  return {
+    socket,
+    received: received.promise,
+    close: async () => {
+      socket.terminate();
+      await server.shutdown();
+    },
+  };
+}
+
+Deno.test("ws masks through the hook: a large text frame from the relay socket arrives intact", async () => {
+  assert.equal((http as unknown as { websocketMask: unknown }).websocketMask, maskInto);
+  const text = "é€x".repeat(50_001);
+  const { socket, received, close } = await socketToCollector(2);
   socket.sendBytes?.(new TextEncoder().encode(text));
   socket.send(text);
-  assert.deepEqual(await received.promise, [text, text]);
-  socket.terminate();
-  await server.shutdown();
+  assert.deepEqual(await received, [text, text]);
+  await close();
 });
 
 Deno.test("segment frames built into one shared buffer arrive intact: the socket copies each as it sends", async () => {
@@ -75,28 +90,13 @@ Deno.test("segment frames built into one shared buffer arrive intact: the socket
   const message = JSON.stringify({ id: 1, result: "é€x".repeat(60_000) });
   const frames = frameMessage("server", message, { client_id: "c", stream_id: "s", seq_id: 1 });
   assert.ok(Array.isArray(frames) && frames.length >= 3);
-  const received = Promise.withResolvers<string[]>();
-  const texts: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
-    const { socket, response } = Deno.upgradeWebSocket(req);
-    socket.onmessage = (ev) => {
-      texts.push(ev.data as string);
-      if (texts.length === frames.length) received.resolve(texts);
-    };
-    return response;
-  });
-  const socket = await openWsSocket(`ws://127.0.0.1:${server.addr.port}/`, {}, {
-    timeoutMs: 10_000,
-    signal: new AbortController().signal,
-  });
-  socket.listen({ onText: () => {}, onBinary: () => {}, onActivity: () => {}, onClose: () => {} });
+  const { socket, received, close } = await socketToCollector(frames.length);
   const sent = frames.map((f) => {
     const bytes = f.bytes?.() as Uint8Array;
     socket.sendBytes?.(bytes);
     return new TextDecoder().decode(bytes);
   });
-  assert.deepEqual(await received.promise, sent);
+  assert.deepEqual(await received, sent);
   assert.deepEqual(sent, frames.map((f) => f.text));
-  socket.terminate();
-  await server.shutdown();
+  await close();
 });
