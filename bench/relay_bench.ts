@@ -390,12 +390,32 @@ function spawn(scenario: string, ...args: string[]): Child {
 
 interface Measured {
   result: Record<string, unknown>;
-  peaks: { relay: number; server: number; client: number };
+  /** Each process's peak RSS in MiB. */
+  peaks: PerParty;
   /** CPU ms each process spent on the scenario itself (after start-up and the client's initialize). */
-  cpu: { relay: number; server: number; client: number };
+  cpu: PerParty;
   /** Minor page faults each process took during the scenario (through the relay only). */
-  faults?: { relay: number; server: number; client: number };
+  faults?: PerParty;
 }
+
+type Party = "relay" | "server" | "client";
+type PerParty = Record<Party, number>;
+
+function perParty(of: (party: Party) => number): PerParty {
+  return { relay: of("relay"), server: of("server"), client: of("client") };
+}
+
+/**
+ * Starts counting what each party spends from now on (`read`: a process's CPU ms or page faults so far; a party
+ * may be several processes, as head-of-line's two clients); the function returned gives the amounts since.
+ */
+function meter(processes: Record<Party, Child[]>, read: (c: Child) => number): () => PerParty {
+  const total = (party: Party) => processes[party].reduce((n, c) => n + read(c), 0);
+  const start = perParty(total);
+  return () => perParty((party) => total(party) - start[party]);
+}
+
+const cpuMs = (c: Child) => c.cpuMs();
 
 async function throughRelay(scenario: string): Promise<Measured> {
   const relay = spawn(scenario, "relay");
@@ -404,20 +424,13 @@ async function throughRelay(scenario: string): Promise<Measured> {
   await server.line();
   const client = spawn(scenario, "client", baseUrl, scenario);
   await client.line();
-  const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
-  const faultsBefore = { relay: relay.faults(), server: server.faults(), client: client.faults() };
+  const processes = { relay: [relay], server: [server], client: [client] };
+  const cpuSpent = meter(processes, cpuMs);
+  const faultsTaken = meter(processes, (c) => c.faults());
   const result = await client.line();
-  const faults = {
-    relay: relay.faults() - faultsBefore.relay,
-    server: server.faults() - faultsBefore.server,
-    client: client.faults() - faultsBefore.client,
-  };
+  const faults = faultsTaken();
   const peaks = { relay: relay.peakMiB(), server: server.peakMiB(), client: client.peakMiB() };
-  const cpu = {
-    relay: relay.cpuMs() - before.relay,
-    server: server.cpuMs() - before.server,
-    client: client.cpuMs() - before.client,
-  };
+  const cpu = cpuSpent();
   await client.stop();
   await server.stop();
   await relay.stop();
@@ -434,13 +447,9 @@ async function headOfLine(): Promise<Measured> {
   await b.line();
   const a = spawn("head-of-line", "client", baseUrl, "head-of-line");
   await a.line();
-  const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: a.cpuMs() + b.cpuMs() };
+  const cpuSpent = meter({ relay: [relay], server: [server], client: [a, b] }, cpuMs);
   const { startAt, endAt } = await a.line() as { startAt: number; endAt: number };
-  const cpu = {
-    relay: relay.cpuMs() - before.relay,
-    server: server.cpuMs() - before.server,
-    client: a.cpuMs() + b.cpuMs() - before.client,
-  };
+  const cpu = cpuSpent();
   const peaks = { relay: relay.peakMiB(), server: server.peakMiB(), client: a.peakMiB() };
   await b.stdinEnd();
   const { samples } = await b.line() as { samples: [number, number][] };
@@ -478,31 +487,22 @@ async function raw(): Promise<Measured> {
 /** The floor with one client kind: round trips and pipelined answers per second, CPU per round trip. */
 async function floor(
   kind: string,
-): Promise<
-  { rtt: number; pipelined: number; cpuPerRtt: Measured["cpu"]; bigMs: number; bigCpu: Measured["cpu"] }
-> {
+): Promise<{ rtt: number; pipelined: number; cpuPerRtt: PerParty; bigMs: number; bigCpu: PerParty }> {
   const relay = spawn(`floor-${kind}`, "floor-relay");
   const { port } = await relay.line() as { port: number };
   const server = spawn(`floor-${kind}`, "floor-server", String(port));
   await server.line();
   const client = spawn(`floor-${kind}`, "floor-client", String(port), kind);
   await client.line();
-  const before = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
+  const processes = { relay: [relay], server: [server], client: [client] };
+  const rttSpent = meter(processes, cpuMs);
   const { rtt } = await client.line() as { rtt: number };
-  const per = (now: number, was: number) => (now - was) * 1000 / RTT_COUNT;
-  const cpuPerRtt = {
-    relay: per(relay.cpuMs(), before.relay),
-    server: per(server.cpuMs(), before.server),
-    client: per(client.cpuMs(), before.client),
-  };
+  const spent = rttSpent();
+  const cpuPerRtt = perParty((party) => spent[party] * 1000 / RTT_COUNT);
   const { pipelined } = await client.line() as { pipelined: number };
-  const was = { relay: relay.cpuMs(), server: server.cpuMs(), client: client.cpuMs() };
+  const bigSpent = meter(processes, cpuMs);
   const { bigMs } = await client.line() as { bigMs: number };
-  const bigCpu = {
-    relay: relay.cpuMs() - was.relay,
-    server: server.cpuMs() - was.server,
-    client: client.cpuMs() - was.client,
-  };
+  const bigCpu = bigSpent();
   for (const c of [client, server, relay]) await c.stop();
   return { rtt, pipelined, cpuPerRtt, bigMs, bigCpu };
 }
