@@ -31,6 +31,8 @@ export interface FlagSpec<T> {
   /** Shown in help as the default. */
   defaultText?: string;
   placeholder?: string;
+  /** One letter that also names it: `short: "q"` makes `-q` mean `--jq`. */
+  short?: string;
   /** An older name kept so scripts do not break: hidden from help, a warning naming what replaces it. */
   deprecated?: string;
   /** A boolean that is on unless `--no-<name>` is given. */
@@ -59,6 +61,7 @@ function withInput(description: string, input: InputSource[] | undefined): strin
 interface StringOptions {
   input?: InputSource[];
   placeholder?: string;
+  short?: string;
 }
 
 /** A flag as help and usage errors spell it: `--format <format>`, `--offline`, `--no-wait`. */

@@ -228,7 +228,6 @@ const status = defineCommand({
       "prove each usable identity's token works (refreshing or minting it); fail if one does not",
     ),
   },
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("reports identities and token state, secrets redacted"),
   async action(ctx, { flags }) {
     const data = await describeAuth(ctx.p, ctx.credentials(), secretStore(ctx.p), { scopes: flags.scopes });
@@ -241,7 +240,6 @@ const list = defineCommand({
   words: ["auth", "list"],
   description: "every profile's bot and logged-in user on this machine, one line each (no request)",
   flags: listFlags(),
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("lists profiles and user names; no secret"),
   async action(ctx, { flags }) {
     const config = await loadConfig(ctx.p);
@@ -314,7 +312,6 @@ const scopes = defineCommand({
   words: ["auth", "scopes"],
   description: "the scopes each identity is known to hold (user: from the login; bot: config bot-scopes)",
   flags: { jq: jqFlag() },
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("lists granted scopes; no secret"),
   async action(ctx, { flags }) {
     const chain = ctx.credentials();
@@ -342,7 +339,6 @@ const check = defineCommand({
     scope: flag.requiredString("the scopes a command needs, space-separated", { placeholder: "scopes" }),
     as: flag.choice(IDENTITIES, "user (default) or bot", { default: "user" }),
   },
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("compares scopes; no secret"),
   async action(ctx, { flags }) {
     const chain = ctx.credentials();

@@ -233,9 +233,11 @@ const catalogueCommand = defineCommand({
     format: flag.defaulted("json (envelope), ndjson (one command per line) or table", "json", {
       placeholder: "format",
     }),
-    jq: flag.string("jq filter over the result envelope, e.g. '.data[].path'", { placeholder: "expr" }),
+    jq: flag.string("jq filter over the result envelope, e.g. '.data[].path'", {
+      placeholder: "expr",
+      short: "q",
+    }),
   },
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("lists the command surface"),
   action: (ctx, { flags }) => showCatalogue(ctx, flags),
 });

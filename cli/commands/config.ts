@@ -61,7 +61,6 @@ const show = defineCommand({
   words: ["config", "show"],
   description: "show the selected profile's configuration (the secret is never shown)",
   flags: { jq: jqFlag() },
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("shows the configuration, the secret masked"),
   async action(ctx, { flags }) {
     const { config: file, profile } = await loaded(ctx);
@@ -150,7 +149,6 @@ const strictMode = defineCommand({
     global: flag.boolean("set it for every profile (a profile's own setting still wins)"),
     reset: flag.boolean("remove the profile's own setting, so the global one applies"),
   },
-  shorts: { jq: "q" },
   args: [{ name: "mode", description: "bot, user or off" }],
   turn: refusedInTurns("strict mode is the administrator's setting"),
   async action(ctx, { flags, args: [mode] }) {
@@ -188,7 +186,6 @@ const defaultAs = defineCommand({
   words: ["config", "default-as"],
   description: "show or set the identity used when a command gets no --as (user, bot or auto)",
   flags: { jq: jqFlag() },
-  shorts: { jq: "q" },
   args: [{ name: "identity", description: "user, bot or auto" }],
   turn: refusedInTurns("changes the configuration"),
   async action(ctx, { flags, args: [identity] }) {

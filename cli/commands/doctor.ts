@@ -23,9 +23,9 @@ const doctor = defineCommand({
     }),
     jq: flag.string("jq filter over the report, e.g. '.checks[] | select(.status == \"fail\")'", {
       placeholder: "expr",
+      short: "q",
     }),
   },
-  shorts: { jq: "q" },
   turn: refusedInTurns("refreshes the registry cache when it is due"),
   async action(ctx, { flags }) {
     if (flags.jq !== undefined) await checkJq(flags.jq);

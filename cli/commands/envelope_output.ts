@@ -14,14 +14,14 @@ import { checkJq } from "../output/formats/jq.ts";
 import type { Column } from "../output/formats/rows.ts";
 import { type OutputFormat, parseFormat } from "../output/formats/names.ts";
 
-/** `-q, --jq` of a declared fixed command (with `shorts: { jq: "q" }`). */
+/** `-q, --jq` of a declared fixed command. */
 export const jqFlag = (): FlagSpec<string | undefined> =>
-  flag.string("jq filter over the result envelope, e.g. '.data'", { placeholder: "expr" });
+  flag.string("jq filter over the result envelope, e.g. '.data'", { placeholder: "expr", short: "q" });
 
 /** What a fixed command whose result reads as rows (a list) prints it as: `--format`'s choices. */
 export const LIST_FORMATS = ["json", "table", "csv", "ndjson"] as const;
 
-/** `-q, --jq` and `--format` of a declared fixed command that lists rows (with `shorts: { jq: "q" }`). */
+/** `-q, --jq` and `--format` of a declared fixed command that lists rows. */
 export const listFlags = (): { jq: FlagSpec<string | undefined>; format: FlagSpec<string | undefined> } => ({
   jq: jqFlag(),
   format: Object.assign(flag.string(`output format: ${LIST_FORMATS.join(", ")}`, { placeholder: "format" }), {

@@ -363,7 +363,6 @@ const list = defineCommand({
   words: ["event", "list"],
   description: "event keys larkit knows, with one-line descriptions",
   flags: listFlags(),
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("lists the embedded event catalogue"),
   async action(ctx, { flags }) {
     await emitOutput(ctx, ["event", "list"], LIST_FORMATS, flags, {
@@ -378,7 +377,6 @@ const schema = defineCommand({
   words: ["event", "schema"],
   description: "the payload shape of one event key",
   flags: { jq: jqFlag() },
-  shorts: { jq: "q" },
   args: [{ name: "key", description: "event key, e.g. im.message.receive_v1", required: true }],
   turn: readOnlyInTurns("reads the embedded event catalogue"),
   async action(ctx, { flags, args: [key] }) {
@@ -419,7 +417,6 @@ const status = defineCommand({
   words: ["event", "status"],
   description: "whether the app's event hub runs, and its counters",
   flags: { jq: jqFlag() },
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("asks the hub for its counters"),
   async action(ctx, { flags }) {
     const hub = await appHub(ctx);

@@ -65,7 +65,6 @@ const list = defineCommand({
   words: ["profile", "list"],
   description: "list the profiles; active = the current profile (not --profile)",
   flags: listFlags(),
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("lists profile names and app ids"),
   async action(ctx, { flags }) {
     const config = await loadConfig(ctx.p);

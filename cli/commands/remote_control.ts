@@ -538,7 +538,6 @@ const remoteControl = defineCommand({
     "manual-code": flag.boolean("pair: also ask for a short numeric code"),
     stale: flag.boolean("hosts: only machines that are offline and not this one"),
   },
-  shorts: { jq: "q" },
   args: [
     { name: "action", description: "what to do", choices: ACTIONS, default: "start" },
     {

@@ -268,9 +268,9 @@ export const schemaCommand = defineCommand({
     format: flag.defaulted("json (default) or pretty", "json", { placeholder: "fmt" }),
     jq: flag.string("jq filter over the result envelope, e.g. '.data.services[].name'", {
       placeholder: "expr",
+      short: "q",
     }),
   },
-  shorts: { jq: "q" },
   args: [{
     name: "path",
     description: "service[.resource[.method]] or service.+shortcut, e.g. calendar.events.instance_view",

@@ -13,7 +13,6 @@ const list = defineCommand({
   words: ["skills", "list"],
   description: "list the skills: domain, description, required scopes",
   flags: listFlags(),
-  shorts: { jq: "q" },
   turn: readOnlyInTurns("reads embedded guides"),
   async action(ctx, { flags }) {
     const data = allSkills().map(({ text: _text, ...summary }) => summary);

@@ -39,8 +39,6 @@ export interface FixedCommand<F extends FlagSpecs = FlagSpecs> {
   args?: ArgSpec[];
   /** Other names for the last word. */
   aliases?: string[];
-  /** Short flag letters: `{ jq: "q" }` makes `-q` mean `--jq`. */
-  shorts?: Partial<Record<keyof F & string, string>>;
   /** Left out of help, completion and the catalogue (`event hub`, which `consume` starts). */
   hidden?: boolean;
   /** Text help shows after the flags. */
@@ -77,10 +75,10 @@ function flagMeta(spec: FlagSpec<unknown>): FlagMeta {
 }
 
 /** A declared flag as the resolver reads it. Its default is the builders' to apply (`resolveFlags`), not the parse's. */
-export function optionOf(name: string, spec: FlagSpec<unknown>, short?: string): OptionDecl {
+export function optionOf(name: string, spec: FlagSpec<unknown>): OptionDecl {
   const usage = flagUsage(name, spec);
   return {
-    flags: short ? `-${short}, ${usage}` : usage,
+    flags: spec.short ? `-${spec.short}, ${usage}` : usage,
     description: flagHelp(spec),
     ...(spec.repeatable ? { repeatable: true } : {}),
     ...(spec.choices ? { choices: spec.choices } : {}),
@@ -91,10 +89,7 @@ export function optionOf(name: string, spec: FlagSpec<unknown>, short?: string):
 
 /** A declared command as a node: parsed by the resolver, its values through the flag builders, then its action. */
 export function declaredNode(decl: FixedCommand, parent: CommandNode): CommandNode {
-  const shorts = (decl.shorts ?? {}) as Record<string, string>;
-  const options = Object.entries(decl.flags as FlagSpecs).map(([name, spec]) =>
-    optionOf(name, spec, shorts[name])
-  );
+  const options = Object.entries(decl.flags as FlagSpecs).map(([name, spec]) => optionOf(name, spec));
   return {
     name: decl.words.at(-1) as string,
     aliases: decl.aliases ?? [],

@@ -19,8 +19,7 @@ const show = defineCommand({
 const consume = defineCommand({
   words: ["event", "consume"],
   description: "receive events",
-  flags: { key: flag.strings("keys"), jq: flag.string("filter") },
-  shorts: { jq: "q" },
+  flags: { key: flag.strings("keys"), jq: flag.string("filter", { short: "q" }) },
   args: [{ name: "rest", description: "more", variadic: true }],
   turn: { allowed: false, reason: "runs a daemon" },
   action: () => Promise.resolve(),
