@@ -57,6 +57,11 @@ const RTT_COUNT = 2_000;
 const PIPELINED_COUNT = 10_000;
 const SELF = fileURLToPath(import.meta.url);
 
+/** The big result's JSON text (the echo app's and the protocol floor's): `size` x's as one string value. */
+function bigResultText(id: number, size: number): string {
+  return `{"id":${id},"result":"${"x".repeat(size)}"}`;
+}
+
 // ---- roles (child processes) ------------------------------------------------------------------------------
 
 class EchoApp implements AppServer {
@@ -76,7 +81,7 @@ class EchoApp implements AppServer {
         if (m.id === undefined) return;
         // The big result's JSON text is written once, as an app that streams its output would.
         if (m.method === "big") {
-          return await out.send(`{"id":${m.id},"result":"${"x".repeat(m.params?.size ?? 0)}"}`);
+          return await out.send(bigResultText(m.id, m.params?.size ?? 0));
         }
         const result = m.method === "sink" ? { bytes: text.length } : m.params ?? {};
         await out.send(JSON.stringify({ id: m.id, result }));
@@ -276,8 +281,11 @@ async function roleFloorServer(port: string): Promise<void> {
       if (text === "big") {
         for (let i = 0; i < BIG_SEGMENTS; i++) socket.sendBytes?.(segment);
       } else if (text === "message") {
-        const result = `{"id":1,"result":"${"x".repeat(BIG)}"}`;
-        const frames = frameMessage("server", result, { client_id: "bench", stream_id: "s1", seq_id: 1 });
+        const frames = frameMessage("server", bigResultText(1, BIG), {
+          client_id: "bench",
+          stream_id: "s1",
+          seq_id: 1,
+        });
         if (!Array.isArray(frames)) throw frames;
         for (const frame of frames) {
           socket.sendBytes?.(frame.bytes?.() ?? new TextEncoder().encode(frame.text));
@@ -337,7 +345,9 @@ async function roleFloorClient(port: string, kind: string): Promise<void> {
   t0 = performance.now();
   const message = new Promise<string>((r) => onText = protocolReceiver(r));
   send("message");
-  if ((await message).length !== BIG + 20) throw new Error("protocol floor: the message arrived damaged");
+  if ((await message).length !== bigResultText(1, 0).length + BIG) {
+    throw new Error("protocol floor: the message arrived damaged");
+  }
   say({ messageMs: performance.now() - t0 });
   close();
 }
